@@ -1,0 +1,120 @@
+/// An ordered list of actions, run one after the other during a transition.
+///
+/// Actions are `@Sendable` closures that may be synchronous or `async`, may throw, and take
+/// nothing, the event, or a ``TransitionContext``. Lists are written as array literals or joined
+/// with `&`:
+///
+/// ```swift
+/// define(.alarming, onEntry: [alarmOn], onExit: [alarmOff]) { … }
+/// when(.reset) | then(.locked) | alarmOff & lock
+/// when(.coin)  | then(.unlocked) | Actions { context in audit(context.event) }
+/// ```
+///
+/// Synchronous actions are kept synchronous, so a machine runs them without a suspension point.
+public struct Actions<State: Sendable, Event: Sendable>: Sendable, ExpressibleByArrayLiteral {
+    enum Body: Sendable {
+        case synchronous(@Sendable (TransitionContext<State, Event>) throws -> Void)
+        case asynchronous(@Sendable (TransitionContext<State, Event>) async throws -> Void)
+    }
+
+    var bodies: [Body]
+
+    init(bodies: [Body]) { self.bodies = bodies }
+
+    /// No actions.
+    public init() { self.bodies = [] }
+
+    /// A list of actions that take no argument, in the order written.
+    public init(arrayLiteral elements: (@Sendable () async throws -> Void)...) {
+        self.bodies = elements.map { action in .asynchronous { _ in try await action() } }
+    }
+
+    /// A synchronous action that takes no argument.
+    public init(_ action: @escaping @Sendable () throws -> Void) {
+        self.bodies = [.synchronous { _ in try action() }]
+    }
+
+    /// An asynchronous action that takes no argument.
+    public init(_ action: @escaping @Sendable () async throws -> Void) {
+        self.bodies = [.asynchronous { _ in try await action() }]
+    }
+
+    /// A synchronous action that receives the event.
+    @_disfavoredOverload
+    public init(_ action: @escaping @Sendable (Event) throws -> Void) {
+        self.bodies = [.synchronous { try action($0.event) }]
+    }
+
+    /// An asynchronous action that receives the event.
+    @_disfavoredOverload
+    public init(_ action: @escaping @Sendable (Event) async throws -> Void) {
+        self.bodies = [.asynchronous { try await action($0.event) }]
+    }
+
+    /// A synchronous action that receives the transition context.
+    public init(_ action: @escaping @Sendable (TransitionContext<State, Event>) throws -> Void) {
+        self.bodies = [.synchronous(action)]
+    }
+
+    /// An asynchronous action that receives the transition context.
+    public init(_ action: @escaping @Sendable (TransitionContext<State, Event>) async throws -> Void) {
+        self.bodies = [.asynchronous(action)]
+    }
+
+    /// The number of actions in the list.
+    public var count: Int { bodies.count }
+
+    /// Whether every action in the list is synchronous.
+    public var isSynchronous: Bool {
+        bodies.allSatisfy { if case .synchronous = $0 { true } else { false } }
+    }
+
+    /// Runs the actions in order; the first error stops the list and is rethrown.
+    public func run(in context: TransitionContext<State, Event>) async throws {
+        for body in bodies {
+            switch body {
+            case .synchronous(let action): try action(context)
+            case .asynchronous(let action): try await action(context)
+            }
+        }
+    }
+
+    /// Runs the actions in order without suspending.
+    ///
+    /// - Returns: `false`, having run nothing, if any action is asynchronous.
+    /// - Throws: the first error an action throws; later actions do not run.
+    public func runSynchronously(in context: TransitionContext<State, Event>) throws -> Bool {
+        guard isSynchronous else { return false }
+        for case .synchronous(let action) in bodies { try action(context) }
+        return true
+    }
+
+    /// The actions of `lhs`, then those of `rhs`.
+    public static func & (lhs: Actions, rhs: Actions) -> Actions {
+        Actions(bodies: lhs.bodies + rhs.bodies)
+    }
+
+    /// Appends a synchronous action that takes no argument.
+    public static func & (lhs: Actions, rhs: @escaping @Sendable () throws -> Void) -> Actions {
+        lhs & Actions(rhs)
+    }
+
+    /// Appends an asynchronous action that takes no argument.
+    public static func & (lhs: Actions, rhs: @escaping @Sendable () async throws -> Void) -> Actions {
+        lhs & Actions(rhs)
+    }
+}
+
+/// Joins two synchronous actions that take no argument: `alarmOff & lock`.
+public func & <State, Event>(
+    lhs: @escaping @Sendable () throws -> Void, rhs: @escaping @Sendable () throws -> Void
+) -> Actions<State, Event> {
+    Actions(lhs) & Actions(rhs)
+}
+
+/// Joins two actions that take no argument, at least one of them asynchronous.
+public func & <State, Event>(
+    lhs: @escaping @Sendable () async throws -> Void, rhs: @escaping @Sendable () async throws -> Void
+) -> Actions<State, Event> {
+    Actions(lhs) & Actions(rhs)
+}

@@ -1,0 +1,107 @@
+// The DSL as free functions. Each forwards to the `Syntax` type of the same name, so that a table
+// reads the same whether it is written here, in a `SyntaxBuilder` type or with type aliases.
+
+/// Defines a state: the transitions out of it, after those of the super states it adopts.
+///
+/// ```swift
+/// define(.locked, adopts: resetable, onEntry: [lock]) {
+///     when(.coin) | then(.unlocked)
+/// }
+/// ```
+public func define<State, Event>(
+    _ state: State, adopts superStates: SuperState<State, Event>...,
+    onEntry: Actions<State, Event> = Actions<State, Event>(), onExit: Actions<State, Event> = Actions<State, Event>(),
+    fileID: StaticString = #fileID, line: UInt = #line,
+    @Syntax.RowBuilder<State, Event, Syntax.Complete> rows: () -> Syntax.Block<State, Event, Syntax.Complete>
+) -> Syntax.Define<State, Event> {
+    let block = rows()
+    return Syntax.Define(state: state, superStates: superStates, onEntry: onEntry, onExit: onExit,
+                         block: block.reportingEmptiness(at: SourceLocation(fileID, line)),
+                         location: SourceLocation(fileID, line))
+}
+
+/// Defines a state by the super states it adopts alone: `define(.alarming, adopts: resetable)`.
+public func define<State, Event>(
+    _ state: State, adopts superState: SuperState<State, Event>, _ more: SuperState<State, Event>...,
+    onEntry: Actions<State, Event> = Actions<State, Event>(), onExit: Actions<State, Event> = Actions<State, Event>(),
+    fileID: StaticString = #fileID, line: UInt = #line
+) -> Syntax.Define<State, Event> {
+    Syntax.Define(state: state, superStates: [superState] + more, onEntry: onEntry, onExit: onExit,
+                  block: .init(fragments: []), location: SourceLocation(fileID, line))
+}
+
+/// The events a transition responds to: `when(.coin)`, `when(.coin, or: .pass)`.
+///
+/// Also opens a context block: `when(.pass) { matching(P.a) | then(.locked) }`.
+@_disfavoredOverload
+public func when<State, Event: Hashable>(
+    _ event: Event, or others: Event..., fileID: StaticString = #fileID, line: UInt = #line
+) -> Syntax.When<State, Event> {
+    var statement = Syntax.When<State, Event>(event, fileID: fileID, line: line)
+    statement.fragment.events += others.map(EventMatcher.value)
+    return statement
+}
+
+/// The event cases a transition responds to, whatever their payload: `when(.coin)`.
+public func when<State, Event: CaseKeyed>(
+    _ key: Event.CaseKey, or others: Event.CaseKey..., fileID: StaticString = #fileID, line: UInt = #line
+) -> Syntax.When<State, Event> {
+    var statement = Syntax.When<State, Event>(key, fileID: fileID, line: line)
+    statement.fragment.events += others.map(EventMatcher.key)
+    return statement
+}
+
+/// The state a transition moves to.
+public func then<State, Event>(_ state: State, fileID: StaticString = #fileID, line: UInt = #line) -> Syntax.Then<State, Event> {
+    Syntax.Then(state, fileID: fileID, line: line)
+}
+
+/// Stays in the current state: `when(.coin) | then() | thankyou`.
+public func then<State, Event>(fileID: StaticString = #fileID, line: UInt = #line) -> Syntax.Then<State, Event> {
+    Syntax.Then(fileID: fileID, line: line)
+}
+
+/// Restricts a transition to events that arrive with these predicates.
+///
+/// `matching(A.x, or: A.y, and: B.x, C.x)` means (A.x or A.y) and B.x and C.x. `or:` takes cases
+/// of the first predicate's type only; `and:` takes one case of each other type.
+public func matching<State, Event, P: MatchingPredicate>(
+    _ predicate: P, or others: P..., and all: any MatchingPredicate...,
+    fileID: StaticString = #fileID, line: UInt = #line
+) -> Syntax.Matching<State, Event> {
+    var statement = Syntax.Matching<State, Event>(predicate, fileID: fileID, line: line)
+    statement.fragment.clauses = [MatchClause(anyOf: [predicate] + others, allOf: all, location: SourceLocation(fileID, line))]
+    return statement
+}
+
+/// Restricts a transition to moments when `condition` returns `true`.
+///
+/// Conditions are opaque to the schema: two transitions that differ only by their conditions
+/// clash, exactly as if the conditions were not there.
+public func condition<State, Event>(
+    fileID: StaticString = #fileID, line: UInt = #line, _ condition: @escaping @Sendable () -> Bool
+) -> Syntax.Matching<State, Event> {
+    Syntax.Matching(condition: condition, fileID: fileID, line: line)
+}
+
+/// Restricts a transition to events for which `condition` returns `true`; useful to look at a payload.
+public func condition<State, Event>(
+    fileID: StaticString = #fileID, line: UInt = #line, _ condition: @escaping @Sendable (Event) -> Bool
+) -> Syntax.Matching<State, Event> {
+    Syntax.Matching(condition: condition, fileID: fileID, line: line)
+}
+
+/// Marks transitions that replace those inherited from super states with the same event and
+/// predicates.
+///
+/// ```swift
+/// define(.locked, adopts: s1) {
+///     override { when(.coin) | then(.locked) | beGrumpy }
+/// }
+/// ```
+public func override<State, Event>(
+    fileID: StaticString = #fileID, line: UInt = #line,
+    @Syntax.RowBuilder<State, Event, Syntax.Complete> _ rows: () -> Syntax.Block<State, Event, Syntax.Complete>
+) -> Syntax.Block<State, Event, Syntax.Complete> {
+    Syntax.Block(Fragment(isOverride: true, location: SourceLocation(fileID, line)), rows)
+}

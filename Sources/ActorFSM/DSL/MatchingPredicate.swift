@@ -1,0 +1,22 @@
+/// A type whose cases describe the circumstances in which an event arrives, used with `matching`.
+///
+/// Conform an enum without associated values; every case must be listed by `allCases`.
+///
+/// ```swift
+/// enum Enforcement: MatchingPredicate { case weak, strong }
+///
+/// define(.locked) {
+///     matching(Enforcement.weak)   | when(.pass) | then(.locked)
+///     matching(Enforcement.strong) | when(.pass) | then(.alarming)
+/// }
+/// ```
+///
+/// The Swift FSM guide calls this protocol `Predicate`. Foundation also declares a type named
+/// `Predicate`, so a file that imports both modules could not write `enum E: Predicate`
+/// unqualified. `MatchingPredicate` is named after the `matching` statement that consumes it.
+public protocol MatchingPredicate: Hashable, CaseIterable, Sendable {}
+
+extension MatchingPredicate {
+    /// `Enforcement.weak`: the type name and the case.
+    var qualifiedName: String { "\(Self.self).\(self)" }
+}

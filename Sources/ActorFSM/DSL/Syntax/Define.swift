@@ -1,0 +1,118 @@
+extension Syntax {
+    /// `define(.locked) { … }`: the transitions out of one state, its entry and exit actions and
+    /// the super states it adopts.
+    public struct Define<State: Sendable, Event: Sendable>: Sendable {
+        let state: State
+        let superStates: [SuperState<State, Event>]
+        let onEntry: Actions<State, Event>
+        let onExit: Actions<State, Event>
+        let block: Block<State, Event, Complete>
+        let location: SourceLocation
+
+        /// Defines `state` with the transitions of `rows`, after those of `superStates`.
+        ///
+        /// - Parameters:
+        ///   - state: the state being defined.
+        ///   - superStates: super states whose transitions and entry and exit actions apply too.
+        ///   - onEntry: actions run when the machine enters `state`.
+        ///   - onExit: actions run when the machine leaves `state`.
+        ///   - rows: the transitions out of `state`.
+        public init(
+            _ state: State, adopts superStates: SuperState<State, Event>...,
+            onEntry: Actions<State, Event> = Actions<State, Event>(), onExit: Actions<State, Event> = Actions<State, Event>(),
+            fileID: StaticString = #fileID, line: UInt = #line,
+            @RowBuilder<State, Event, Complete> rows: () -> Block<State, Event, Complete>
+        ) {
+            let location = SourceLocation(fileID, line)
+            let block = rows()
+            self.init(state: state, superStates: superStates, onEntry: onEntry, onExit: onExit,
+                      block: block.reportingEmptiness(at: location),
+                      location: location)
+        }
+
+        /// Defines `state` with the transitions of the super states it adopts, and no block.
+        public init(
+            _ state: State, adopts superState: SuperState<State, Event>, _ more: SuperState<State, Event>...,
+            onEntry: Actions<State, Event> = Actions<State, Event>(), onExit: Actions<State, Event> = Actions<State, Event>(),
+            fileID: StaticString = #fileID, line: UInt = #line
+        ) {
+            self.init(state: state, superStates: [superState] + more, onEntry: onEntry, onExit: onExit,
+                      block: Block(fragments: []), location: SourceLocation(fileID, line))
+        }
+
+        init(
+            state: State, superStates: [SuperState<State, Event>], onEntry: Actions<State, Event>,
+            onExit: Actions<State, Event>, block: Block<State, Event, Complete>, location: SourceLocation
+        ) {
+            self.state = state
+            self.superStates = superStates
+            self.onEntry = onEntry
+            self.onExit = onExit
+            self.block = block
+            self.location = location
+        }
+    }
+
+    /// Collects the `define` statements of a schema.
+    @resultBuilder
+    public enum TableBuilder<State: Sendable, Event: Sendable> {
+        /// One `define` statement.
+        public static func buildExpression(_ definition: Define<State, Event>) -> [Define<State, Event>] {
+            [definition]
+        }
+
+        /// Joins the `define` statements of the table.
+        public static func buildBlock(_ parts: [Define<State, Event>]...) -> [Define<State, Event>] {
+            parts.flatMap { $0 }
+        }
+    }
+}
+
+/// A reusable group of transitions and entry and exit actions that `define` statements and other
+/// super states adopt.
+///
+/// ```swift
+/// let resetable = SuperState<State, Event> { when(.reset) | then(.locked) }
+/// define(.alarming, adopts: resetable, onEntry: [alarmOn], onExit: [alarmOff])
+/// ```
+///
+/// Inside a schema's builder, write the type arguments (`SuperState<State, Event>`) when the super
+/// state is bound to a `let`: Swift infers a `let`'s type from its initializer alone. Passed
+/// directly to `adopts:`, or declared inside a ``SyntaxBuilder`` type, plain `SuperState { … }`
+/// suffices.
+public struct SuperState<State: Sendable, Event: Sendable>: Sendable {
+    let superStates: [SuperState]
+    let onEntry: Actions<State, Event>
+    let onExit: Actions<State, Event>
+    let block: Syntax.Block<State, Event, Syntax.Complete>
+    let location: SourceLocation
+
+    /// A super state with the transitions of `rows`, after those of the super states it adopts.
+    public init(
+        adopts superStates: SuperState...,
+        onEntry: Actions<State, Event> = Actions<State, Event>(), onExit: Actions<State, Event> = Actions<State, Event>(),
+        fileID: StaticString = #fileID, line: UInt = #line,
+        @Syntax.RowBuilder<State, Event, Syntax.Complete> rows: () -> Syntax.Block<State, Event, Syntax.Complete>
+    ) {
+        let location = SourceLocation(fileID, line)
+        let block = rows()
+        self.superStates = superStates
+        self.onEntry = onEntry
+        self.onExit = onExit
+        self.block = block.reportingEmptiness(at: location)
+        self.location = location
+    }
+
+    /// A super state that combines the super states it adopts, in order.
+    public init(
+        adopts superState: SuperState, _ more: SuperState...,
+        onEntry: Actions<State, Event> = Actions<State, Event>(), onExit: Actions<State, Event> = Actions<State, Event>(),
+        fileID: StaticString = #fileID, line: UInt = #line
+    ) {
+        self.superStates = [superState] + more
+        self.onEntry = onEntry
+        self.onExit = onExit
+        self.block = .init(fragments: [])
+        self.location = SourceLocation(fileID, line)
+    }
+}

@@ -1,0 +1,88 @@
+/// One statement of the DSL as far as it has been written: the parts a context block or a later
+/// pipe stage has not supplied yet are still empty.
+struct Fragment<State: Sendable, Event: Sendable>: Sendable {
+    var events: [EventMatcher<Event>] = []
+    var target: Target<State>?
+    var clauses: [MatchClause] = []
+    var guards: [Guard<Event>] = []
+    var actions = Actions<State, Event>()
+    var isOverride = false
+    /// Where the statement starts: its leftmost pipe stage.
+    var location: SourceLocation
+}
+
+/// Where a transition goes: a named state, or `then()`, which stays put.
+enum Target<State: Sendable>: Sendable {
+    case state(State)
+    case unchanged
+}
+
+/// A run-time condition from `condition { … }`.
+struct Guard<Event: Sendable>: Sendable {
+    let test: @Sendable (Event) -> Bool
+    let location: SourceLocation
+}
+
+/// One `matching(…)` statement: `anyOf` holds the `or:` alternatives of one type, `allOf` the
+/// `and:` predicates, each of which must hold at once.
+struct MatchClause: Sendable {
+    let anyOf: [any MatchingPredicate]
+    let allOf: [any MatchingPredicate]
+    let location: SourceLocation
+}
+
+/// One event named by `when`, and how the schema recognises it at run time.
+struct EventMatcher<Event: Sendable>: Sendable {
+    enum Kind: Sendable, Equatable { case value, caseKey }
+
+    /// The event (or its case key), for interning while the schema is built.
+    let identity: SendableHashable
+    let label: String
+    let kind: Kind
+    /// Builds the run-time lookup from interned identities to dense ids, with the concrete
+    /// `Hashable` type in hand so that lookups never box into `AnyHashable`.
+    let makeIndex: @Sendable ([SendableHashable]) -> @Sendable (Event) -> Int32?
+
+    static func value(_ event: Event) -> EventMatcher where Event: Hashable {
+        EventMatcher(identity: SendableHashable(event), label: "\(event)", kind: .value) { identities in
+            let ids = Dictionary(uniqueKeysWithValues: identities.enumerated().map { index, identity in
+                // Safe: every identity of a .value matcher set was made from an `Event` above.
+                (identity.base as! Event, Int32(index))
+            })
+            return { ids[$0] }
+        }
+    }
+
+    static func key(_ key: Event.CaseKey) -> EventMatcher where Event: CaseKeyed {
+        EventMatcher(identity: SendableHashable(key), label: "\(key)", kind: .caseKey) { identities in
+            let ids = Dictionary(uniqueKeysWithValues: identities.enumerated().map { index, identity in
+                // Safe: every identity of a .caseKey matcher set was made from an `Event.CaseKey`.
+                (identity.base as! Event.CaseKey, Int32(index))
+            })
+            return { ids[$0.caseKey] }
+        }
+    }
+}
+
+/// A type-erased, `Sendable` hashable value, used only while a schema is built: the lookups the
+/// schema performs per event are typed.
+struct SendableHashable: Hashable, Sendable {
+    let base: any Hashable & Sendable
+
+    init(_ base: any Hashable & Sendable) { self.base = base }
+
+    static func == (lhs: SendableHashable, rhs: SendableHashable) -> Bool {
+        lhs.base.isEqual(to: rhs.base)
+    }
+
+    func hash(into hasher: inout Hasher) {
+        hasher.combine(ObjectIdentifier(type(of: base)))
+        base.hash(into: &hasher)
+    }
+}
+
+extension Hashable {
+    fileprivate func isEqual(to other: any Hashable) -> Bool {
+        (other as? Self) == self
+    }
+}

@@ -1,0 +1,134 @@
+extension Fragment {
+    /// This fragment with the parts of `later` appended: the grammar has already ensured that the
+    /// two never both name an event or a target.
+    func followed(by later: Fragment) -> Fragment {
+        var result = self
+        result.events += later.events
+        result.target = result.target ?? later.target
+        result.clauses += later.clauses
+        result.guards += later.guards
+        result.actions = result.actions & later.actions
+        return result
+    }
+
+    func adding(_ actions: Actions<State, Event>) -> Fragment {
+        var result = self
+        result.actions = result.actions & actions
+        return result
+    }
+}
+
+extension Syntax {
+    /// A pipe stage that actions can follow. The DSL's own types conform; do not conform your own.
+    public protocol ActionAccepting<State, Event> {
+        /// The state type of the schema.
+        associatedtype State: Sendable
+        /// The event type of the schema.
+        associatedtype Event: Sendable
+        /// What the stage becomes once actions are attached.
+        associatedtype WithActions
+        /// Attaches `actions` after those the stage already has.
+        func attaching(_ actions: Actions<State, Event>) -> WithActions
+    }
+}
+
+extension Syntax.When: Syntax.ActionAccepting {
+    /// See ``Syntax/ActionAccepting/attaching(_:)``.
+    public func attaching(_ actions: Actions<State, Event>) -> Syntax.WhenActions<State, Event> {
+        .init(fragment: fragment.adding(actions))
+    }
+}
+
+extension Syntax.Matching: Syntax.ActionAccepting {
+    /// See ``Syntax/ActionAccepting/attaching(_:)``.
+    public func attaching(_ actions: Actions<State, Event>) -> Syntax.MatchingActions<State, Event> {
+        .init(fragment: fragment.adding(actions))
+    }
+}
+
+extension Syntax.MatchingWhen: Syntax.ActionAccepting {
+    /// See ``Syntax/ActionAccepting/attaching(_:)``.
+    public func attaching(_ actions: Actions<State, Event>) -> Syntax.WhenActions<State, Event> {
+        .init(fragment: fragment.adding(actions))
+    }
+}
+
+extension Syntax.MatchingThen: Syntax.ActionAccepting {
+    /// See ``Syntax/ActionAccepting/attaching(_:)``.
+    public func attaching(_ actions: Actions<State, Event>) -> Syntax.MatchingThen<State, Event> {
+        .init(fragment: fragment.adding(actions))
+    }
+}
+
+extension Syntax.Row: Syntax.ActionAccepting {
+    /// See ``Syntax/ActionAccepting/attaching(_:)``.
+    public func attaching(_ actions: Actions<State, Event>) -> Syntax.Row<State, Event> {
+        .init(fragment: fragment.adding(actions))
+    }
+}
+
+/// `when(.coin) | then(.unlocked)`.
+public func | <S, E>(lhs: Syntax.When<S, E>, rhs: Syntax.Then<S, E>) -> Syntax.Row<S, E> {
+    .init(fragment: lhs.fragment.followed(by: rhs.fragment))
+}
+
+/// `matching(P.a) | when(.coin)`.
+public func | <S, E>(lhs: Syntax.Matching<S, E>, rhs: Syntax.When<S, E>) -> Syntax.MatchingWhen<S, E> {
+    .init(fragment: lhs.fragment.followed(by: rhs.fragment))
+}
+
+/// `matching(P.a) | then(.unlocked)`, for use inside a `when { }` block.
+public func | <S, E>(lhs: Syntax.Matching<S, E>, rhs: Syntax.Then<S, E>) -> Syntax.MatchingThen<S, E> {
+    .init(fragment: lhs.fragment.followed(by: rhs.fragment))
+}
+
+/// `matching(P.a) | when(.coin) | then(.unlocked)`.
+public func | <S, E>(lhs: Syntax.MatchingWhen<S, E>, rhs: Syntax.Then<S, E>) -> Syntax.Row<S, E> {
+    .init(fragment: lhs.fragment.followed(by: rhs.fragment))
+}
+
+/// `… | alarmOff & lock` or `… | [alarmOff, lock]`: attaches a list of actions.
+public func | <L: Syntax.ActionAccepting>(lhs: L, rhs: Actions<L.State, L.Event>) -> L.WithActions {
+    lhs.attaching(rhs)
+}
+
+/// `… | unlock`: attaches a synchronous action that takes no argument.
+public func | <L: Syntax.ActionAccepting>(lhs: L, rhs: @escaping @Sendable () throws -> Void) -> L.WithActions {
+    lhs.attaching(Actions(rhs))
+}
+
+/// `… | { await bank.charge() }`: attaches an asynchronous action that takes no argument.
+public func | <L: Syntax.ActionAccepting>(lhs: L, rhs: @escaping @Sendable () async throws -> Void) -> L.WithActions {
+    lhs.attaching(Actions(rhs))
+}
+
+/// `… | record`: attaches a synchronous action that receives the event.
+///
+/// A closure literal with one unannotated parameter receives the ``TransitionContext``; annotate
+/// it (`{ (event: Event) in … }`) to receive the event instead.
+@_disfavoredOverload
+public func | <L: Syntax.ActionAccepting>(lhs: L, rhs: @escaping @Sendable (L.Event) throws -> Void) -> L.WithActions {
+    lhs.attaching(Actions(rhs))
+}
+
+/// `… | charge`: attaches an asynchronous action that receives the event.
+@_disfavoredOverload
+public func | <L: Syntax.ActionAccepting>(
+    lhs: L, rhs: @escaping @Sendable (L.Event) async throws -> Void
+) -> L.WithActions {
+    lhs.attaching(Actions(rhs))
+}
+
+/// `… | { context in … }`: attaches a synchronous action that receives the transition context.
+public func | <L: Syntax.ActionAccepting>(
+    lhs: L, rhs: @escaping @Sendable (TransitionContext<L.State, L.Event>) throws -> Void
+) -> L.WithActions {
+    lhs.attaching(Actions(rhs))
+}
+
+/// `… | { context in await … }`: attaches an asynchronous action that receives the context.
+public func | <L: Syntax.ActionAccepting>(
+    lhs: L, rhs: @escaping @Sendable (TransitionContext<L.State, L.Event>) async throws -> Void
+) -> L.WithActions {
+    lhs.attaching(Actions(rhs))
+}

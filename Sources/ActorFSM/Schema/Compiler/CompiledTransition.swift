@@ -1,0 +1,27 @@
+/// A transition as the schema stores it: everything by dense id.
+struct CompiledTransition<State: Sendable, Event: Sendable>: Sendable {
+    let source: Int32
+    let event: Int32
+    let target: Int32
+    let filter: PredicateFilter
+    let guards: [Guard<Event>]
+    let actions: Actions<State, Event>
+    let location: SourceLocation
+    let isOverride: Bool
+
+    /// Whether every condition holds for `event`.
+    func admits(_ event: Event) -> Bool {
+        for condition in guards where !condition.test(event) { return false }
+        return true
+    }
+}
+
+/// The transitions of one (state, event) pair, expanded over the predicate types they use.
+struct LookupGroup: Sendable {
+    /// The predicate slots this group depends on, ascending.
+    let slots: [Int32]
+    /// The weight of each slot's case id in the combined index.
+    let strides: [Int32]
+    /// Where this group's entries start in the schema's entry table.
+    let base: Int32
+}

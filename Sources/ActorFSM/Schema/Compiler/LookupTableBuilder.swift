@@ -1,0 +1,105 @@
+/// A (state, event) pair whose predicates combine into more cases than this is refused rather than
+/// expanded into a lookup table.
+let predicateCombinationLimit = 1 << 20
+
+/// Groups transitions by (state, event), expands each group over the predicate types it uses,
+/// and picks the most specific transition for every combination of cases, reporting clashes.
+struct LookupTableBuilder<State: Sendable, Event: Sendable> {
+    let transitions: [CompiledTransition<State, Event>]
+    let stateCount: Int
+    let eventCount: Int
+    let space: PredicateSpace
+    let describeState: (Int32) -> String
+    let describeEvent: (Int32) -> String
+
+    struct Output {
+        var groupIndex: [Int32]
+        var groups: [LookupGroup] = []
+        var entries: [Int32] = []
+        var diagnostics: [SchemaError.Diagnostic] = []
+    }
+
+    func build() -> Output {
+        var output = Output(groupIndex: Array(repeating: -1, count: stateCount * eventCount))
+        var members: [Int: [Int]] = [:]
+        for (index, transition) in transitions.enumerated() {
+            members[Int(transition.source) * eventCount + Int(transition.event), default: []].append(index)
+        }
+        for cell in members.keys.sorted() {
+            output.groupIndex[cell] = Int32(output.groups.count)
+            expand(members[cell]!, into: &output)
+        }
+        return output
+    }
+
+    private func expand(_ group: [Int], into output: inout Output) {
+        let slots = Set(group.flatMap { transitions[$0].filter.constraints.map(\.slot) }).sorted()
+        var strides: [Int32] = []
+        var size = 1
+        for slot in slots {
+            strides.append(Int32(size))
+            size *= space.types[slot].caseCount
+            if size > predicateCombinationLimit { break }
+        }
+        let base = output.entries.count
+        output.groups.append(LookupGroup(slots: slots.map { Int32($0) }, strides: strides, base: Int32(base)))
+        let first = transitions[group[0]]
+        guard size <= predicateCombinationLimit else {
+            output.diagnostics.append(.init(
+                .tooManyPredicateCombinations,
+                "the transitions for \(describeEvent(first.event)) in \(describeState(first.source)) combine more than \(predicateCombinationLimit) predicate cases; split the predicate types or use condition { }",
+                at: group.map { transitions[$0].location }, state: describeState(first.source), event: describeEvent(first.event)))
+            output.entries.append(-1)
+            return
+        }
+        var reported = Set<[Int]>()
+        var caseIDs = [Int32](repeating: 0, count: slots.count)
+        for combination in 0..<size {
+            var rest = combination
+            for position in slots.indices {
+                let count = space.types[slots[position]].caseCount
+                caseIDs[position] = Int32(rest % count)
+                rest /= count
+            }
+            let matching = group.filter { index in
+                slots.indices.allSatisfy { transitions[index].filter.accepts(slot: slots[$0], caseID: caseIDs[$0]) }
+            }
+            let best = matching.map { transitions[$0].filter.specificity }.max()
+            let winners = matching.filter { transitions[$0].filter.specificity == best }
+            output.entries.append(winners.count == 1 ? Int32(winners[0]) : -1)
+            if winners.count > 1 {
+                for (offset, lhs) in winners.enumerated() {
+                    for rhs in winners[(offset + 1)...] where reported.insert([lhs, rhs]).inserted {
+                        output.diagnostics.append(clash(lhs, rhs, slots: slots, caseIDs: caseIDs))
+                    }
+                }
+            }
+        }
+    }
+
+    private func clash(_ lhs: Int, _ rhs: Int, slots: [Int], caseIDs: [Int32]) -> SchemaError.Diagnostic {
+        let (first, second) = (transitions[lhs], transitions[rhs])
+        let state = describeState(first.source)
+        let event = describeEvent(first.event)
+        let combination = zip(slots, caseIDs).map { space.name(slot: $0, caseID: $1) }
+        let locations = [first.location, second.location]
+        guard first.filter == second.filter else {
+            return .init(
+                .implicitClash,
+                "in \(state), \(event) with [\(combination.joined(separator: ", "))] matches two statements equally specifically; make one of them match more predicates",
+                at: locations, state: state, event: event, predicates: combination)
+        }
+        let predicates = first.filter.describe(in: space)
+        let suffix = predicates.isEmpty ? "" : " matching [\(predicates.joined(separator: ", "))]"
+        if first.target == second.target {
+            return .init(
+                .duplicateTransitions,
+                "\(state) has two transitions for \(event)\(suffix), both to \(describeState(first.target)); remove one, or use `override` in an adopter to replace an inherited one",
+                at: locations, state: state, event: event, predicates: predicates)
+        }
+        return .init(
+            .logicalClash,
+            "\(state) cannot go both to \(describeState(first.target)) and to \(describeState(second.target)) on \(event)\(suffix); conditions do not tell transitions apart, use matching with predicates",
+            at: locations, state: state, event: event, predicates: predicates)
+    }
+}

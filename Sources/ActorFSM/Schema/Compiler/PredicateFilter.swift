@@ -1,0 +1,84 @@
+/// The predicate cases a transition accepts, per predicate type (by slot). A type that is absent
+/// is unconstrained: the transition matches all its cases.
+struct PredicateFilter: Sendable, Hashable {
+    /// Sorted by slot; each case list is sorted.
+    let constraints: [Constraint]
+
+    struct Constraint: Sendable, Hashable {
+        let slot: Int
+        let cases: [Int32]
+    }
+
+    /// How many predicate types the filter constrains; the more specific transition wins.
+    var specificity: Int { constraints.count }
+
+    func accepts(slot: Int, caseID: Int32) -> Bool {
+        guard let constraint = constraints.first(where: { $0.slot == slot }) else { return true }
+        return constraint.cases.contains(caseID)
+    }
+}
+
+extension PredicateFilter {
+    /// AND-s the `matching` clauses of one statement (outer blocks first) into a filter,
+    /// reporting contradictions and repetitions.
+    static func combining(
+        _ clauses: [MatchClause], in space: inout PredicateSpace, diagnostics: inout [SchemaError.Diagnostic]
+    ) -> PredicateFilter {
+        var cases: [Int: Set<Int32>] = [:]
+        var locations: [Int: [SourceLocation]] = [:]
+        for clause in clauses {
+            var alternatives: [Int32] = []
+            var alternativeSlot = -1
+            for predicate in clause.anyOf {
+                let (slot, caseID) = space.locate(predicate)
+                alternativeSlot = slot
+                if alternatives.contains(caseID) {
+                    diagnostics.append(.init(
+                        .duplicatePredicate, "\(predicate.qualifiedName) is listed twice in one matching statement",
+                        at: [clause.location], predicates: [predicate.qualifiedName]))
+                } else {
+                    alternatives.append(caseID)
+                }
+            }
+            var groups = [(alternativeSlot, Set(alternatives))]
+            for predicate in clause.allOf {
+                let (slot, caseID) = space.locate(predicate)
+                groups.append((slot, [caseID]))
+            }
+            for (slot, new) in groups {
+                defer { locations[slot, default: []].append(clause.location) }
+                guard let existing = cases[slot] else {
+                    cases[slot] = new
+                    continue
+                }
+                let involved = (locations[slot] ?? []) + [clause.location]
+                let repeated = existing.intersection(new)
+                if !repeated.isEmpty {
+                    let names = repeated.sorted().map { space.name(slot: slot, caseID: $0) }
+                    diagnostics.append(.init(
+                        .duplicatePredicate,
+                        "\(names.joined(separator: ", ")) is already required by an enclosing or earlier matching statement",
+                        at: involved.reversed(), predicates: names))
+                } else {
+                    for old in existing.sorted() {
+                        for added in new.sorted() {
+                            let pair = [space.name(slot: slot, caseID: old), space.name(slot: slot, caseID: added)]
+                            diagnostics.append(.init(
+                                .contradictoryPredicates,
+                                "cannot match \(pair[0]) AND \(pair[1]) simultaneously: an event carries one case of each predicate type",
+                                at: involved.reversed(), predicates: pair))
+                        }
+                    }
+                }
+                cases[slot] = existing.intersection(new)
+            }
+        }
+        return PredicateFilter(constraints: cases.keys.sorted().map { Constraint(slot: $0, cases: cases[$0]!.sorted()) })
+    }
+
+    func describe(in space: PredicateSpace) -> [String] {
+        constraints.map { constraint in
+            constraint.cases.map { space.name(slot: constraint.slot, caseID: $0) }.joined(separator: " or ")
+        }
+    }
+}

@@ -1,0 +1,95 @@
+/// Turns `define` statements into a validated `SchemaStorage`, collecting every problem.
+struct SchemaCompiler<State: Hashable & Sendable, Event: Sendable> {
+    private var inheritance = Inheritance<State, Event>()
+    private var diagnostics: [SchemaError.Diagnostic] = []
+    private var states: [State] = []
+    private var stateIDs: [State: Int32] = [:]
+    private var events: [EventMatcher<Event>] = []
+    private var eventIDs: [SendableHashable: Int32] = [:]
+
+    static func compile(
+        initial: State, policy: EntryExitPolicy, definitions: [Syntax.Define<State, Event>], location: SourceLocation
+    ) throws(SchemaError) -> SchemaStorage<State, Event> {
+        var compiler = SchemaCompiler()
+        return try compiler.run(initial: initial, policy: policy, definitions: definitions, location: location)
+    }
+
+    private mutating func run(
+        initial: State, policy: EntryExitPolicy, definitions: [Syntax.Define<State, Event>], location: SourceLocation
+    ) throws(SchemaError) -> SchemaStorage<State, Event> {
+        if definitions.isEmpty {
+            diagnostics.append(.init(.emptyTable, "the table defines no state; add at least one `define`", at: [location]))
+        }
+        _ = intern(initial)
+        var transitions: [CompiledTransition<State, Event>] = []
+        var entry: [Int32: Actions<State, Event>] = [:]
+        var exit: [Int32: Actions<State, Event>] = [:]
+        for definition in definitions {
+            let source = intern(definition.state)
+            let candidates = inheritance.candidates(adopting: definition.superStates, own: definition.block)
+            transitions += candidates.map { compile($0, from: source, state: definition.state) }
+            entry[source, default: Actions()] = entry[source, default: Actions()]
+                & Inheritance.actions(adopting: definition.superStates, own: definition.onEntry) { $0.onEntry }
+            exit[source, default: Actions()] = exit[source, default: Actions()]
+                & Inheritance.actions(adopting: definition.superStates, own: definition.onExit) { $0.onExit }
+        }
+        checkEventMatching()
+        let (stateNames, eventNames) = (states.map { "\($0)" }, events.map(\.label))
+        let table = LookupTableBuilder(
+            transitions: transitions, stateCount: states.count, eventCount: events.count, space: inheritance.space,
+            describeState: { stateNames[Int($0)] }, describeEvent: { eventNames[Int($0)] })
+        let lookup = table.build()
+        diagnostics += inheritance.allDiagnostics + lookup.diagnostics
+        guard diagnostics.isEmpty else { throw SchemaError(diagnostics: diagnostics) }
+
+        return SchemaStorage(
+            initial: stateIDs[initial]!, states: states, stateIDs: stateIDs,
+            events: events.map(\.identity.base), eventLabels: events.map(\.label),
+            eventID: events.first.map { $0.makeIndex(events.map(\.identity)) } ?? { _ in nil },
+            predicateTypes: inheritance.space.types, predicateSlots: inheritance.space.slots.mapValues { Int32($0) },
+            transitions: transitions, groupIndex: lookup.groupIndex, groups: lookup.groups, entries: lookup.entries,
+            entryActions: (0..<states.count).map { entry[Int32($0)] ?? Actions() },
+            exitActions: (0..<states.count).map { exit[Int32($0)] ?? Actions() },
+            policy: policy)
+    }
+
+    private mutating func compile(
+        _ candidate: Candidate<State, Event>, from source: Int32, state: State
+    ) -> CompiledTransition<State, Event> {
+        let target: Int32 = switch candidate.fragment.target {
+        case .state(let next)?: intern(next)
+        case .unchanged?, nil: source
+        }
+        let eventID: Int32
+        if let known = eventIDs[candidate.event.identity] {
+            eventID = known
+        } else {
+            eventID = Int32(events.count)
+            events.append(candidate.event)
+            eventIDs[candidate.event.identity] = eventID
+        }
+        return CompiledTransition(
+            source: source, event: eventID, target: target, filter: candidate.filter,
+            guards: candidate.fragment.guards, actions: candidate.fragment.actions,
+            location: candidate.location, isOverride: candidate.isOverride)
+    }
+
+    private mutating func intern(_ state: State) -> Int32 {
+        if let id = stateIDs[state] { return id }
+        let id = Int32(states.count)
+        states.append(state)
+        stateIDs[state] = id
+        return id
+    }
+
+    /// Events must be matched one way throughout: by value, or (for `CaseKeyed` events) by key.
+    private mutating func checkEventMatching() {
+        guard let first = events.first, let odd = events.first(where: { $0.kind != first.kind }) else { return }
+        let keyed = first.kind == .caseKey ? first : odd
+        let valued = first.kind == .value ? first : odd
+        diagnostics.append(.init(
+            .mixedEventMatching,
+            "\(valued.label) is matched by value but \(keyed.label) by case key; for a CaseKeyed event write when(.case) to match every payload, and use condition { } to test a payload",
+            at: [], event: valued.label))
+    }
+}

@@ -1,0 +1,125 @@
+/// An immutable, validated state-transition table, built once and shared by any number of machines.
+///
+/// ```swift
+/// let turnstile = try Schema<State, Event>(initial: .locked) {
+///     define(.locked) {
+///         when(.coin) | then(.unlocked) | unlock
+///         when(.pass) | then(.locked)   | alarm
+///     }
+///     define(.unlocked) {
+///         when(.coin) | then(.unlocked) | thankyou
+///         when(.pass) | then(.locked)   | lock
+///     }
+/// }
+/// ```
+///
+/// Building checks the whole table and throws one ``SchemaError`` listing every problem with its
+/// file and line. A schema is a value: there is nothing to build twice, and copies share storage.
+///
+/// States must be `Hashable`. Events are matched by value when they are `Hashable`, or by case,
+/// whatever their payload, when they conform to ``CaseKeyed``.
+public struct Schema<State: Hashable & Sendable, Event: Sendable>: Sendable {
+    let storage: SchemaStorage<State, Event>
+
+    /// Builds and validates a schema.
+    ///
+    /// - Parameters:
+    ///   - initial: the state a new machine starts in.
+    ///   - entryExitPolicy: when entry and exit actions run; by default only on a change of state.
+    ///   - table: the `define` statements.
+    /// - Throws: ``SchemaError`` with every problem found.
+    public init(
+        initial: State, entryExitPolicy: EntryExitPolicy = .executeOnChangeOnly,
+        fileID: StaticString = #fileID, line: UInt = #line,
+        @Syntax.TableBuilder<State, Event> _ table: () -> [Syntax.Define<State, Event>]
+    ) throws(SchemaError) {
+        storage = try SchemaCompiler.compile(
+            initial: initial, policy: entryExitPolicy, definitions: table(), location: SourceLocation(fileID, line))
+    }
+
+    /// The state a new machine starts in.
+    public var initialState: State { storage.states[Int(storage.initial)] }
+
+    /// Every state the table names, in order of first appearance (the initial state first).
+    public var states: [State] { storage.states }
+
+    /// Every event the table responds to, in order of first appearance: `Event` values, or
+    /// `Event.CaseKey` values for ``CaseKeyed`` events.
+    public var events: [any Hashable & Sendable] { storage.events }
+
+    /// The predicate types the table mentions, in order of first appearance.
+    public var predicateTypes: [PredicateTypeDescription] {
+        storage.predicateTypes.map { PredicateTypeDescription(name: $0.name, cases: $0.cases) }
+    }
+
+    /// Every transition, flattened: super states, context blocks and `when(.a, or: .b)` expanded,
+    /// overridden transitions removed.
+    public var transitions: [Transition<State, Event>] {
+        storage.transitions.indices.map { Transition(storage: storage, index: $0) }
+    }
+
+    /// When entry and exit actions run.
+    public var entryExitPolicy: EntryExitPolicy { storage.policy }
+
+    /// The entry actions of `state`, those of its super states first.
+    public func entryActions(of state: State) -> Actions<State, Event> {
+        storage.stateIDs[state].map { storage.entryActions[Int($0)] } ?? Actions()
+    }
+
+    /// The exit actions of `state`, those of its super states first.
+    public func exitActions(of state: State) -> Actions<State, Event> {
+        storage.stateIDs[state].map { storage.exitActions[Int($0)] } ?? Actions()
+    }
+
+    /// Finds what `event` does in `state`, without running anything: the synchronous core step.
+    ///
+    /// Conditions are evaluated; actions are not run. Unhandled input never traps: the result says why.
+    ///
+    /// ```swift
+    /// switch schema.resolve(.pass, in: .locked, predicates: PredicateContext(Enforcement.weak)) {
+    /// case .transition(let transition): print("to", transition.target)
+    /// case .conditionFalse(let transition): print("blocked by a condition at", transition.location)
+    /// case .unhandled(let reason): print(reason)
+    /// }
+    /// ```
+    public func resolve(_ event: Event, in state: State, predicates: PredicateContext = .none) -> Resolution<State, Event> {
+        guard let stateID = storage.stateIDs[state] else { return .unhandled(UnhandledReason(.unknownState)) }
+        return switch storage.lookup(state: stateID, event: event, predicates: predicates) {
+        case .fires(let index): .transition(Transition(storage: storage, index: Int(index)))
+        case .conditionFalse(let index): .conditionFalse(Transition(storage: storage, index: Int(index)))
+        case .unhandled(let reason): .unhandled(reason)
+        }
+    }
+
+    /// ``resolve(_:in:predicates:)`` with the predicates written out: `resolve(.pass, in: .locked, predicates: Enforcement.weak)`.
+    public func resolve<each P: MatchingPredicate>(
+        _ event: Event, in state: State, predicates: repeat each P
+    ) -> Resolution<State, Event> {
+        resolve(event, in: state, predicates: PredicateContext(repeat each predicates))
+    }
+
+    /// The exit actions to run when `transition` fires, according to the entry/exit policy.
+    public func exitActions(for transition: Transition<State, Event>) -> Actions<State, Event> {
+        runsEntryAndExit(transition) ? storage.exitActions[Int(transition.compiled.source)] : Actions()
+    }
+
+    /// The entry actions to run when `transition` fires, according to the entry/exit policy.
+    public func entryActions(for transition: Transition<State, Event>) -> Actions<State, Event> {
+        runsEntryAndExit(transition) ? storage.entryActions[Int(transition.compiled.target)] : Actions()
+    }
+
+    private func runsEntryAndExit(_ transition: Transition<State, Event>) -> Bool {
+        storage.policy == .executeAlways || transition.compiled.source != transition.compiled.target
+    }
+}
+
+/// A predicate type a schema mentions.
+public struct PredicateTypeDescription: Sendable, CustomStringConvertible {
+    /// The type's name, as `Enforcement`.
+    public let name: String
+    /// Its cases, in `allCases` order.
+    public let cases: [any MatchingPredicate]
+
+    /// `Enforcement: weak, strong`.
+    public var description: String { "\(name): " + cases.map { "\($0)" }.joined(separator: ", ") }
+}

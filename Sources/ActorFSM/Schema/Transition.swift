@@ -1,0 +1,53 @@
+/// One transition of a schema, flattened: what a `define`, its super states and context blocks
+/// add up to for one state and one event.
+public struct Transition<State: Hashable & Sendable, Event: Sendable>: Sendable, CustomStringConvertible {
+    let storage: SchemaStorage<State, Event>
+    let index: Int
+
+    var compiled: CompiledTransition<State, Event> { storage.transitions[index] }
+
+    /// The state the transition leaves.
+    public var source: State { storage.states[Int(compiled.source)] }
+    /// The event it responds to: an `Event` value, or an `Event.CaseKey` for ``CaseKeyed`` events.
+    public var event: any Hashable & Sendable { storage.events[Int(compiled.event)] }
+    /// The event's label, as written in the table.
+    public var eventDescription: String { storage.eventLabels[Int(compiled.event)] }
+    /// The state it moves to (the source state for `then()`).
+    public var target: State { storage.states[Int(compiled.target)] }
+    /// The predicates it requires, per predicate type; an absent type is not constrained.
+    public var predicates: [PredicateRequirement] {
+        compiled.filter.constraints.map { constraint in
+            let type = storage.predicateTypes[constraint.slot]
+            return PredicateRequirement(typeName: type.name, anyOf: constraint.cases.map { type.cases[Int($0)] })
+        }
+    }
+    /// Whether a `condition` must also hold.
+    public var hasCondition: Bool { !compiled.guards.isEmpty }
+    /// Its actions, in order, not counting entry and exit actions.
+    public var actions: Actions<State, Event> { compiled.actions }
+    /// The number of its actions.
+    public var actionCount: Int { compiled.actions.count }
+    /// Where the statement that declared it starts.
+    public var location: SourceLocation { compiled.location }
+    /// Whether it was declared in an `override` block.
+    public var isOverride: Bool { compiled.isOverride }
+
+    /// `locked --coin [Enforcement.weak]--> unlocked (Module/File.swift:12)`.
+    public var description: String {
+        let requirements = predicates.map(\.description)
+        let predicateText = requirements.isEmpty ? "" : " [\(requirements.joined(separator: ", "))]"
+        let conditionText = hasCondition ? " if condition" : ""
+        return "\(source) --\(eventDescription)\(predicateText)\(conditionText)--> \(target) (\(location))"
+    }
+}
+
+/// The cases of one predicate type a transition accepts.
+public struct PredicateRequirement: Sendable, CustomStringConvertible {
+    /// The predicate type's name.
+    public let typeName: String
+    /// The accepted cases: any one of them matches.
+    public let anyOf: [any MatchingPredicate]
+
+    /// `Enforcement.weak` or `Enforcement.weak | Enforcement.strong`.
+    public var description: String { anyOf.map(\.qualifiedName).joined(separator: " | ") }
+}

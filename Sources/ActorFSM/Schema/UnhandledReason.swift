@@ -1,0 +1,52 @@
+/// Why an event causes no transition.
+///
+/// ```swift
+/// if case .unhandled(let reason) = schema.resolve(.pass, in: .locked), reason.kind == .missingPredicate {
+///     print(reason) // "no Enforcement predicate given; the transitions for this event depend on it"
+/// }
+/// ```
+public struct UnhandledReason: Sendable, Hashable, CustomStringConvertible {
+    /// What kind of reason it is.
+    public let kind: Kind
+    /// The predicate type involved, for the predicate kinds.
+    public let predicateType: String?
+
+    init(_ kind: Kind, _ predicateType: String? = nil) {
+        self.kind = kind
+        self.predicateType = predicateType
+    }
+
+    /// A sentence that says what happened.
+    public var description: String {
+        let type = predicateType ?? "?"
+        return switch kind.code {
+        case .unknownEvent: "the event appears in no transition of the schema"
+        case .unknownState: "the state appears nowhere in the schema"
+        case .noTransition: "no transition of the current state responds to the event with these predicates"
+        case .missingPredicate: "no \(type) predicate given; the transitions for this event depend on it"
+        case .unknownPredicate: "\(type) appears in no matching statement of the schema"
+        case .ambiguousPredicate: "more than one \(type) predicate given; give one case of each type"
+        }
+    }
+
+    /// The kinds of reason. Compare with `==`; new kinds may be added.
+    public struct Kind: Sendable, Hashable {
+        enum Code: Sendable, Hashable {
+            case unknownEvent, unknownState, noTransition, missingPredicate, unknownPredicate, ambiguousPredicate
+        }
+        let code: Code
+
+        /// The event appears in no transition of the schema.
+        public static let unknownEvent = Kind(code: .unknownEvent)
+        /// The state appears nowhere in the schema.
+        public static let unknownState = Kind(code: .unknownState)
+        /// The state has no transition for this event and these predicates.
+        public static let noTransition = Kind(code: .noTransition)
+        /// The transitions for this event depend on a predicate type the event did not bring.
+        public static let missingPredicate = Kind(code: .missingPredicate)
+        /// The event brought a predicate type the schema never mentions.
+        public static let unknownPredicate = Kind(code: .unknownPredicate)
+        /// The event brought two cases of one predicate type.
+        public static let ambiguousPredicate = Kind(code: .ambiguousPredicate)
+    }
+}
