@@ -1,0 +1,146 @@
+/// Gives a type the DSL as methods, with `State` and `Event` fixed by the type.
+///
+/// Inside a conforming type, `SuperState { … }` needs no type arguments:
+///
+/// ```swift
+/// final class Turnstile: SyntaxBuilder {
+///     enum State: Hashable { case locked, unlocked }
+///     enum Event: Hashable { case coin, pass, reset }
+///
+///     func makeSchema() throws -> Schema<State, Event> {
+///         try Schema(initial: .locked) {
+///             let resetable = SuperState { when(.reset) | then(.locked) }
+///             define(.locked, adopts: resetable) { when(.coin) | then(.unlocked) }
+///             define(.unlocked, adopts: resetable) { when(.pass) | then(.locked) }
+///         }
+///     }
+/// }
+/// ```
+public protocol SyntaxBuilder {
+    /// The schema's state type.
+    associatedtype State: Hashable & Sendable
+    /// The schema's event type.
+    associatedtype Event: Sendable
+}
+
+/// ``SyntaxBuilder`` with the expanded syntax: `matching`, `condition`, `actions` and context blocks.
+///
+/// The free functions are available everywhere; conforming only fixes the types.
+public protocol ExpandedSyntaxBuilder: SyntaxBuilder {}
+
+extension SyntaxBuilder {
+    /// A super state of this type's schema.
+    public typealias SuperState = ActorFSM.SuperState<State, Event>
+
+    /// See ``define(_:adopts:onEntry:onExit:fileID:line:rows:)``.
+    public func define(
+        _ state: State, adopts superStates: SuperState...,
+        onEntry: Actions<State, Event> = Actions<State, Event>(), onExit: Actions<State, Event> = Actions<State, Event>(),
+        fileID: StaticString = #fileID, line: UInt = #line,
+        @Syntax.RowBuilder<State, Event, Syntax.Complete> rows: () -> Syntax.Block<State, Event, Syntax.Complete>
+    ) -> Syntax.Define<State, Event> {
+        let location = SourceLocation(fileID, line)
+        return Syntax.Define(state: state, superStates: superStates, onEntry: onEntry, onExit: onExit,
+                             block: rows().reportingEmptiness(at: location), location: location)
+    }
+
+    /// See ``define(_:adopts:_:onEntry:onExit:fileID:line:)``.
+    public func define(
+        _ state: State, adopts superState: SuperState, _ more: SuperState...,
+        onEntry: Actions<State, Event> = Actions<State, Event>(), onExit: Actions<State, Event> = Actions<State, Event>(),
+        fileID: StaticString = #fileID, line: UInt = #line
+    ) -> Syntax.Define<State, Event> {
+        Syntax.Define(state: state, superStates: [superState] + more, onEntry: onEntry, onExit: onExit,
+                      block: .init(fragments: []), location: SourceLocation(fileID, line))
+    }
+
+    /// See ``then(_:fileID:line:)``.
+    public func then(_ state: State, fileID: StaticString = #fileID, line: UInt = #line) -> Syntax.Then<State, Event> {
+        Syntax.Then(state, fileID: fileID, line: line)
+    }
+
+    /// See ``then(fileID:line:)``.
+    public func then(fileID: StaticString = #fileID, line: UInt = #line) -> Syntax.Then<State, Event> {
+        Syntax.Then(fileID: fileID, line: line)
+    }
+}
+
+extension SyntaxBuilder where Event: Hashable {
+    /// See ``when(_:or:fileID:line:)-(Event,_,_,_)``.
+    @_disfavoredOverload
+    public func when(_ event: Event, or others: Event..., fileID: StaticString = #fileID, line: UInt = #line) -> Syntax.When<State, Event> {
+        var statement = Syntax.When<State, Event>(event, fileID: fileID, line: line)
+        statement.fragment.events += others.map(EventMatcher.value)
+        return statement
+    }
+}
+
+extension SyntaxBuilder where Event: CaseKeyed {
+    /// See ``when(_:or:fileID:line:)-(Event.CaseKey,_,_,_)``.
+    public func when(
+        _ key: Event.CaseKey, or others: Event.CaseKey..., fileID: StaticString = #fileID, line: UInt = #line
+    ) -> Syntax.When<State, Event> {
+        var statement = Syntax.When<State, Event>(key, fileID: fileID, line: line)
+        statement.fragment.events += others.map(EventMatcher.key)
+        return statement
+    }
+}
+
+// Member lookup hides the free functions of the same name, so a conforming type needs the
+// block forms of `when` and `then` as methods too.
+
+extension SyntaxBuilder {
+    /// See ``then(_:fileID:line:rows:)-(State,_,_,_)``: a `then` block of statements that need a `when`.
+    public func then(
+        _ state: State, fileID: StaticString = #fileID, line: UInt = #line,
+        @Syntax.RowBuilder<State, Event, Syntax.MissingThen> rows: () -> Syntax.Block<State, Event, Syntax.MissingThen>
+    ) -> Syntax.Block<State, Event, Syntax.Complete> {
+        .init(Syntax.Then<State, Event>(state, fileID: fileID, line: line).fragment, rows)
+    }
+
+    /// A `then` block inside a `when` block.
+    public func then(
+        _ state: State, fileID: StaticString = #fileID, line: UInt = #line,
+        @Syntax.RowBuilder<State, Event, Syntax.MissingWhenAndThen> rows: () -> Syntax.Block<State, Event, Syntax.MissingWhenAndThen>
+    ) -> Syntax.Block<State, Event, Syntax.MissingWhen> {
+        .init(Syntax.Then<State, Event>(state, fileID: fileID, line: line).fragment, rows)
+    }
+}
+
+extension SyntaxBuilder where Event: Hashable {
+    /// A `when` block of statements that need a `when`.
+    @_disfavoredOverload
+    public func when(
+        _ event: Event, or others: Event..., fileID: StaticString = #fileID, line: UInt = #line,
+        @Syntax.RowBuilder<State, Event, Syntax.MissingWhen> rows: () -> Syntax.Block<State, Event, Syntax.MissingWhen>
+    ) -> Syntax.Block<State, Event, Syntax.Complete> {
+        .init(Fragment(events: ([event] + others).map(EventMatcher.value), location: SourceLocation(fileID, line)), rows)
+    }
+
+    /// A `when` block of statements that need both a `when` and a `then`.
+    @_disfavoredOverload
+    public func when(
+        _ event: Event, or others: Event..., fileID: StaticString = #fileID, line: UInt = #line,
+        @Syntax.RowBuilder<State, Event, Syntax.MissingWhenAndThen> rows: () -> Syntax.Block<State, Event, Syntax.MissingWhenAndThen>
+    ) -> Syntax.Block<State, Event, Syntax.MissingThen> {
+        .init(Fragment(events: ([event] + others).map(EventMatcher.value), location: SourceLocation(fileID, line)), rows)
+    }
+}
+
+extension SyntaxBuilder where Event: CaseKeyed {
+    /// A `when` block of statements that need a `when`, for ``CaseKeyed`` events.
+    public func when(
+        _ key: Event.CaseKey, or others: Event.CaseKey..., fileID: StaticString = #fileID, line: UInt = #line,
+        @Syntax.RowBuilder<State, Event, Syntax.MissingWhen> rows: () -> Syntax.Block<State, Event, Syntax.MissingWhen>
+    ) -> Syntax.Block<State, Event, Syntax.Complete> {
+        .init(Fragment(events: ([key] + others).map(EventMatcher.key), location: SourceLocation(fileID, line)), rows)
+    }
+
+    /// A `when` block of statements that need both a `when` and a `then`, for ``CaseKeyed`` events.
+    public func when(
+        _ key: Event.CaseKey, or others: Event.CaseKey..., fileID: StaticString = #fileID, line: UInt = #line,
+        @Syntax.RowBuilder<State, Event, Syntax.MissingWhenAndThen> rows: () -> Syntax.Block<State, Event, Syntax.MissingWhenAndThen>
+    ) -> Syntax.Block<State, Event, Syntax.MissingThen> {
+        .init(Fragment(events: ([key] + others).map(EventMatcher.key), location: SourceLocation(fileID, line)), rows)
+    }
+}

@@ -1,0 +1,159 @@
+import ActorFSM
+import Testing
+
+@Suite struct SuperStateTests {
+    @Test func adoptersInheritTransitions() throws {
+        let schema = try Schema<State, Event>(initial: .locked) {
+            let resetable = SuperState<State, Event> { when(.reset) | then(.locked) }
+            define(.locked, adopts: resetable) { when(.coin) | then(.unlocked) }
+            define(.unlocked, adopts: resetable) { when(.pass) | then(.locked) }
+            define(.alarming, adopts: resetable)
+        }
+        for state: State in [.locked, .unlocked, .alarming] {
+            #expect(schema.resolve(.reset, in: state).target == .locked)
+        }
+        #expect(schema.transitions.count == 5)
+    }
+
+    @Test func inlineSuperStatesNeedNoTypeArguments() throws {
+        let schema = try Schema<State, Event>(initial: .locked) {
+            define(.alarming, adopts: SuperState { when(.reset) | then(.locked) })
+        }
+        #expect(schema.resolve(.reset, in: .alarming).target == .locked)
+    }
+
+    @Test func superStatesCombineTheSuperStatesTheyAdopt() throws {
+        let s1 = SuperState<State, Event> { when(.coin) | then(.unlocked) }
+        let s2 = SuperState<State, Event> { when(.pass) | then(.alarming) }
+        let s3 = SuperState(adopts: s1, s2)
+        let nested = SuperState(adopts: s3) { when(.reset) | then(.locked) }
+        let schema = try Schema<State, Event>(initial: .locked) { define(.locked, adopts: nested) }
+        #expect(schema.resolve(.coin, in: .locked).target == .unlocked)
+        #expect(schema.resolve(.pass, in: .locked).target == .alarming)
+        #expect(schema.resolve(.reset, in: .locked).target == .locked)
+    }
+
+    @Test func entryAndExitActionsAreInheritedSuperStatesFirst() throws {
+        let log = Log()
+        let s1 = SuperState<State, Event>(onEntry: [log.action("unlock")]) { when(.coin) | then(.unlocked) }
+        let s2 = SuperState<State, Event>(onEntry: [log.action("alarmOn")], onExit: [log.action("s2 exit")]) {
+            when(.pass) | then(.alarming)
+        }
+        let s3 = SuperState(adopts: s1, s2)
+        let schema = try Schema<State, Event>(initial: .locked) {
+            define(.unlocked, adopts: s3, onEntry: [log.action("own")], onExit: [log.action("own exit")])
+        }
+        let context = TransitionContext<State, Event>(event: .coin, source: .locked, target: .unlocked, predicates: .none)
+        #expect(try schema.entryActions(of: .unlocked).runSynchronously(in: context) == false)
+        #expect(schema.entryActions(of: .unlocked).count == 3)
+        #expect(schema.exitActions(of: .unlocked).count == 2)
+    }
+
+    @Test func inheritedEntryActionsRunInOrder() async throws {
+        let log = Log()
+        let s1 = SuperState<State, Event>(onEntry: [log.action("unlock")]) { when(.coin) | then(.unlocked) }
+        let s2 = SuperState<State, Event>(onEntry: [log.action("alarmOn")]) { when(.pass) | then(.alarming) }
+        let schema = try Schema<State, Event>(initial: .locked) {
+            define(.locked) { when(.coin) | then(.unlocked) }
+            define(.unlocked, adopts: SuperState(adopts: s1, s2), onEntry: [log.action("own")])
+        }
+        var driver = Driver(schema)
+        try await driver.send(.coin)
+        #expect(log.lines == ["unlock", "alarmOn", "own"])
+    }
+
+    @Test func overrideReplacesTheInheritedTransition() async throws {
+        let log = Log()
+        let s1 = SuperState<State, Event> { when(.coin) | then(.unlocked) | log.action("unlock") }
+        let s2 = SuperState(adopts: s1) { override { when(.coin) | then(.locked) | log.action("grumpy s2") } }
+        let schema = try Schema<State, Event>(initial: .locked) {
+            define(.locked, adopts: s1) { override { when(.coin) | then(.locked) | log.action("grumpy") } }
+            define(.unlocked, adopts: s2)
+        }
+        #expect(schema.resolve(.coin, in: .locked).target == .locked)
+        #expect(schema.resolve(.coin, in: .unlocked).target == .locked)
+        var driver = Driver(schema)
+        try await driver.send(.coin)
+        #expect(log.lines == ["grumpy"])
+    }
+
+    @Test func overrideReplacesEveryInheritedMatch() throws {
+        let s1 = SuperState<State, Event> { when(.coin) | then(.unlocked) }
+        let s2 = SuperState<State, Event> { when(.coin) | then(.alarming) }
+        let schema = try Schema<State, Event>(initial: .locked) {
+            define(.locked, adopts: s1, s2) { override { when(.coin) | then(.locked) } }
+        }
+        #expect(schema.transitions.count == 1)
+        #expect(schema.resolve(.coin, in: .locked).target == .locked)
+    }
+
+    @Test func inAChainOfOverridesTheLastWins() async throws {
+        let log = Log()
+        let s1 = SuperState<State, Event> { when(.coin) | then(.unlocked) | log.action("a1") }
+        let s2 = SuperState(adopts: s1) { override { when(.coin) | then(.unlocked) | log.action("a2") } }
+        let s3 = SuperState(adopts: s2) { override { when(.coin) | then(.unlocked) | log.action("a3") } }
+        let s4 = SuperState(adopts: s3) { override { when(.coin) | then(.unlocked) | log.action("a4") } }
+        let schema = try Schema<State, Event>(initial: .locked) {
+            define(.locked, adopts: s4) { override { when(.coin) | then(.unlocked) | log.action("a5") } }
+        }
+        var driver = Driver(schema)
+        try await driver.send(.coin)
+        #expect(log.lines == ["a5"])
+    }
+
+    @Test func inheritingAClashWithoutOverrideIsAnError() {
+        let base: UInt = #line
+        let s1 = SuperState<State, Event> { when(.coin) | then(.unlocked) }
+        let s2 = SuperState(adopts: s1) { when(.coin) | then(.locked) }
+        let found = diagnostics {
+            try Schema<State, Event>(initial: .locked) {
+                define(.unlocked, adopts: s2)
+                define(.locked, adopts: s1) { when(.coin) | then(.locked) }
+            }
+        }
+        #expect(found.map(\.kind) == [.logicalClash, .logicalClash])
+        #expect(Set(found.map { $0.locations.map(\.line) }) == [[base + 1, base + 2], [base + 1, base + 6]])
+        #expect(Set(found.compactMap(\.state)) == ["locked", "unlocked"])
+        #expect(found.allSatisfy { $0.locations.allSatisfy { $0.fileID.hasSuffix("SuperStateTests.swift") } })
+    }
+
+    @Test func multipleInheritanceOfTheSameTransitionIsADuplicate() {
+        let s1 = SuperState<State, Event> { when(.coin) | then(.unlocked) }
+        let s2 = SuperState<State, Event> { when(.coin) | then(.unlocked) }
+        let found = diagnostics { try Schema<State, Event>(initial: .locked) { define(.locked, adopts: s1, s2) } }
+        #expect(found.map(\.kind) == [.duplicateTransitions])
+    }
+
+    @Test func overrideWithNothingToOverrideIsAnError() {
+        let line: UInt = #line + 3
+        let found = diagnostics {
+            try Schema<State, Event>(initial: .locked) {
+                define(.locked) { override { when(.coin) | then(.locked) } }
+            }
+        }
+        #expect(found.map(\.kind) == [.nothingToOverride])
+        #expect(found.first?.locations.map(\.line) == [line])
+        #expect(found.first?.event == "coin")
+    }
+
+    @Test func overrideInTheParentRatherThanTheChildIsOutOfOrder() {
+        let base: UInt = #line
+        let s1 = SuperState<State, Event> { override { when(.coin) | then(.locked) } }
+        let s2 = SuperState(adopts: s1) { when(.coin) | then(.unlocked) }
+        let found = diagnostics { try Schema<State, Event>(initial: .locked) { define(.locked, adopts: s2) } }
+        #expect(found.map(\.kind) == [.overridesOutOfOrder])
+        #expect(found.first?.locations.map(\.line) == [base + 1, base + 2])
+    }
+
+    @Test func overrideInsideTheSameScopeIsADuplicate() {
+        let found = diagnostics {
+            try Schema<State, Event>(initial: .locked) {
+                define(.locked) {
+                    when(.coin) | then(.locked)
+                    override { when(.coin) | then(.locked) }
+                }
+            }
+        }
+        #expect(found.map(\.kind) == [.duplicateTransitions])
+    }
+}
