@@ -1,0 +1,175 @@
+import ActorFSM
+import Testing
+
+@Suite struct PredicateTests {
+    let schema: Schema<State, Event>
+
+    init() throws {
+        schema = try Schema<State, Event>(initial: .locked) {
+            define(.locked) {
+                matching(Enforcement.weak)   | when(.pass) | then(.locked)
+                matching(Enforcement.strong) | when(.pass) | then(.alarming)
+                when(.coin) | then(.unlocked)
+            }
+            define(.unlocked) {
+                matching(Reward.positive) | when(.coin) | then(.unlocked)
+                matching(Reward.negative) | when(.coin) | then(.locked)
+                when(.pass) | then(.locked)
+            }
+        }
+    }
+
+    @Test func matchingSelectsTheTransitionForThePredicate() {
+        #expect(schema.resolve(.pass, in: .locked, predicates: Enforcement.weak).target == .locked)
+        #expect(schema.resolve(.pass, in: .locked, predicates: Enforcement.strong).target == .alarming)
+        #expect(schema.resolve(.coin, in: .unlocked, predicates: Enforcement.weak, Reward.negative).target == .locked)
+    }
+
+    @Test func unconstrainedTransitionsMatchEveryCase() {
+        for enforcement in Enforcement.allCases {
+            for reward in Reward.allCases {
+                let context = PredicateContext(enforcement, reward)
+                #expect(schema.resolve(.coin, in: .locked, predicates: context).target == .unlocked)
+                #expect(schema.resolve(.pass, in: .unlocked, predicates: context).target == .locked)
+            }
+        }
+        #expect(schema.resolve(.coin, in: .locked).target == .unlocked)
+    }
+
+    @Test func compoundMatchingCombinesOrAndAnd() throws {
+        let schema = try Schema<State, Event>(initial: .locked) {
+            define(.locked) {
+                matching(A.x, or: A.y, and: B.x, C.x) | when(.coin) | then(.unlocked)
+                when(.coin) | then(.alarming)
+            }
+        }
+        #expect(schema.resolve(.coin, in: .locked, predicates: A.x, B.x, C.x).target == .unlocked)
+        #expect(schema.resolve(.coin, in: .locked, predicates: A.y, B.x, C.x).target == .unlocked)
+        #expect(schema.resolve(.coin, in: .locked, predicates: A.z, B.x, C.x).target == .alarming)
+        #expect(schema.resolve(.coin, in: .locked, predicates: A.x, B.y, C.x).target == .alarming)
+        #expect(schema.transitions[0].predicates.map(\.description) == ["A.x | A.y", "B.x", "C.x"])
+    }
+
+    @Test func theMoreSpecificStatementWins() throws {
+        let schema = try Schema<State, Event>(initial: .locked) {
+            define(.locked) {
+                matching(Enforcement.weak, and: Reward.positive) | when(.coin) | then(.unlocked)
+                matching(Enforcement.weak)                       | when(.coin) | then(.locked)
+            }
+        }
+        #expect(schema.resolve(.coin, in: .locked, predicates: Enforcement.weak, Reward.positive).target == .unlocked)
+        #expect(schema.resolve(.coin, in: .locked, predicates: Enforcement.weak, Reward.negative).target == .locked)
+        #expect(schema.resolve(.coin, in: .locked, predicates: Enforcement.strong, Reward.negative).unhandledKind == .noTransition)
+    }
+
+    @Test func disambiguationBreaksAnImplicitClash() throws {
+        let schema = try Schema<State, Event>(initial: .locked) {
+            define(.locked) {
+                matching(Enforcement.weak, and: Reward.positive) | when(.coin) | then(.unlocked)
+                matching(Reward.negative)                        | when(.coin) | then(.locked)
+            }
+        }
+        #expect(schema.resolve(.coin, in: .locked, predicates: Enforcement.weak, Reward.negative).target == .locked)
+        #expect(schema.resolve(.coin, in: .locked, predicates: Enforcement.strong, Reward.negative).target == .locked)
+        #expect(schema.resolve(.coin, in: .locked, predicates: Enforcement.weak, Reward.positive).target == .unlocked)
+    }
+
+    @Test func betweenPredicatesClashIsReportedWithTheCombination() {
+        let base: UInt = #line
+        let found = diagnostics {
+            try Schema<State, Event>(initial: .locked) {
+                define(.locked) {
+                    matching(Enforcement.weak) | when(.coin) | then(.unlocked)
+                    matching(Reward.negative)  | when(.coin) | then(.locked)
+                }
+            }
+        }
+        #expect(found.map(\.kind) == [.implicitClash])
+        #expect(found.first?.locations.map(\.line) == [base + 4, base + 5])
+        #expect(found.first?.predicates == ["Enforcement.weak", "Reward.negative"])
+        #expect(found.first?.state == "locked")
+        #expect(found.first?.event == "coin")
+    }
+
+    @Test func matchingTheSameTypeTwiceIsAnError() {
+        let found = diagnostics {
+            try Schema<State, Event>(initial: .locked) {
+                define(.locked) {
+                    matching(A.x, and: A.y)         | when(.coin) | then(.unlocked)
+                    matching(A.x, or: A.y, and: A.z) | when(.pass) | then(.unlocked)
+                    matching(A.x, and: A.x)         | when(.reset) | then(.unlocked)
+                }
+                define(.unlocked) { matching(A.x, or: A.x) | when(.coin) | then(.locked) }
+            }
+        }
+        #expect(found.map(\.kind).sorted { $0.description < $1.description } == [
+            .contradictoryPredicates, .contradictoryPredicates, .contradictoryPredicates,
+            .duplicatePredicate, .duplicatePredicate,
+        ])
+        #expect(found.contains { $0.predicates == ["A.x", "A.y"] })
+    }
+
+    @Test func nestedMatchingBlocksAreAndedAndChecked() throws {
+        let base: UInt = #line
+        let found = diagnostics {
+            try Schema<State, Event>(initial: .locked) {
+                define(.locked) {
+                    matching(A.x, and: B.x) {
+                        matching(A.x) | when(.coin) | then(.unlocked)
+                        matching(A.y) | when(.pass) | then(.unlocked)
+                    }
+                    matching(A.x, or: A.y) {
+                        matching(A.z) | when(.reset) | then(.unlocked)
+                    }
+                }
+            }
+        }
+        let kinds = found.map { "\($0.kind) \($0.predicates)" }
+        #expect(kinds.contains("duplicate predicate [\"A.x\"]"))
+        #expect(kinds.contains("contradictory predicates [\"A.x\", \"A.y\"]"))
+        #expect(kinds.contains("contradictory predicates [\"A.x\", \"A.z\"]"))
+        #expect(kinds.contains("contradictory predicates [\"A.y\", \"A.z\"]"))
+        #expect(found.count == 4)
+        let nested = found.first { $0.kind == .duplicatePredicate }
+        #expect(nested?.locations.map(\.line) == [base + 5, base + 4])
+
+        let valid = try Schema<State, Event>(initial: .locked) {
+            define(.locked) {
+                matching(A.x, or: A.y) {
+                    matching(B.x, or: B.y) { when(.coin) | then(.unlocked) }
+                }
+            }
+        }
+        #expect(valid.resolve(.coin, in: .locked, predicates: A.y, B.x).target == .unlocked)
+        #expect(valid.resolve(.coin, in: .locked, predicates: A.z, B.x).unhandledKind == .noTransition)
+    }
+
+    @Test func missingUnknownAndRepeatedPredicatesAreUnhandledWithAReason() {
+        guard case .unhandled(let missing) = schema.resolve(.pass, in: .locked) else {
+            Issue.record("expected unhandled")
+            return
+        }
+        #expect(missing.kind == .missingPredicate)
+        #expect(missing.predicateType == "Enforcement")
+        #expect(missing.description.contains("no Enforcement predicate"))
+        #expect(schema.resolve(.pass, in: .locked, predicates: A.x, Enforcement.weak).unhandledKind == .unknownPredicate)
+        #expect(schema.resolve(.pass, in: .locked, predicates: Enforcement.weak, Enforcement.strong).unhandledKind
+            == .ambiguousPredicate)
+    }
+
+    @Test func aLargePredicateSpaceBuildsOnlyTheGroupsItUses() throws {
+        enum Big: MatchingPredicate { case c0, c1, c2, c3, c4, c5, c6, c7, c8, c9 }
+        enum Bigger: MatchingPredicate { case c0, c1, c2, c3, c4, c5, c6, c7, c8, c9 }
+        enum Biggest: MatchingPredicate { case c0, c1, c2, c3, c4, c5, c6, c7, c8, c9 }
+        let schema = try Schema<State, Event>(initial: .locked) {
+            define(.locked) {
+                matching(Big.c3, and: Bigger.c4, Biggest.c5) | when(.coin) | then(.unlocked)
+                matching(Big.c3) | when(.coin) | then(.alarming)
+                when(.pass) | then(.locked)
+            }
+        }
+        #expect(schema.resolve(.coin, in: .locked, predicates: Big.c3, Bigger.c4, Biggest.c5).target == .unlocked)
+        #expect(schema.resolve(.coin, in: .locked, predicates: Big.c3, Bigger.c4, Biggest.c6).target == .alarming)
+        #expect(schema.resolve(.pass, in: .locked).target == .locked)
+    }
+}
