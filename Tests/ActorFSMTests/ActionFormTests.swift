@@ -39,6 +39,8 @@ import Testing
             define(.alarming) { when(.reset) | then(.locked) | alarmOff & lock & Actions { log.record("third") } }
             define(.locked) { when(.reset) | then(.alarming) | [alarmOff, lock] }
         }
+        #expect(schema.resolve(.reset, in: .locked).firingTransition?.actions.isSynchronous == true)
+        #expect(schema.resolve(.reset, in: .alarming).firingTransition?.actions.isSynchronous == true)
         var driver = Driver(schema)
         try await driver.send(.reset)
         try await driver.send(.reset)
@@ -113,6 +115,7 @@ enum Order: CaseKeyed, Hashable {
     }
 
     @Test func mixingValueAndKeyMatchingIsReported() {
+        let base: UInt = #line
         let found = diagnostics {
             try Schema<State, Order>(initial: .locked) {
                 define(.locked) {
@@ -122,5 +125,6 @@ enum Order: CaseKeyed, Hashable {
             }
         }
         #expect(found.map(\.kind) == [.mixedEventMatching])
+        #expect(found.first?.locations.map(\.line) == [base + 4, base + 5])
     }
 }

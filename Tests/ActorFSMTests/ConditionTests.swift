@@ -34,6 +34,7 @@ import Testing
     }
 
     @Test func conditionsCannotTellTransitionsApart() {
+        let base: UInt = #line
         let found = diagnostics {
             try Schema<State, Event>(initial: .locked) {
                 define(.locked) {
@@ -45,5 +46,6 @@ import Testing
             }
         }
         #expect(found.map(\.kind) == [.logicalClash])
+        #expect(found.first?.locations.map(\.line) == [base + 5, base + 6])
     }
 }

@@ -107,6 +107,59 @@ import Testing
                                   "duplicate predicate", "duplicate predicate"]
         #expect(kinds == expected)
         #expect(found.contains { $0.predicates == ["A.x", "A.y"] })
+        let single = found.first { $0.predicates == ["A.x", "A.y"] }
+        #expect(single?.locations.count == 1)
+        #expect(single?.state == "locked")
+    }
+
+    @Test func orAlternativesThatOverlapAreTheSameStatement() {
+        let base: UInt = #line
+        let found = diagnostics {
+            try Schema<State, Event>(initial: .locked) {
+                define(.locked) {
+                    matching(A.x, or: A.y) | when(.coin) | then(.unlocked)
+                    matching(A.x)          | when(.coin) | then(.locked)
+                }
+            }
+        }
+        #expect(found.map(\.kind) == [.logicalClash])
+        #expect(found.first?.predicates == ["A.x"])
+        #expect(found.first?.locations.map(\.line) == [base + 4, base + 5])
+    }
+
+    @Test func repeatingAnEnclosingOrAlternativeIsADuplicatePredicate() {
+        let found = diagnostics {
+            try Schema<State, Event>(initial: .locked) {
+                define(.locked) {
+                    matching(A.x, or: A.y) {
+                        matching(A.x) | when(.coin) | then(.unlocked)
+                        matching(A.y) | when(.pass) | then(.unlocked)
+                    }
+                }
+            }
+        }
+        #expect(found.map(\.kind) == [.duplicatePredicate, .duplicatePredicate])
+        #expect(found.map(\.predicates) == [["A.x"], ["A.y"]])
+    }
+
+    @Test func tooManyPredicateCombinationsAreRefused() {
+        enum P1: MatchingPredicate { case a, b, c, d, e, f, g, h }
+        enum P2: MatchingPredicate { case a, b, c, d, e, f, g, h }
+        enum P3: MatchingPredicate { case a, b, c, d, e, f, g, h }
+        enum P4: MatchingPredicate { case a, b, c, d, e, f, g, h }
+        enum P5: MatchingPredicate { case a, b, c, d, e, f, g, h }
+        enum P6: MatchingPredicate { case a, b, c, d, e, f, g, h }
+        enum P7: MatchingPredicate { case a, b, c, d, e, f, g, h }
+        let line: UInt = #line + 4
+        let found = diagnostics {
+            try Schema<State, Event>(initial: .locked) {
+                define(.locked) {
+                    matching(P1.a, and: P2.a, P3.a, P4.a, P5.a, P6.a, P7.a) | when(.coin) | then(.unlocked)
+                }
+            }
+        }
+        #expect(found.map(\.kind) == [.tooManyPredicateCombinations])
+        #expect(found.first?.locations.map(\.line) == [line])
     }
 
     @Test func nestedMatchingBlocksAreAndedAndChecked() throws {

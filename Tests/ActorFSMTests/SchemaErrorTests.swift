@@ -37,6 +37,7 @@ import Testing
     }
 
     @Test func aLogicalClashIsAnError() {
+        let base: UInt = #line
         let found = diagnostics {
             try Schema<State, Event>(initial: .locked) {
                 define(.locked) {
@@ -47,6 +48,7 @@ import Testing
         }
         #expect(found.map(\.kind) == [.logicalClash])
         #expect(found.first?.message.contains("cannot go both to unlocked and to locked on coin") == true)
+        #expect(found.first?.locations.map(\.line) == [base + 4, base + 5])
     }
 
     @Test func everyProblemIsReportedAtOnceWithItsLocation() throws {

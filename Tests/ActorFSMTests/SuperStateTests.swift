@@ -33,20 +33,24 @@ import Testing
         #expect(schema.resolve(.reset, in: .locked).target == .locked)
     }
 
-    @Test func entryAndExitActionsAreInheritedSuperStatesFirst() throws {
+    @Test func entryAndExitActionsAreInheritedSuperStatesFirst() async throws {
         let log = Log()
-        let s1 = SuperState<State, Event>(onEntry: [log.action("unlock")]) { when(.coin) | then(.unlocked) }
-        let s2 = SuperState<State, Event>(onEntry: [log.action("alarmOn")], onExit: [log.action("s2 exit")]) {
-            when(.pass) | then(.alarming)
+        let s1 = SuperState<State, Event>(onEntry: [log.action("s1 entry")], onExit: [log.action("s1 exit")]) {
+            when(.coin) | then(.unlocked)
         }
-        let s3 = SuperState(adopts: s1, s2)
+        let s2 = SuperState<State, Event>(onEntry: [log.action("s2 entry")], onExit: [log.action("s2 exit")]) {
+            when(.pass) | then(.locked)
+        }
         let schema = try Schema<State, Event>(initial: .locked) {
-            define(.unlocked, adopts: s3, onEntry: [log.action("own")], onExit: [log.action("own exit")])
+            define(.locked, adopts: SuperState(adopts: s1, s2), onEntry: [log.action("own entry")],
+                   onExit: [log.action("own exit")])
+            define(.unlocked, adopts: s2)
         }
-        let context = TransitionContext<State, Event>(event: .coin, source: .locked, target: .unlocked, predicates: .none)
-        #expect(try schema.entryActions(of: .unlocked).runSynchronously(in: context) == false)
-        #expect(schema.entryActions(of: .unlocked).count == 3)
-        #expect(schema.exitActions(of: .unlocked).count == 2)
+        var driver = Driver(schema)
+        try await driver.send(.coin)
+        try await driver.send(.pass)
+        #expect(log.lines == ["s1 exit", "s2 exit", "own exit", "s2 entry", "s2 exit", "s1 entry", "s2 entry", "own entry"])
+        #expect(schema.entryActions(of: .locked).isSynchronous)
     }
 
     @Test func inheritedEntryActionsRunInOrder() async throws {
@@ -120,8 +124,10 @@ import Testing
     @Test func multipleInheritanceOfTheSameTransitionIsADuplicate() {
         let s1 = SuperState<State, Event> { when(.coin) | then(.unlocked) }
         let s2 = SuperState<State, Event> { when(.coin) | then(.unlocked) }
+        let line: UInt = #line - 2
         let found = diagnostics { try Schema<State, Event>(initial: .locked) { define(.locked, adopts: s1, s2) } }
         #expect(found.map(\.kind) == [.duplicateTransitions])
+        #expect(found.first?.locations.map(\.line) == [line, line + 1])
     }
 
     @Test func overrideWithNothingToOverrideIsAnError() {
@@ -145,7 +151,54 @@ import Testing
         #expect(found.first?.locations.map(\.line) == [base + 1, base + 2])
     }
 
+    @Test func overrideReplacesInheritedTransitionsOfTheEventWhateverTheirPredicates() throws {
+        let s1 = SuperState<State, Event> {
+            matching(A.x) | when(.coin) | then(.unlocked)
+            matching(A.y) | when(.coin) | then(.alarming)
+            when(.pass) | then(.alarming)
+        }
+        let schema = try Schema<State, Event>(initial: .locked) {
+            define(.locked, adopts: s1) { override { when(.coin) | then(.locked) } }
+        }
+        #expect(schema.transitions.count == 2)
+        #expect(schema.resolve(.coin, in: .locked, predicates: A.x).target == .locked)
+        #expect(schema.resolve(.coin, in: .locked, predicates: A.y).target == .locked)
+    }
+
+    @Test func twoOverridesOfOneTransitionAreDuplicatesNotOverridesOfNothing() {
+        let base: UInt = #line
+        let s1 = SuperState<State, Event> { when(.coin) | then(.unlocked) }
+        let found = diagnostics {
+            try Schema<State, Event>(initial: .locked) {
+                define(.locked, adopts: s1) {
+                    override {
+                        when(.coin) | then(.locked)
+                        when(.coin) | then(.locked)
+                    }
+                }
+            }
+        }
+        #expect(found.map(\.kind) == [.duplicateTransitions])
+        #expect(found.first?.locations.map(\.line) == [base + 6, base + 7])
+    }
+
+    @Test func aProblemInASuperStateIsReportedOnceForAllAdopters() {
+        let base: UInt = #line
+        let empty = SuperState<State, Event> {}
+        let found = diagnostics {
+            try Schema<State, Event>(initial: .locked) {
+                define(.locked, adopts: empty) { when(.coin) | then(.unlocked) }
+                define(.unlocked, adopts: empty) { when(.coin) | then(.locked) }
+                define(.alarming, adopts: empty)
+            }
+        }
+        #expect(found.map(\.kind) == [.emptyBlock])
+        #expect(found.first?.locations.map(\.line) == [base + 1])
+        #expect(found.first?.state == nil)
+    }
+
     @Test func overrideInsideTheSameScopeIsADuplicate() {
+        let base: UInt = #line
         let found = diagnostics {
             try Schema<State, Event>(initial: .locked) {
                 define(.locked) {
@@ -155,5 +208,7 @@ import Testing
             }
         }
         #expect(found.map(\.kind) == [.duplicateTransitions])
+        #expect(found.first?.locations.map(\.line) == [base + 4, base + 5])
+        #expect(found.first?.state == "locked")
     }
 }

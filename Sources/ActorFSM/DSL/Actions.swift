@@ -1,8 +1,8 @@
 /// An ordered list of actions, run one after the other during a transition.
 ///
 /// Actions are `@Sendable` closures that may be synchronous or `async`, may throw, and take
-/// nothing, the event, or a ``TransitionContext``. Lists are written as array literals or joined
-/// with `&`:
+/// nothing, the event, or a ``TransitionContext``. Lists are written as array literals of
+/// synchronous actions, or joined with `&` (which also takes asynchronous ones):
 ///
 /// ```swift
 /// define(.alarming, onEntry: [alarmOn], onExit: [alarmOff]) { … }
@@ -24,9 +24,12 @@ public struct Actions<State: Sendable, Event: Sendable>: Sendable, ExpressibleBy
     /// No actions.
     public init() { self.bodies = [] }
 
-    /// A list of actions that take no argument, in the order written.
-    public init(arrayLiteral elements: (@Sendable () async throws -> Void)...) {
-        self.bodies = elements.map { action in .asynchronous { _ in try await action() } }
+    /// A list of synchronous actions that take no argument, in the order written.
+    ///
+    /// The elements are synchronous so that the list stays synchronous. Join asynchronous actions
+    /// with `&` instead, or wrap them: `onEntry: Actions(notify)`.
+    public init(arrayLiteral elements: (@Sendable () throws -> Void)...) {
+        self.bodies = elements.map { action in .synchronous { _ in try action() } }
     }
 
     /// A synchronous action that takes no argument.
@@ -87,6 +90,25 @@ public struct Actions<State: Sendable, Event: Sendable>: Sendable, ExpressibleBy
         guard isSynchronous else { return false }
         for case .synchronous(let action) in bodies { try action(context) }
         return true
+    }
+
+    /// Runs synchronous actions in order, counting those that complete.
+    func runSynchronously(in context: TransitionContext<State, Event>, counting completed: inout Int) throws {
+        for case .synchronous(let action) in bodies {
+            try action(context)
+            completed += 1
+        }
+    }
+
+    /// Runs the actions in order, counting those that complete.
+    func run(in context: TransitionContext<State, Event>, counting completed: inout Int) async throws {
+        for body in bodies {
+            switch body {
+            case .synchronous(let action): try action(context)
+            case .asynchronous(let action): try await action(context)
+            }
+            completed += 1
+        }
     }
 
     /// The actions of `lhs`, then those of `rhs`.

@@ -38,10 +38,10 @@ public struct PredicateContext: Sendable, CustomStringConvertible {
 
     init(entries: [Entry]) {
         self.entries = entries
-        var seen = Set<ObjectIdentifier>()
+        // A quadratic scan: contexts hold a handful of predicates, and a Set would allocate.
         var repeated: String?
-        for entry in entries where !seen.insert(entry.typeID).inserted {
-            repeated = repeated ?? "\(type(of: entry.value))"
+        for (index, entry) in entries.enumerated() where repeated == nil {
+            if entries[..<index].contains(where: { $0.typeID == entry.typeID }) { repeated = "\(type(of: entry.value))" }
         }
         self.repeatedType = repeated
     }

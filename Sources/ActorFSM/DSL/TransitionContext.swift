@@ -6,8 +6,8 @@
 /// }
 /// ```
 ///
-/// The runtime adds more to the context (the machine, follow-up events) without breaking code
-/// that reads these properties: create contexts only through the library.
+/// When a ``Machine`` runs the action, the context also names the machine and lets the action
+/// post follow-up events to it.
 public struct TransitionContext<State: Sendable, Event: Sendable>: Sendable {
     /// The event being processed, with its payload.
     public let event: Event
@@ -17,11 +17,46 @@ public struct TransitionContext<State: Sendable, Event: Sendable>: Sendable {
     public let target: State
     /// The predicates the event arrived with.
     public let predicates: PredicateContext
+    let runtime: (any ActionRuntime<Event>)?
 
     package init(event: Event, source: State, target: State, predicates: PredicateContext) {
+        self.init(event: event, source: source, target: target, predicates: predicates, runtime: nil)
+    }
+
+    init(
+        event: Event, source: State, target: State, predicates: PredicateContext,
+        runtime: (any ActionRuntime<Event>)?
+    ) {
         self.event = event
         self.source = source
         self.target = target
         self.predicates = predicates
+        self.runtime = runtime
     }
+
+    /// The id of the machine running the action, or `nil` outside a machine.
+    public var machineID: (any Hashable & Sendable)? { runtime?.erasedMachineID }
+
+    /// The id of the machine running the action, if it is of type `ID`.
+    public func machineID<ID: Hashable & Sendable>(as _: ID.Type) -> ID? { runtime?.erasedMachineID as? ID }
+
+    /// Posts a follow-up event to the machine running the action.
+    ///
+    /// The event is queued behind the events already waiting and processed after the current
+    /// transition completes, with outcome origin ``EventOrigin/followUp``. Follow-ups posted while
+    /// the transition runs are never refused; one posted later (from a task the action started)
+    /// is refused only if the machine has stopped.
+    ///
+    /// - Returns: `false` if there is no machine or it has stopped.
+    @discardableResult
+    public func post(_ event: Event, predicates: PredicateContext? = nil) -> Bool {
+        runtime?.postFollowUp(event, predicates: predicates) ?? false
+    }
+}
+
+/// What a running machine offers its actions. The ``Machine`` actor conforms.
+protocol ActionRuntime<Event>: AnyObject, Sendable {
+    associatedtype Event: Sendable
+    var erasedMachineID: any Hashable & Sendable { get }
+    func postFollowUp(_ event: Event, predicates: PredicateContext?) -> Bool
 }

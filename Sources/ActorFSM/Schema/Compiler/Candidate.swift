@@ -8,11 +8,7 @@ struct Candidate<State: Sendable, Event: Sendable>: Sendable {
     var location: SourceLocation { fragment.location }
     var isOverride: Bool { fragment.isOverride }
 
-    /// What an `override` must share with the statements it replaces.
-    var overrideKey: OverrideKey { OverrideKey(event: event.identity, filter: filter) }
-
-    struct OverrideKey: Hashable {
-        let event: SendableHashable
-        let filter: PredicateFilter
-    }
+    /// What an `override` shares with the statements it replaces: the event (the state is the
+    /// adopter's), whatever their predicates, as in the Swift FSM guide.
+    var overrideKey: SendableHashable { event.identity }
 }

@@ -5,20 +5,28 @@ struct Inheritance<State: Sendable, Event: Sendable> {
     var diagnostics: [SchemaError.Diagnostic] = []
     /// `nothing to override` reports, kept apart: they are dropped for an override that turns out
     /// to be out of order, which is the real mistake.
-    private var nothingToOverride: [SourceLocation: SchemaError.Diagnostic] = [:]
+    private var nothingToOverride: [NothingToOverrideKey: SchemaError.Diagnostic] = [:]
     private var outOfOrder: Set<SourceLocation> = []
 
-    /// The statements that apply to a `define` or super state, inherited ones first.
+    private struct NothingToOverrideKey: Hashable {
+        let location: SourceLocation
+        let event: SendableHashable
+    }
+
+    /// The statements that apply to a `define` (whose state is `state`) or to a super state
+    /// (`state` is `nil`: its problems belong to no single adopter), inherited ones first.
     mutating func candidates(
-        adopting superStates: [SuperState<State, Event>], own block: Syntax.Block<State, Event, Syntax.Complete>
+        adopting superStates: [SuperState<State, Event>], own block: Syntax.Block<State, Event, Syntax.Complete>,
+        state: String?
     ) -> [Candidate<State, Event>] {
-        var inherited = superStates.flatMap { candidates(adopting: $0.superStates, own: $0.block) }
+        var inherited = superStates.flatMap { candidates(adopting: $0.superStates, own: $0.block, state: nil) }
         for location in block.emptyBlockLocations {
-            diagnostics.append(.init(.emptyBlock, "this block declares no transition; add one or remove the block", at: [location]))
+            diagnostics.append(.init(.emptyBlock, "this block declares no transition; add one or remove the block",
+                                     at: [location], state: state))
         }
         var own: [Candidate<State, Event>] = []
-        for fragment in block.fragments { own += split(fragment) }
-        var plainKeys: [Candidate<State, Event>.OverrideKey: SourceLocation] = [:]
+        for fragment in block.fragments { own += split(fragment, state: state) }
+        var plainKeys: [SendableHashable: SourceLocation] = [:]
         for statement in own where !statement.isOverride && plainKeys[statement.overrideKey] == nil {
             plainKeys[statement.overrideKey] = statement.location
         }
@@ -28,21 +36,28 @@ struct Inheritance<State: Sendable, Event: Sendable> {
             outOfOrder.insert(parent.location)
             diagnostics.append(.init(
                 .overridesOutOfOrder,
-                "an override in a super state is followed by a plain statement for \(parent.event.label) in an adopter; move `override` to the adopter",
-                at: [parent.location, child], event: parent.event.label))
+                "an override in a super state is followed by a plain statement for \(parent.event.label) in an adopter; mark the adopter's statement with `override` too",
+                at: [parent.location, child], state: state, event: parent.event.label))
             return true
         }
+        var replaced = Set<SendableHashable>()
         for statement in own where statement.isOverride {
             let before = inherited.count
             inherited.removeAll { $0.overrideKey == statement.overrideKey }
-            guard inherited.count == before else { continue }
+            guard inherited.count == before else {
+                replaced.insert(statement.overrideKey)
+                continue
+            }
+            // A second override of what an earlier one in this scope replaced is a duplicate, not
+            // an override of nothing.
+            if replaced.contains(statement.overrideKey) { continue }
             // An override of a statement in the same scope means nothing: the two remain, and
             // are reported as duplicates or a clash.
             if plainKeys[statement.overrideKey] != nil { continue }
-            nothingToOverride[statement.location] = .init(
+            nothingToOverride[NothingToOverrideKey(location: statement.location, event: statement.overrideKey)] = .init(
                 .nothingToOverride,
-                "no inherited transition for \(statement.event.label) with the same predicates; remove `override`",
-                at: [statement.location], event: statement.event.label)
+                "no inherited transition for \(statement.event.label) to replace; remove `override`",
+                at: [statement.location], state: state, event: statement.event.label)
         }
         return inherited + own
     }
@@ -57,11 +72,11 @@ struct Inheritance<State: Sendable, Event: Sendable> {
 
     /// Every diagnostic, with `nothing to override` dropped where the override is out of order.
     var allDiagnostics: [SchemaError.Diagnostic] {
-        diagnostics + nothingToOverride.filter { !outOfOrder.contains($0.key) }.map(\.value)
+        diagnostics + nothingToOverride.filter { !outOfOrder.contains($0.key.location) }.map(\.value)
     }
 
-    private mutating func split(_ fragment: Fragment<State, Event>) -> [Candidate<State, Event>] {
-        let filter = PredicateFilter.combining(fragment.clauses, in: &space, diagnostics: &diagnostics)
+    private mutating func split(_ fragment: Fragment<State, Event>, state: String?) -> [Candidate<State, Event>] {
+        let filter = PredicateFilter.combining(fragment.clauses, in: &space, state: state, diagnostics: &diagnostics)
         return fragment.events.map { Candidate(fragment: fragment, event: $0, filter: filter) }
     }
 }

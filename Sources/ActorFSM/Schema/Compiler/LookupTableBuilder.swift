@@ -83,13 +83,15 @@ struct LookupTableBuilder<State: Sendable, Event: Sendable> {
         let event = describeEvent(first.event)
         let combination = zip(slots, caseIDs).map { space.name(slot: $0, caseID: $1) }
         let locations = [first.location, second.location]
-        guard first.filter == second.filter else {
+        guard first.filter.constraints.map(\.slot) == second.filter.constraints.map(\.slot) else {
             return .init(
                 .implicitClash,
                 "in \(state), \(event) with [\(combination.joined(separator: ", "))] matches two statements equally specifically; make one of them match more predicates",
                 at: locations, state: state, event: event, predicates: combination)
         }
-        let predicates = first.filter.describe(in: space)
+        // Same predicate types: as if `or:` were written out, the two are the same statement.
+        let shared = zip(slots, caseIDs).filter { slot, _ in first.filter.constraints.contains { $0.slot == slot } }
+        let predicates = shared.map { space.name(slot: $0, caseID: $1) }
         let suffix = predicates.isEmpty ? "" : " matching [\(predicates.joined(separator: ", "))]"
         if first.target == second.target {
             return .init(

@@ -22,7 +22,8 @@ extension PredicateFilter {
     /// AND-s the `matching` clauses of one statement (outer blocks first) into a filter,
     /// reporting contradictions and repetitions.
     static func combining(
-        _ clauses: [MatchClause], in space: inout PredicateSpace, diagnostics: inout [SchemaError.Diagnostic]
+        _ clauses: [MatchClause], in space: inout PredicateSpace, state: String?,
+        diagnostics: inout [SchemaError.Diagnostic]
     ) -> PredicateFilter {
         var cases: [Int: Set<Int32>] = [:]
         var locations: [Int: [SourceLocation]] = [:]
@@ -35,7 +36,7 @@ extension PredicateFilter {
                 if alternatives.contains(caseID) {
                     diagnostics.append(.init(
                         .duplicatePredicate, "\(predicate.qualifiedName) is listed twice in one matching statement",
-                        at: [clause.location], predicates: [predicate.qualifiedName]))
+                        at: [clause.location], state: state, predicates: [predicate.qualifiedName]))
                 } else {
                     alternatives.append(caseID)
                 }
@@ -51,23 +52,25 @@ extension PredicateFilter {
                     cases[slot] = new
                     continue
                 }
-                let involved = (locations[slot] ?? []) + [clause.location]
+                var involved: [SourceLocation] = []
+                for location in [clause.location] + (locations[slot] ?? []).reversed() where !involved.contains(location) {
+                    involved.append(location)
+                }
                 let repeated = existing.intersection(new)
                 if !repeated.isEmpty {
                     let names = repeated.sorted().map { space.name(slot: slot, caseID: $0) }
                     diagnostics.append(.init(
                         .duplicatePredicate,
                         "\(names.joined(separator: ", ")) is already required by an enclosing or earlier matching statement",
-                        at: involved.reversed(), predicates: names))
-                } else {
-                    for old in existing.sorted() {
-                        for added in new.sorted() {
-                            let pair = [space.name(slot: slot, caseID: old), space.name(slot: slot, caseID: added)]
-                            diagnostics.append(.init(
-                                .contradictoryPredicates,
-                                "cannot match \(pair[0]) AND \(pair[1]) simultaneously: an event carries one case of each predicate type",
-                                at: involved.reversed(), predicates: pair))
-                        }
+                        at: involved, state: state, predicates: names))
+                }
+                for old in existing.subtracting(new).sorted() {
+                    for added in new.subtracting(existing).sorted() {
+                        let pair = [space.name(slot: slot, caseID: old), space.name(slot: slot, caseID: added)]
+                        diagnostics.append(.init(
+                            .contradictoryPredicates,
+                            "cannot match \(pair[0]) AND \(pair[1]) simultaneously: an event carries one case of each predicate type",
+                            at: involved, state: state, predicates: pair))
                     }
                 }
                 cases[slot] = existing.intersection(new)

@@ -9,7 +9,7 @@ struct PredicateType: Sendable {
 }
 
 /// Maps the cases of one predicate type to dense ids; see `CaseIndex`.
-protocol CaseIndexing: Sendable {}
+protocol CaseIndexing: AnyObject, Sendable {}
 
 final class CaseIndex<P: MatchingPredicate>: CaseIndexing {
     let ids: [P: Int32]
@@ -25,8 +25,11 @@ extension MatchingPredicate {
     }
 
     /// This case's dense id, given the index built for `Self`.
+    ///
+    /// Callers pick `index` by `ObjectIdentifier(Self.self)`, and every index registered under
+    /// that identifier is a `CaseIndex<Self>` (see `makePredicateType`), so the downcast holds.
     func caseID(in index: any CaseIndexing) -> Int32? {
-        (index as? CaseIndex<Self>)?.ids[self]
+        unsafeDowncast(index as AnyObject, to: CaseIndex<Self>.self).ids[self]
     }
 }
 

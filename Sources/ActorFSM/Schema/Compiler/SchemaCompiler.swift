@@ -6,6 +6,7 @@ struct SchemaCompiler<State: Hashable & Sendable, Event: Sendable> {
     private var stateIDs: [State: Int32] = [:]
     private var events: [EventMatcher<Event>] = []
     private var eventIDs: [SendableHashable: Int32] = [:]
+    private var eventLocations: [SourceLocation] = []
 
     static func compile(
         initial: State, policy: EntryExitPolicy, definitions: [Syntax.Define<State, Event>], location: SourceLocation
@@ -26,7 +27,8 @@ struct SchemaCompiler<State: Hashable & Sendable, Event: Sendable> {
         var exit: [Int32: Actions<State, Event>] = [:]
         for definition in definitions {
             let source = intern(definition.state)
-            let candidates = inheritance.candidates(adopting: definition.superStates, own: definition.block)
+            let candidates = inheritance.candidates(
+                adopting: definition.superStates, own: definition.block, state: "\(definition.state)")
             transitions += candidates.map { compile($0, from: source, state: definition.state) }
             entry[source, default: Actions()] = entry[source, default: Actions()]
                 & Inheritance.actions(adopting: definition.superStates, own: definition.onEntry) { $0.onEntry }
@@ -66,6 +68,7 @@ struct SchemaCompiler<State: Hashable & Sendable, Event: Sendable> {
         } else {
             eventID = Int32(events.count)
             events.append(candidate.event)
+            eventLocations.append(candidate.location)
             eventIDs[candidate.event.identity] = eventID
         }
         return CompiledTransition(
@@ -84,12 +87,11 @@ struct SchemaCompiler<State: Hashable & Sendable, Event: Sendable> {
 
     /// Events must be matched one way throughout: by value, or (for `CaseKeyed` events) by key.
     private mutating func checkEventMatching() {
-        guard let first = events.first, let odd = events.first(where: { $0.kind != first.kind }) else { return }
-        let keyed = first.kind == .caseKey ? first : odd
-        let valued = first.kind == .value ? first : odd
+        guard let first = events.first, let odd = events.firstIndex(where: { $0.kind != first.kind }) else { return }
+        let (valued, keyed) = first.kind == .value ? (0, odd) : (odd, 0)
         diagnostics.append(.init(
             .mixedEventMatching,
-            "\(valued.label) is matched by value but \(keyed.label) by case key; for a CaseKeyed event write when(.case) to match every payload, and use condition { } to test a payload",
-            at: [], event: valued.label))
+            "\(events[valued].label) is matched by value but \(events[keyed].label) by case key; for a CaseKeyed event write when(.case) to match every payload, and use condition { } to test a payload",
+            at: [eventLocations[valued], eventLocations[keyed]], event: events[valued].label))
     }
 }

@@ -1,0 +1,66 @@
+import Synchronization
+
+/// An asynchronous sequence of what a machine or supervisor publishes, from the moment of
+/// subscription until the publisher stops or the consumer stops iterating.
+///
+/// ```swift
+/// let transitions = await machine.transitions()
+/// for await record in transitions { print(record) }
+/// print("dropped:", transitions.droppedCount)
+/// ```
+public struct RecordStream<Element: Sendable>: AsyncSequence, Sendable {
+    /// The iterator; not `Sendable`: iterate from one task.
+    public typealias AsyncIterator = AsyncStream<Element>.Iterator
+
+    let stream: AsyncStream<Element>
+    let drops: DropCounter
+
+    /// Records dropped so far because the subscription's buffer was full.
+    public var droppedCount: Int { drops.value }
+
+    /// Makes the iterator.
+    public func makeAsyncIterator() -> AsyncStream<Element>.Iterator { stream.makeAsyncIterator() }
+}
+
+/// Counts dropped records; shared by the publisher and the consumer.
+final class DropCounter: Sendable {
+    private let count = Atomic<Int>(0)
+    var value: Int { count.load(ordering: .relaxed) }
+    func increment() { count.add(1, ordering: .relaxed) }
+}
+
+/// The subscriptions of one publisher. Not thread-safe: the owning actor serialises access.
+struct Subscribers<Element: Sendable> {
+    private var entries: [(continuation: AsyncStream<Element>.Continuation, drops: DropCounter)] = []
+
+    var isEmpty: Bool { entries.isEmpty }
+
+    /// Registers a subscription; it receives everything published from now on.
+    mutating func subscribe(_ buffering: SubscriptionBuffering, initial: Element? = nil) -> RecordStream<Element> {
+        let (stream, continuation) = AsyncStream.makeStream(of: Element.self, bufferingPolicy: buffering.policy(for: Element.self))
+        let drops = DropCounter()
+        if let initial { continuation.yield(initial) }
+        entries.append((continuation, drops))
+        return RecordStream(stream: stream, drops: drops)
+    }
+
+    /// Delivers `element` to every subscription without waiting; forgets terminated ones.
+    mutating func publish(_ element: Element) {
+        var terminated: [Int] = []
+        for (index, entry) in entries.enumerated() {
+            switch entry.continuation.yield(element) {
+            case .dropped: entry.drops.increment()
+            case .terminated: terminated.append(index)
+            case .enqueued: break
+            @unknown default: break
+            }
+        }
+        for index in terminated.reversed() { entries.remove(at: index) }
+    }
+
+    /// Ends every subscription.
+    mutating func finish() {
+        for entry in entries { entry.continuation.finish() }
+        entries = []
+    }
+}

@@ -1,0 +1,72 @@
+/// What happened to one event: every event a machine accepts gets exactly one record.
+public struct TransitionRecord<State: Hashable & Sendable, Event: Sendable, ID: Hashable & Sendable>: Sendable,
+    CustomStringConvertible
+{
+    /// The machine's count of processed events, from 1; records of one machine are in this order.
+    public let sequenceNumber: UInt64
+    /// The machine's id.
+    public let machineID: ID
+    /// The state when the event was processed.
+    public let source: State
+    /// The event.
+    public let event: Event
+    /// The predicates the event was processed with.
+    public let predicates: PredicateContext
+    /// The state after the event: the transition's target, or `source` if nothing changed.
+    public let target: State
+    /// What happened.
+    public let outcome: Outcome
+    /// How many actions ran to completion (exit, transition and entry actions).
+    public let actionsRun: Int
+    /// Where the transition that fired was declared, if one did.
+    public let transitionLocation: SourceLocation?
+    /// How the event reached the machine.
+    public let origin: EventOrigin
+    /// When the machine accepted the event.
+    public let acceptedAt: ContinuousClock.Instant
+    /// When processing finished.
+    public let completedAt: ContinuousClock.Instant
+
+    /// `#3 gate-7: locked --coin--> unlocked (transitioned)`.
+    public var description: String {
+        "#\(sequenceNumber) \(machineID): \(source) --\(event)\(predicates.entries.isEmpty ? "" : " \(predicates)")--> \(target) (\(outcome))"
+    }
+}
+
+/// What happened to an event.
+public enum Outcome: Sendable, CustomStringConvertible {
+    /// A transition fired and all its actions ran.
+    case transitioned
+    /// No transition applied; the reason says why.
+    case unhandled(UnhandledReason)
+    /// A transition applied but its condition was false; nothing ran.
+    case conditionFalse
+    /// An action threw; the machine applied its failure policy.
+    case failed(any Error)
+    /// The machine stopped before it processed the event.
+    case stopped
+
+    /// Whether a transition fired and completed.
+    public var isTransitioned: Bool { if case .transitioned = self { true } else { false } }
+
+    /// `transitioned`, `unhandled: …`, `conditionFalse`, `failed: …`, `stopped`.
+    public var description: String {
+        switch self {
+        case .transitioned: "transitioned"
+        case .unhandled(let reason): "unhandled: \(reason)"
+        case .conditionFalse: "conditionFalse"
+        case .failed(let error): "failed: \(error)"
+        case .stopped: "stopped"
+        }
+    }
+}
+
+/// How an event reached a machine.
+public enum EventOrigin: Sendable, Hashable {
+    /// `send`, awaited by its sender.
+    case send
+    /// `post`, or an element of a sequence given to `consume`.
+    case post
+    /// `context.post` from one of the machine's own actions.
+    case followUp
+}

@@ -1,0 +1,5 @@
+/// The machines whose actions are running in the current task (and its child tasks), innermost
+/// last. `send` consults it to refuse a send that would wait for itself.
+enum ActionScope {
+    @TaskLocal static var machines: [ObjectIdentifier] = []
+}

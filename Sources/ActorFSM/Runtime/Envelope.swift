@@ -1,0 +1,28 @@
+/// An event with the predicates it was sent with, for ``Machine/consume(_:)``.
+public struct Envelope<Event: Sendable>: Sendable {
+    /// The event.
+    public var event: Event
+    /// Its predicates; `nil` uses the machine's standing predicates.
+    public var predicates: PredicateContext?
+
+    /// Wraps an event and its predicates.
+    public init(_ event: Event, predicates: PredicateContext? = nil) {
+        self.event = event
+        self.predicates = predicates
+    }
+}
+
+/// An accepted event waiting in a machine's inbox.
+struct InboxEntry<State: Hashable & Sendable, Event: Sendable, ID: Hashable & Sendable>: Sendable {
+    typealias Record = TransitionRecord<State, Event, ID>
+
+    let event: Event
+    let predicates: PredicateContext?
+    let origin: EventOrigin
+    let acceptedAt: ContinuousClock.Instant
+    /// Identifies the entry, for withdrawal when its sender is cancelled.
+    let ticket: UInt64
+    /// Resumed with the record, for `send` (with `nil` if the sender withdrew the event); `nil`
+    /// for posted events.
+    let reply: CheckedContinuation<Record?, Never>?
+}

@@ -1,0 +1,26 @@
+/// How a machine runs: its inbox capacity, what it does after a failure, and the predicates it
+/// uses when an event brings none.
+public struct MachineConfiguration<State: Hashable & Sendable>: Sendable {
+    /// How many events may wait in the inbox. When it is full, `send` waits for room and `post`
+    /// refuses the event. At least 1.
+    public var inboxCapacity: Int
+    /// What the machine does after an action throws.
+    public var failurePolicy: FailurePolicy<State>
+    /// The predicates used for events sent without predicates.
+    public var standingPredicates: PredicateContext
+
+    /// Creates a configuration.
+    ///
+    /// - Parameters:
+    ///   - inboxCapacity: how many events may wait; 1,024 by default.
+    ///   - failurePolicy: what to do after an action throws; `.resume` by default.
+    ///   - standingPredicates: predicates for events sent without any; none by default.
+    public init(
+        inboxCapacity: Int = 1_024, failurePolicy: FailurePolicy<State> = .resume,
+        standingPredicates: PredicateContext = .none
+    ) {
+        self.inboxCapacity = Swift.max(1, inboxCapacity)
+        self.failurePolicy = failurePolicy
+        self.standingPredicates = standingPredicates
+    }
+}

@@ -1,0 +1,51 @@
+/// What a supervisor does when one of its machines stops after a failure.
+public struct RestartStrategy: Sendable, Hashable, CustomStringConvertible {
+    enum Code: Sendable, Hashable { case restart, leaveStopped, escalate }
+    let code: Code
+
+    /// Replace the machine with a new one, under the same id, in the schema's initial state.
+    public static let restart = RestartStrategy(code: .restart)
+    /// Leave the machine stopped and remove it.
+    public static let leaveStopped = RestartStrategy(code: .leaveStopped)
+    /// Stop every machine and the supervisor, and report ``SupervisorEvent/escalated(id:error:)``.
+    public static let escalate = RestartStrategy(code: .escalate)
+
+    /// The strategy's name.
+    public var description: String { "\(code)" }
+}
+
+/// At most `maxRestarts` restarts within `period`; one more escalates, as in OTP.
+public struct RestartIntensity: Sendable, Hashable {
+    /// The most restarts allowed within `period`.
+    public var maxRestarts: Int
+    /// The sliding window restarts are counted in.
+    public var period: Duration
+
+    /// Creates a limit: `RestartIntensity(maxRestarts: 3, within: .seconds(5))`.
+    public init(maxRestarts: Int, within period: Duration) {
+        self.maxRestarts = Swift.max(0, maxRestarts)
+        self.period = period
+    }
+}
+
+/// How a supervisor runs its machines.
+public struct SupervisorConfiguration<State: Hashable & Sendable>: Sendable {
+    /// The configuration of every machine. Supervised machines stop on failure by default, so
+    /// that the restart strategy applies.
+    public var machine: MachineConfiguration<State>
+    /// What to do when a machine stops after a failure.
+    public var restartStrategy: RestartStrategy
+    /// How many restarts are tolerated before escalating.
+    public var intensity: RestartIntensity
+
+    /// Creates a configuration.
+    public init(
+        machine: MachineConfiguration<State> = MachineConfiguration(failurePolicy: .stop),
+        restartStrategy: RestartStrategy = .restart,
+        intensity: RestartIntensity = RestartIntensity(maxRestarts: 3, within: .seconds(5))
+    ) {
+        self.machine = machine
+        self.restartStrategy = restartStrategy
+        self.intensity = intensity
+    }
+}
