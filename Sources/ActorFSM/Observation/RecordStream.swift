@@ -34,6 +34,7 @@ struct Subscribers<Element: Sendable> {
     private var entries: [(continuation: AsyncStream<Element>.Continuation, drops: DropCounter)] = []
 
     var isEmpty: Bool { entries.isEmpty }
+    var count: Int { entries.count }
 
     /// Registers a subscription; it receives everything published from now on.
     mutating func subscribe(_ buffering: SubscriptionBuffering, initial: Element? = nil) -> RecordStream<Element> {

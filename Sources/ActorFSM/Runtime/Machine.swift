@@ -48,6 +48,8 @@ public actor Machine<State: Hashable & Sendable, Event: Sendable, ID: Hashable &
     private var inFlight: Task<ActionRun, Never>?
     private var nextTicket: UInt64 = 0
     private nonisolated let followUps = Mutex(FollowUps())
+    /// Waiters for the inbox to hold a number of events (tests use this instead of sleeping).
+    private var inboxWatchers: [(count: Int, continuation: CheckedContinuation<Void, Never>)] = []
 
     enum Phase { case running, finishing, stopped }
 
@@ -148,6 +150,7 @@ public actor Machine<State: Hashable & Sendable, Event: Sendable, ID: Hashable &
         guard inbox.count < configuration.inboxCapacity, roomWaiters.isEmpty else { throw MachineError(.inboxFull) }
         inbox.append(Entry(event: event, predicates: predicates, origin: .post, acceptedAt: .now,
                            ticket: takeTicket(), reply: nil))
+        inboxGrew()
         startProcessingIfIdle()
     }
 
@@ -171,6 +174,7 @@ public actor Machine<State: Hashable & Sendable, Event: Sendable, ID: Hashable &
         guard phase == .running else { throw MachineError(.stopped) }
         inbox.append(Entry(event: event, predicates: predicates, origin: .post, acceptedAt: .now,
                            ticket: takeTicket(), reply: nil))
+        inboxGrew()
         startProcessingIfIdle()
     }
 
@@ -192,12 +196,49 @@ public actor Machine<State: Hashable & Sendable, Event: Sendable, ID: Hashable &
         return subscription
     }
 
+    /// Returns once at least `count` events wait in the inbox, for tests that need senders to
+    /// have piled up.
+    package func untilQueued(_ count: Int) async {
+        guard inbox.count < count else { return }
+        await withCheckedContinuation { inboxWatchers.append((count, $0)) }
+    }
+
+    /// Returns once the machine has stopped taking events (it is finishing or stopped).
+    package func untilRefusingEvents() async {
+        guard phase == .running else { return }
+        await withCheckedContinuation { refusalWatchers.append($0) }
+    }
+
+    private var refusalWatchers: [CheckedContinuation<Void, Never>] = []
+
+    private func refusingEvents() {
+        for watcher in refusalWatchers { watcher.resume() }
+        refusalWatchers = []
+    }
+
+    /// Whether the machine takes new events: `false` once `finish()` or `stop()` was called.
+    public var isAcceptingEvents: Bool { phase == .running }
+
+    /// How many subscriptions to ``transitions(buffering:)`` are live.
+    package var transitionSubscriberCount: Int { subscribers.count }
+
+    private func inboxGrew() {
+        guard !inboxWatchers.isEmpty else { return }
+        let count = inbox.count
+        inboxWatchers.removeAll { watcher in
+            guard count >= watcher.count else { return false }
+            watcher.continuation.resume()
+            return true
+        }
+    }
+
     // MARK: - Lifecycle
 
     /// Stops taking events, processes those already queued, then stops. Returns once stopped.
     public func finish() async {
         guard phase != .stopped else { return }
         phase = .finishing
+        refusingEvents()
         if !isProcessing && inbox.isEmpty {
             terminate(.finished)
             return
@@ -352,6 +393,7 @@ public actor Machine<State: Hashable & Sendable, Event: Sendable, ID: Hashable &
                               ticket: takeTicket(), reply: nil)
             if phase == .stopped { stopWithoutProcessing(entry) } else { inbox.append(entry) }
         }
+        if !pending.isEmpty { inboxGrew() }
     }
 
     /// Called when the sender that processed an event inline is done with it.
@@ -394,6 +436,7 @@ public actor Machine<State: Hashable & Sendable, Event: Sendable, ID: Hashable &
     private func terminate(_ termination: MachineTermination) {
         guard phase != .stopped else { return }
         phase = .stopped
+        refusingEvents()
         followUps.withLock { $0.stopped = true }
         inFlight?.cancel()
         for entry in inbox.removeAll() { stopWithoutProcessing(entry) }
@@ -426,6 +469,7 @@ public actor Machine<State: Hashable & Sendable, Event: Sendable, ID: Hashable &
             await withCheckedContinuation { (continuation: CheckedContinuation<Record?, Never>) in
                 inbox.append(Entry(event: event, predicates: predicates, origin: .send, acceptedAt: acceptedAt,
                                    ticket: ticket, reply: continuation))
+                inboxGrew()
                 startProcessingIfIdle()
             }
         } onCancel: {

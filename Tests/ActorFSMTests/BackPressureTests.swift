@@ -1,0 +1,77 @@
+import ActorFSM
+import Testing
+
+@Suite struct BackPressureTests {
+    @Test func aFullInboxRefusesPostsAndMakesSendsWait() async throws {
+        let gate = Gate()
+        let schema = try Schema<State, Event>(initial: .locked) {
+            define(.locked) { when(.coin) | then(.unlocked) | { await gate.wait() } }
+            define(.unlocked) {
+                when(.pass) | then(.locked)
+                when(.reset) | then(.alarming)
+            }
+            define(.alarming) { when(.reset) | then(.locked) }
+        }
+        let machine = Machine(schema: schema, id: 0, configuration: .init(inboxCapacity: 1))
+        let records = await machine.transitions()
+        let blocker = Task { try await machine.send(.coin) }
+        await gate.untilArrivals(1)
+        try await machine.post(.reset)
+        do {
+            try await machine.post(.pass)
+            Issue.record("a full inbox should refuse a post")
+        } catch {
+            #expect(error.kind == .inboxFull)
+        }
+        let waiting = Task { try await machine.send(.reset) }
+        let alsoWaiting = Task { try await machine.send(.reset) }
+        #expect(await machine.queuedCount == 1)
+        gate.open()
+        _ = try await blocker.value
+        _ = try await waiting.value
+        _ = try await alsoWaiting.value
+        let seen = try await first(4, of: records)
+        #expect(seen.map(\.event) == [.coin, .reset, .reset, .reset])
+        #expect(seen.map(\.target) == [.unlocked, .alarming, .locked, .locked])
+    }
+
+    @Test func consumeFeedsASequenceInOrderWithBackPressure() async throws {
+        let schema = try Schema<State, Event>(initial: .locked) {
+            define(.locked) { when(.coin) | then(.unlocked) }
+            define(.unlocked) { when(.pass) | then(.locked) }
+        }
+        let machine = Machine(schema: schema, id: 0, configuration: .init(inboxCapacity: 2))
+        let records = await machine.transitions()
+        let (events, continuation) = AsyncStream.makeStream(of: Event.self)
+        for index in 0..<100 { continuation.yield(index.isMultiple(of: 2) ? .coin : .pass) }
+        continuation.finish()
+        try await machine.consume(events)
+        await machine.finish()
+        var count = 0
+        for await record in records {
+            #expect(record.outcome.isTransitioned)
+            #expect(record.origin == .post)
+            count += 1
+        }
+        #expect(count == 100)
+        #expect(await machine.state == .locked)
+    }
+
+    @Test func consumeTakesPredicatesWithEachEvent() async throws {
+        let schema = try Schema<State, Event>(initial: .locked) {
+            define(.locked) {
+                matching(Enforcement.strong) | when(.pass) | then(.alarming)
+                matching(Enforcement.weak) | when(.pass) | then(.locked)
+            }
+        }
+        let machine = Machine(schema: schema, id: 0)
+        let envelopes = AsyncStream<Envelope<Event>> { continuation in
+            continuation.yield(Envelope(.pass, predicates: PredicateContext(Enforcement.weak)))
+            continuation.yield(Envelope(.pass, predicates: PredicateContext(Enforcement.strong)))
+            continuation.finish()
+        }
+        try await machine.consume(envelopes)
+        await machine.finish()
+        #expect(await machine.state == .alarming)
+    }
+}

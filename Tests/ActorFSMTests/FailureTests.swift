@@ -1,0 +1,195 @@
+import ActorFSM
+import Testing
+
+@Suite struct FailureTests {
+    func schema(throwingIn phase: String) throws -> Schema<State, Event> {
+        try Schema<State, Event>(initial: .locked) {
+            define(.locked, onExit: [{ if phase == "exit" { throw Boom() } }]) {
+                when(.coin) | then(.unlocked) | { if phase == "transition" { throw Boom() } }
+            }
+            define(.unlocked, onEntry: [{ if phase == "entry" { throw Boom() } }]) {
+                when(.pass) | then(.locked)
+            }
+            define(.alarming) { when(.reset) | then(.locked) }
+        }
+    }
+
+    @Test(arguments: [("exit", State.locked), ("transition", .locked), ("entry", .unlocked)])
+    func resumeStaysInTheCommittedStateAndGoesOn(phase: String, committed: State) async throws {
+        let machine = Machine(schema: try schema(throwingIn: phase), id: 0)
+        let records = await machine.transitions()
+        do {
+            try await machine.send(.coin)
+            Issue.record("expected a failure")
+        } catch {
+            #expect(error.kind == .actionFailed)
+            #expect(error.underlying is Boom)
+        }
+        #expect(await machine.state == committed)
+        #expect(await !machine.isStopped)
+        let record = try await first(1, of: records)[0]
+        #expect(record.outcomeName == "failed")
+        #expect(record.target == committed)
+        #expect(record.actionsRun == ["exit": 0, "transition": 1, "entry": 2][phase])
+        let next = try await machine.send(.pass)
+        #expect(next.sequenceNumber == 2)
+        #expect(next.outcomeName == (committed == .locked ? "unhandled" : "transitioned"))
+    }
+
+    @Test func stopStopsTheMachineAndGivesQueuedEventsAnOutcome() async throws {
+        let gate = Gate()
+        let schema = try Schema<State, Event>(initial: .locked) {
+            define(.locked) { when(.coin) | then(.unlocked) | { await gate.wait(); throw Boom() } }
+            define(.unlocked) { when(.pass) | then(.locked) }
+        }
+        let machine = Machine(schema: schema, id: 0, configuration: .init(failurePolicy: .stop))
+        let records = await machine.transitions()
+        let failing = Task { try await machine.send(.coin) }
+        await gate.untilArrivals(1)
+        try await machine.post(.pass)
+        let waiting = Task { try await machine.send(.pass) }
+        await machine.untilQueued(2)
+        gate.open()
+        await #expect(throws: MachineError.self) { try await failing.value }
+        do {
+            _ = try await waiting.value
+            Issue.record("a queued send should be stopped")
+        } catch {
+            #expect((error as? MachineError)?.kind == .stopped)
+        }
+        #expect(await machine.isStopped)
+        var outcomes: [String] = []
+        for await record in records { outcomes.append(record.outcomeName) }
+        #expect(outcomes == ["failed", "stopped", "stopped"])
+        await #expect(throws: MachineError.self) { try await machine.send(.pass) }
+    }
+
+    @Test func enterMovesToTheErrorState() async throws {
+        let machine = Machine(schema: try schema(throwingIn: "transition"), id: 0,
+                              configuration: .init(failurePolicy: .enter(.alarming)))
+        let states = await machine.states()
+        await #expect(throws: MachineError.self) { try await machine.send(.coin) }
+        #expect(await machine.state == .alarming)
+        #expect(try await machine.send(.reset).target == .locked)
+        #expect(try await first(3, of: states) == [.locked, .alarming, .locked])
+    }
+
+    @Test func anErrorStateOutsideTheSchemaLeavesEveryEventUnhandled() async throws {
+        enum Extra: Hashable, Sendable { case ok, broken }
+        let schema = try Schema<Extra, Event>(initial: .ok) {
+            define(.ok) { when(.coin) | then() | { throw Boom() } }
+        }
+        let machine = Machine(schema: schema, id: 0, configuration: .init(failurePolicy: .enter(.broken)))
+        await #expect(throws: MachineError.self) { try await machine.send(.coin) }
+        #expect(await machine.state == .broken)
+        let record = try await machine.send(.coin)
+        guard case .unhandled(let reason) = record.outcome else {
+            Issue.record("expected unhandled")
+            return
+        }
+        #expect(reason.kind == .unknownState)
+    }
+}
+
+@Suite struct LifecycleTests {
+    let schema: Schema<State, Event>
+    let gate = Gate()
+
+    init() throws {
+        let gate = self.gate
+        schema = try Schema<State, Event>(initial: .locked) {
+            define(.locked) { when(.coin) | then(.unlocked) | { await gate.wait() } }
+            define(.unlocked) { when(.pass) | then(.locked) }
+        }
+    }
+
+    @Test func finishDrainsTheInboxThenStops() async throws {
+        let machine = Machine(schema: schema, id: 0)
+        let records = await machine.transitions()
+        let blocker = Task { try await machine.send(.coin) }
+        await gate.untilArrivals(1)
+        try await machine.post(.pass)
+        try await machine.post(.coin)
+        let finished = Task { await machine.finish() }
+        await machine.untilRefusingEvents()
+        #expect(await !machine.isAcceptingEvents)
+        do {
+            try await machine.post(.pass)
+            Issue.record("a finishing machine should refuse events")
+        } catch {
+            #expect(error.kind == .stopped)
+        }
+        gate.open()
+        _ = try await blocker.value
+        await finished.value
+        #expect(await machine.isStopped)
+        var seen: [String] = []
+        for await record in records { seen.append("\(record.event) \(record.outcomeName)") }
+        #expect(seen == ["coin transitioned", "pass transitioned", "coin transitioned"])
+    }
+
+    @Test func stopCancelsTheActionInFlightAndStopsWhatWaits() async throws {
+        let cancelled = Later<Bool>()
+        let started = Gate()
+        let schema = try Schema<State, Event>(initial: .locked) {
+            define(.locked) {
+                when(.coin) | then(.unlocked) | {
+                    await started.wait()
+                    let released = Gate()
+                    await withTaskCancellationHandler { await released.wait() } onCancel: {
+                        cancelled.set(true)
+                        released.open()
+                    }
+                }
+            }
+        }
+        let machine = Machine(schema: schema, id: 0)
+        started.open()
+        let inFlight = Task { try await machine.send(.coin) }
+        await started.untilArrivals(1)
+        let queued = Task { try await machine.send(.coin) }
+        await machine.untilQueued(1)
+        await machine.stop()
+        #expect(cancelled.get == true)
+        do {
+            _ = try await queued.value
+            Issue.record("the queued send should be stopped")
+        } catch {
+            #expect((error as? MachineError)?.kind == .stopped)
+        }
+        #expect(try await inFlight.value.outcome.isTransitioned)
+    }
+
+    @Test func cancellingAWaitingSenderWithdrawsItsEvent() async throws {
+        let machine = Machine(schema: schema, id: 0)
+        let records = await machine.transitions()
+        let blocker = Task { try await machine.send(.coin) }
+        await gate.untilArrivals(1)
+        let withdrawn = Task { try await machine.send(.pass) }
+        await machine.untilQueued(1)
+        withdrawn.cancel()
+        do {
+            _ = try await withdrawn.value
+            Issue.record("the cancelled send should throw")
+        } catch {
+            #expect((error as? MachineError)?.kind == .cancelled)
+        }
+        #expect(await machine.queuedCount == 0)
+        gate.open()
+        _ = try await blocker.value
+        try await machine.send(.pass)
+        let seen = try await first(2, of: records)
+        #expect(seen.map(\.event) == [.coin, .pass])
+        #expect(seen.map(\.sequenceNumber) == [1, 2])
+    }
+
+    @Test func aStoppedMachineRefusesEventsAndItsStreamsFinish() async throws {
+        let machine = Machine(schema: schema, id: 0)
+        await machine.stop()
+        await #expect(throws: MachineError.self) { try await machine.send(.pass) }
+        await #expect(throws: MachineError.self) { try await machine.post(.pass) }
+        var count = 0
+        for await _ in await machine.transitions() { count += 1 }
+        #expect(count == 0)
+    }
+}

@@ -1,0 +1,75 @@
+import ActorFSM
+import Synchronization
+import Testing
+
+/// The last index a machine saw from each sender.
+final class SenderLedger: Sendable {
+    let last: Mutex<[Int]>
+    init(senders: Int) { last = Mutex([Int](repeating: -1, count: senders)) }
+
+    /// Records `index` from `sender`; returns whether it came right after the previous one.
+    func record(sender: Int, index: Int) -> Bool {
+        last.withLock { last in
+            defer { last[sender] = index }
+            return last[sender] == index - 1
+        }
+    }
+}
+
+/// An event that says who sent it and in which position.
+enum Tick: CaseKeyed {
+    case tick(sender: Int, index: Int)
+    enum CaseKey: Hashable, Sendable { case tick }
+    var caseKey: CaseKey { .tick }
+}
+
+@Suite struct LoadTests {
+    @Test func aThousandMachinesTakeAThousandEventsEachFromConcurrentSenders() async throws {
+        let machineCount = 1_000
+        let senders = 4
+        let perSender = 250
+        // Per machine: the last index seen from each sender, and violations of FIFO order.
+        let lastSeen = (0..<machineCount).map { _ in SenderLedger(senders: senders) }
+        let violations = Atomic<Int>(0)
+        let schema = try Schema<State, Tick>(initial: .locked) {
+            define(.locked) {
+                when(.tick) | then(.unlocked) | { (context: TransitionContext<State, Tick>) in
+                    guard case .tick(let sender, let index) = context.event, let id = context.machineID(as: Int.self) else { return }
+                    if !lastSeen[id].record(sender: sender, index: index) { violations.add(1, ordering: .relaxed) }
+                }
+            }
+            define(.unlocked) {
+                when(.tick) | then(.locked) | { (context: TransitionContext<State, Tick>) in
+                    guard case .tick(let sender, let index) = context.event, let id = context.machineID(as: Int.self) else { return }
+                    if !lastSeen[id].record(sender: sender, index: index) { violations.add(1, ordering: .relaxed) }
+                }
+            }
+        }
+        let supervisor = Supervisor<State, Tick, Int>(schema: schema)
+        let machines = try (0..<machineCount).map { try supervisor.spawn(id: $0) }
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for sender in 0..<senders {
+                group.addTask {
+                    for index in 0..<perSender {
+                        for machine in machines {
+                            if sender.isMultiple(of: 2) {
+                                try await machine.send(.tick(sender: sender, index: index))
+                            } else {
+                                try await machine.post(.tick(sender: sender, index: index))
+                            }
+                        }
+                    }
+                }
+            }
+            try await group.waitForAll()
+        }
+        await supervisor.shutdown()
+        #expect(violations.load(ordering: .relaxed) == 0)
+        for (id, machine) in machines.enumerated() {
+            #expect(await machine.isStopped)
+            #expect(lastSeen[id].last.withLock { $0 } == [Int](repeating: perSender - 1, count: senders))
+        }
+        // An even number of events per machine leaves every machine where it started.
+        for machine in machines { #expect(await machine.state == .locked) }
+    }
+}

@@ -1,0 +1,64 @@
+import ActorFSM
+import Testing
+
+@Suite struct ObservationTests {
+    let schema: Schema<State, Event>
+
+    init() throws {
+        schema = try Schema<State, Event>(initial: .locked) {
+            define(.locked) { when(.coin) | then(.unlocked) }
+            define(.unlocked) { when(.pass) | then(.locked) }
+        }
+    }
+
+    @Test func everySubscriberSeesEveryRecordInOrder() async throws {
+        let machine = Machine(schema: schema, id: 0)
+        let subscriptions = [await machine.transitions(), await machine.transitions(), await machine.transitions()]
+        for index in 0..<100 { try await machine.send(index.isMultiple(of: 2) ? .coin : .pass) }
+        await machine.stop()
+        for subscription in subscriptions {
+            var numbers: [UInt64] = []
+            for await record in subscription { numbers.append(record.sequenceNumber) }
+            #expect(numbers == Array(1...100))
+        }
+    }
+
+    @Test func aSubscriberSeesOnlyWhatHappensAfterItSubscribed() async throws {
+        let machine = Machine(schema: schema, id: 0)
+        try await machine.send(.coin)
+        let late = await machine.transitions()
+        try await machine.send(.pass)
+        await machine.stop()
+        var numbers: [UInt64] = []
+        for await record in late { numbers.append(record.sequenceNumber) }
+        #expect(numbers == [2])
+    }
+
+    @Test func aSlowSubscriberDropsAndCountsWithoutStallingTheMachine() async throws {
+        let machine = Machine(schema: schema, id: 0)
+        let newest = await machine.transitions(buffering: .keepingNewest(2))
+        let oldest = await machine.transitions(buffering: .keepingOldest(3))
+        for index in 0..<10 { try await machine.send(index.isMultiple(of: 2) ? .coin : .pass) }
+        await machine.stop()
+        var kept: [UInt64] = []
+        for await record in newest { kept.append(record.sequenceNumber) }
+        #expect(kept == [9, 10])
+        #expect(newest.droppedCount == 8)
+        kept = []
+        for await record in oldest { kept.append(record.sequenceNumber) }
+        #expect(kept == [1, 2, 3])
+        #expect(oldest.droppedCount == 7)
+    }
+
+    @Test func aCancelledSubscriberIsRemoved() async throws {
+        let machine = Machine(schema: schema, id: 0)
+        let kept = await machine.transitions()
+        let cancelled = await machine.transitions()
+        let reader = Task { for await _ in cancelled {} }
+        reader.cancel()
+        await reader.value
+        try await machine.send(.coin)
+        #expect(await machine.transitionSubscriberCount == 1)
+        #expect(try await first(1, of: kept).map(\.event) == [.coin])
+    }
+}

@@ -1,0 +1,84 @@
+import ActorFSM
+import Synchronization
+
+/// A gate that actions wait at until the test opens it: the test decides when a suspended
+/// action resumes, with no sleep.
+final class Gate: Sendable {
+    private let state = Mutex<(isOpen: Bool, waiters: [CheckedContinuation<Void, Never>])>((false, []))
+    private let arrivals = Mutex<(count: Int, watchers: [(Int, CheckedContinuation<Void, Never>)])>((0, []))
+
+    func wait() async {
+        arrived()
+        await withCheckedContinuation { continuation in
+            let passes = state.withLock { state in
+                if state.isOpen { return true }
+                state.waiters.append(continuation)
+                return false
+            }
+            if passes { continuation.resume() }
+        }
+    }
+
+    func open() {
+        let waiters = state.withLock { state in
+            state.isOpen = true
+            defer { state.waiters = [] }
+            return state.waiters
+        }
+        for waiter in waiters { waiter.resume() }
+    }
+
+    /// Returns once `count` tasks have reached the gate.
+    func untilArrivals(_ count: Int) async {
+        await withCheckedContinuation { continuation in
+            let reached = arrivals.withLock { arrivals in
+                if arrivals.count >= count { return true }
+                arrivals.watchers.append((count, continuation))
+                return false
+            }
+            if reached { continuation.resume() }
+        }
+    }
+
+    private func arrived() {
+        let ready = arrivals.withLock { arrivals in
+            arrivals.count += 1
+            let count = arrivals.count
+            let ready = arrivals.watchers.filter { $0.0 <= count }.map(\.1)
+            arrivals.watchers.removeAll { $0.0 <= count }
+            return ready
+        }
+        for continuation in ready { continuation.resume() }
+    }
+}
+
+/// A value set once after creation, readable from any task (for actions that need their machine).
+final class Later<Value: Sendable>: Sendable {
+    private let value = Mutex<Value?>(nil)
+    func set(_ newValue: Value) { value.withLock { $0 = newValue } }
+    var get: Value? { value.withLock { $0 } }
+}
+
+struct Boom: Error, Equatable {}
+
+/// Collects the first `count` elements of a stream.
+func first<S: AsyncSequence>(_ count: Int, of stream: S) async throws -> [S.Element] {
+    var collected: [S.Element] = []
+    for try await element in stream {
+        collected.append(element)
+        if collected.count == count { break }
+    }
+    return collected
+}
+
+extension TransitionRecord {
+    var outcomeName: String {
+        switch outcome {
+        case .transitioned: "transitioned"
+        case .unhandled: "unhandled"
+        case .conditionFalse: "conditionFalse"
+        case .failed: "failed"
+        case .stopped: "stopped"
+        }
+    }
+}

@@ -1,0 +1,124 @@
+import ActorFSM
+import Testing
+
+@Suite struct SupervisorTests {
+    let schema: Schema<State, Event>
+
+    init() throws {
+        schema = try Schema<State, Event>(initial: .locked) {
+            define(.locked) {
+                when(.coin) | then(.unlocked)
+                when(.reset) | then(.alarming) | { throw Boom() }
+            }
+            define(.unlocked) { when(.pass) | then(.locked) }
+        }
+    }
+
+    @Test func spawnsLooksUpSendsAndCounts() async throws {
+        let supervisor = Supervisor<State, Event, String>(schema: schema)
+        try supervisor.spawn(id: "a")
+        try supervisor.spawn(id: "b", startingIn: .unlocked)
+        #expect(supervisor.count == 2)
+        #expect(throws: MachineError.self) { try supervisor.spawn(id: "a") }
+        #expect(try await supervisor.send(to: "a", .coin).target == .unlocked)
+        #expect(try await supervisor.send(to: "b", .pass).target == .locked)
+        await #expect(throws: MachineError.self) { try await supervisor.send(to: "zz", .coin) }
+        #expect(await supervisor.machine(id: "a")?.state == .unlocked)
+        await supervisor.stop(id: "a")
+        #expect(supervisor.count == 1)
+        #expect(supervisor.machine(id: "a") == nil)
+    }
+
+    @Test func theMergedStreamTagsRecordsWithTheirMachine() async throws {
+        let supervisor = Supervisor<State, Event, Int>(schema: schema)
+        let events = supervisor.events()
+        for id in 0..<3 { try supervisor.spawn(id: id) }
+        for id in 0..<3 { try await supervisor.send(to: id, .coin) }
+        let records = try await first(3, of: events).compactMap(\.record)
+        #expect(Set(records.map(\.machineID)) == [0, 1, 2])
+        #expect(records.allSatisfy { $0.target == .unlocked })
+    }
+
+    @Test func aFailedMachineIsRestartedInTheInitialState() async throws {
+        let supervisor = Supervisor<State, Event, Int>(schema: schema)
+        let events = supervisor.events()
+        let original = try supervisor.spawn(id: 7)
+        try await supervisor.send(to: 7, .coin)
+        try await supervisor.send(to: 7, .pass)
+        await #expect(throws: MachineError.self) { try await supervisor.send(to: 7, .reset) }
+        let seen = try await first(4, of: events)
+        guard case .restarted(let id, let error) = seen[3] else {
+            Issue.record("expected a restart, got \(seen[3])")
+            return
+        }
+        #expect(id == 7)
+        #expect(error is Boom)
+        #expect(seen[2].record?.outcomeName == "failed")
+        #expect(await original.isStopped)
+        let replacement = try #require(supervisor.machine(id: 7))
+        #expect(replacement !== original)
+        #expect(await replacement.state == .locked)
+        #expect(try await supervisor.send(to: 7, .coin).sequenceNumber == 1)
+    }
+
+    @Test func tooManyRestartsEscalate() async throws {
+        let supervisor = Supervisor<State, Event, Int>(
+            schema: schema,
+            configuration: .init(intensity: RestartIntensity(maxRestarts: 2, within: .seconds(3_600))))
+        let events = supervisor.events()
+        try supervisor.spawn(id: 1)
+        try supervisor.spawn(id: 2)
+        for _ in 0..<3 { await #expect(throws: MachineError.self) { try await supervisor.send(to: 1, .reset) } }
+        var decisions: [String] = []
+        for await event in events {
+            switch event {
+            case .transition: break
+            case .restarted(let id, _): decisions.append("restarted \(id)")
+            case .terminated(let id, _): decisions.append("terminated \(id)")
+            case .escalated(let id, _): decisions.append("escalated \(id)")
+            }
+        }
+        #expect(decisions == ["restarted 1", "restarted 1", "escalated 1"])
+        #expect(supervisor.count == 0)
+        #expect(throws: MachineError.self) { try supervisor.spawn(id: 3) }
+    }
+
+    @Test func leaveStoppedRemovesTheFailedMachine() async throws {
+        let supervisor = Supervisor<State, Event, Int>(schema: schema, configuration: .init(restartStrategy: .leaveStopped))
+        let events = supervisor.events()
+        try supervisor.spawn(id: 1)
+        await #expect(throws: MachineError.self) { try await supervisor.send(to: 1, .reset) }
+        let seen = try await first(2, of: events)
+        guard case .terminated(let id, .failed) = seen[1] else {
+            Issue.record("expected termination, got \(seen[1])")
+            return
+        }
+        #expect(id == 1)
+        #expect(supervisor.count == 0)
+    }
+
+    @Test func shutdownDrainsQueuedEvents() async throws {
+        let gate = Gate()
+        let slow = try Schema<State, Event>(initial: .locked) {
+            define(.locked) { when(.coin) | then(.unlocked) | { await gate.wait() } }
+            define(.unlocked) { when(.pass) | then(.locked) }
+        }
+        let supervisor = Supervisor<State, Event, Int>(schema: slow)
+        let events = supervisor.events()
+        for id in 0..<10 { try supervisor.spawn(id: id) }
+        for id in 0..<10 {
+            try await supervisor.post(to: id, .coin)
+            try await supervisor.post(to: id, .pass)
+        }
+        await gate.untilArrivals(10)
+        let shutdown = Task { await supervisor.shutdown() }
+        gate.open()
+        await shutdown.value
+        var outcomes: [String: Int] = [:]
+        for await event in events {
+            if let record = event.record { outcomes["\(record.event) \(record.outcomeName)", default: 0] += 1 }
+        }
+        #expect(outcomes == ["coin transitioned": 10, "pass transitioned": 10])
+        #expect(supervisor.count == 0)
+    }
+}
