@@ -10,6 +10,7 @@ let package = Package(
     targets: [
         .target(name: "ActorFSM", path: "Sources/ActorFSM"),
         .executableTarget(name: "turnstile", dependencies: ["ActorFSM"], path: "Examples/Turnstile"),
+        .executableTarget(name: "fsm-benchmarks", dependencies: ["ActorFSM"], path: "Sources/fsm-benchmarks"),
         .testTarget(name: "ActorFSMTests", dependencies: ["ActorFSM"], path: "Tests/ActorFSMTests"),
     ],
     swiftLanguageModes: [.v6]

@@ -1,6 +1,5 @@
-// The Swift FSM guide's turnstile as an ActorFSM schema, driven by a scripted list of events.
-// Until the actor runtime lands, this example steps the schema itself: resolve, then run the exit
-// actions, the transition's actions and the entry actions, exactly in that order.
+// The Swift FSM guide's turnstile as an ActorFSM schema, run by a machine actor: a scripted list
+// of events, each transition record printed as it is published.
 import ActorFSM
 
 enum State: Hashable, Sendable { case locked, unlocked, alarming }
@@ -26,27 +25,24 @@ let turnstile = try Schema<State, Event>(initial: .locked) {
 print("Transitions:")
 for transition in turnstile.transitions { print("  \(transition)") }
 
-let script: [(Event, PredicateContext)] = [
-    (.coin, .none), (.coin, .none), (.pass, .none),
-    (.pass, PredicateContext(Enforcement.weak)), (.pass, PredicateContext(Enforcement.strong)),
-    (.coin, PredicateContext(Enforcement.strong)), (.reset, .none), (.pass, .none),
-]
+let gate = Machine(schema: turnstile, id: "gate-7")
+let records = await gate.transitions()
+let observer = Task {
+    var count = 0
+    for await _ in records { count += 1 }
+    return count
+}
 
 print("\nRun:")
-var state = turnstile.initialState
+let script: [(Event, PredicateContext?)] = [
+    (.coin, nil), (.coin, nil), (.pass, nil),
+    (.pass, PredicateContext(Enforcement.weak)), (.pass, PredicateContext(Enforcement.strong)),
+    (.coin, PredicateContext(Enforcement.strong)), (.reset, nil), (.pass, nil),
+]
 for (event, predicates) in script {
-    switch turnstile.resolve(event, in: state, predicates: predicates) {
-    case .transition(let transition):
-        print("  \(state) + \(event) \(predicates) -> \(transition.target)")
-        let context = TransitionContext(event: event, source: state, target: transition.target, predicates: predicates)
-        try await turnstile.exitActions(for: transition).run(in: context)
-        try await transition.actions.run(in: context)
-        state = transition.target
-        try await turnstile.entryActions(for: transition).run(in: context)
-    case .conditionFalse(let transition):
-        print("  \(state) + \(event): condition false at \(transition.location)")
-    case .unhandled(let reason):
-        print("  \(state) + \(event) \(predicates): unhandled, \(reason)")
-    }
+    let record = try await gate.send(event, predicates: predicates)
+    print("  \(record)")
 }
-print("\nFinal state: \(state)")
+await gate.finish()
+print("\nThe subscriber saw \(await observer.value) records.")
+print("\nFinal state: \(await gate.state)")

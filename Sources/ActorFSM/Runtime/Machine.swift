@@ -168,7 +168,11 @@ public actor Machine<State: Hashable & Sendable, Event: Sendable, ID: Hashable &
         for try await envelope in envelopes { try await enqueue(envelope.event, predicates: envelope.predicates) }
     }
 
-    private func enqueue(_ event: Event, predicates: PredicateContext?) async throws(MachineError) {
+    /// Queues `event` without waiting for it to be processed, but waiting for room if the inbox
+    /// is full: `post` with back-pressure.
+    ///
+    /// - Throws: ``MachineError`` `.stopped`, or `.cancelled` if the task is cancelled while it waits.
+    public func enqueue(_ event: Event, predicates: PredicateContext? = nil) async throws(MachineError) {
         guard phase == .running else { throw MachineError(.stopped) }
         guard await waitForRoom() else { throw MachineError(phase == .running ? .cancelled : .stopped) }
         guard phase == .running else { throw MachineError(.stopped) }

@@ -108,6 +108,31 @@ public struct Schema<State: Hashable & Sendable, Event: Sendable>: Sendable {
         runsEntryAndExit(transition) ? storage.entryActions[Int(transition.compiled.target)] : Actions()
     }
 
+    /// The id of `state` in this schema's dense numbering, for the core step.
+    package func stateID(of state: State) -> Int32? { storage.stateIDs[state] }
+
+    /// The synchronous core step: finds the transition, runs its (synchronous) exit, transition and
+    /// entry actions and returns the new state's id. Used by benchmarks and by code that drives a
+    /// schema without a machine.
+    ///
+    /// - Returns: the new state id; `stateID` itself if nothing fired.
+    /// - Throws: what an action throws; asynchronous actions are skipped.
+    package func step(_ stateID: Int32, _ event: Event, _ predicates: PredicateContext) throws -> Int32 {
+        guard case .fires(let index) = storage.lookup(state: stateID, event: event, predicates: predicates) else {
+            return stateID
+        }
+        let transition = storage.transitions[Int(index)]
+        let changes = storage.policy == .executeAlways || transition.source != transition.target
+        let states = storage.states
+        let context = TransitionContext(
+            event: event, source: states[Int(stateID)], target: states[Int(transition.target)], predicates: predicates)
+        var completed = 0
+        if changes { try storage.exitActions[Int(stateID)].runSynchronously(in: context, counting: &completed) }
+        try transition.actions.runSynchronously(in: context, counting: &completed)
+        if changes { try storage.entryActions[Int(transition.target)].runSynchronously(in: context, counting: &completed) }
+        return transition.target
+    }
+
     private func runsEntryAndExit(_ transition: Transition<State, Event>) -> Bool {
         storage.policy == .executeAlways || transition.compiled.source != transition.compiled.target
     }

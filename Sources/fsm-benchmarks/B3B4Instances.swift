@@ -1,0 +1,57 @@
+import ActorFSM
+
+func benchmarkB3(_ settings: Settings) async throws -> [Measurement] {
+    let count = settings.b3Instances
+    let clock = ContinuousClock()
+    let schema = try turnstileSchema(Counter())
+
+    // Memory first, in a process that has not yet freed memory of this size: once freed, the
+    // allocator reuses it and resident memory no longer grows.
+    let before = residentBytes()
+    var supervisor: Supervisor<TurnstileState, TurnstileEvent, Int>? = Supervisor(schema: schema)
+    for id in 0..<count { try supervisor!.spawn(id: id) }
+    let bytes = Double(residentBytes() - before) / Double(count)
+    let live = supervisor!.count
+    supervisor = nil
+    let memory = Measurement(name: "B3 bytes per idle instance", unit: "bytes", median: bytes, min: bytes,
+                             max: bytes, checksum: live)
+
+    let spawn = try await measure("B3 spawn", unit: "ms", repetitions: settings.b3Repetitions, units: 1, scale: 1e6) {
+        let supervisor = Supervisor<TurnstileState, TurnstileEvent, Int>(schema: schema)
+        let elapsed = try clock.measure { for id in 0..<count { try supervisor.spawn(id: id) } }
+        return (elapsed, supervisor.count)
+    }
+    return [spawn, memory]
+}
+
+func benchmarkB4(_ settings: Settings) async throws -> [Measurement] {
+    let count = settings.b4Instances
+    let eventsPerInstance = 10
+    let schema = try turnstileSchema(Counter())
+    let events = turnstileEvents(eventsPerInstance)
+    let clock = ContinuousClock()
+    let cores = Swift.max(1, settings.cores)
+    var results: [Measurement] = []
+    for tasks in Set([1, cores]).sorted() {
+        results.append(try await measure("B4 \(tasks) task\(tasks == 1 ? "" : "s")", unit: "ms",
+                                         repetitions: settings.repetitions, units: 1, scale: 1e6) {
+            let supervisor = Supervisor<TurnstileState, TurnstileEvent, Int>(schema: schema)
+            let machines = try (0..<count).map { try supervisor.spawn(id: $0) }
+            let start = clock.now
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for task in 0..<tasks {
+                    group.addTask {
+                        for event in events {
+                            for index in stride(from: task, to: machines.count, by: tasks) {
+                                try await machines[index].send(event)
+                            }
+                        }
+                    }
+                }
+                try await group.waitForAll()
+            }
+            return (clock.now - start, count * eventsPerInstance)
+        })
+    }
+    return results
+}

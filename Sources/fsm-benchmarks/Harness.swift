@@ -1,0 +1,95 @@
+import Synchronization
+
+/// One measured figure: the median, min and max of its repetitions.
+struct Measurement {
+    let name: String
+    let unit: String
+    let median: Double
+    let min: Double
+    let max: Double
+    let checksum: Int
+}
+
+/// Runs `body` once to warm up, then `repetitions` times, and reports per-unit figures.
+///
+/// `body` returns the elapsed time and a checksum of the results, so the optimiser cannot
+/// delete the work; `units` divides the elapsed time (events per run, or 1 for a whole run).
+func measure(
+    _ name: String, unit: String, repetitions: Int, units: Double, scale: Double = 1,
+    _ body: () async throws -> (Duration, Int)
+) async rethrows -> Measurement {
+    _ = try await body()
+    var samples: [Double] = []
+    var checksum = 0
+    for _ in 0..<repetitions {
+        let (elapsed, sum) = try await body()
+        samples.append(elapsed.nanoseconds / units / scale)
+        checksum &+= sum
+    }
+    samples.sort()
+    return Measurement(name: name, unit: unit, median: samples[samples.count / 2], min: samples.first!,
+                       max: samples.last!, checksum: checksum)
+}
+
+extension Duration {
+    var nanoseconds: Double {
+        let (seconds, attoseconds) = components
+        return Double(seconds) * 1e9 + Double(attoseconds) / 1e9
+    }
+}
+
+/// The seeded linear congruential generator of BENCHMARKS.md; never the system RNG.
+struct LCG {
+    private var state: UInt64
+
+    init(seed: UInt64 = 42) { state = seed }
+
+    mutating func next() -> UInt64 {
+        state = state &* 6364136223846793005 &+ 1442695040888963407
+        return state
+    }
+
+    /// A number in `0..<bound` from the top bits.
+    mutating func next(below bound: Int) -> Int {
+        Int((next() >> 33) % UInt64(bound))
+    }
+}
+
+/// Resident memory of this process, in bytes, from /proc/self/status.
+func residentBytes() -> Int {
+    guard let status = try? readFile("/proc/self/status") else { return 0 }
+    for line in status.split(separator: "\n") where line.hasPrefix("VmRSS:") {
+        let kilobytes = line.split(separator: " ").compactMap { Int($0) }.first ?? 0
+        return kilobytes * 1_024
+    }
+    return 0
+}
+
+private func readFile(_ path: String) throws -> String {
+    guard let file = fopen(path, "r") else { return "" }
+    defer { fclose(file) }
+    var bytes: [UInt8] = []
+    var buffer = [UInt8](repeating: 0, count: 4_096)
+    while true {
+        let read = fread(&buffer, 1, buffer.count, file)
+        if read <= 0 { break }
+        bytes += buffer[..<read]
+    }
+    return String(decoding: bytes, as: UTF8.self)
+}
+
+/// A counter that synchronous actions increment.
+///
+/// `@unchecked Sendable` is safe here because of how the benchmarks use it: one counter per run,
+/// incremented only by the actions of one machine (or by the one task of a core loop), and a
+/// machine runs its actions one at a time with an actor hop, which orders memory, between
+/// transitions. It is read only after the run has completed and been awaited.
+final class Counter: @unchecked Sendable {
+    var value = 0
+}
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif

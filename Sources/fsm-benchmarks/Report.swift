@@ -1,0 +1,70 @@
+/// The results as a table or as JSON, with the ratios the benchmarks are judged by.
+struct Report {
+    let results: [Measurement]
+    let settings: Settings
+
+    struct Ratio {
+        let name: String
+        let value: Double
+        let target: String
+    }
+
+    private func median(_ name: String) -> Double? { results.first { $0.name == name }?.median }
+
+    var ratios: [Ratio] {
+        var ratios: [Ratio] = []
+        func add(_ name: String, _ numerator: String, _ denominator: String, _ target: String, inverse: Bool = false) {
+            guard let top = median(numerator), let bottom = median(denominator), bottom > 0, top > 0 else { return }
+            ratios.append(Ratio(name: name, value: inverse ? bottom / top : top / bottom, target: target))
+        }
+        add("B1 core/switch", "B1 core", "B1 switch", "≤ 3")
+        add("B1 send/actor-floor", "B1 send", "B1 actor-floor", "≤ 1.5")
+        add("B1 stream-floor/post", "B1 stream-floor", "B1 post", "≥ 10")
+        add("B2 core/B1 core", "B2 core", "B1 core", "≤ 2")
+        let tasks = "B4 \(settings.cores) tasks"
+        add("B4 speed-up 1→\(settings.cores) tasks", "B4 1 task", tasks, "≥ 1.7")
+        add("B5 8 subscribers/0", "B5 post, 8 subscribers", "B5 post, 0 subscribers", "≤ 2")
+        add("B5 1 subscriber/0", "B5 post, 1 subscriber", "B5 post, 0 subscribers", "")
+        return ratios
+    }
+
+    var table: String {
+        var lines = ["fsm-benchmarks (\(settings.quick ? "quick" : "full"), \(settings.cores) cores, medians of \(settings.repetitions))", ""]
+        lines.append(pad("workload", 30) + pad("median", 12, right: true) + pad("min", 12, right: true)
+                     + pad("max", 12, right: true) + "  unit        checksum")
+        for result in results {
+            lines.append(pad(result.name, 30) + pad(format(result.median), 12, right: true)
+                         + pad(format(result.min), 12, right: true) + pad(format(result.max), 12, right: true)
+                         + "  " + pad(result.unit, 12) + String(result.checksum))
+        }
+        if let b4 = median("B4 \(settings.cores) tasks") {
+            lines.append("")
+            lines.append("B4 events per second with \(settings.cores) tasks: \(format(Double(settings.b4Instances * 10) / (b4 / 1e3)))")
+        }
+        lines.append("")
+        lines.append(pad("ratio", 30) + pad("value", 12, right: true) + "  target")
+        for ratio in ratios {
+            lines.append(pad(ratio.name, 30) + pad(format(ratio.value), 12, right: true) + "  " + ratio.target)
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    var json: String {
+        let entries = results.map {
+            "{\"name\":\"\($0.name)\",\"unit\":\"\($0.unit)\",\"median\":\($0.median),\"min\":\($0.min),\"max\":\($0.max),\"checksum\":\($0.checksum)}"
+        }
+        let ratioEntries = ratios.map { "{\"name\":\"\($0.name)\",\"value\":\($0.value),\"target\":\"\($0.target)\"}" }
+        return "{\"mode\":\"\(settings.quick ? "quick" : "full")\",\"cores\":\(settings.cores),\"results\":["
+            + entries.joined(separator: ",") + "],\"ratios\":[" + ratioEntries.joined(separator: ",") + "]}"
+    }
+
+    private func format(_ value: Double) -> String {
+        let rounded = value >= 100 ? (value * 10).rounded() / 10 : (value * 100).rounded() / 100
+        return String(rounded)
+    }
+
+    private func pad(_ text: String, _ width: Int, right: Bool = false) -> String {
+        let padding = String(repeating: " ", count: Swift.max(0, width - text.count))
+        return right ? padding + text : text + padding
+    }
+}

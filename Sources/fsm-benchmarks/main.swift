@@ -1,0 +1,55 @@
+// fsm-benchmarks: the workloads of BENCHMARKS.md (B1–B6), each reported with the baselines
+// measured in the same run. Usage: swift run -c release fsm-benchmarks [--quick] [--json] [B1 B3 …]
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+struct Settings {
+    var quick = false
+    var json = false
+    var only: Set<String> = []
+    var cores = 2
+
+    var repetitions: Int { quick ? 3 : 7 }
+    var b1Events: Int { quick ? 200_000 : 10_000_000 }
+    var b1StreamEvents: Int { quick ? 50_000 : 1_000_000 }
+    var b2Events: Int { quick ? 100_000 : 1_000_000 }
+    var b3Instances: Int { quick ? 100_000 : 1_000_000 }
+    var b3Repetitions: Int { quick ? 1 : 3 }
+    var b4Instances: Int { quick ? 10_000 : 100_000 }
+    var b5Events: Int { quick ? 50_000 : 1_000_000 }
+    var b6Events: Int { quick ? 20_000 : 200_000 }
+
+    func runs(_ workload: String) -> Bool { only.isEmpty || only.contains(workload) }
+}
+
+var settings = Settings()
+settings.cores = sysconf(Int32(_SC_NPROCESSORS_ONLN))
+for argument in CommandLine.arguments.dropFirst() {
+    switch argument {
+    case "--quick": settings.quick = true
+    case "--json": settings.json = true
+    case "-h", "--help":
+        print("usage: fsm-benchmarks [--quick] [--json] [B1 B2 B3 B4 B5 B6]")
+        exit(0)
+    case let name where name.hasPrefix("B"): settings.only.insert(name)
+    default:
+        print("fsm-benchmarks: unknown argument \(argument); see --help")
+        exit(2)
+    }
+}
+
+var results: [Measurement] = []
+// B3 runs first: its memory reading needs a heap that other workloads have not grown.
+if settings.runs("B3") { results += try await benchmarkB3(settings) }
+if settings.runs("B1") { results += try await benchmarkB1(settings) }
+if settings.runs("B2") { results += try await benchmarkB2(settings) }
+if settings.runs("B4") { results += try await benchmarkB4(settings) }
+if settings.runs("B5") { results += try await benchmarkB5(settings) }
+if settings.runs("B6") { results += try await benchmarkB6(settings) }
+
+let report = Report(results: results, settings: settings)
+print(settings.json ? report.json : report.table)
