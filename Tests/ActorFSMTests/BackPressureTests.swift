@@ -1,7 +1,7 @@
 import ActorFSM
 import Testing
 
-@Suite struct BackPressureTests {
+@Suite(.timeLimit(.minutes(1))) struct BackPressureTests {
     @Test func aFullInboxRefusesPostsAndMakesSendsWait() async throws {
         let gate = Gate()
         let schema = try Schema<State, Event>(initial: .locked) {
@@ -24,8 +24,16 @@ import Testing
             #expect(error.kind == .inboxFull)
         }
         let waiting = Task { try await machine.send(.reset) }
+        await machine.untilWaitingForRoom(1)
         let alsoWaiting = Task { try await machine.send(.reset) }
+        await machine.untilWaitingForRoom(2)
         #expect(await machine.queuedCount == 1)
+        do {
+            try await machine.post(.pass)
+            Issue.record("a post must not overtake senders waiting for room")
+        } catch {
+            #expect(error.kind == .inboxFull)
+        }
         gate.open()
         _ = try await blocker.value
         _ = try await waiting.value
@@ -36,8 +44,9 @@ import Testing
     }
 
     @Test func consumeFeedsASequenceInOrderWithBackPressure() async throws {
+        let gate = Gate()
         let schema = try Schema<State, Event>(initial: .locked) {
-            define(.locked) { when(.coin) | then(.unlocked) }
+            define(.locked) { when(.coin) | then(.unlocked) | { await gate.wait() } }
             define(.unlocked) { when(.pass) | then(.locked) }
         }
         let machine = Machine(schema: schema, id: 0, configuration: .init(inboxCapacity: 2))
@@ -45,7 +54,12 @@ import Testing
         let (events, continuation) = AsyncStream.makeStream(of: Event.self)
         for index in 0..<100 { continuation.yield(index.isMultiple(of: 2) ? .coin : .pass) }
         continuation.finish()
-        try await machine.consume(events)
+        let consumer = Task { try await machine.consume(events) }
+        await machine.untilWaitingForRoom(1)
+        // consume had to wait for room, and the inbox holds no more than its capacity.
+        #expect(await machine.queuedCount <= 2)
+        gate.open()
+        try await consumer.value
         await machine.finish()
         var count = 0
         for await record in records {
@@ -55,6 +69,47 @@ import Testing
         }
         #expect(count == 100)
         #expect(await machine.state == .locked)
+    }
+
+    @Test func anActionThatEnqueuesIntoItsOwnFullInboxIsRefusedRatherThanWaitingForever() async throws {
+        let machine = Later<Machine<State, Event, Int>>()
+        let gate = Gate()
+        let schema = try Schema<State, Event>(initial: .locked) {
+            define(.locked) {
+                when(.coin) | then(.unlocked) | { () async throws in
+                    await gate.wait()
+                    try await machine.get?.enqueue(.pass)
+                }
+            }
+            define(.unlocked) { when(.pass) | then(.locked) }
+        }
+        let gateMachine = Machine(schema: schema, id: 0, configuration: .init(inboxCapacity: 1))
+        machine.set(gateMachine)
+        let first = Task { try await gateMachine.send(.coin) }
+        await gate.untilArrivals(1)
+        try await gateMachine.post(.pass)
+        gate.open()
+        do {
+            _ = try await first.value
+            Issue.record("the action should fail")
+        } catch {
+            #expect(((error as? MachineError)?.underlying as? MachineError)?.kind == .inboxFull)
+        }
+    }
+
+    @Test func followUpsBeyondTheInboxCapacityAreRefused() async throws {
+        let accepted = Later<[Bool]>()
+        let schema = try Schema<State, Event>(initial: .locked) {
+            define(.locked) {
+                when(.coin) | then(.unlocked) | { (context: TransitionContext<State, Event>) in
+                    accepted.set((0..<5).map { _ in context.post(.pass) })
+                }
+            }
+            define(.unlocked) { when(.pass) | then(.locked) }
+        }
+        let machine = Machine(schema: schema, id: 0, configuration: .init(inboxCapacity: 3))
+        try await machine.send(.coin)
+        #expect(accepted.get == [true, true, true, false, false])
     }
 
     @Test func consumeTakesPredicatesWithEachEvent() async throws {

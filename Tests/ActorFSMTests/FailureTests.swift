@@ -1,7 +1,7 @@
 import ActorFSM
 import Testing
 
-@Suite struct FailureTests {
+@Suite(.timeLimit(.minutes(1))) struct FailureTests {
     func schema(throwingIn phase: String) throws -> Schema<State, Event> {
         try Schema<State, Event>(initial: .locked) {
             define(.locked, onExit: [{ if phase == "exit" { throw Boom() } }]) {
@@ -91,7 +91,7 @@ import Testing
     }
 }
 
-@Suite struct LifecycleTests {
+@Suite(.timeLimit(.minutes(1))) struct LifecycleTests {
     let schema: Schema<State, Event>
     let gate = Gate()
 
@@ -150,7 +150,6 @@ import Testing
         let queued = Task { try await machine.send(.coin) }
         await machine.untilQueued(1)
         await machine.stop()
-        #expect(cancelled.get == true)
         do {
             _ = try await queued.value
             Issue.record("the queued send should be stopped")
@@ -158,6 +157,32 @@ import Testing
             #expect((error as? MachineError)?.kind == .stopped)
         }
         #expect(try await inFlight.value.outcome.isTransitioned)
+        #expect(cancelled.get == true)
+    }
+
+    @Test func stoppingDuringASuspendedActionKeepsOneOrderedOutcomePerEvent() async throws {
+        let gate = Gate()
+        let schema = try Schema<State, Event>(initial: .locked) {
+            define(.locked) {
+                when(.coin) | then(.unlocked) | { (context: TransitionContext<State, Event>) async in
+                    context.post(.pass)
+                    await gate.wait()
+                }
+            }
+            define(.unlocked) { when(.pass) | then(.locked) }
+        }
+        let machine = Machine(schema: schema, id: 0)
+        let records = await machine.transitions()
+        let inFlight = Task { try await machine.send(.coin) }
+        await gate.untilArrivals(1)
+        try await machine.post(.pass)
+        try await machine.post(.coin)
+        await machine.stop()
+        gate.open()
+        _ = try await inFlight.value
+        var seen: [String] = []
+        for await record in records { seen.append("#\(record.sequenceNumber) \(record.event) \(record.outcomeName)") }
+        #expect(seen == ["#1 coin transitioned", "#2 pass stopped", "#3 coin stopped", "#4 pass stopped"])
     }
 
     @Test func cancellingAWaitingSenderWithdrawsItsEvent() async throws {
@@ -181,6 +206,44 @@ import Testing
         let seen = try await first(2, of: records)
         #expect(seen.map(\.event) == [.coin, .pass])
         #expect(seen.map(\.sequenceNumber) == [1, 2])
+    }
+
+    @Test func finishFromAnActionStopsOnceTheInboxIsEmpty() async throws {
+        let machine = Later<Machine<State, Event, Int>>()
+        let schema = try Schema<State, Event>(initial: .locked) {
+            define(.locked) { when(.coin) | then(.unlocked) | { await machine.get?.finish() } }
+            define(.unlocked) { when(.pass) | then(.locked) }
+        }
+        let gate = Machine(schema: schema, id: 0)
+        machine.set(gate)
+        let records = await gate.transitions()
+        try await gate.send(.coin)
+        #expect(await gate.isStopped)
+        var count = 0
+        for await _ in records { count += 1 }
+        #expect(count == 1)
+    }
+
+    @Test func lateFollowUpsArriveInOrder() async throws {
+        let started = Later<Task<Void, Never>>()
+        let schema = try Schema<State, Event>(initial: .locked) {
+            define(.locked) {
+                when(.coin) | then(.unlocked) | { (context: TransitionContext<State, Event>) in
+                    started.set(Task.detached {
+                        for _ in 0..<10 { context.post(.pass) }
+                    })
+                }
+                when(.pass) | then(.locked)
+            }
+            define(.unlocked) { when(.pass) | then(.locked) }
+        }
+        let machine = Machine(schema: schema, id: 0)
+        let records = await machine.transitions()
+        try await machine.send(.coin)
+        await started.get?.value
+        let seen = try await first(11, of: records)
+        #expect(seen.map(\.sequenceNumber) == Array(1...11))
+        #expect(seen.dropFirst().allSatisfy { $0.origin == .followUp && $0.event == .pass })
     }
 
     @Test func aStoppedMachineRefusesEventsAndItsStreamsFinish() async throws {

@@ -73,3 +73,47 @@ enum Tick: CaseKeyed {
         for machine in machines { #expect(await machine.state == .locked) }
     }
 }
+
+@Suite(.timeLimit(.minutes(2))) struct AsyncLoadTests {
+    @Test func suspendingActionsUnderLoadGiveEveryEventOneOutcome() async throws {
+        let schema = try Schema<State, Event>(initial: .locked) {
+            define(.locked) { when(.coin) | then(.unlocked) | { await Task.yield() } }
+            define(.unlocked) { when(.pass) | then(.locked) | { await Task.yield() } }
+        }
+        let supervisor = Supervisor<State, Event, Int>(schema: schema)
+        let events = supervisor.events()
+        let machines = try (0..<50).map { try supervisor.spawn(id: $0) }
+        let counted = Task {
+            var outcomes = 0
+            for await event in events where event.record != nil { outcomes += 1 }
+            return outcomes
+        }
+        var withdrawn = 0
+        try await withThrowingTaskGroup(of: Int.self) { group in
+            for sender in 0..<4 {
+                group.addTask {
+                    var cancelled = 0
+                    for index in 0..<100 {
+                        for machine in machines {
+                            let event: Event = (index + sender).isMultiple(of: 2) ? .coin : .pass
+                            if index.isMultiple(of: 10) {
+                                let send = Task { try await machine.send(event) }
+                                send.cancel()
+                                if case .failure(let error as MachineError) = await send.result, error.kind == .cancelled {
+                                    cancelled += 1
+                                }
+                            } else {
+                                try await machine.enqueue(event)
+                            }
+                        }
+                    }
+                    return cancelled
+                }
+            }
+            for try await cancelled in group { withdrawn += cancelled }
+        }
+        await supervisor.shutdown()
+        // Every event was either withdrawn by its cancelled sender or got exactly one record.
+        #expect(await counted.value + withdrawn == 4 * 100 * 50)
+    }
+}

@@ -1,7 +1,7 @@
 import ActorFSM
 import Testing
 
-@Suite struct MachineTests {
+@Suite(.timeLimit(.minutes(1))) struct MachineTests {
     let turnstile: Schema<State, Event>
 
     init() throws {
@@ -99,6 +99,42 @@ import Testing
         #expect(await gate.state == .locked)
     }
 
+    @Test func aCycleOfAwaitedSendsThroughTheInboxIsDetected() async throws {
+        let machines = Later<(Machine<State, Event, String>, Machine<State, Event, String>)>()
+        let gate = Gate()
+        let a = try Schema<State, Event>(initial: .locked) {
+            define(.locked) {
+                when(.coin) | then(.unlocked) | { () async throws in _ = try await machines.get?.1.send(.coin) }
+            }
+            define(.unlocked) { when(.pass) | then(.locked) }
+        }
+        let b = try Schema<State, Event>(initial: .locked) {
+            define(.locked) {
+                when(.reset) | then() | { await gate.wait() }
+                when(.coin) | then(.unlocked) | { () async throws in _ = try await machines.get?.0.send(.pass) }
+            }
+        }
+        let machineA = Machine(schema: a, id: "A")
+        let machineB = Machine(schema: b, id: "B")
+        machines.set((machineA, machineB))
+        // B is busy, so A's action waits in B's inbox; B processes it later, from its drain task.
+        let busy = Task { try await machineB.send(.reset) }
+        await gate.untilArrivals(1)
+        let cycle = Task { try await machineA.send(.coin) }
+        await machineB.untilQueued(1)
+        gate.open()
+        _ = try await busy.value
+        do {
+            _ = try await cycle.value
+            Issue.record("the cycle should be detected")
+        } catch {
+            let outer = try #require(error as? MachineError)
+            let inner = try #require(outer.underlying as? MachineError)
+            #expect(inner.kind == .actionFailed)
+            #expect((inner.underlying as? MachineError)?.kind == .reentrantSend)
+        }
+    }
+
     @Test func anActionThatSuspendsKeepsOtherEventsWaiting() async throws {
         let log = Log()
         let gate = Gate()
@@ -131,7 +167,8 @@ import Testing
         let lines = log.lines
         #expect(lines.prefix(2) == ["start coin", "end coin"])
         for (index, line) in lines.enumerated() where line.hasPrefix("start") {
-            #expect(lines[index + 1].hasPrefix("end"), "another event ran inside a suspended transition: \(lines)")
+            #expect(index + 1 < lines.count && lines[index + 1].hasPrefix("end"),
+                    "another event ran inside a suspended transition: \(lines)")
         }
         #expect(await machine.queuedCount == 0)
     }

@@ -82,3 +82,10 @@ extension TransitionRecord {
         }
     }
 }
+
+/// A settable instant for supervisor intensity tests: time moves only when the test says so.
+final class ManualInstant: Sendable {
+    private let instant = Mutex(ContinuousClock.now)
+    var now: ContinuousClock.Instant { instant.withLock { $0 } }
+    func advance(by duration: Duration) { instant.withLock { $0 += duration } }
+}

@@ -1,7 +1,7 @@
 import ActorFSM
 import Testing
 
-@Suite struct SupervisorTests {
+@Suite(.timeLimit(.minutes(1))) struct SupervisorTests {
     let schema: Schema<State, Event>
 
     init() throws {
@@ -80,7 +80,53 @@ import Testing
         }
         #expect(decisions == ["restarted 1", "restarted 1", "escalated 1"])
         #expect(supervisor.count == 0)
+        #expect(supervisor.isShutDown)
+        #expect(supervisor.escalation?.id == 1)
+        #expect(supervisor.escalation?.error is Boom)
         #expect(throws: MachineError.self) { try supervisor.spawn(id: 3) }
+    }
+
+    @Test func restartsOutsideTheIntensityWindowDoNotCount() async throws {
+        let clock = ManualInstant()
+        let supervisor = Supervisor<State, Event, Int>(
+            schema: schema, configuration: .init(intensity: RestartIntensity(maxRestarts: 1, within: .seconds(10))),
+            now: { clock.now })
+        try supervisor.spawn(id: 1)
+        await #expect(throws: MachineError.self) { try await supervisor.send(to: 1, .reset) }
+        clock.advance(by: .seconds(11))
+        await #expect(throws: MachineError.self) { try await supervisor.send(to: 1, .reset) }
+        #expect(!supervisor.isShutDown)
+        clock.advance(by: .seconds(5))
+        await #expect(throws: MachineError.self) { try await supervisor.send(to: 1, .reset) }
+        await supervisor.shutdown()
+        #expect(supervisor.escalation?.id == 1)
+    }
+
+    @Test func theEscalateStrategyStopsEverythingOnTheFirstFailure() async throws {
+        let supervisor = Supervisor<State, Event, Int>(schema: schema, configuration: .init(restartStrategy: .escalate))
+        let events = supervisor.events()
+        let bystander = try supervisor.spawn(id: 2)
+        try supervisor.spawn(id: 1)
+        await #expect(throws: MachineError.self) { try await supervisor.send(to: 1, .reset) }
+        var last: String?
+        for await event in events {
+            if case .escalated(let id, _) = event { last = "escalated \(id)" }
+        }
+        #expect(last == "escalated 1")
+        #expect(await bystander.isStopped)
+    }
+
+    @Test func aSubscriberThatStopsListeningIsRemovedAtOnce() async throws {
+        let supervisor = Supervisor<State, Event, Int>(schema: schema)
+        let events = supervisor.events()
+        let reader = Task { for await _ in events {} }
+        reader.cancel()
+        await reader.value
+        let late = supervisor.events()
+        await supervisor.shutdown()
+        var count = 0
+        for await _ in late { count += 1 }
+        #expect(count == 0)
     }
 
     @Test func leaveStoppedRemovesTheFailedMachine() async throws {
@@ -111,7 +157,9 @@ import Testing
             try await supervisor.post(to: id, .pass)
         }
         await gate.untilArrivals(10)
+        let machines = (0..<10).compactMap { supervisor.machine(id: $0) }
         let shutdown = Task { await supervisor.shutdown() }
+        for machine in machines { await machine.untilRefusingEvents() }
         gate.open()
         await shutdown.value
         var outcomes: [String: Int] = [:]

@@ -31,18 +31,31 @@ final class DropCounter: Sendable {
 
 /// The subscriptions of one publisher. Not thread-safe: the owning actor serialises access.
 struct Subscribers<Element: Sendable> {
-    private var entries: [(continuation: AsyncStream<Element>.Continuation, drops: DropCounter)] = []
+    private var entries: [(id: Int, continuation: AsyncStream<Element>.Continuation, drops: DropCounter)] = []
+    private var nextID = 0
 
     var isEmpty: Bool { entries.isEmpty }
     var count: Int { entries.count }
 
-    /// Registers a subscription; it receives everything published from now on.
-    mutating func subscribe(_ buffering: SubscriptionBuffering, initial: Element? = nil) -> RecordStream<Element> {
+    /// Registers a subscription; it receives everything published from now on. `onTermination`
+    /// is told the subscription's id when its consumer stops iterating, to remove it at once.
+    mutating func subscribe(
+        _ buffering: SubscriptionBuffering, initial: Element? = nil,
+        onTermination: (@Sendable (Int) -> Void)? = nil
+    ) -> RecordStream<Element> {
         let (stream, continuation) = AsyncStream.makeStream(of: Element.self, bufferingPolicy: buffering.policy(for: Element.self))
         let drops = DropCounter()
+        nextID += 1
+        let id = nextID
         if let initial { continuation.yield(initial) }
-        entries.append((continuation, drops))
+        if let onTermination { continuation.onTermination = { _ in onTermination(id) } }
+        entries.append((id, continuation, drops))
         return RecordStream(stream: stream, drops: drops)
+    }
+
+    /// Forgets a subscription whose consumer has gone.
+    mutating func remove(id: Int) {
+        entries.removeAll { $0.id == id }
     }
 
     /// Delivers `element` to every subscription without waiting; forgets terminated ones.
@@ -61,7 +74,13 @@ struct Subscribers<Element: Sendable> {
 
     /// Ends every subscription.
     mutating func finish() {
-        for entry in entries { entry.continuation.finish() }
-        entries = []
+        for continuation in detachAll() { continuation.finish() }
+    }
+
+    /// Forgets every subscription and returns their continuations, for the caller to finish once
+    /// it has released any lock: finishing runs the subscriptions' `onTermination` at once.
+    mutating func detachAll() -> [AsyncStream<Element>.Continuation] {
+        defer { entries = [] }
+        return entries.map(\.continuation)
     }
 }

@@ -22,6 +22,9 @@ struct InboxEntry<State: Hashable & Sendable, Event: Sendable, ID: Hashable & Se
     let acceptedAt: ContinuousClock.Instant
     /// Identifies the entry, for withdrawal when its sender is cancelled.
     let ticket: UInt64
+    /// The machines whose actions were running in the sender's task, so that a cycle of awaited
+    /// sends is detected even when this event is processed later, from the inbox.
+    let senderScope: [ObjectIdentifier]
     /// Resumed with the record, for `send` (with `nil` if the sender withdrew the event); `nil`
     /// for posted events.
     let reply: CheckedContinuation<Record?, Never>?

@@ -29,27 +29,29 @@ public actor Machine<State: Hashable & Sendable, Event: Sendable, ID: Hashable &
     public nonisolated let id: ID
     /// The schema it runs.
     public nonisolated let schema: Schema<State, Event>
-    /// How it runs.
-    public nonisolated let configuration: MachineConfiguration<State>
-    let hooks: MachineHooks<State, Event, ID>?
+    private nonisolated let settings: MachineSettings<State>
+    private nonisolated let link: SupervisorLink<State, Event, ID>?
+    nonisolated let generation: UInt64
 
     private var stateID: Int32
+    private var phase = Phase.running
+    private var isProcessing = false
+    private var isFinalized = false
     /// The current state when it is not one of the schema's (a starting or error state given by
     /// the user); `stateID` is then -1.
     private var offTableState: State?
     private var sequenceNumber: UInt64 = 0
-    private var phase = Phase.running
-    private var isProcessing = false
+    private var nextTicket: UInt64 = 0
+    /// Inbox slots promised to senders that waited for room and have not yet enqueued.
+    private var reservedSlots = 0
     private var inbox = RingBuffer<Entry>()
     private var roomWaiters = RingBuffer<RoomWaiter>()
-    private var finishWaiters: [CheckedContinuation<Void, Never>] = []
     private var subscribers = Subscribers<Record>()
     private var stateSubscribers = Subscribers<State>()
+    private var watchers = Watchers()
     private var inFlight: Task<ActionRun, Never>?
-    private var nextTicket: UInt64 = 0
+    private var termination: MachineTermination?
     private nonisolated let followUps = Mutex(FollowUps())
-    /// Waiters for the inbox to hold a number of events (tests use this instead of sleeping).
-    private var inboxWatchers: [(count: Int, continuation: CheckedContinuation<Void, Never>)] = []
 
     enum Phase { case running, finishing, stopped }
 
@@ -58,11 +60,26 @@ public actor Machine<State: Hashable & Sendable, Event: Sendable, ID: Hashable &
         let continuation: CheckedContinuation<Bool, Never>
     }
 
+    /// Continuations waiting for the lifecycle, and for tests.
+    struct Watchers {
+        var finish: [CheckedContinuation<Void, Never>] = []
+        var refusal: [CheckedContinuation<Void, Never>] = []
+        var inbox: [(count: Int, continuation: CheckedContinuation<Void, Never>)] = []
+        var roomWaiters: [(count: Int, continuation: CheckedContinuation<Void, Never>)] = []
+    }
+
+    /// Follow-up events posted by actions, which may run off the actor.
     struct FollowUps: ~Copyable {
+        /// Whether a transition's actions are running: follow-ups wait for it to complete.
         var collecting = false
         var stopped = false
+        var flushScheduled = false
+        /// How many more follow-ups the inbox has room for during this transition.
+        var room = 0
         var pending: [(Event, PredicateContext?)] = []
     }
+
+    enum FollowUpAdmission { case refused, queued, scheduleFlush }
 
     struct ActionRun: Sendable {
         var completed = 0
@@ -80,27 +97,35 @@ public actor Machine<State: Hashable & Sendable, Event: Sendable, ID: Hashable &
         schema: Schema<State, Event>, id: ID, startingIn state: State? = nil,
         configuration: MachineConfiguration<State> = MachineConfiguration()
     ) {
-        self.init(schema: schema, id: id, startingIn: state, configuration: configuration, hooks: nil)
+        self.init(schema: schema, id: id, startingIn: state, settings: MachineSettings(configuration), link: nil,
+                  generation: 0)
     }
 
     init(
-        schema: Schema<State, Event>, id: ID, startingIn state: State?,
-        configuration: MachineConfiguration<State>, hooks: MachineHooks<State, Event, ID>?
+        schema: Schema<State, Event>, id: ID, startingIn state: State?, settings: MachineSettings<State>,
+        link: SupervisorLink<State, Event, ID>?, generation: UInt64
     ) {
         self.id = id
         self.schema = schema
-        self.configuration = configuration
-        self.hooks = hooks
+        self.settings = settings
+        self.link = link
+        self.generation = generation
         let start = state ?? schema.initialState
         self.stateID = schema.storage.stateIDs[start] ?? -1
         self.offTableState = stateID < 0 ? start : nil
     }
+
+    /// How it runs.
+    public nonisolated var configuration: MachineConfiguration<State> { settings.configuration }
 
     /// The current state.
     public var state: State { offTableState ?? schema.storage.states[Int(stateID)] }
 
     /// Whether the machine has stopped: it takes no more events.
     public var isStopped: Bool { phase == .stopped }
+
+    /// Whether the machine takes new events: `false` once `finish()` or `stop()` was called.
+    public var isAcceptingEvents: Bool { phase == .running }
 
     /// How many accepted events wait in the inbox.
     public var queuedCount: Int { inbox.count }
@@ -116,19 +141,19 @@ public actor Machine<State: Hashable & Sendable, Event: Sendable, ID: Hashable &
     ///   withdrawn before processing) or `.reentrantSend`.
     @discardableResult
     public func send(_ event: Event, predicates: PredicateContext? = nil) async throws(MachineError) -> Record {
-        if ActionScope.machines.contains(ObjectIdentifier(self)) { throw MachineError(.reentrantSend) }
+        let scope = ActionScope.machines
+        if scope.contains(ObjectIdentifier(self)) { throw MachineError(.reentrantSend) }
         guard phase == .running else { throw MachineError(.stopped) }
         if Task.isCancelled { throw MachineError(.cancelled) }
         let acceptedAt = ContinuousClock.now
-        if !isProcessing && inbox.isEmpty {
+        if !isProcessing && inbox.isEmpty && reservedSlots == 0 {
             isProcessing = true
-            let record = await process(event, predicates, origin: .send, acceptedAt: acceptedAt)
+            let record = await process(event, predicates, origin: .send, acceptedAt: acceptedAt, scope: scope)
             processingFinished()
             return try Self.result(of: record)
         }
         guard await waitForRoom() else { throw MachineError(phase == .running ? .cancelled : .stopped) }
-        guard phase == .running else { throw MachineError(.stopped) }
-        guard let record = await enqueueAndWait(event, predicates, acceptedAt: acceptedAt) else {
+        guard let record = await enqueueAndWait(event, predicates, acceptedAt: acceptedAt, scope: scope) else {
             throw MachineError(.cancelled)
         }
         return try Self.result(of: record)
@@ -147,11 +172,25 @@ public actor Machine<State: Hashable & Sendable, Event: Sendable, ID: Hashable &
     /// - Throws: ``MachineError`` of kind `.inboxFull` if the inbox is at capacity, or `.stopped`.
     public func post(_ event: Event, predicates: PredicateContext? = nil) throws(MachineError) {
         guard phase == .running else { throw MachineError(.stopped) }
-        guard inbox.count < configuration.inboxCapacity, roomWaiters.isEmpty else { throw MachineError(.inboxFull) }
-        inbox.append(Entry(event: event, predicates: predicates, origin: .post, acceptedAt: .now,
-                           ticket: takeTicket(), reply: nil))
-        inboxGrew()
-        startProcessingIfIdle()
+        guard hasRoom && roomWaiters.isEmpty else { throw MachineError(.inboxFull) }
+        append(event, predicates, origin: .post, scope: ActionScope.machines)
+    }
+
+    /// Queues `event` without waiting for it to be processed, but waiting for room if the inbox
+    /// is full: `post` with back-pressure. From one of the machine's own actions it never waits,
+    /// since the room it would wait for cannot come: it throws `.inboxFull` instead.
+    ///
+    /// - Throws: ``MachineError`` `.stopped`, `.inboxFull` (see above), or `.cancelled` if the task
+    ///   is cancelled while it waits.
+    public func enqueue(_ event: Event, predicates: PredicateContext? = nil) async throws(MachineError) {
+        let scope = ActionScope.machines
+        guard phase == .running else { throw MachineError(.stopped) }
+        if scope.contains(ObjectIdentifier(self)) {
+            guard hasRoom && roomWaiters.isEmpty else { throw MachineError(.inboxFull) }
+        } else {
+            guard await waitForRoom() else { throw MachineError(phase == .running ? .cancelled : .stopped) }
+        }
+        append(event, predicates, origin: .post, scope: scope)
     }
 
     /// Feeds every element of `events` into the inbox in order, waiting for room when it is
@@ -159,7 +198,7 @@ public actor Machine<State: Hashable & Sendable, Event: Sendable, ID: Hashable &
     ///
     /// - Throws: ``MachineError`` `.stopped` if the machine stops first, or the sequence's error.
     public nonisolated func consume<S: AsyncSequence & Sendable>(_ events: S) async throws where S.Element == Event {
-        for try await event in events { try await enqueue(event, predicates: nil) }
+        for try await event in events { try await enqueue(event) }
     }
 
     /// Feeds every event of `envelopes`, with its predicates, into the inbox in order.
@@ -168,27 +207,13 @@ public actor Machine<State: Hashable & Sendable, Event: Sendable, ID: Hashable &
         for try await envelope in envelopes { try await enqueue(envelope.event, predicates: envelope.predicates) }
     }
 
-    /// Queues `event` without waiting for it to be processed, but waiting for room if the inbox
-    /// is full: `post` with back-pressure.
-    ///
-    /// - Throws: ``MachineError`` `.stopped`, or `.cancelled` if the task is cancelled while it waits.
-    public func enqueue(_ event: Event, predicates: PredicateContext? = nil) async throws(MachineError) {
-        guard phase == .running else { throw MachineError(.stopped) }
-        guard await waitForRoom() else { throw MachineError(phase == .running ? .cancelled : .stopped) }
-        guard phase == .running else { throw MachineError(.stopped) }
-        inbox.append(Entry(event: event, predicates: predicates, origin: .post, acceptedAt: .now,
-                           ticket: takeTicket(), reply: nil))
-        inboxGrew()
-        startProcessingIfIdle()
-    }
-
     // MARK: - Observation
 
     /// Subscribes to the records of every event processed from now on, in order. The stream
     /// finishes when the machine stops.
     public func transitions(buffering: SubscriptionBuffering = .unbounded) -> RecordStream<Record> {
         let subscription = subscribers.subscribe(buffering)
-        if phase == .stopped && !isProcessing { subscribers.finish() }
+        if isFinalized { subscribers.finish() }
         return subscription
     }
 
@@ -196,62 +221,31 @@ public actor Machine<State: Hashable & Sendable, Event: Sendable, ID: Hashable &
     /// when the machine stops.
     public func states(buffering: SubscriptionBuffering = .unbounded) -> RecordStream<State> {
         let subscription = stateSubscribers.subscribe(buffering, initial: state)
-        if phase == .stopped && !isProcessing { stateSubscribers.finish() }
+        if isFinalized { stateSubscribers.finish() }
         return subscription
-    }
-
-    /// Returns once at least `count` events wait in the inbox, for tests that need senders to
-    /// have piled up.
-    package func untilQueued(_ count: Int) async {
-        guard inbox.count < count else { return }
-        await withCheckedContinuation { inboxWatchers.append((count, $0)) }
-    }
-
-    /// Returns once the machine has stopped taking events (it is finishing or stopped).
-    package func untilRefusingEvents() async {
-        guard phase == .running else { return }
-        await withCheckedContinuation { refusalWatchers.append($0) }
-    }
-
-    private var refusalWatchers: [CheckedContinuation<Void, Never>] = []
-
-    private func refusingEvents() {
-        for watcher in refusalWatchers { watcher.resume() }
-        refusalWatchers = []
-    }
-
-    /// Whether the machine takes new events: `false` once `finish()` or `stop()` was called.
-    public var isAcceptingEvents: Bool { phase == .running }
-
-    /// How many subscriptions to ``transitions(buffering:)`` are live.
-    package var transitionSubscriberCount: Int { subscribers.count }
-
-    private func inboxGrew() {
-        guard !inboxWatchers.isEmpty else { return }
-        let count = inbox.count
-        inboxWatchers.removeAll { watcher in
-            guard count >= watcher.count else { return false }
-            watcher.continuation.resume()
-            return true
-        }
     }
 
     // MARK: - Lifecycle
 
-    /// Stops taking events, processes those already queued, then stops. Returns once stopped.
+    /// Stops taking events, processes those already queued, then stops. Returns once stopped;
+    /// called from one of the machine's own actions, it returns at once and the machine stops
+    /// when its inbox is empty.
     public func finish() async {
         guard phase != .stopped else { return }
-        phase = .finishing
-        refusingEvents()
+        if phase == .running {
+            phase = .finishing
+            refuseWaitingSenders()
+        }
         if !isProcessing && inbox.isEmpty {
             terminate(.finished)
             return
         }
-        await withCheckedContinuation { finishWaiters.append($0) }
+        if ActionScope.machines.contains(ObjectIdentifier(self)) { return }
+        await withCheckedContinuation { watchers.finish.append($0) }
     }
 
-    /// Stops now. The event in progress completes (its actions see task cancellation if they
-    /// are asynchronous); every queued event gets the outcome `.stopped`; streams finish.
+    /// Stops now. The event in progress completes (its asynchronous actions see task
+    /// cancellation); then every queued event gets the outcome `.stopped` and streams finish.
     public func stop() {
         terminate(.stopped)
     }
@@ -259,26 +253,24 @@ public actor Machine<State: Hashable & Sendable, Event: Sendable, ID: Hashable &
     // MARK: - Processing
 
     private func process(
-        _ event: Event, _ predicates: PredicateContext?, origin: EventOrigin, acceptedAt: ContinuousClock.Instant
+        _ event: Event, _ predicates: PredicateContext?, origin: EventOrigin, acceptedAt: ContinuousClock.Instant,
+        scope: [ObjectIdentifier]
     ) async -> Record {
         sequenceNumber += 1
+        let number = sequenceNumber
         let storage = schema.storage
         let source = state
         let context = predicates ?? configuration.standingPredicates
-        guard stateID >= 0 else {
-            return complete(event, context, origin, acceptedAt, source: source,
-                            outcome: .unhandled(UnhandledReason(.unknownState)), run: ActionRun(), location: nil)
+        func finished(_ outcome: Outcome, _ run: ActionRun = ActionRun(), at location: SourceLocation? = nil) -> Record {
+            complete(number, event, context, origin, acceptedAt, source: source, outcome: outcome, run: run,
+                     location: location)
         }
+        guard stateID >= 0 else { return finished(.unhandled(UnhandledReason(.unknownState))) }
         let transitionIndex: Int32
         switch storage.lookup(state: stateID, event: event, predicates: context) {
-        case .unhandled(let reason):
-            return complete(event, context, origin, acceptedAt, source: source, outcome: .unhandled(reason),
-                            run: ActionRun(), location: nil)
-        case .conditionFalse(let index):
-            return complete(event, context, origin, acceptedAt, source: source, outcome: .conditionFalse,
-                            run: ActionRun(), location: storage.transitions[Int(index)].location)
-        case .fires(let index):
-            transitionIndex = index
+        case .unhandled(let reason): return finished(.unhandled(reason))
+        case .conditionFalse(let index): return finished(.conditionFalse, at: storage.transitions[Int(index)].location)
+        case .fires(let index): transitionIndex = index
         }
         let transition = storage.transitions[Int(transitionIndex)]
         let changes = storage.policy == .executeAlways || transition.source != transition.target
@@ -291,11 +283,15 @@ public actor Machine<State: Hashable & Sendable, Event: Sendable, ID: Hashable &
             let actionContext = TransitionContext(
                 event: event, source: source, target: storage.states[Int(transition.target)], predicates: context,
                 runtime: self)
-            followUps.withLock { $0.collecting = true }
+            let room = configuration.inboxCapacity - inbox.count - reservedSlots
+            followUps.withLock {
+                $0.collecting = true
+                $0.room = room
+            }
             if exit.isSynchronous && transition.actions.isSynchronous && entry.isSynchronous {
                 run = runSynchronously(exit, transition.actions, entry, to: transition.target, in: actionContext)
             } else {
-                let chain = ActionScope.machines + [ObjectIdentifier(self)]
+                let chain = scope + [ObjectIdentifier(self)]
                 let actions = transition.actions
                 let target = transition.target
                 let task = Task {
@@ -309,9 +305,7 @@ public actor Machine<State: Hashable & Sendable, Event: Sendable, ID: Hashable &
             }
             acceptFollowUps()
         }
-        let record = complete(event, context, origin, acceptedAt, source: source,
-                              outcome: run.failure.map { .failed($0) } ?? .transitioned, run: run,
-                              location: transition.location)
+        let record = finished(run.failure.map { .failed($0) } ?? .transitioned, run, at: transition.location)
         if let failure = run.failure { applyFailurePolicy(after: failure) }
         return record
     }
@@ -356,15 +350,15 @@ public actor Machine<State: Hashable & Sendable, Event: Sendable, ID: Hashable &
     }
 
     private func complete(
-        _ event: Event, _ predicates: PredicateContext, _ origin: EventOrigin, _ acceptedAt: ContinuousClock.Instant,
-        source: State, outcome: Outcome, run: ActionRun, location: SourceLocation?
+        _ number: UInt64, _ event: Event, _ predicates: PredicateContext, _ origin: EventOrigin,
+        _ acceptedAt: ContinuousClock.Instant, source: State, outcome: Outcome, run: ActionRun, location: SourceLocation?
     ) -> Record {
         let record = Record(
-            sequenceNumber: sequenceNumber, machineID: id, source: source, event: event, predicates: predicates,
+            sequenceNumber: number, machineID: id, source: source, event: event, predicates: predicates,
             target: state, outcome: outcome, actionsRun: run.completed, transitionLocation: location, origin: origin,
             acceptedAt: acceptedAt, completedAt: .now)
         if !subscribers.isEmpty { subscribers.publish(record) }
-        hooks?.onRecord(record)
+        link?.supervisor?.machineRecorded(record)
         return record
     }
 
@@ -385,7 +379,15 @@ public actor Machine<State: Hashable & Sendable, Event: Sendable, ID: Hashable &
         }
     }
 
+    private func append(_ event: Event, _ predicates: PredicateContext?, origin: EventOrigin, scope: [ObjectIdentifier]) {
+        inbox.append(Entry(event: event, predicates: predicates, origin: origin, acceptedAt: .now,
+                           ticket: takeTicket(), senderScope: scope, reply: nil))
+        inboxGrew()
+        startProcessingIfIdle()
+    }
+
     /// Moves follow-ups posted by the actions that just ran into the inbox, behind what waits.
+    /// If the machine stopped meanwhile, `finalize` gives them the outcome `.stopped`.
     private func acceptFollowUps() {
         let pending = followUps.withLock { state in
             state.collecting = false
@@ -393,11 +395,30 @@ public actor Machine<State: Hashable & Sendable, Event: Sendable, ID: Hashable &
             return state.pending
         }
         for (event, predicates) in pending {
-            let entry = Entry(event: event, predicates: predicates, origin: .followUp, acceptedAt: .now,
-                              ticket: takeTicket(), reply: nil)
-            if phase == .stopped { stopWithoutProcessing(entry) } else { inbox.append(entry) }
+            inbox.append(Entry(event: event, predicates: predicates, origin: .followUp, acceptedAt: .now,
+                               ticket: takeTicket(), senderScope: [], reply: nil))
         }
         if !pending.isEmpty { inboxGrew() }
+    }
+
+    /// Accepts follow-ups posted after their transition completed (from tasks an action started).
+    private func flushLateFollowUps() {
+        let pending = followUps.withLock { state in
+            state.flushScheduled = false
+            defer { state.pending = [] }
+            return state.pending
+        }
+        guard !pending.isEmpty else { return }
+        if isFinalized {
+            for (event, predicates) in pending { stopWithoutProcessing(event, predicates, origin: .followUp, reply: nil) }
+            return
+        }
+        for (event, predicates) in pending {
+            inbox.append(Entry(event: event, predicates: predicates, origin: .followUp, acceptedAt: .now,
+                               ticket: takeTicket(), senderScope: [], reply: nil))
+        }
+        inboxGrew()
+        startProcessingIfIdle()
     }
 
     /// Called when the sender that processed an event inline is done with it.
@@ -411,7 +432,7 @@ public actor Machine<State: Hashable & Sendable, Event: Sendable, ID: Hashable &
     }
 
     private func startProcessingIfIdle() {
-        guard !isProcessing else { return }
+        guard !isProcessing, !inbox.isEmpty, phase != .stopped else { return }
         isProcessing = true
         Task.detached { await self.drain() }
     }
@@ -420,59 +441,83 @@ public actor Machine<State: Hashable & Sendable, Event: Sendable, ID: Hashable &
     /// only while there is work, so an idle machine holds no task.
     private func drain() async {
         while phase != .stopped, let entry = inbox.popFirst() {
-            admitRoomWaiter()
-            let record = await process(entry.event, entry.predicates, origin: entry.origin, acceptedAt: entry.acceptedAt)
+            admitRoomWaiters()
+            let record = await process(entry.event, entry.predicates, origin: entry.origin,
+                                       acceptedAt: entry.acceptedAt, scope: entry.senderScope)
             entry.reply?.resume(returning: record)
         }
         isProcessing = false
         settle()
     }
 
-    /// After processing: completes a `finish()` once drained, and ends streams once stopped.
+    /// After processing: completes a `finish()` once drained, and finalizes once stopped.
     private func settle() {
         if phase == .finishing && inbox.isEmpty {
             terminate(.finished)
         } else if phase == .stopped {
-            finishStreams()
+            finalize()
         }
     }
 
-    private func terminate(_ termination: MachineTermination) {
+    private func terminate(_ reason: MachineTermination) {
         guard phase != .stopped else { return }
+        if phase == .running { refuseWaitingSenders() }
         phase = .stopped
-        refusingEvents()
+        termination = reason
         followUps.withLock { $0.stopped = true }
         inFlight?.cancel()
-        for entry in inbox.removeAll() { stopWithoutProcessing(entry) }
-        for waiter in roomWaiters.removeAll() { waiter.continuation.resume(returning: false) }
-        hooks?.onTermination(termination)
-        if !isProcessing { finishStreams() }
+        if !isProcessing { finalize() }
     }
 
-    private func stopWithoutProcessing(_ entry: Entry) {
-        sequenceNumber += 1
-        let record = complete(entry.event, entry.predicates ?? configuration.standingPredicates, entry.origin,
-                              entry.acceptedAt, source: state, outcome: .stopped, run: ActionRun(), location: nil)
-        entry.reply?.resume(returning: record)
-    }
-
-    private func finishStreams() {
+    /// Ends the machine once nothing is in progress: queued events and pending follow-ups get
+    /// the outcome `.stopped` (after the record of the event that was in progress), the
+    /// supervisor learns of the end, and every stream finishes.
+    private func finalize() {
+        guard !isFinalized else { return }
+        isFinalized = true
+        while let entry = inbox.popFirst() {
+            stopWithoutProcessing(entry.event, entry.predicates, origin: entry.origin, reply: entry.reply)
+        }
+        let late = followUps.withLock { state in
+            defer { state.pending = [] }
+            return state.pending
+        }
+        for (event, predicates) in late { stopWithoutProcessing(event, predicates, origin: .followUp, reply: nil) }
+        link?.supervisor?.machineStopped(id: id, generation: generation, termination ?? .stopped)
         subscribers.finish()
         stateSubscribers.finish()
-        for waiter in finishWaiters { waiter.resume() }
-        finishWaiters = []
+        for waiter in watchers.finish { waiter.resume() }
+        watchers.finish = []
+    }
+
+    private func refuseWaitingSenders() {
+        for waiter in roomWaiters.removeAll() { waiter.continuation.resume(returning: false) }
+        for watcher in watchers.refusal { watcher.resume() }
+        watchers.refusal = []
+    }
+
+    private func stopWithoutProcessing(
+        _ event: Event, _ predicates: PredicateContext?, origin: EventOrigin,
+        reply: CheckedContinuation<Record?, Never>?
+    ) {
+        sequenceNumber += 1
+        let record = complete(sequenceNumber, event, predicates ?? configuration.standingPredicates, origin, .now,
+                              source: state, outcome: .stopped, run: ActionRun(), location: nil)
+        reply?.resume(returning: record)
     }
 
     // MARK: - Waiting
 
+    private var hasRoom: Bool { inbox.count + reservedSlots < configuration.inboxCapacity }
+
     private func enqueueAndWait(
-        _ event: Event, _ predicates: PredicateContext?, acceptedAt: ContinuousClock.Instant
+        _ event: Event, _ predicates: PredicateContext?, acceptedAt: ContinuousClock.Instant, scope: [ObjectIdentifier]
     ) async -> Record? {
         let ticket = takeTicket()
         return await withTaskCancellationHandler {
             await withCheckedContinuation { (continuation: CheckedContinuation<Record?, Never>) in
                 inbox.append(Entry(event: event, predicates: predicates, origin: .send, acceptedAt: acceptedAt,
-                                   ticket: ticket, reply: continuation))
+                                   ticket: ticket, senderScope: scope, reply: continuation))
                 inboxGrew()
                 startProcessingIfIdle()
             }
@@ -483,30 +528,38 @@ public actor Machine<State: Hashable & Sendable, Event: Sendable, ID: Hashable &
 
     /// Takes a cancelled sender's event back out of the inbox, if it has not started.
     private func withdraw(_ ticket: UInt64) {
-        inbox.removeFirst { $0.ticket == ticket }?.reply?.resume(returning: nil)
-        admitRoomWaiter()
+        guard let entry = inbox.removeFirst(where: { $0.ticket == ticket }) else { return }
+        entry.reply?.resume(returning: nil)
+        admitRoomWaiters()
+        if !isProcessing { settle() }
     }
 
-    /// Waits until the inbox has room. Returns `false` if the machine stopped or the task was
+    /// Waits until the inbox has room, and holds a slot for the caller, who must enqueue before
+    /// suspending again. Returns `false` if the machine stopped taking events or the task was
     /// cancelled meanwhile.
     private func waitForRoom() async -> Bool {
-        if inbox.count < configuration.inboxCapacity && roomWaiters.isEmpty { return true }
+        if hasRoom && roomWaiters.isEmpty { return true }
         let ticket = takeTicket()
-        return await withTaskCancellationHandler {
+        let admitted = await withTaskCancellationHandler {
             await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
                 roomWaiters.append(RoomWaiter(ticket: ticket, continuation: continuation))
+                roomWaitersGrew()
             }
         } onCancel: {
             Task { await self.withdrawRoomWaiter(ticket) }
         }
+        if admitted { reservedSlots -= 1 }
+        return admitted && phase == .running
     }
 
     private func withdrawRoomWaiter(_ ticket: UInt64) {
         roomWaiters.removeFirst { $0.ticket == ticket }?.continuation.resume(returning: false)
     }
 
-    private func admitRoomWaiter() {
-        if inbox.count < configuration.inboxCapacity, let waiter = roomWaiters.popFirst() {
+    /// Lets waiting senders in, in order, while there is room, reserving a slot for each.
+    private func admitRoomWaiters() {
+        while hasRoom, let waiter = roomWaiters.popFirst() {
+            reservedSlots += 1
             waiter.continuation.resume(returning: true)
         }
     }
@@ -523,20 +576,73 @@ public actor Machine<State: Hashable & Sendable, Event: Sendable, ID: Hashable &
         default: return record
         }
     }
+
+    // MARK: - Test support
+
+    /// Returns once at least `count` events wait in the inbox, for tests that need senders to
+    /// have piled up.
+    package func untilQueued(_ count: Int) async {
+        guard inbox.count < count else { return }
+        await withCheckedContinuation { watchers.inbox.append((count, $0)) }
+    }
+
+    /// Returns once at least `count` senders wait for room in a full inbox.
+    package func untilWaitingForRoom(_ count: Int) async {
+        guard roomWaiters.count < count else { return }
+        await withCheckedContinuation { watchers.roomWaiters.append((count, $0)) }
+    }
+
+    /// Returns once the machine has stopped taking events (it is finishing or stopped).
+    package func untilRefusingEvents() async {
+        guard phase == .running else { return }
+        await withCheckedContinuation { watchers.refusal.append($0) }
+    }
+
+    /// How many subscriptions to ``transitions(buffering:)`` are live.
+    package var transitionSubscriberCount: Int { subscribers.count }
+
+    private func inboxGrew() {
+        guard !watchers.inbox.isEmpty else { return }
+        let count = inbox.count
+        watchers.inbox.removeAll { watcher in
+            guard count >= watcher.count else { return false }
+            watcher.continuation.resume()
+            return true
+        }
+    }
+
+    private func roomWaitersGrew() {
+        guard !watchers.roomWaiters.isEmpty else { return }
+        let count = roomWaiters.count
+        watchers.roomWaiters.removeAll { watcher in
+            guard count >= watcher.count else { return false }
+            watcher.continuation.resume()
+            return true
+        }
+    }
 }
 
 extension Machine: ActionRuntime {
     nonisolated var erasedMachineID: any Hashable & Sendable { id }
 
     nonisolated func postFollowUp(_ event: Event, predicates: PredicateContext?) -> Bool {
-        let late = followUps.withLock { state -> Bool? in
-            if state.stopped { return nil }
-            guard state.collecting else { return true }
+        let capacity = configuration.inboxCapacity
+        let admission = followUps.withLock { state -> FollowUpAdmission in
+            if state.stopped { return .refused }
+            if state.collecting {
+                guard state.room > 0 else { return .refused }
+                state.room -= 1
+                state.pending.append((event, predicates))
+                return .queued
+            }
+            guard state.pending.count < capacity else { return .refused }
             state.pending.append((event, predicates))
-            return false
+            if state.flushScheduled { return .queued }
+            state.flushScheduled = true
+            return .scheduleFlush
         }
-        guard let late else { return false }
-        if late { Task { try? await self.post(event, predicates: predicates) } }
+        if case .scheduleFlush = admission { Task { await self.flushLateFollowUps() } }
+        if case .refused = admission { return false }
         return true
     }
 }

@@ -17,10 +17,16 @@ public enum MachineTermination: Sendable, CustomStringConvertible {
     }
 }
 
-/// What a supervisor learns from the machines it owns, without a task per machine.
-struct MachineHooks<State: Hashable & Sendable, Event: Sendable, ID: Hashable & Sendable>: Sendable {
-    /// Called on the machine's actor with every record.
-    let onRecord: @Sendable (TransitionRecord<State, Event, ID>) -> Void
-    /// Called once, on the machine's actor, when it stops.
-    let onTermination: @Sendable (MachineTermination) -> Void
+/// A machine's configuration, shared by reference: every machine of a supervisor points at one.
+final class MachineSettings<State: Hashable & Sendable>: Sendable {
+    let configuration: MachineConfiguration<State>
+    init(_ configuration: MachineConfiguration<State>) { self.configuration = configuration }
+}
+
+/// How a supervised machine reports to its supervisor: one link per supervisor, shared by all its
+/// machines, so that a machine carries one reference instead of callbacks of its own.
+final class SupervisorLink<State: Hashable & Sendable, Event: Sendable, ID: Hashable & Sendable>: Sendable {
+    weak let supervisor: Supervisor<State, Event, ID>?
+
+    init(_ supervisor: Supervisor<State, Event, ID>) { self.supervisor = supervisor }
 }

@@ -13,12 +13,19 @@ struct RingBuffer<Element> {
         count += 1
     }
 
+    var first: Element? { count > 0 ? storage[head] : nil }
+
     mutating func popFirst() -> Element? {
         guard count > 0 else { return nil }
         let element = storage[head]
         storage[head] = nil
         head = (head + 1) % storage.count
         count -= 1
+        // Give back a buffer that a burst grew, so an idle owner stays small.
+        if count == 0 && storage.count > 64 {
+            storage = []
+            head = 0
+        }
         return element
     }
 

@@ -10,12 +10,15 @@ import Synchronization
 /// await orders.shutdown()
 /// ```
 ///
-/// An idle machine costs its actor and one table entry: no task, no stream. When a machine stops
-/// after a failure, the supervisor applies its ``RestartStrategy`` within its
-/// ``RestartIntensity``, as OTP supervisors do, and reports each decision on ``events(buffering:)``.
+/// An idle machine costs its actor and one table entry: no task, no stream, no callback of its
+/// own. When a machine stops after a failure, the supervisor applies its ``RestartStrategy``
+/// within its ``RestartIntensity``, as OTP supervisors do, and reports each decision on
+/// ``events(buffering:)``.
 public final class Supervisor<State: Hashable & Sendable, Event: Sendable, ID: Hashable & Sendable>: Sendable {
     /// The machines' type.
     public typealias Child = Machine<State, Event, ID>
+    /// What the supervisor publishes.
+    public typealias Published = SupervisorEvent<State, Event, ID>
 
     /// The schema every machine runs.
     public let schema: Schema<State, Event>
@@ -23,25 +26,45 @@ public final class Supervisor<State: Hashable & Sendable, Event: Sendable, ID: H
     public let configuration: SupervisorConfiguration<State>
 
     private struct Registry: ~Copyable {
-        var machines: [ID: Entry] = [:]
+        var machines: [ID: Child] = [:]
         var generation: UInt64 = 0
         var restarts = RingBuffer<ContinuousClock.Instant>()
         var isShutDown = false
+        var escalation: Escalation?
+        var escalating: Task<Void, Never>?
+        /// Shared by every machine; made on the first spawn, since `init` cannot hand out `self`.
+        var link: SupervisorLink<State, Event, ID>?
     }
 
-    private struct Entry {
-        let machine: Child
-        let generation: UInt64
+    private struct Listeners: ~Copyable {
+        var subscribers = Subscribers<Published>()
+        var isFinished = false
     }
 
     private let registry = Mutex(Registry())
-    private let listeners = Mutex(Subscribers<SupervisorEvent<State, Event, ID>>())
+    private let listeners = Mutex(Listeners())
+    /// Whether anyone listens: checked without the lock on every record, so that busy machines
+    /// on different cores do not contend when nobody subscribes.
     private let hasListeners = Atomic<Bool>(false)
+    private let settings: MachineSettings<State>
+    private let now: @Sendable () -> ContinuousClock.Instant
 
     /// Creates a supervisor for machines of `schema`.
-    public init(schema: Schema<State, Event>, configuration: SupervisorConfiguration<State> = SupervisorConfiguration()) {
+    public convenience init(
+        schema: Schema<State, Event>, configuration: SupervisorConfiguration<State> = SupervisorConfiguration()
+    ) {
+        self.init(schema: schema, configuration: configuration, now: { .now })
+    }
+
+    /// Creates a supervisor whose restart intensity reads time from `now` (for tests).
+    package init(
+        schema: Schema<State, Event>, configuration: SupervisorConfiguration<State>,
+        now: @escaping @Sendable () -> ContinuousClock.Instant
+    ) {
         self.schema = schema
         self.configuration = configuration
+        self.settings = MachineSettings(configuration.machine)
+        self.now = now
     }
 
     /// Creates a machine under `id`, in the initial state or in `state`.
@@ -49,20 +72,37 @@ public final class Supervisor<State: Hashable & Sendable, Event: Sendable, ID: H
     /// - Throws: ``MachineError`` `.duplicateMachine` if `id` is taken, `.stopped` after shutdown.
     @discardableResult
     public func spawn(id: ID, startingIn state: State? = nil) throws(MachineError) -> Child {
-        try registry.withLock { (registry: inout Registry) throws(MachineError) -> Child in
-            guard !registry.isShutDown else { throw MachineError(.stopped, detail: " (the supervisor is shut down)") }
-            guard registry.machines[id] == nil else { throw MachineError(.duplicateMachine, detail: " (\(id))") }
+        let created = registry.withLock { (registry: inout Registry) -> Child? in
+            guard !registry.isShutDown, registry.machines[id] == nil else { return nil }
             return makeMachine(id: id, startingIn: state, in: &registry)
         }
+        if let created { return created }
+        if isShutDown { throw MachineError(.stopped, detail: " (the supervisor is shut down)") }
+        throw MachineError(.duplicateMachine, detail: " (\(id))")
     }
 
     /// The machine under `id`, if there is one.
     public func machine(id: ID) -> Child? {
-        registry.withLock { $0.machines[id]?.machine }
+        registry.withLock { $0.machines[id] }
     }
 
     /// The number of live machines.
     public var count: Int { registry.withLock { $0.machines.count } }
+
+    /// Whether the supervisor has shut down, by `shutdown()` or by escalation.
+    public var isShutDown: Bool { registry.withLock { $0.isShutDown } }
+
+    /// Why the supervisor escalated, if it did: the machine whose failure exceeded the restart
+    /// intensity (or the strategy), and the error.
+    public var escalation: Escalation? { registry.withLock { $0.escalation } }
+
+    /// A failure the supervisor escalated.
+    public struct Escalation: Sendable {
+        /// The machine that failed.
+        public let id: ID
+        /// Its action's error.
+        public let error: any Error
+    }
 
     /// Sends `event` to the machine under `id`; see ``Machine/send(_:predicates:)``.
     @discardableResult
@@ -71,6 +111,14 @@ public final class Supervisor<State: Hashable & Sendable, Event: Sendable, ID: H
     ) async throws(MachineError) -> TransitionRecord<State, Event, ID> {
         guard let machine = machine(id: id) else { throw MachineError(.unknownMachine, detail: " (\(id))") }
         return try await machine.send(event, predicates: predicates)
+    }
+
+    /// ``send(to:_:predicates:)`` with the predicates written out.
+    @discardableResult
+    public func send<each P: MatchingPredicate>(
+        to id: ID, _ event: Event, predicates: repeat each P
+    ) async throws(MachineError) -> TransitionRecord<State, Event, ID> {
+        try await send(to: id, event, predicates: PredicateContext(repeat each predicates))
     }
 
     /// Posts `event` to the machine under `id`; see ``Machine/post(_:predicates:)``.
@@ -87,80 +135,39 @@ public final class Supervisor<State: Hashable & Sendable, Event: Sendable, ID: H
 
     /// Subscribes to every machine's records and to supervision decisions, from now on. The
     /// stream finishes at shutdown or escalation.
-    public func events(buffering: SubscriptionBuffering = .unbounded) -> RecordStream<SupervisorEvent<State, Event, ID>> {
-        let isShutDown = registry.withLock { $0.isShutDown }
-        return listeners.withLock { listeners in
-            let stream = listeners.subscribe(buffering)
-            if isShutDown { listeners.finish() }
-            hasListeners.store(!listeners.isEmpty, ordering: .releasing)
-            return stream
+    public func events(buffering: SubscriptionBuffering = .unbounded) -> RecordStream<Published> {
+        let (stream, ending) = listeners.withLock { listeners in
+            let stream = listeners.subscribers.subscribe(buffering) { [weak self] id in self?.removeListener(id) }
+            let ending = listeners.isFinished ? listeners.subscribers.detachAll() : []
+            hasListeners.store(!listeners.subscribers.isEmpty, ordering: .releasing)
+            return (stream, ending)
         }
+        for continuation in ending { continuation.finish() }
+        return stream
     }
 
     /// Refuses new machines, lets every machine process what it has queued, then stops them all
-    /// and finishes the event stream.
+    /// and finishes the event stream. After an escalation, waits for its machines to stop.
     public func shutdown() async {
-        let machines = registry.withLock { registry in
+        let (machines, escalating) = registry.withLock { registry in
             registry.isShutDown = true
-            return registry.machines.values.map(\.machine)
+            return (Array(registry.machines.values), registry.escalating)
         }
         await withTaskGroup(of: Void.self) { group in
             for machine in machines { group.addTask { await machine.finish() } }
         }
+        await escalating?.value
         finishListeners()
     }
 
-    // MARK: - Supervision
+    // MARK: - Supervision (called by the machines)
 
-    private func makeMachine(id: ID, startingIn state: State?, in registry: inout Registry) -> Child {
-        registry.generation += 1
-        let generation = registry.generation
-        let hooks = MachineHooks<State, Event, ID>(
-            onRecord: { [weak self] record in self?.publish(.transition(record)) },
-            onTermination: { [weak self] termination in
-                self?.machineStopped(id: id, generation: generation, termination)
-            })
-        let machine = Child(schema: schema, id: id, startingIn: state, configuration: configuration.machine, hooks: hooks)
-        registry.machines[id] = Entry(machine: machine, generation: generation)
-        return machine
+    func machineRecorded(_ record: TransitionRecord<State, Event, ID>) {
+        publish(.transition(record))
     }
 
-    private enum Decision {
-        case none
-        case removed(MachineTermination)
-        case restarted(any Error)
-        case escalate(any Error, [Child])
-    }
-
-    private func machineStopped(id: ID, generation: UInt64, _ termination: MachineTermination) {
-        let decision = registry.withLock { (registry: inout Registry) -> Decision in
-            guard registry.machines[id]?.generation == generation else { return .none }
-            guard case .failed(let error) = termination, !registry.isShutDown else {
-                registry.machines[id] = nil
-                return .removed(termination)
-            }
-            switch configuration.restartStrategy.code {
-            case .leaveStopped:
-                registry.machines[id] = nil
-                return .removed(termination)
-            case .escalate:
-                return escalate(&registry, error: error)
-            case .restart:
-                let now = ContinuousClock.now
-                while let first = registry.restarts.popFirst() {
-                    if now - first < configuration.intensity.period {
-                        registry.restarts = Self.prepending(first, to: registry.restarts)
-                        break
-                    }
-                }
-                guard registry.restarts.count < configuration.intensity.maxRestarts else {
-                    return escalate(&registry, error: error)
-                }
-                registry.restarts.append(now)
-                _ = makeMachine(id: id, startingIn: nil, in: &registry)
-                return .restarted(error)
-            }
-        }
+    func machineStopped(id: ID, generation: UInt64, _ termination: MachineTermination) {
+        let decision = registry.withLock { registry in decide(id: id, generation: generation, termination, &registry) }
         switch decision {
         case .none:
             break
@@ -168,38 +175,93 @@ public final class Supervisor<State: Hashable & Sendable, Event: Sendable, ID: H
             publish(.terminated(id: id, termination))
         case .restarted(let error):
             publish(.restarted(id: id, after: error))
-        case .escalate(let error, let machines):
-            publish(.escalated(id: id, error: error))
-            finishListeners()
-            Task { for machine in machines { await machine.stop() } }
+        case .escalated:
+            break
         }
     }
 
-    private func escalate(_ registry: inout Registry, error: any Error) -> Decision {
+    private enum Decision {
+        case none
+        case removed(MachineTermination)
+        case restarted(any Error)
+        case escalated
+    }
+
+    private func decide(
+        id: ID, generation: UInt64, _ termination: MachineTermination, _ registry: inout Registry
+    ) -> Decision {
+        guard registry.machines[id]?.generation == generation else { return .none }
+        guard case .failed(let error) = termination, !registry.isShutDown else {
+            registry.machines[id] = nil
+            return .removed(termination)
+        }
+        switch configuration.restartStrategy.code {
+        case .leaveStopped:
+            registry.machines[id] = nil
+            return .removed(termination)
+        case .escalate:
+            escalate(id: id, error: error, &registry)
+            return .escalated
+        case .restart:
+            let instant = now()
+            while let oldest = registry.restarts.first, instant - oldest >= configuration.intensity.period {
+                _ = registry.restarts.popFirst()
+            }
+            guard registry.restarts.count < configuration.intensity.maxRestarts else {
+                escalate(id: id, error: error, &registry)
+                return .escalated
+            }
+            registry.restarts.append(instant)
+            _ = makeMachine(id: id, startingIn: nil, in: &registry)
+            return .restarted(error)
+        }
+    }
+
+    /// Shuts the supervisor down because of `error` in machine `id`: stops every machine (their
+    /// records still reach the stream), then reports the escalation and finishes the stream.
+    private func escalate(id: ID, error: any Error, _ registry: inout Registry) {
         registry.isShutDown = true
-        let machines = registry.machines.values.map(\.machine)
+        registry.escalation = Escalation(id: id, error: error)
+        let machines = Array(registry.machines.values)
         registry.machines = [:]
-        return .escalate(error, machines)
+        registry.escalating = Task {
+            await withTaskGroup(of: Void.self) { group in
+                for machine in machines { group.addTask { await machine.stop() } }
+            }
+            self.publish(.escalated(id: id, error: error))
+            self.finishListeners()
+        }
     }
 
-    private static func prepending(
-        _ instant: ContinuousClock.Instant, to rest: consuming RingBuffer<ContinuousClock.Instant>
-    ) -> RingBuffer<ContinuousClock.Instant> {
-        var result = RingBuffer<ContinuousClock.Instant>()
-        result.append(instant)
-        while let next = rest.popFirst() { result.append(next) }
-        return result
+    private func makeMachine(id: ID, startingIn state: State?, in registry: inout Registry) -> Child {
+        registry.generation += 1
+        let link = registry.link ?? SupervisorLink(self)
+        registry.link = link
+        let machine = Child(schema: schema, id: id, startingIn: state, settings: settings, link: link,
+                            generation: registry.generation)
+        registry.machines[id] = machine
+        return machine
     }
 
-    private func publish(_ event: SupervisorEvent<State, Event, ID>) {
+    private func publish(_ event: Published) {
         guard hasListeners.load(ordering: .acquiring) else { return }
-        listeners.withLock { $0.publish(event) }
+        listeners.withLock { $0.subscribers.publish(event) }
+    }
+
+    private func removeListener(_ id: Int) {
+        listeners.withLock { listeners in
+            listeners.subscribers.remove(id: id)
+            hasListeners.store(!listeners.subscribers.isEmpty, ordering: .releasing)
+        }
     }
 
     private func finishListeners() {
-        listeners.withLock { listeners in
-            listeners.finish()
+        let ending = listeners.withLock { listeners in
+            listeners.isFinished = true
             hasListeners.store(false, ordering: .releasing)
+            return listeners.subscribers.detachAll()
         }
+        // Outside the lock: finishing a stream runs its onTermination, which takes the lock.
+        for continuation in ending { continuation.finish() }
     }
 }
