@@ -4,7 +4,7 @@ import Testing
 
 @Suite struct ConditionTests {
     @Test func conditionGatesATransitionAtRunTime() throws {
-        let open = Mutex(false)
+        let open = Locked(false)
         let schema = try Schema<State, Event>(initial: .locked) {
             define(.locked) {
                 condition { open.withLock { $0 } } | when(.pass) | then(.unlocked)
@@ -17,7 +17,7 @@ import Testing
     }
 
     @Test func conditionBlocksAreAndedAndCombineWithMatching() throws {
-        let first = Mutex(true)
+        let first = Locked(true)
         let schema = try Schema<State, Event>(initial: .locked) {
             define(.locked) {
                 condition({ first.withLock { $0 } }) {

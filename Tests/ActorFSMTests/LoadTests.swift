@@ -4,8 +4,8 @@ import Testing
 
 /// The last index a machine saw from each sender.
 final class SenderLedger: Sendable {
-    let last: Mutex<[Int]>
-    init(senders: Int) { last = Mutex([Int](repeating: -1, count: senders)) }
+    let last: Locked<[Int]>
+    init(senders: Int) { last = Locked([Int](repeating: -1, count: senders)) }
 
     /// Records `index` from `sender`; returns whether it came right after the previous one.
     func record(sender: Int, index: Int) -> Bool {

@@ -4,8 +4,8 @@ import Synchronization
 /// A gate that actions wait at until the test opens it: the test decides when a suspended
 /// action resumes, with no sleep.
 final class Gate: Sendable {
-    private let state = Mutex<(isOpen: Bool, waiters: [CheckedContinuation<Void, Never>])>((false, []))
-    private let arrivals = Mutex<(count: Int, watchers: [(Int, CheckedContinuation<Void, Never>)])>((0, []))
+    private let state = Locked<(isOpen: Bool, waiters: [CheckedContinuation<Void, Never>])>((false, []))
+    private let arrivals = Locked<(count: Int, watchers: [(Int, CheckedContinuation<Void, Never>)])>((0, []))
 
     func wait() async {
         arrived()
@@ -54,7 +54,7 @@ final class Gate: Sendable {
 
 /// A value set once after creation, readable from any task (for actions that need their machine).
 final class Later<Value: Sendable>: Sendable {
-    private let value = Mutex<Value?>(nil)
+    private let value = Locked<Value?>(nil)
     func set(_ newValue: Value) { value.withLock { $0 = newValue } }
     var get: Value? { value.withLock { $0 } }
 }
@@ -85,7 +85,7 @@ extension TransitionRecord {
 
 /// A settable instant for supervisor intensity tests: time moves only when the test says so.
 final class ManualInstant: Sendable {
-    private let instant = Mutex(ContinuousClock.now)
+    private let instant = Locked(ContinuousClock.now)
     var now: ContinuousClock.Instant { instant.withLock { $0 } }
     func advance(by duration: Duration) { instant.withLock { $0 += duration } }
 }

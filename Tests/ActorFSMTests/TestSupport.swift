@@ -12,7 +12,7 @@ enum C: MatchingPredicate { case x, y, z }
 
 /// Records what actions did, in order, from any task.
 final class Log: Sendable {
-    private let entries = Mutex<[String]>([])
+    private let entries = Locked<[String]>([])
 
     var lines: [String] { entries.withLock { $0 } }
 

@@ -25,7 +25,7 @@ public final class Supervisor<State: Hashable & Sendable, Event: Sendable, ID: H
     /// How machines are run and restarted.
     public let configuration: SupervisorConfiguration<State>
 
-    private struct Registry: ~Copyable {
+    private struct Registry {
         var machines: [ID: Child] = [:]
         var generation: UInt64 = 0
         var restarts = RingBuffer<ContinuousClock.Instant>()
@@ -36,13 +36,13 @@ public final class Supervisor<State: Hashable & Sendable, Event: Sendable, ID: H
         var link: SupervisorLink<State, Event, ID>?
     }
 
-    private struct Listeners: ~Copyable {
+    private struct Listeners {
         var subscribers = Subscribers<Published>()
         var isFinished = false
     }
 
-    private let registry = Mutex(Registry())
-    private let listeners = Mutex(Listeners())
+    private let registry = Locked(Registry())
+    private let listeners = Locked(Listeners())
     /// Whether anyone listens: checked without the lock on every record, so that busy machines
     /// on different cores do not contend when nobody subscribes.
     private let hasListeners = Atomic<Bool>(false)

@@ -1,0 +1,42 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A value guarded by a `pthread_mutex_t`, for state that many threads contend for.
+///
+/// Why not `Synchronization.Mutex`: on Linux it is a priority-inheritance futex, and under
+/// contention the kernel hands the lock from one thread to the next without a user-space
+/// release/acquire pair. ThreadSanitizer, which must stay clean, then reports false races on the
+/// guarded value. It intercepts `pthread_mutex_lock`, so it sees this lock. `Mutex` remains the
+/// choice where contention is rare and an allocation per owner matters.
+package final class Locked<Value>: @unchecked Sendable {
+    // @unchecked Sendable is sound: `value` is only read or written inside `withLock`, which holds
+    // `mutex` for the whole access, and `mutex` itself lives at a stable heap address for the
+    // object's lifetime (allocated in init, destroyed in deinit).
+    private let mutex: UnsafeMutablePointer<pthread_mutex_t>
+    private var value: Value
+
+    package init(_ value: Value) {
+        self.value = value
+        mutex = .allocate(capacity: 1)
+        mutex.initialize(to: pthread_mutex_t())
+        pthread_mutex_init(mutex, nil)
+    }
+
+    deinit {
+        pthread_mutex_destroy(mutex)
+        mutex.deinitialize(count: 1)
+        mutex.deallocate()
+    }
+
+    /// Runs `body` with exclusive access to the value.
+    package func withLock<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
+        pthread_mutex_lock(mutex)
+        defer { pthread_mutex_unlock(mutex) }
+        return try body(&value)
+    }
+}
