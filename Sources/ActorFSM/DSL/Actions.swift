@@ -12,65 +12,69 @@
 ///
 /// Synchronous actions are kept synchronous, so a machine runs them without a suspension point.
 public struct Actions<State: Sendable, Event: Sendable>: Sendable, ExpressibleByArrayLiteral {
+    @usableFromInline
     enum Body: Sendable {
         case synchronous(@Sendable (TransitionContext<State, Event>) throws -> Void)
         case asynchronous(@Sendable (TransitionContext<State, Event>) async throws -> Void)
     }
 
-    var bodies: [Body]
+    @usableFromInline var bodies: [Body]
+    /// Whether every action is synchronous, kept so that the hot path need not scan.
+    @usableFromInline var allSynchronous: Bool
 
-    init(bodies: [Body]) { self.bodies = bodies }
+    init(bodies: [Body]) {
+        self.bodies = bodies
+        self.allSynchronous = bodies.allSatisfy { if case .synchronous = $0 { true } else { false } }
+    }
 
     /// No actions.
-    public init() { self.bodies = [] }
+    public init() { self.init(bodies: []) }
 
     /// A list of synchronous actions that take no argument, in the order written.
     ///
     /// The elements are synchronous so that the list stays synchronous. Join asynchronous actions
     /// with `&` instead, or wrap them: `onEntry: Actions(notify)`.
     public init(arrayLiteral elements: (@Sendable () throws -> Void)...) {
-        self.bodies = elements.map { action in .synchronous { _ in try action() } }
+        self.init(bodies: elements.map { action in .synchronous { _ in try action() } })
     }
 
     /// A synchronous action that takes no argument.
     public init(_ action: @escaping @Sendable () throws -> Void) {
-        self.bodies = [.synchronous { _ in try action() }]
+        self.init(bodies: [.synchronous { _ in try action() }])
     }
 
     /// An asynchronous action that takes no argument.
     public init(_ action: @escaping @Sendable () async throws -> Void) {
-        self.bodies = [.asynchronous { _ in try await action() }]
+        self.init(bodies: [.asynchronous { _ in try await action() }])
     }
 
     /// A synchronous action that receives the event.
     @_disfavoredOverload
     public init(_ action: @escaping @Sendable (Event) throws -> Void) {
-        self.bodies = [.synchronous { try action($0.event) }]
+        self.init(bodies: [.synchronous { try action($0.event) }])
     }
 
     /// An asynchronous action that receives the event.
     @_disfavoredOverload
     public init(_ action: @escaping @Sendable (Event) async throws -> Void) {
-        self.bodies = [.asynchronous { try await action($0.event) }]
+        self.init(bodies: [.asynchronous { try await action($0.event) }])
     }
 
     /// A synchronous action that receives the transition context.
     public init(_ action: @escaping @Sendable (TransitionContext<State, Event>) throws -> Void) {
-        self.bodies = [.synchronous(action)]
+        self.init(bodies: [.synchronous(action)])
     }
 
     /// An asynchronous action that receives the transition context.
     public init(_ action: @escaping @Sendable (TransitionContext<State, Event>) async throws -> Void) {
-        self.bodies = [.asynchronous(action)]
+        self.init(bodies: [.asynchronous(action)])
     }
 
     /// The number of actions in the list.
     public var count: Int { bodies.count }
 
     /// Whether every action in the list is synchronous.
-    public var isSynchronous: Bool {
-        bodies.allSatisfy { if case .synchronous = $0 { true } else { false } }
-    }
+    public var isSynchronous: Bool { allSynchronous }
 
     /// Runs the actions in order; the first error stops the list and is rethrown.
     public func run(in context: TransitionContext<State, Event>) async throws {
@@ -93,6 +97,7 @@ public struct Actions<State: Sendable, Event: Sendable>: Sendable, ExpressibleBy
     }
 
     /// Runs synchronous actions in order, counting those that complete.
+    @inlinable
     func runSynchronously(in context: TransitionContext<State, Event>, counting completed: inout Int) throws {
         for case .synchronous(let action) in bodies {
             try action(context)

@@ -20,3 +20,11 @@ extension MatchingPredicate {
     /// `Enforcement.weak`: the type name and the case.
     var qualifiedName: String { "\(Self.self).\(self)" }
 }
+
+extension MatchingPredicate {
+    /// This case's position in `allCases`: its dense id in every schema.
+    var ordinal: Int32 {
+        guard let index = Self.allCases.firstIndex(of: self) else { return -1 }
+        return Int32(Self.allCases.distance(from: Self.allCases.startIndex, to: index))
+    }
+}

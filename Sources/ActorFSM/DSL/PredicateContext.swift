@@ -7,14 +7,31 @@
 /// schema.resolve(.pass, in: .locked, predicates: rushHour)
 /// ```
 public struct PredicateContext: Sendable, CustomStringConvertible {
+    @usableFromInline
     struct Entry: Sendable {
-        let typeID: ObjectIdentifier
+        @usableFromInline let typeID: ObjectIdentifier
         let value: any MatchingPredicate
+        /// The case's position in `allCases`, which is its id in every schema: computed once here,
+        /// so that a lookup hashes nothing.
+        @usableFromInline let ordinal: Int32
+
+        /// The predicate's type name, for messages.
+        @usableFromInline var typeName: String { "\(type(of: value))" }
+
+        init(_ value: any MatchingPredicate) {
+            self.typeID = ObjectIdentifier(type(of: value))
+            self.value = value
+            self.ordinal = value.ordinal
+        }
     }
 
-    let entries: [Entry]
+    @usableFromInline let entries: [Entry]
+    /// The entries' type identifiers and case ordinals, apart: the hot path reads these without
+    /// copying an entry's existential value.
+    @usableFromInline let typeIDs: [ObjectIdentifier]
+    @usableFromInline let ordinals: [Int32]
     /// The name of a type given more than once, which makes the context ambiguous.
-    let repeatedType: String?
+    @usableFromInline let repeatedType: String?
 
     /// A context with no predicates.
     public static let none = PredicateContext(entries: [])
@@ -25,19 +42,19 @@ public struct PredicateContext: Sendable, CustomStringConvertible {
     /// is unhandled, with the reason ``UnhandledReason/Kind/ambiguousPredicate``.
     public init<each P: MatchingPredicate>(_ predicates: repeat each P) {
         var entries: [Entry] = []
-        for predicate in repeat each predicates {
-            entries.append(Entry(typeID: ObjectIdentifier(type(of: predicate)), value: predicate))
-        }
+        for predicate in repeat each predicates { entries.append(Entry(predicate)) }
         self.init(entries: entries)
     }
 
     /// Creates a context from predicates whose types are known only at run time.
     public init(_ predicates: [any MatchingPredicate]) {
-        self.init(entries: predicates.map { Entry(typeID: ObjectIdentifier(type(of: $0)), value: $0) })
+        self.init(entries: predicates.map(Entry.init))
     }
 
     init(entries: [Entry]) {
         self.entries = entries
+        self.typeIDs = entries.map(\.typeID)
+        self.ordinals = entries.map(\.ordinal)
         // A quadratic scan: contexts hold a handful of predicates, and a Set would allocate.
         var repeated: String?
         for (index, entry) in entries.enumerated() where repeated == nil {

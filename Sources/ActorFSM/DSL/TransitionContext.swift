@@ -17,15 +17,16 @@ public struct TransitionContext<State: Sendable, Event: Sendable>: Sendable {
     public let target: State
     /// The predicates the event arrived with.
     public let predicates: PredicateContext
-    let runtime: (any ActionRuntime<Event>)?
+    @usableFromInline let runtime: (any ActionRuntime)?
 
     package init(event: Event, source: State, target: State, predicates: PredicateContext) {
         self.init(event: event, source: source, target: target, predicates: predicates, runtime: nil)
     }
 
+    @usableFromInline
     init(
         event: Event, source: State, target: State, predicates: PredicateContext,
-        runtime: (any ActionRuntime<Event>)?
+        runtime: (any ActionRuntime)?
     ) {
         self.event = event
         self.source = source
@@ -55,8 +56,12 @@ public struct TransitionContext<State: Sendable, Event: Sendable>: Sendable {
 }
 
 /// What a running machine offers its actions. The ``Machine`` actor conforms.
-protocol ActionRuntime<Event>: AnyObject, Sendable {
-    associatedtype Event: Sendable
+///
+/// Deliberately not parameterized by `Event`: a constrained existential such as
+/// `any ActionRuntime<Event>` needs its metadata looked up at run time in generic code, on every
+/// transition. `postFollowUp` takes the event generically instead and checks its type.
+@usableFromInline
+protocol ActionRuntime: AnyObject, Sendable {
     var erasedMachineID: any Hashable & Sendable { get }
-    func postFollowUp(_ event: Event, predicates: PredicateContext?) -> Bool
+    func postFollowUp<E: Sendable>(_ event: E, predicates: PredicateContext?) -> Bool
 }

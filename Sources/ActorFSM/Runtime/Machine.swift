@@ -623,9 +623,11 @@ public actor Machine<State: Hashable & Sendable, Event: Sendable, ID: Hashable &
 }
 
 extension Machine: ActionRuntime {
-    nonisolated var erasedMachineID: any Hashable & Sendable { id }
+    @usableFromInline nonisolated var erasedMachineID: any Hashable & Sendable { id }
 
-    nonisolated func postFollowUp(_ event: Event, predicates: PredicateContext?) -> Bool {
+    @usableFromInline nonisolated func postFollowUp<E: Sendable>(_ event: E, predicates: PredicateContext?) -> Bool {
+        // A context is only ever made by this machine for its own `Event` type.
+        guard let event = event as? Event else { return false }
         let capacity = configuration.inboxCapacity
         let admission = followUps.withLock { state -> FollowUpAdmission in
             if state.stopped { return .refused }

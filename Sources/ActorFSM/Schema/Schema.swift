@@ -19,7 +19,7 @@
 /// States must be `Hashable`. Events are matched by value when they are `Hashable`, or by case,
 /// whatever their payload, when they conform to ``CaseKeyed``.
 public struct Schema<State: Hashable & Sendable, Event: Sendable>: Sendable {
-    let storage: SchemaStorage<State, Event>
+    @usableFromInline let storage: SchemaStorage<State, Event>
 
     /// Builds and validates a schema.
     ///
@@ -117,18 +117,20 @@ public struct Schema<State: Hashable & Sendable, Event: Sendable>: Sendable {
     ///
     /// - Returns: the new state id; `stateID` itself if nothing fired.
     /// - Throws: what an action throws; asynchronous actions are skipped.
+    @inlinable
     package func step(_ stateID: Int32, _ event: Event, _ predicates: PredicateContext) throws -> Int32 {
+        let storage = self.storage
         guard case .fires(let index) = storage.lookup(state: stateID, event: event, predicates: predicates) else {
             return stateID
         }
-        let transition = storage.transitions[Int(index)]
-        let changes = storage.policy == .executeAlways || transition.source != transition.target
-        let states = storage.states
+        let transition = storage.hot[Int(index)]
+        let changes = storage.runsEntryAndExit || transition.source != transition.target
         let context = TransitionContext(
-            event: event, source: states[Int(stateID)], target: states[Int(transition.target)], predicates: predicates)
+            event: event, source: storage.states[Int(stateID)], target: storage.states[Int(transition.target)],
+            predicates: predicates, runtime: nil)
         var completed = 0
         if changes { try storage.exitActions[Int(stateID)].runSynchronously(in: context, counting: &completed) }
-        try transition.actions.runSynchronously(in: context, counting: &completed)
+        try storage.transitionActions[Int(index)].runSynchronously(in: context, counting: &completed)
         if changes { try storage.entryActions[Int(transition.target)].runSynchronously(in: context, counting: &completed) }
         return transition.target
     }

@@ -1,28 +1,45 @@
 /// The immutable tables behind a `Schema`, shared by every copy of it and every machine.
 ///
 /// Every stored property is a `let` of a `Sendable` type, so the class is `Sendable` by construction.
+@usableFromInline
 final class SchemaStorage<State: Hashable & Sendable, Event: Sendable>: Sendable {
     let initial: Int32
-    let states: [State]
+    @usableFromInline let states: [State]
     let stateIDs: [State: Int32]
-    let events: [any Hashable & Sendable]
+    @usableFromInline let events: [any Hashable & Sendable]
     let eventLabels: [String]
-    let eventID: @Sendable (Event) -> Int32?
-    let predicateTypes: [PredicateType]
+    @usableFromInline let eventID: @Sendable (Event) -> Int32?
+    /// For events matched by value that are payload-free enums: ids by tag, without a closure.
+    @usableFromInline let tagTable: TagTable?
+    @usableFromInline let predicateTypes: [PredicateType]
     let predicateSlots: [ObjectIdentifier: Int32]
     let transitions: [CompiledTransition<State, Event>]
     /// For `state * eventCount + event`, the index of its `LookupGroup`, or -1.
-    let groupIndex: [Int32]
-    let groups: [LookupGroup]
+    @usableFromInline let groupIndex: [Int32]
+    @usableFromInline let groups: [LookupGroup]
     /// For each group's combination of predicate cases, the winning transition, or -1.
-    let entries: [Int32]
-    let entryActions: [Actions<State, Event>]
-    let exitActions: [Actions<State, Event>]
+    @usableFromInline let entries: [Int32]
+    @usableFromInline let entryActions: [Actions<State, Event>]
+    @usableFromInline let exitActions: [Actions<State, Event>]
     let policy: EntryExitPolicy
+    /// Whether the policy runs entry and exit actions even without a change of state.
+    @usableFromInline let runsEntryAndExit: Bool
+    /// Each transition's actions, apart, so the hot path copies one reference.
+    @usableFromInline let transitionActions: [Actions<State, Event>]
+    /// Per transition, what a lookup needs, so it never copies a whole `CompiledTransition`.
+    @usableFromInline let hot: [HotTransition]
+
+    @usableFromInline
+    struct HotTransition: Sendable {
+        @usableFromInline let source: Int32
+        @usableFromInline let target: Int32
+        @usableFromInline let hasGuards: Bool
+    }
 
     init(
         initial: Int32, states: [State], stateIDs: [State: Int32], events: [any Hashable & Sendable],
-        eventLabels: [String], eventID: @escaping @Sendable (Event) -> Int32?, predicateTypes: [PredicateType],
+        eventLabels: [String], eventID: @escaping @Sendable (Event) -> Int32?, tagTable: TagTable?,
+        predicateTypes: [PredicateType],
         predicateSlots: [ObjectIdentifier: Int32], transitions: [CompiledTransition<State, Event>],
         groupIndex: [Int32], groups: [LookupGroup], entries: [Int32],
         entryActions: [Actions<State, Event>], exitActions: [Actions<State, Event>], policy: EntryExitPolicy
@@ -33,6 +50,7 @@ final class SchemaStorage<State: Hashable & Sendable, Event: Sendable>: Sendable
         self.events = events
         self.eventLabels = eventLabels
         self.eventID = eventID
+        self.tagTable = tagTable
         self.predicateTypes = predicateTypes
         self.predicateSlots = predicateSlots
         self.transitions = transitions
@@ -42,33 +60,55 @@ final class SchemaStorage<State: Hashable & Sendable, Event: Sendable>: Sendable
         self.entryActions = entryActions
         self.exitActions = exitActions
         self.policy = policy
+        self.runsEntryAndExit = policy == .executeAlways
+        self.transitionActions = transitions.map(\.actions)
+        self.hot = transitions.map { HotTransition(source: $0.source, target: $0.target, hasGuards: !$0.guards.isEmpty) }
     }
 
     /// The transition that `event` triggers in the state with id `state`: O(1) in the size of the
     /// table, with no allocation, boxing or lock.
+    @inlinable
     func lookup(state: Int32, event: Event, predicates: PredicateContext) -> Lookup {
-        guard let eventID = eventID(event) else { return .unhandled(.init(.unknownEvent)) }
+        guard let eventID = tagTable?.id(of: event) ?? (tagTable == nil ? eventID(event) : nil) else {
+            return .unhandled(.init(.unknownEvent))
+        }
         let group = groupIndex[Int(state) &* events.count &+ Int(eventID)]
         guard group >= 0 else { return .unhandled(.init(.noTransition)) }
         if let repeated = predicates.repeatedType { return .unhandled(.init(.ambiguousPredicate, repeated)) }
-        for entry in predicates.entries where predicateSlots[entry.typeID] == nil {
-            return .unhandled(.init(.unknownPredicate, "\(type(of: entry.value))"))
+        let typeIDs = predicates.typeIDs
+        for index in typeIDs.indices where !knows(typeIDs[index]) {
+            return .unhandled(.init(.unknownPredicate, predicates.entries[index].typeName))
         }
         let layout = groups[Int(group)]
         var offset = layout.base
         for (position, slot) in layout.slots.enumerated() {
-            let type = predicateTypes[Int(slot)]
-            guard let entry = predicates.entries.first(where: { $0.typeID == type.id }),
-                  let caseID = entry.value.caseID(in: type.index)
-            else { return .unhandled(.init(.missingPredicate, type.name)) }
-            offset &+= caseID &* layout.strides[position]
+            let typeID = predicateTypes[Int(slot)].id
+            guard let index = typeIDs.firstIndex(of: typeID), predicates.ordinals[index] >= 0 else {
+                return .unhandled(.init(.missingPredicate, predicateTypes[Int(slot)].name))
+            }
+            offset &+= predicates.ordinals[index] &* layout.strides[position]
         }
         let transition = entries[Int(offset)]
         guard transition >= 0 else { return .unhandled(.init(.noTransition)) }
-        return transitions[Int(transition)].admits(event) ? .fires(transition) : .conditionFalse(transition)
+        if hot[Int(transition)].hasGuards && !admits(transition, event) {
+            return .conditionFalse(transition)
+        }
+        return .fires(transition)
+    }
+
+    /// Whether the schema mentions the predicate type: a scan of a few identifiers is cheaper
+    /// than hashing one.
+    @usableFromInline
+    func admits(_ transition: Int32, _ event: Event) -> Bool { transitions[Int(transition)].admits(event) }
+
+    @usableFromInline
+    func knows(_ typeID: ObjectIdentifier) -> Bool {
+        if predicateTypes.count <= 8 { return predicateTypes.contains { $0.id == typeID } }
+        return predicateSlots[typeID] != nil
     }
 
     /// What a lookup found, by transition index.
+    @usableFromInline
     enum Lookup: Sendable {
         case fires(Int32)
         case conditionFalse(Int32)

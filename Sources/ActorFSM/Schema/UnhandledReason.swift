@@ -11,6 +11,7 @@ public struct UnhandledReason: Sendable, Hashable, CustomStringConvertible {
     /// The predicate type involved, for the predicate kinds.
     public let predicateType: String?
 
+    @usableFromInline
     init(_ kind: Kind, _ predicateType: String? = nil) {
         self.kind = kind
         self.predicateType = predicateType

@@ -42,23 +42,28 @@ struct EventMatcher<Event: Sendable>: Sendable {
     /// Builds the run-time lookup from interned identities to dense ids, with the concrete
     /// `Hashable` type in hand so that lookups never box into `AnyHashable`.
     let makeIndex: @Sendable ([SendableHashable]) -> @Sendable (Event) -> Int32?
+    /// Builds a tag table for events matched by value, when their type allows one.
+    var makeTagTable: @Sendable ([SendableHashable]) -> TagTable? = { _ in nil }
 
     static func value(_ event: Event) -> EventMatcher where Event: Hashable {
-        EventMatcher(identity: SendableHashable(event), label: "\(event)", kind: .value) { identities in
-            let ids = Dictionary(uniqueKeysWithValues: identities.enumerated().map { index, identity in
-                // Safe: every identity of a .value matcher set was made from an `Event` above.
-                (identity.base as! Event, Int32(index))
-            })
+        var matcher = EventMatcher(identity: SendableHashable(event), label: "\(event)", kind: .value) { identities in
+            // Safe: every identity of a .value matcher set was made from an `Event` above.
+            let values = identities.map { $0.base as! Event }
+            if let table = TagTable(values) { return { table.id(of: $0) } }
+            let ids = Dictionary(uniqueKeysWithValues: values.enumerated().map { ($1, Int32($0)) })
             return { ids[$0] }
         }
+        // Safe: as above, every identity of a .value matcher set was made from an `Event`.
+        matcher.makeTagTable = { identities in TagTable(identities.map { $0.base as! Event }) }
+        return matcher
     }
 
     static func key(_ key: Event.CaseKey) -> EventMatcher where Event: CaseKeyed {
         EventMatcher(identity: SendableHashable(key), label: "\(key)", kind: .caseKey) { identities in
-            let ids = Dictionary(uniqueKeysWithValues: identities.enumerated().map { index, identity in
-                // Safe: every identity of a .caseKey matcher set was made from an `Event.CaseKey`.
-                (identity.base as! Event.CaseKey, Int32(index))
-            })
+            // Safe: every identity of a .caseKey matcher set was made from an `Event.CaseKey`.
+            let keys = identities.map { $0.base as! Event.CaseKey }
+            if let table = TagTable(keys) { return { table.id(of: $0.caseKey) } }
+            let ids = Dictionary(uniqueKeysWithValues: keys.enumerated().map { ($1, Int32($0)) })
             return { ids[$0.caseKey] }
         }
     }

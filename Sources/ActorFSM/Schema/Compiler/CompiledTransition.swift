@@ -17,11 +17,12 @@ struct CompiledTransition<State: Sendable, Event: Sendable>: Sendable {
 }
 
 /// The transitions of one (state, event) pair, expanded over the predicate types they use.
+@usableFromInline
 struct LookupGroup: Sendable {
     /// The predicate slots this group depends on, ascending.
-    let slots: [Int32]
+    @usableFromInline let slots: [Int32]
     /// The weight of each slot's case id in the combined index.
-    let strides: [Int32]
+    @usableFromInline let strides: [Int32]
     /// Where this group's entries start in the schema's entry table.
-    let base: Int32
+    @usableFromInline let base: Int32
 }

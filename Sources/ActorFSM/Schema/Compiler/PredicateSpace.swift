@@ -1,35 +1,17 @@
-/// A predicate type used by a schema: its cases, and a typed index from case to dense id.
+/// A predicate type used by a schema and its cases; a case's dense id is its position in
+/// `allCases` (see `MatchingPredicate.ordinal`).
+@usableFromInline
 struct PredicateType: Sendable {
-    let id: ObjectIdentifier
-    let name: String
+    @usableFromInline let id: ObjectIdentifier
+    @usableFromInline let name: String
     let cases: [any MatchingPredicate]
-    let index: any CaseIndexing
 
     var caseCount: Int { cases.count }
 }
 
-/// Maps the cases of one predicate type to dense ids; see `CaseIndex`.
-protocol CaseIndexing: AnyObject, Sendable {}
-
-final class CaseIndex<P: MatchingPredicate>: CaseIndexing {
-    let ids: [P: Int32]
-
-    init() {
-        ids = Dictionary(uniqueKeysWithValues: P.allCases.enumerated().map { ($1, Int32($0)) })
-    }
-}
-
 extension MatchingPredicate {
     static func makePredicateType() -> PredicateType {
-        PredicateType(id: ObjectIdentifier(Self.self), name: "\(Self.self)", cases: Array(allCases), index: CaseIndex<Self>())
-    }
-
-    /// This case's dense id, given the index built for `Self`.
-    ///
-    /// Callers pick `index` by `ObjectIdentifier(Self.self)`, and every index registered under
-    /// that identifier is a `CaseIndex<Self>` (see `makePredicateType`), so the downcast holds.
-    func caseID(in index: any CaseIndexing) -> Int32? {
-        unsafeDowncast(index as AnyObject, to: CaseIndex<Self>.self).ids[self]
+        PredicateType(id: ObjectIdentifier(Self.self), name: "\(Self.self)", cases: Array(allCases))
     }
 }
 
@@ -50,7 +32,7 @@ struct PredicateSpace {
             slots[id] = slot
         }
         // A CaseIterable type's value is always among its cases; -1 flags a broken conformance.
-        return (slot, predicate.caseID(in: types[slot].index) ?? -1)
+        return (slot, predicate.ordinal)
     }
 
     func name(slot: Int, caseID: Int32) -> String {

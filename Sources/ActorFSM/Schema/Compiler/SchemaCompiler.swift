@@ -48,6 +48,7 @@ struct SchemaCompiler<State: Hashable & Sendable, Event: Sendable> {
             initial: stateIDs[initial]!, states: states, stateIDs: stateIDs,
             events: events.map(\.identity.base), eventLabels: events.map(\.label),
             eventID: events.first.map { $0.makeIndex(events.map(\.identity)) } ?? { _ in nil },
+            tagTable: events.first?.kind == .value ? events.first?.makeTagTable(events.map(\.identity)) : nil,
             predicateTypes: inheritance.space.types, predicateSlots: inheritance.space.slots.mapValues { Int32($0) },
             transitions: transitions, groupIndex: lookup.groupIndex, groups: lookup.groups, entries: lookup.entries,
             entryActions: (0..<states.count).map { entry[Int32($0)] ?? Actions() },
