@@ -18,6 +18,10 @@ func measure(
     _ name: String, unit: String, repetitions: Int, units: Double, scale: Double = 1,
     _ body: () async throws -> (Duration, Int)
 ) async rethrows -> Measurement {
+    // For profiling one workload: FSM_BENCH_ONLY="B1 send" skips every other measurement.
+    if let only = getenv("FSM_BENCH_ONLY").map({ String(cString: $0) }), !name.hasPrefix(only) {
+        return Measurement(name: name, unit: unit, median: 0, min: 0, max: 0, checksum: 0)
+    }
     _ = try await body()
     var samples: [Double] = []
     var checksum = 0

@@ -71,10 +71,10 @@ public struct Actions<State: Sendable, Event: Sendable>: Sendable, ExpressibleBy
     }
 
     /// The number of actions in the list.
-    public var count: Int { bodies.count }
+    @inlinable public var count: Int { bodies.count }
 
     /// Whether every action in the list is synchronous.
-    public var isSynchronous: Bool { allSynchronous }
+    @inlinable public var isSynchronous: Bool { allSynchronous }
 
     /// Runs the actions in order; the first error stops the list and is rethrown.
     public func run(in context: TransitionContext<State, Event>) async throws {

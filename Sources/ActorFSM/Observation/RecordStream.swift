@@ -23,6 +23,7 @@ public struct RecordStream<Element: Sendable>: AsyncSequence, Sendable {
 }
 
 /// Counts dropped records; shared by the publisher and the consumer.
+@usableFromInline
 final class DropCounter: Sendable {
     private let count = Atomic<Int>(0)
     var value: Int { count.load(ordering: .relaxed) }
@@ -30,11 +31,14 @@ final class DropCounter: Sendable {
 }
 
 /// The subscriptions of one publisher. Not thread-safe: the owning actor serialises access.
+@usableFromInline
 struct Subscribers<Element: Sendable> {
-    private var entries: [(id: Int, continuation: AsyncStream<Element>.Continuation, drops: DropCounter)] = []
-    private var nextID = 0
+    @usableFromInline var entries: [(id: Int, continuation: AsyncStream<Element>.Continuation, drops: DropCounter)] = []
+    @usableFromInline var nextID = 0
 
-    var isEmpty: Bool { entries.isEmpty }
+    @usableFromInline init() {}
+
+    @inlinable var isEmpty: Bool { entries.isEmpty }
     var count: Int { entries.count }
 
     /// Registers a subscription; it receives everything published from now on. `onTermination`
@@ -59,6 +63,7 @@ struct Subscribers<Element: Sendable> {
     }
 
     /// Delivers `element` to every subscription without waiting; forgets terminated ones.
+    @usableFromInline
     mutating func publish(_ element: Element) {
         var terminated: [Int] = []
         for (index, entry) in entries.enumerated() {

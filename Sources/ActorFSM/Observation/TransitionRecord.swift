@@ -27,6 +27,26 @@ public struct TransitionRecord<State: Hashable & Sendable, Event: Sendable, ID: 
     /// When processing finished.
     public let completedAt: ContinuousClock.Instant
 
+    @usableFromInline
+    init(
+        sequenceNumber: UInt64, machineID: ID, source: State, event: Event, predicates: PredicateContext,
+        target: State, outcome: Outcome, actionsRun: Int, transitionLocation: SourceLocation?, origin: EventOrigin,
+        acceptedAt: ContinuousClock.Instant, completedAt: ContinuousClock.Instant
+    ) {
+        self.sequenceNumber = sequenceNumber
+        self.machineID = machineID
+        self.source = source
+        self.event = event
+        self.predicates = predicates
+        self.target = target
+        self.outcome = outcome
+        self.actionsRun = actionsRun
+        self.transitionLocation = transitionLocation
+        self.origin = origin
+        self.acceptedAt = acceptedAt
+        self.completedAt = completedAt
+    }
+
     /// `#3 gate-7: locked --coin--> unlocked (transitioned)`.
     public var description: String {
         "#\(sequenceNumber) \(machineID): \(source) --\(event)\(predicates.entries.isEmpty ? "" : " \(predicates)")--> \(target) (\(outcome))"

@@ -1,5 +1,6 @@
 /// The machines whose actions are running in the current task (and its child tasks), innermost
 /// last. `send` consults it to refuse a send that would wait for itself.
+@usableFromInline
 enum ActionScope {
-    @TaskLocal static var machines: [ObjectIdentifier] = []
+    @usableFromInline @TaskLocal static var machines: [ObjectIdentifier] = []
 }

@@ -13,19 +13,34 @@ public struct Envelope<Event: Sendable>: Sendable {
 }
 
 /// An accepted event waiting in a machine's inbox.
+@usableFromInline
 struct InboxEntry<State: Hashable & Sendable, Event: Sendable, ID: Hashable & Sendable>: Sendable {
-    typealias Record = TransitionRecord<State, Event, ID>
+    @usableFromInline typealias Record = TransitionRecord<State, Event, ID>
 
-    let event: Event
-    let predicates: PredicateContext?
-    let origin: EventOrigin
-    let acceptedAt: ContinuousClock.Instant
+    @usableFromInline let event: Event
+    @usableFromInline let predicates: PredicateContext?
+    @usableFromInline let origin: EventOrigin
+    @usableFromInline let acceptedAt: ContinuousClock.Instant
     /// Identifies the entry, for withdrawal when its sender is cancelled.
-    let ticket: UInt64
+    @usableFromInline let ticket: UInt64
     /// The machines whose actions were running in the sender's task, so that a cycle of awaited
     /// sends is detected even when this event is processed later, from the inbox.
-    let senderScope: [ObjectIdentifier]
+    @usableFromInline let senderScope: [ObjectIdentifier]
     /// Resumed with the record, for `send` (with `nil` if the sender withdrew the event); `nil`
     /// for posted events.
-    let reply: CheckedContinuation<Record?, Never>?
+    @usableFromInline let reply: CheckedContinuation<Record?, Never>?
+
+    @usableFromInline
+    init(
+        event: Event, predicates: PredicateContext?, origin: EventOrigin, acceptedAt: ContinuousClock.Instant,
+        ticket: UInt64, senderScope: [ObjectIdentifier], reply: CheckedContinuation<Record?, Never>?
+    ) {
+        self.event = event
+        self.predicates = predicates
+        self.origin = origin
+        self.acceptedAt = acceptedAt
+        self.ticket = ticket
+        self.senderScope = senderScope
+        self.reply = reply
+    }
 }

@@ -20,70 +20,82 @@ import Synchronization
 /// until the commit and the target state after it; it never reads anything else.
 ///
 /// See `Docs/Concurrency.md` for failures, back-pressure, cancellation and the lifecycle.
-public actor Machine<State: Hashable & Sendable, Event: Sendable, ID: Hashable & Sendable> {
+public final actor Machine<State: Hashable & Sendable, Event: Sendable, ID: Hashable & Sendable> {
     /// The record type this machine publishes.
     public typealias Record = TransitionRecord<State, Event, ID>
-    typealias Entry = InboxEntry<State, Event, ID>
+    @usableFromInline typealias Entry = InboxEntry<State, Event, ID>
 
     /// The machine's id.
     public nonisolated let id: ID
     /// The schema it runs.
     public nonisolated let schema: Schema<State, Event>
-    private nonisolated let settings: MachineSettings<State>
-    private nonisolated let link: SupervisorLink<State, Event, ID>?
-    nonisolated let generation: UInt64
+    @usableFromInline nonisolated let settings: MachineSettings<State>
+    @usableFromInline nonisolated let link: SupervisorLink<State, Event, ID>?
+    @usableFromInline nonisolated let generation: UInt64
 
-    private var stateID: Int32
-    private var phase = Phase.running
-    private var isProcessing = false
-    private var isFinalized = false
+    @usableFromInline var stateID: Int32
+    @usableFromInline var phase = Phase.running
+    @usableFromInline var isProcessing = false
+    @usableFromInline var isFinalized = false
     /// The current state when it is not one of the schema's (a starting or error state given by
     /// the user); `stateID` is then -1.
-    private var offTableState: State?
-    private var sequenceNumber: UInt64 = 0
-    private var nextTicket: UInt64 = 0
+    @usableFromInline var offTableState: State?
+    @usableFromInline var sequenceNumber: UInt64 = 0
+    @usableFromInline var nextTicket: UInt64 = 0
     /// Inbox slots promised to senders that waited for room and have not yet enqueued.
-    private var reservedSlots = 0
-    private var inbox = RingBuffer<Entry>()
-    private var roomWaiters = RingBuffer<RoomWaiter>()
-    private var subscribers = Subscribers<Record>()
-    private var stateSubscribers = Subscribers<State>()
-    private var watchers = Watchers()
-    private var inFlight: Task<ActionRun, Never>?
-    private var termination: MachineTermination?
-    private nonisolated let followUps = Mutex(FollowUps())
+    @usableFromInline var reservedSlots = 0
+    @usableFromInline var inbox = RingBuffer<Entry>()
+    @usableFromInline var roomWaiters = RingBuffer<RoomWaiter>()
+    @usableFromInline var subscribers = Subscribers<Record>()
+    @usableFromInline var stateSubscribers = Subscribers<State>()
+    @usableFromInline var watchers = Watchers()
+    @usableFromInline var inFlight: Task<ActionRun, Never>?
+    @usableFromInline var termination: MachineTermination?
+    @usableFromInline nonisolated let followUps = Mutex(FollowUps())
 
+    @usableFromInline
     enum Phase { case running, finishing, stopped }
 
+    @usableFromInline
     struct RoomWaiter {
-        let ticket: UInt64
-        let continuation: CheckedContinuation<Bool, Never>
+        @usableFromInline let ticket: UInt64
+        @usableFromInline let continuation: CheckedContinuation<Bool, Never>
     }
 
     /// Continuations waiting for the lifecycle, and for tests.
+    @usableFromInline
     struct Watchers {
-        var finish: [CheckedContinuation<Void, Never>] = []
-        var refusal: [CheckedContinuation<Void, Never>] = []
-        var inbox: [(count: Int, continuation: CheckedContinuation<Void, Never>)] = []
-        var roomWaiters: [(count: Int, continuation: CheckedContinuation<Void, Never>)] = []
+        @usableFromInline var finish: [CheckedContinuation<Void, Never>] = []
+        @usableFromInline var refusal: [CheckedContinuation<Void, Never>] = []
+        @usableFromInline var inbox: [(count: Int, continuation: CheckedContinuation<Void, Never>)] = []
+        @usableFromInline var roomWaiters: [(count: Int, continuation: CheckedContinuation<Void, Never>)] = []
+
+        @usableFromInline init() {}
     }
 
     /// Follow-up events posted by actions, which may run off the actor.
+    @usableFromInline
     struct FollowUps: ~Copyable {
         /// Whether a transition's actions are running: follow-ups wait for it to complete.
-        var collecting = false
-        var stopped = false
-        var flushScheduled = false
+        @usableFromInline var collecting = false
+        @usableFromInline var stopped = false
+        @usableFromInline var flushScheduled = false
         /// How many more follow-ups the inbox has room for during this transition.
-        var room = 0
-        var pending: [(Event, PredicateContext?)] = []
+        @usableFromInline var room = 0
+        @usableFromInline var pending: [(Event, PredicateContext?)] = []
+
+        @usableFromInline init() {}
     }
 
+    @usableFromInline
     enum FollowUpAdmission { case refused, queued, scheduleFlush }
 
+    @usableFromInline
     struct ActionRun: Sendable {
-        var completed = 0
-        var failure: (any Error)?
+        @usableFromInline var completed = 0
+        @usableFromInline var failure: (any Error)?
+
+        @usableFromInline init() {}
     }
 
     /// Creates a machine in the schema's initial state, or in `state`.
@@ -119,6 +131,7 @@ public actor Machine<State: Hashable & Sendable, Event: Sendable, ID: Hashable &
     public nonisolated var configuration: MachineConfiguration<State> { settings.configuration }
 
     /// The current state.
+    @inlinable
     public var state: State { offTableState ?? schema.storage.states[Int(stateID)] }
 
     /// Whether the machine has stopped: it takes no more events.
@@ -140,6 +153,7 @@ public actor Machine<State: Hashable & Sendable, Event: Sendable, ID: Hashable &
     ///   `.failed` and the failure policy applied), `.stopped`, `.cancelled` (the event was
     ///   withdrawn before processing) or `.reentrantSend`.
     @discardableResult
+    @inlinable
     public func send(_ event: Event, predicates: PredicateContext? = nil) async throws(MachineError) -> Record {
         let scope = ActionScope.machines
         if scope.contains(ObjectIdentifier(self)) { throw MachineError(.reentrantSend) }
@@ -252,7 +266,8 @@ public actor Machine<State: Hashable & Sendable, Event: Sendable, ID: Hashable &
 
     // MARK: - Processing
 
-    private func process(
+    @inlinable
+    func process(
         _ event: Event, _ predicates: PredicateContext?, origin: EventOrigin, acceptedAt: ContinuousClock.Instant,
         scope: [ObjectIdentifier]
     ) async -> Record {
@@ -269,15 +284,16 @@ public actor Machine<State: Hashable & Sendable, Event: Sendable, ID: Hashable &
         let transitionIndex: Int32
         switch storage.lookup(state: stateID, event: event, predicates: context) {
         case .unhandled(let reason): return finished(.unhandled(reason))
-        case .conditionFalse(let index): return finished(.conditionFalse, at: storage.transitions[Int(index)].location)
+        case .conditionFalse(let index): return finished(.conditionFalse, at: storage.transitionLocations[Int(index)])
         case .fires(let index): transitionIndex = index
         }
-        let transition = storage.transitions[Int(transitionIndex)]
-        let changes = storage.policy == .executeAlways || transition.source != transition.target
+        let transition = storage.hot[Int(transitionIndex)]
+        let transitionActions = storage.transitionActions[Int(transitionIndex)]
+        let changes = storage.runsEntryAndExit || transition.source != transition.target
         let exit = changes ? storage.exitActions[Int(transition.source)] : Actions()
         let entry = changes ? storage.entryActions[Int(transition.target)] : Actions()
         var run = ActionRun()
-        if exit.count + transition.actions.count + entry.count == 0 {
+        if exit.count + transitionActions.count + entry.count == 0 {
             commit(transition.target)
         } else {
             let actionContext = TransitionContext(
@@ -288,29 +304,22 @@ public actor Machine<State: Hashable & Sendable, Event: Sendable, ID: Hashable &
                 $0.collecting = true
                 $0.room = room
             }
-            if exit.isSynchronous && transition.actions.isSynchronous && entry.isSynchronous {
-                run = runSynchronously(exit, transition.actions, entry, to: transition.target, in: actionContext)
+            if exit.isSynchronous && transitionActions.isSynchronous && entry.isSynchronous {
+                run = runSynchronously(exit, transitionActions, entry, to: transition.target, in: actionContext)
             } else {
-                let chain = scope + [ObjectIdentifier(self)]
-                let actions = transition.actions
-                let target = transition.target
-                let task = Task {
-                    await ActionScope.$machines.withValue(chain) {
-                        await self.runAsynchronously(exit, actions, entry, to: target, in: actionContext)
-                    }
-                }
-                inFlight = task
-                run = await task.value
-                inFlight = nil
+                run = await runInTask(exit, transitionActions, entry, to: transition.target, in: actionContext,
+                                      scope: scope)
             }
             acceptFollowUps()
         }
-        let record = finished(run.failure.map { .failed($0) } ?? .transitioned, run, at: transition.location)
+        let record = finished(run.failure.map { .failed($0) } ?? .transitioned, run,
+                              at: storage.transitionLocations[Int(transitionIndex)])
         if let failure = run.failure { applyFailurePolicy(after: failure) }
         return record
     }
 
-    private func runSynchronously(
+    @inlinable
+    func runSynchronously(
         _ exit: Actions<State, Event>, _ actions: Actions<State, Event>, _ entry: Actions<State, Event>,
         to target: Int32, in context: TransitionContext<State, Event>
     ) -> ActionRun {
@@ -326,7 +335,25 @@ public actor Machine<State: Hashable & Sendable, Event: Sendable, ID: Hashable &
         return run
     }
 
-    private func runAsynchronously(
+    /// Runs a transition's actions in a task of their own, which `stop()` can cancel, with the
+    /// sender's scope extended by this machine (for reentrancy detection).
+    @usableFromInline func runInTask(
+        _ exit: Actions<State, Event>, _ actions: Actions<State, Event>, _ entry: Actions<State, Event>,
+        to target: Int32, in context: TransitionContext<State, Event>, scope: [ObjectIdentifier]
+    ) async -> ActionRun {
+        let chain = scope + [ObjectIdentifier(self)]
+        let task = Task {
+            await ActionScope.$machines.withValue(chain) {
+                await self.runAsynchronously(exit, actions, entry, to: target, in: context)
+            }
+        }
+        inFlight = task
+        let run = await task.value
+        inFlight = nil
+        return run
+    }
+
+    @usableFromInline func runAsynchronously(
         _ exit: Actions<State, Event>, _ actions: Actions<State, Event>, _ entry: Actions<State, Event>,
         to target: Int32, in context: TransitionContext<State, Event>
     ) async -> ActionRun {
@@ -342,14 +369,16 @@ public actor Machine<State: Hashable & Sendable, Event: Sendable, ID: Hashable &
         return run
     }
 
-    private func commit(_ target: Int32) {
+    @inlinable
+    func commit(_ target: Int32) {
         let changed = target != stateID
         stateID = target
         offTableState = nil
         if changed && !stateSubscribers.isEmpty { stateSubscribers.publish(state) }
     }
 
-    private func complete(
+    @inlinable
+    func complete(
         _ number: UInt64, _ event: Event, _ predicates: PredicateContext, _ origin: EventOrigin,
         _ acceptedAt: ContinuousClock.Instant, source: State, outcome: Outcome, run: ActionRun, location: SourceLocation?
     ) -> Record {
@@ -362,7 +391,7 @@ public actor Machine<State: Hashable & Sendable, Event: Sendable, ID: Hashable &
         return record
     }
 
-    private func applyFailurePolicy(after failure: any Error) {
+    @usableFromInline func applyFailurePolicy(after failure: any Error) {
         switch configuration.failurePolicy.code {
         case .resume:
             break
@@ -379,7 +408,7 @@ public actor Machine<State: Hashable & Sendable, Event: Sendable, ID: Hashable &
         }
     }
 
-    private func append(_ event: Event, _ predicates: PredicateContext?, origin: EventOrigin, scope: [ObjectIdentifier]) {
+    @usableFromInline func append(_ event: Event, _ predicates: PredicateContext?, origin: EventOrigin, scope: [ObjectIdentifier]) {
         inbox.append(Entry(event: event, predicates: predicates, origin: origin, acceptedAt: .now,
                            ticket: takeTicket(), senderScope: scope, reply: nil))
         inboxGrew()
@@ -388,7 +417,8 @@ public actor Machine<State: Hashable & Sendable, Event: Sendable, ID: Hashable &
 
     /// Moves follow-ups posted by the actions that just ran into the inbox, behind what waits.
     /// If the machine stopped meanwhile, `finalize` gives them the outcome `.stopped`.
-    private func acceptFollowUps() {
+    @inlinable
+    func acceptFollowUps() {
         let pending = followUps.withLock { state in
             state.collecting = false
             defer { state.pending = [] }
@@ -402,7 +432,7 @@ public actor Machine<State: Hashable & Sendable, Event: Sendable, ID: Hashable &
     }
 
     /// Accepts follow-ups posted after their transition completed (from tasks an action started).
-    private func flushLateFollowUps() {
+    @usableFromInline func flushLateFollowUps() {
         let pending = followUps.withLock { state in
             state.flushScheduled = false
             defer { state.pending = [] }
@@ -422,7 +452,8 @@ public actor Machine<State: Hashable & Sendable, Event: Sendable, ID: Hashable &
     }
 
     /// Called when the sender that processed an event inline is done with it.
-    private func processingFinished() {
+    @inlinable
+    func processingFinished() {
         if phase != .stopped && !inbox.isEmpty {
             Task.detached { await self.drain() }
             return
@@ -431,7 +462,7 @@ public actor Machine<State: Hashable & Sendable, Event: Sendable, ID: Hashable &
         settle()
     }
 
-    private func startProcessingIfIdle() {
+    @usableFromInline func startProcessingIfIdle() {
         guard !isProcessing, !inbox.isEmpty, phase != .stopped else { return }
         isProcessing = true
         Task.detached { await self.drain() }
@@ -439,7 +470,7 @@ public actor Machine<State: Hashable & Sendable, Event: Sendable, ID: Hashable &
 
     /// Processes queued events until the inbox is empty. Runs in a task of its own, started
     /// only while there is work, so an idle machine holds no task.
-    private func drain() async {
+    @usableFromInline func drain() async {
         while phase != .stopped, let entry = inbox.popFirst() {
             admitRoomWaiters()
             let record = await process(entry.event, entry.predicates, origin: entry.origin,
@@ -451,7 +482,7 @@ public actor Machine<State: Hashable & Sendable, Event: Sendable, ID: Hashable &
     }
 
     /// After processing: completes a `finish()` once drained, and finalizes once stopped.
-    private func settle() {
+    @usableFromInline func settle() {
         if phase == .finishing && inbox.isEmpty {
             terminate(.finished)
         } else if phase == .stopped {
@@ -459,7 +490,7 @@ public actor Machine<State: Hashable & Sendable, Event: Sendable, ID: Hashable &
         }
     }
 
-    private func terminate(_ reason: MachineTermination) {
+    @usableFromInline func terminate(_ reason: MachineTermination) {
         guard phase != .stopped else { return }
         if phase == .running { refuseWaitingSenders() }
         phase = .stopped
@@ -472,7 +503,7 @@ public actor Machine<State: Hashable & Sendable, Event: Sendable, ID: Hashable &
     /// Ends the machine once nothing is in progress: queued events and pending follow-ups get
     /// the outcome `.stopped` (after the record of the event that was in progress), the
     /// supervisor learns of the end, and every stream finishes.
-    private func finalize() {
+    @usableFromInline func finalize() {
         guard !isFinalized else { return }
         isFinalized = true
         while let entry = inbox.popFirst() {
@@ -490,13 +521,13 @@ public actor Machine<State: Hashable & Sendable, Event: Sendable, ID: Hashable &
         watchers.finish = []
     }
 
-    private func refuseWaitingSenders() {
+    @usableFromInline func refuseWaitingSenders() {
         for waiter in roomWaiters.removeAll() { waiter.continuation.resume(returning: false) }
         for watcher in watchers.refusal { watcher.resume() }
         watchers.refusal = []
     }
 
-    private func stopWithoutProcessing(
+    @usableFromInline func stopWithoutProcessing(
         _ event: Event, _ predicates: PredicateContext?, origin: EventOrigin,
         reply: CheckedContinuation<Record?, Never>?
     ) {
@@ -508,9 +539,9 @@ public actor Machine<State: Hashable & Sendable, Event: Sendable, ID: Hashable &
 
     // MARK: - Waiting
 
-    private var hasRoom: Bool { inbox.count + reservedSlots < configuration.inboxCapacity }
+    @usableFromInline var hasRoom: Bool { inbox.count + reservedSlots < configuration.inboxCapacity }
 
-    private func enqueueAndWait(
+    @usableFromInline func enqueueAndWait(
         _ event: Event, _ predicates: PredicateContext?, acceptedAt: ContinuousClock.Instant, scope: [ObjectIdentifier]
     ) async -> Record? {
         let ticket = takeTicket()
@@ -527,7 +558,7 @@ public actor Machine<State: Hashable & Sendable, Event: Sendable, ID: Hashable &
     }
 
     /// Takes a cancelled sender's event back out of the inbox, if it has not started.
-    private func withdraw(_ ticket: UInt64) {
+    @usableFromInline func withdraw(_ ticket: UInt64) {
         guard let entry = inbox.removeFirst(where: { $0.ticket == ticket }) else { return }
         entry.reply?.resume(returning: nil)
         admitRoomWaiters()
@@ -537,7 +568,7 @@ public actor Machine<State: Hashable & Sendable, Event: Sendable, ID: Hashable &
     /// Waits until the inbox has room, and holds a slot for the caller, who must enqueue before
     /// suspending again. Returns `false` if the machine stopped taking events or the task was
     /// cancelled meanwhile.
-    private func waitForRoom() async -> Bool {
+    @usableFromInline func waitForRoom() async -> Bool {
         if hasRoom && roomWaiters.isEmpty { return true }
         let ticket = takeTicket()
         let admitted = await withTaskCancellationHandler {
@@ -552,24 +583,25 @@ public actor Machine<State: Hashable & Sendable, Event: Sendable, ID: Hashable &
         return admitted && phase == .running
     }
 
-    private func withdrawRoomWaiter(_ ticket: UInt64) {
+    @usableFromInline func withdrawRoomWaiter(_ ticket: UInt64) {
         roomWaiters.removeFirst { $0.ticket == ticket }?.continuation.resume(returning: false)
     }
 
     /// Lets waiting senders in, in order, while there is room, reserving a slot for each.
-    private func admitRoomWaiters() {
+    @usableFromInline func admitRoomWaiters() {
         while hasRoom, let waiter = roomWaiters.popFirst() {
             reservedSlots += 1
             waiter.continuation.resume(returning: true)
         }
     }
 
-    private func takeTicket() -> UInt64 {
+    @usableFromInline func takeTicket() -> UInt64 {
         nextTicket &+= 1
         return nextTicket
     }
 
-    private static func result(of record: Record) throws(MachineError) -> Record {
+    @inlinable
+    static func result(of record: Record) throws(MachineError) -> Record {
         switch record.outcome {
         case .failed(let error): throw MachineError(.actionFailed, underlying: error, detail: " (\(record))")
         case .stopped: throw MachineError(.stopped, detail: " (\(record))")
@@ -601,7 +633,7 @@ public actor Machine<State: Hashable & Sendable, Event: Sendable, ID: Hashable &
     /// How many subscriptions to ``transitions(buffering:)`` are live.
     package var transitionSubscriberCount: Int { subscribers.count }
 
-    private func inboxGrew() {
+    @usableFromInline func inboxGrew() {
         guard !watchers.inbox.isEmpty else { return }
         let count = inbox.count
         watchers.inbox.removeAll { watcher in
@@ -611,7 +643,7 @@ public actor Machine<State: Hashable & Sendable, Event: Sendable, ID: Hashable &
         }
     }
 
-    private func roomWaitersGrew() {
+    @usableFromInline func roomWaitersGrew() {
         guard !watchers.roomWaiters.isEmpty else { return }
         let count = roomWaiters.count
         watchers.roomWaiters.removeAll { watcher in

@@ -15,6 +15,7 @@ public struct MachineError: Error, Sendable, CustomStringConvertible {
     /// A description of the event's transition record, for `.actionFailed`.
     public let detail: String
 
+    @usableFromInline
     init(_ kind: Kind, underlying: (any Error)? = nil, detail: String = "") {
         self.kind = kind
         self.underlying = underlying

@@ -18,15 +18,17 @@ public enum MachineTermination: Sendable, CustomStringConvertible {
 }
 
 /// A machine's configuration, shared by reference: every machine of a supervisor points at one.
+@usableFromInline
 final class MachineSettings<State: Hashable & Sendable>: Sendable {
-    let configuration: MachineConfiguration<State>
+    @usableFromInline let configuration: MachineConfiguration<State>
     init(_ configuration: MachineConfiguration<State>) { self.configuration = configuration }
 }
 
 /// How a supervised machine reports to its supervisor: one link per supervisor, shared by all its
 /// machines, so that a machine carries one reference instead of callbacks of its own.
+@usableFromInline
 final class SupervisorLink<State: Hashable & Sendable, Event: Sendable, ID: Hashable & Sendable>: Sendable {
-    weak let supervisor: Supervisor<State, Event, ID>?
+    @usableFromInline weak let supervisor: Supervisor<State, Event, ID>?
 
     init(_ supervisor: Supervisor<State, Event, ID>) { self.supervisor = supervisor }
 }

@@ -1,20 +1,25 @@
 /// A first-in, first-out queue on a growable ring buffer: O(1) amortised append and removal at
 /// both ends, and no allocation while the count stays within the capacity already reached.
+@usableFromInline
 struct RingBuffer<Element> {
-    private var storage: [Element?] = []
-    private var head = 0
-    private(set) var count = 0
+    @usableFromInline var storage: [Element?] = []
+    @usableFromInline var head = 0
+    @usableFromInline var count = 0
 
-    var isEmpty: Bool { count == 0 }
+    @usableFromInline init() {}
 
+    @inlinable var isEmpty: Bool { count == 0 }
+
+    @inlinable
     mutating func append(_ element: Element) {
         if count == storage.count { grow() }
         storage[(head + count) % storage.count] = element
         count += 1
     }
 
-    var first: Element? { count > 0 ? storage[head] : nil }
+    @inlinable var first: Element? { count > 0 ? storage[head] : nil }
 
+    @inlinable
     mutating func popFirst() -> Element? {
         guard count > 0 else { return nil }
         let element = storage[head]
@@ -30,6 +35,7 @@ struct RingBuffer<Element> {
     }
 
     /// Removes and returns the first element that satisfies `predicate`, keeping the order of the rest.
+    @usableFromInline
     mutating func removeFirst(where predicate: (Element) -> Bool) -> Element? {
         guard let offset = (0..<count).first(where: { predicate(storage[(head + $0) % storage.count]!) }) else {
             return nil
@@ -44,6 +50,7 @@ struct RingBuffer<Element> {
     }
 
     /// Removes every element, in order.
+    @usableFromInline
     mutating func removeAll() -> [Element] {
         var all: [Element] = []
         all.reserveCapacity(count)
@@ -51,7 +58,8 @@ struct RingBuffer<Element> {
         return all
     }
 
-    private mutating func grow() {
+    @usableFromInline
+    mutating func grow() {
         var grown = [Element?](repeating: nil, count: Swift.max(8, storage.count * 2))
         for index in 0..<count { grown[index] = storage[(head + index) % storage.count] }
         storage = grown

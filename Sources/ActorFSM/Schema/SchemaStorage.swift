@@ -26,6 +26,8 @@ final class SchemaStorage<State: Hashable & Sendable, Event: Sendable>: Sendable
     @usableFromInline let runsEntryAndExit: Bool
     /// Each transition's actions, apart, so the hot path copies one reference.
     @usableFromInline let transitionActions: [Actions<State, Event>]
+    /// Each transition's source location, for records.
+    @usableFromInline let transitionLocations: [SourceLocation]
     /// Per transition, what a lookup needs, so it never copies a whole `CompiledTransition`.
     @usableFromInline let hot: [HotTransition]
 
@@ -62,6 +64,7 @@ final class SchemaStorage<State: Hashable & Sendable, Event: Sendable>: Sendable
         self.policy = policy
         self.runsEntryAndExit = policy == .executeAlways
         self.transitionActions = transitions.map(\.actions)
+        self.transitionLocations = transitions.map(\.location)
         self.hot = transitions.map { HotTransition(source: $0.source, target: $0.target, hasGuards: !$0.guards.isEmpty) }
     }
 

@@ -162,6 +162,7 @@ public final class Supervisor<State: Hashable & Sendable, Event: Sendable, ID: H
 
     // MARK: - Supervision (called by the machines)
 
+    @usableFromInline
     func machineRecorded(_ record: TransitionRecord<State, Event, ID>) {
         publish(.transition(record))
     }
