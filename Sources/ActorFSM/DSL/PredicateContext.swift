@@ -25,13 +25,38 @@ public struct PredicateContext: Sendable, CustomStringConvertible {
         }
     }
 
-    @usableFromInline let entries: [Entry]
-    /// The entries' type identifiers and case ordinals, apart: the hot path reads these without
-    /// copying an entry's existential value.
-    @usableFromInline let typeIDs: [ObjectIdentifier]
-    @usableFromInline let ordinals: [Int32]
-    /// The name of a type given more than once, which makes the context ambiguous.
-    @usableFromInline let repeatedType: String?
+    /// Everything a context holds, behind one reference: a context is copied into every
+    /// transition's action context, and one retain is cheaper than five.
+    @usableFromInline
+    final class Storage: Sendable {
+        @usableFromInline let entries: [Entry]
+        /// The entries' type identifiers and case ordinals, apart: the hot path reads these
+        /// without copying an entry's existential value.
+        @usableFromInline let typeIDs: [ObjectIdentifier]
+        @usableFromInline let ordinals: [Int32]
+        /// The name of a type given more than once, which makes the context ambiguous.
+        @usableFromInline let repeatedType: String?
+
+        init(entries: [Entry]) {
+            self.entries = entries
+            self.typeIDs = entries.map(\.typeID)
+            self.ordinals = entries.map(\.ordinal)
+            // A quadratic scan: contexts hold a handful of predicates, and a Set would allocate.
+            var repeated: String?
+            for (index, entry) in entries.enumerated() where repeated == nil {
+                if entries[..<index].contains(where: { $0.typeID == entry.typeID }) { repeated = entry.typeName }
+            }
+            self.repeatedType = repeated
+        }
+    }
+
+    @usableFromInline let storage: Storage
+
+    @usableFromInline var entries: [Entry] { storage.entries }
+    @usableFromInline var typeIDs: [ObjectIdentifier] { storage.typeIDs }
+    @usableFromInline var ordinals: [Int32] { storage.ordinals }
+    @usableFromInline var repeatedType: String? { storage.repeatedType }
+    @usableFromInline var isEmpty: Bool { storage.entries.isEmpty }
 
     /// A context with no predicates.
     public static let none = PredicateContext(entries: [])
@@ -52,15 +77,7 @@ public struct PredicateContext: Sendable, CustomStringConvertible {
     }
 
     init(entries: [Entry]) {
-        self.entries = entries
-        self.typeIDs = entries.map(\.typeID)
-        self.ordinals = entries.map(\.ordinal)
-        // A quadratic scan: contexts hold a handful of predicates, and a Set would allocate.
-        var repeated: String?
-        for (index, entry) in entries.enumerated() where repeated == nil {
-            if entries[..<index].contains(where: { $0.typeID == entry.typeID }) { repeated = "\(type(of: entry.value))" }
-        }
-        self.repeatedType = repeated
+        storage = Storage(entries: entries)
     }
 
     /// The predicates, in the order given.

@@ -288,14 +288,15 @@ public final actor Machine<State: Hashable & Sendable, Event: Sendable, ID: Hash
         case .fires(let index): transitionIndex = index
         }
         let transition = storage.hot[Int(transitionIndex)]
-        let transitionActions = storage.transitionActions[Int(transitionIndex)]
         let changes = storage.runsEntryAndExit || transition.source != transition.target
-        let exit = changes ? storage.exitActions[Int(transition.source)] : Actions()
-        let entry = changes ? storage.entryActions[Int(transition.target)] : Actions()
+        let exits = changes && storage.hasExitActions[Int(transition.source)]
+        let enters = changes && storage.hasEntryActions[Int(transition.target)]
         var run = ActionRun()
-        if exit.count + transitionActions.count + entry.count == 0 {
+        if !exits && !transition.hasActions && !enters {
             commit(transition.target)
         } else {
+            let exit = exits ? storage.exitActions[Int(transition.source)] : Actions()
+            let entry = enters ? storage.entryActions[Int(transition.target)] : Actions()
             let actionContext = TransitionContext(
                 event: event, source: source, target: storage.states[Int(transition.target)], predicates: context,
                 runtime: self)
@@ -304,6 +305,7 @@ public final actor Machine<State: Hashable & Sendable, Event: Sendable, ID: Hash
                 $0.collecting = true
                 $0.room = room
             }
+            let transitionActions = storage.transitionActions[Int(transitionIndex)]
             if exit.isSynchronous && transitionActions.isSynchronous && entry.isSynchronous {
                 run = runSynchronously(exit, transitionActions, entry, to: transition.target, in: actionContext)
             } else {

@@ -125,13 +125,17 @@ public struct Schema<State: Hashable & Sendable, Event: Sendable>: Sendable {
         }
         let transition = storage.hot[Int(index)]
         let changes = storage.runsEntryAndExit || transition.source != transition.target
+        let exits = changes && storage.hasExitActions[Int(stateID)]
+        let enters = changes && storage.hasEntryActions[Int(transition.target)]
+        let acts = transition.hasActions
+        guard exits || acts || enters else { return transition.target }
         let context = TransitionContext(
             event: event, source: storage.states[Int(stateID)], target: storage.states[Int(transition.target)],
             predicates: predicates, runtime: nil)
         var completed = 0
-        if changes { try storage.exitActions[Int(stateID)].runSynchronously(in: context, counting: &completed) }
-        try storage.transitionActions[Int(index)].runSynchronously(in: context, counting: &completed)
-        if changes { try storage.entryActions[Int(transition.target)].runSynchronously(in: context, counting: &completed) }
+        if exits { try storage.exitActions[Int(stateID)].runSynchronously(in: context, counting: &completed) }
+        if acts { try storage.transitionActions[Int(index)].runSynchronously(in: context, counting: &completed) }
+        if enters { try storage.entryActions[Int(transition.target)].runSynchronously(in: context, counting: &completed) }
         return transition.target
     }
 

@@ -24,6 +24,9 @@ final class SchemaStorage<State: Hashable & Sendable, Event: Sendable>: Sendable
     let policy: EntryExitPolicy
     /// Whether the policy runs entry and exit actions even without a change of state.
     @usableFromInline let runsEntryAndExit: Bool
+    /// Per state, whether it has exit or entry actions, so the hot path can skip empty lists.
+    @usableFromInline let hasExitActions: [Bool]
+    @usableFromInline let hasEntryActions: [Bool]
     /// Each transition's actions, apart, so the hot path copies one reference.
     @usableFromInline let transitionActions: [Actions<State, Event>]
     /// Each transition's source location, for records.
@@ -36,6 +39,7 @@ final class SchemaStorage<State: Hashable & Sendable, Event: Sendable>: Sendable
         @usableFromInline let source: Int32
         @usableFromInline let target: Int32
         @usableFromInline let hasGuards: Bool
+        @usableFromInline let hasActions: Bool
     }
 
     init(
@@ -63,9 +67,11 @@ final class SchemaStorage<State: Hashable & Sendable, Event: Sendable>: Sendable
         self.exitActions = exitActions
         self.policy = policy
         self.runsEntryAndExit = policy == .executeAlways
+        self.hasExitActions = exitActions.map { $0.count > 0 }
+        self.hasEntryActions = entryActions.map { $0.count > 0 }
         self.transitionActions = transitions.map(\.actions)
         self.transitionLocations = transitions.map(\.location)
-        self.hot = transitions.map { HotTransition(source: $0.source, target: $0.target, hasGuards: !$0.guards.isEmpty) }
+        self.hot = transitions.map { HotTransition(source: $0.source, target: $0.target, hasGuards: !$0.guards.isEmpty, hasActions: $0.actions.count > 0) }
     }
 
     /// The transition that `event` triggers in the state with id `state`: O(1) in the size of the
