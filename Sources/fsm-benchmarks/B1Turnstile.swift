@@ -33,9 +33,9 @@ actor FloorActor {
     var checksum: Int { turnstile.checksum }
 }
 
-func turnstileSchema(_ counter: Counter) throws -> Schema<TurnstileState, TurnstileEvent> {
-    let tick: @Sendable () -> Void = { counter.value += 1 }
-    return try Schema<TurnstileState, TurnstileEvent>(initial: .locked) {
+/// The B1 turnstile: four transitions, each running `tick`.
+func turnstileSchema(_ tick: Actions<TurnstileState, TurnstileEvent>) throws -> Schema<TurnstileState, TurnstileEvent> {
+    try Schema<TurnstileState, TurnstileEvent>(initial: .locked) {
         define(.locked) {
             when(.coin) | then(.unlocked) | tick
             when(.pass) | then(.locked)   | tick
@@ -45,6 +45,11 @@ func turnstileSchema(_ counter: Counter) throws -> Schema<TurnstileState, Turnst
             when(.pass) | then(.locked)   | tick
         }
     }
+}
+
+/// The B1 turnstile whose actions increment `counter` synchronously.
+func turnstileSchema(_ counter: Counter) throws -> Schema<TurnstileState, TurnstileEvent> {
+    try turnstileSchema(Actions { counter.value += 1 })
 }
 
 func turnstileEvents(_ count: Int) -> [TurnstileEvent] {

@@ -36,20 +36,10 @@ func benchmarkB6(_ settings: Settings) async throws -> [Measurement] {
     return [try await measure("B6 send, async action", unit: "ns/event", repetitions: settings.repetitions,
                               units: Double(events.count)) {
         let counter = Counter()
-        let tick: @Sendable () async -> Void = {
+        let schema = try turnstileSchema(Actions { () async in
             await Task.yield()
             counter.value += 1
-        }
-        let schema = try Schema<TurnstileState, TurnstileEvent>(initial: .locked) {
-            define(.locked) {
-                when(.coin) | then(.unlocked) | tick
-                when(.pass) | then(.locked)   | tick
-            }
-            define(.unlocked) {
-                when(.coin) | then(.unlocked) | tick
-                when(.pass) | then(.locked)   | tick
-            }
-        }
+        })
         let machine = Machine(schema: schema, id: 0)
         let start = clock.now
         for event in events { try await machine.send(event) }

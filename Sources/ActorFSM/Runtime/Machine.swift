@@ -636,19 +636,18 @@ public final actor Machine<State: Hashable & Sendable, Event: Sendable, ID: Hash
     package var transitionSubscriberCount: Int { subscribers.count }
 
     @usableFromInline func inboxGrew() {
-        guard !watchers.inbox.isEmpty else { return }
-        let count = inbox.count
-        watchers.inbox.removeAll { watcher in
-            guard count >= watcher.count else { return false }
-            watcher.continuation.resume()
-            return true
-        }
+        if !watchers.inbox.isEmpty { Self.resume(&watchers.inbox, reaching: inbox.count) }
     }
 
     @usableFromInline func roomWaitersGrew() {
-        guard !watchers.roomWaiters.isEmpty else { return }
-        let count = roomWaiters.count
-        watchers.roomWaiters.removeAll { watcher in
+        if !watchers.roomWaiters.isEmpty { Self.resume(&watchers.roomWaiters, reaching: roomWaiters.count) }
+    }
+
+    /// Resumes, and forgets, the watchers waiting for a count that `count` has reached.
+    private static func resume(
+        _ watchers: inout [(count: Int, continuation: CheckedContinuation<Void, Never>)], reaching count: Int
+    ) {
+        watchers.removeAll { watcher in
             guard count >= watcher.count else { return false }
             watcher.continuation.resume()
             return true
