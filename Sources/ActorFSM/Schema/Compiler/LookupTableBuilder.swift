@@ -52,28 +52,58 @@ struct LookupTableBuilder<State: Sendable, Event: Sendable> {
             output.entries.append(-1)
             return
         }
-        var reported = Set<[Int]>()
-        var caseIDs = [Int32](repeating: 0, count: slots.count)
-        for combination in 0..<size {
-            var rest = combination
-            for position in slots.indices {
-                let count = space.types[slots[position]].caseCount
-                caseIDs[position] = Int32(rest % count)
-                rest /= count
+        // Each transition writes itself into the cells it accepts; the most specific wins a cell,
+        // and equally specific ones are remembered, to be reported as clashes once all are in.
+        let filters = group.map { transitions[$0].filter }
+        var best = [Int](repeating: -1, count: size)
+        var winner = [Int32](repeating: -1, count: size)
+        var ties: [Int: [Int]] = [:]
+        for (member, filter) in filters.enumerated() {
+            let allowed = slots.map { slot in
+                filter.constraints.first { $0.slot == slot }?.cases ?? (0..<Int32(space.types[slot].caseCount)).map { $0 }
             }
-            let matching = group.filter { index in
-                slots.indices.allSatisfy { transitions[index].filter.accepts(slot: slots[$0], caseID: caseIDs[$0]) }
-            }
-            let best = matching.map { transitions[$0].filter.specificity }.max()
-            let winners = matching.filter { transitions[$0].filter.specificity == best }
-            output.entries.append(winners.count == 1 ? Int32(winners[0]) : -1)
-            if winners.count > 1 {
-                for (offset, lhs) in winners.enumerated() {
-                    for rhs in winners[(offset + 1)...] where reported.insert([lhs, rhs]).inserted {
-                        output.diagnostics.append(clash(lhs, rhs, slots: slots, caseIDs: caseIDs))
-                    }
+            forEachCell(allowed, strides: strides) { cell in
+                if filter.specificity > best[cell] {
+                    best[cell] = filter.specificity
+                    winner[cell] = Int32(member)
+                    ties[cell] = nil
+                } else if filter.specificity == best[cell] {
+                    ties[cell, default: [Int(winner[cell])]].append(member)
                 }
             }
+        }
+        for cell in ties.keys { winner[cell] = -1 }
+        output.entries += winner.map { $0 < 0 ? -1 : Int32(group[Int($0)]) }
+        var reported = Set<[Int]>()
+        for cell in ties.keys.sorted() {
+            let tied = ties[cell]!.map { group[$0] }
+            let caseIDs = slots.indices.map { position in
+                Int32(cell / Int(strides[position]) % space.types[slots[position]].caseCount)
+            }
+            for (offset, lhs) in tied.enumerated() {
+                for rhs in tied[(offset + 1)...] where reported.insert([lhs, rhs]).inserted {
+                    output.diagnostics.append(clash(lhs, rhs, slots: slots, caseIDs: caseIDs))
+                }
+            }
+        }
+    }
+
+    /// Calls `body` with the index of every combination of the `allowed` cases, one list per slot.
+    private func forEachCell(_ allowed: [[Int32]], strides: [Int32], _ body: (Int) -> Void) {
+        var positions = [Int](repeating: 0, count: allowed.count)
+        if allowed.contains(where: \.isEmpty) { return }
+        while true {
+            var cell = 0
+            for slot in allowed.indices { cell += Int(allowed[slot][positions[slot]]) * Int(strides[slot]) }
+            body(cell)
+            var slot = 0
+            while slot < allowed.count {
+                positions[slot] += 1
+                if positions[slot] < allowed[slot].count { break }
+                positions[slot] = 0
+                slot += 1
+            }
+            if slot == allowed.count { return }
         }
     }
 
