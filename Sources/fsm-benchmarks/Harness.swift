@@ -20,7 +20,7 @@ func measure(
 ) async rethrows -> Measurement {
     // For profiling one workload: FSM_BENCH_ONLY="B1 send" skips every other measurement.
     if let only = getenv("FSM_BENCH_ONLY").map({ String(cString: $0) }), !name.hasPrefix(only) {
-        return Measurement(name: name, unit: unit, median: 0, min: 0, max: 0, checksum: 0)
+        return Measurement(name: name, unit: unit, median: .nan, min: .nan, max: .nan, checksum: 0)
     }
     _ = try await body()
     var samples: [Double] = []

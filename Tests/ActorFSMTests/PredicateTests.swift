@@ -142,6 +142,25 @@ import Testing
         #expect(found.map(\.predicates) == [["A.x"], ["A.y"]])
     }
 
+    @Test func aCaseMissingFromAllCasesIsReportedRatherThanMisplaced() {
+        enum Partial: MatchingPredicate {
+            case listed, other, forgotten
+            static var allCases: [Partial] { [.listed, .other] }
+        }
+        let line: UInt = #line + 4
+        let found = diagnostics {
+            try Schema<State, Event>(initial: .locked) {
+                define(.locked) {
+                    matching(Partial.forgotten) | when(.coin) | then(.unlocked)
+                    matching(Partial.listed) | when(.coin) | then(.alarming)
+                }
+            }
+        }
+        #expect(found.map(\.kind) == [.invalidPredicate])
+        #expect(found.first?.locations.map(\.line) == [line])
+        #expect(found.first?.predicates == ["Partial.forgotten"])
+    }
+
     @Test func tooManyPredicateCombinationsAreRefused() {
         enum P1: MatchingPredicate { case a, b, c, d, e, f, g, h }
         enum P2: MatchingPredicate { case a, b, c, d, e, f, g, h }

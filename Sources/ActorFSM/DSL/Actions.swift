@@ -18,9 +18,9 @@ public struct Actions<State: Sendable, Event: Sendable>: Sendable, ExpressibleBy
         case asynchronous(@Sendable (TransitionContext<State, Event>) async throws -> Void)
     }
 
-    @usableFromInline var bodies: [Body]
+    @usableFromInline let bodies: [Body]
     /// Whether every action is synchronous, kept so that the hot path need not scan.
-    @usableFromInline var allSynchronous: Bool
+    @usableFromInline let allSynchronous: Bool
 
     init(bodies: [Body]) {
         self.bodies = bodies

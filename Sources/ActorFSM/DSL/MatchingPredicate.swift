@@ -24,7 +24,8 @@ extension MatchingPredicate {
 extension MatchingPredicate {
     /// This case's position in `allCases`: its dense id in every schema.
     var ordinal: Int32 {
-        guard let index = Self.allCases.firstIndex(of: self) else { return -1 }
-        return Int32(Self.allCases.distance(from: Self.allCases.startIndex, to: index))
+        let all = Self.allCases
+        guard let index = all.firstIndex(of: self) else { return -1 }
+        return Int32(all.distance(from: all.startIndex, to: index))
     }
 }

@@ -44,11 +44,12 @@ public struct TransitionContext<State: Sendable, Event: Sendable>: Sendable {
     /// Posts a follow-up event to the machine running the action.
     ///
     /// The event is queued behind the events already waiting and processed after the current
-    /// transition completes, with outcome origin ``EventOrigin/followUp``. Follow-ups posted while
-    /// the transition runs are never refused; one posted later (from a task the action started)
-    /// is refused only if the machine has stopped.
+    /// transition completes, with origin ``EventOrigin/followUp``. Follow-ups posted while the
+    /// transition runs may use the room the inbox had when it started; one posted later (from a
+    /// task the action started) joins the others in order.
     ///
-    /// - Returns: `false` if there is no machine or it has stopped.
+    /// - Returns: `false`, refusing the event, if there is no machine, it has stopped, or the
+    ///   room is used up.
     @discardableResult
     public func post(_ event: Event, predicates: PredicateContext? = nil) -> Bool {
         runtime?.postFollowUp(event, predicates: predicates) ?? false

@@ -89,3 +89,5 @@ struct Subscribers<Element: Sendable> {
         return entries.map(\.continuation)
     }
 }
+
+extension Subscribers: Sendable {}

@@ -66,3 +66,5 @@ struct RingBuffer<Element> {
         head = 0
     }
 }
+
+extension RingBuffer: Sendable where Element: Sendable {}

@@ -89,6 +89,8 @@ extension SchemaError {
         public static let nothingToOverride = Kind(name: "nothing to override")
         /// An `override` in a super state is followed by a plain statement in an adopter.
         public static let overridesOutOfOrder = Kind(name: "overrides out of order")
+        /// A predicate's case is missing from its type's `allCases`.
+        public static let invalidPredicate = Kind(name: "invalid predicate")
         /// Events are matched by value in one statement and by case key in another.
         public static let mixedEventMatching = Kind(name: "mixed event matching")
         /// A state and event combine more predicate cases than a lookup table can hold.

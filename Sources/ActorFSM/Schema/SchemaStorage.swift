@@ -78,7 +78,9 @@ final class SchemaStorage<State: Hashable & Sendable, Event: Sendable>: Sendable
     /// table, with no allocation, boxing or lock.
     @inlinable
     func lookup(state: Int32, event: Event, predicates: PredicateContext) -> Lookup {
-        guard let eventID = tagTable?.id(of: event) ?? (tagTable == nil ? eventID(event) : nil) else {
+        // The tag table answers for payload-free enums; the closure still decides a miss, so an
+        // unusual `==` (two cases declared equal) is honoured, at a cost only for unknown events.
+        guard let eventID = tagTable?.id(of: event) ?? eventID(event) else {
             return .unhandled(.init(.unknownEvent))
         }
         let group = groupIndex[Int(state) &* events.count &+ Int(eventID)]
@@ -105,11 +107,12 @@ final class SchemaStorage<State: Hashable & Sendable, Event: Sendable>: Sendable
         return .fires(transition)
     }
 
-    /// Whether the schema mentions the predicate type: a scan of a few identifiers is cheaper
-    /// than hashing one.
+    /// Whether every condition of `transition` holds for `event`.
     @usableFromInline
     func admits(_ transition: Int32, _ event: Event) -> Bool { transitions[Int(transition)].admits(event) }
 
+    /// Whether the schema mentions the predicate type: a scan of a few identifiers is cheaper
+    /// than hashing one.
     @usableFromInline
     func knows(_ typeID: ObjectIdentifier) -> Bool {
         if predicateTypes.count <= 8 { return predicateTypes.contains { $0.id == typeID } }

@@ -13,10 +13,11 @@ import Darwin
 /// release/acquire pair. ThreadSanitizer, which must stay clean, then reports false races on the
 /// guarded value. It intercepts `pthread_mutex_lock`, so it sees this lock. `Mutex` remains the
 /// choice where contention is rare and an allocation per owner matters.
-package final class Locked<Value>: @unchecked Sendable {
+package final class Locked<Value: Sendable>: @unchecked Sendable {
     // @unchecked Sendable is sound: `value` is only read or written inside `withLock`, which holds
-    // `mutex` for the whole access, and `mutex` itself lives at a stable heap address for the
-    // object's lifetime (allocated in init, destroyed in deinit).
+    // `mutex` for the whole access; `mutex` lives at a stable heap address for the object's
+    // lifetime (allocated in init, destroyed in deinit); and `Value` is `Sendable`, so what a
+    // caller takes out of `withLock` may be used from any thread.
     private let mutex: UnsafeMutablePointer<pthread_mutex_t>
     private var value: Value
 

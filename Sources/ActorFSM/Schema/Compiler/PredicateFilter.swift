@@ -33,6 +33,10 @@ extension PredicateFilter {
             for predicate in clause.anyOf {
                 let (slot, caseID) = space.locate(predicate)
                 alternativeSlot = slot
+                guard caseID >= 0 else {
+                    diagnostics.append(invalid(predicate, clause.location, state))
+                    continue
+                }
                 if alternatives.contains(caseID) {
                     diagnostics.append(.init(
                         .duplicatePredicate, "\(predicate.qualifiedName) is listed twice in one matching statement",
@@ -44,6 +48,10 @@ extension PredicateFilter {
             var groups = [(alternativeSlot, Set(alternatives))]
             for predicate in clause.allOf {
                 let (slot, caseID) = space.locate(predicate)
+                guard caseID >= 0 else {
+                    diagnostics.append(invalid(predicate, clause.location, state))
+                    continue
+                }
                 groups.append((slot, [caseID]))
             }
             for (slot, new) in groups {
@@ -77,6 +85,14 @@ extension PredicateFilter {
             }
         }
         return PredicateFilter(constraints: cases.keys.sorted().map { Constraint(slot: $0, cases: cases[$0]!.sorted()) })
+    }
+
+    private static func invalid(
+        _ predicate: any MatchingPredicate, _ location: SourceLocation, _ state: String?
+    ) -> SchemaError.Diagnostic {
+        .init(.invalidPredicate,
+              "\(predicate.qualifiedName) is not listed in \(type(of: predicate)).allCases; a MatchingPredicate's allCases must list every case",
+              at: [location], state: state, predicates: [predicate.qualifiedName])
     }
 
     func describe(in space: PredicateSpace) -> [String] {

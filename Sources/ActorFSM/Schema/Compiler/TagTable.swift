@@ -2,9 +2,10 @@
 /// hashing them: in generic code that cannot be specialized for the user's type, hashing goes
 /// through witness tables on every event, while reading one byte does not.
 ///
-/// It applies only when every value is an enum case without payload of a type one byte wide
-/// (or none wide), and the values have distinct tags. For such enums, equal tags mean equal
-/// cases, so an unknown tag is an unknown value. Any other type falls back to a dictionary.
+/// It applies only to enums one byte wide (or none wide) whose values have distinct tags: the
+/// byte is then the whole value. A miss is not final: the schema asks its dictionary, so a
+/// type whose `==` equates distinct cases is still matched as it says. Other types use the
+/// dictionary alone.
 @usableFromInline
 struct TagTable: Sendable {
     @usableFromInline let ids: [Int32]
