@@ -9,9 +9,12 @@ let package = Package(
     ],
     targets: [
         .target(name: "ActorFSM", path: "Sources/ActorFSM"),
-        .executableTarget(name: "turnstile", dependencies: ["ActorFSM"], path: "Examples/Turnstile"),
+        .target(name: "ExampleSchemas", dependencies: ["ActorFSM"], path: "Examples/Shared"),
+        .executableTarget(name: "turnstile", dependencies: ["ActorFSM", "ExampleSchemas"], path: "Examples/Turnstile"),
+        .executableTarget(name: "fsm-diagram", dependencies: ["ActorFSM", "ExampleSchemas"], path: "Examples/Diagram"),
         .executableTarget(name: "fsm-benchmarks", dependencies: ["ActorFSM"], path: "Sources/fsm-benchmarks"),
-        .testTarget(name: "ActorFSMTests", dependencies: ["ActorFSM"], path: "Tests/ActorFSMTests"),
+        .testTarget(name: "ActorFSMTests", dependencies: ["ActorFSM", "ExampleSchemas"], path: "Tests/ActorFSMTests",
+                    exclude: ["Golden"]),
     ],
     swiftLanguageModes: [.v6]
 )

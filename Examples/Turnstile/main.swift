@@ -1,26 +1,11 @@
-// The Swift FSM guide's turnstile as an ActorFSM schema, run by a machine actor: a scripted list
-// of events, each transition record printed as it is published.
+// The Swift FSM guide's turnstile, run by a machine actor: a scripted list of events, each
+// transition record printed as `send` returns it.
 import ActorFSM
+import ExampleSchemas
 
-enum State: Hashable, Sendable { case locked, unlocked, alarming }
-enum Event: Hashable, Sendable { case coin, pass, reset }
-enum Enforcement: MatchingPredicate { case weak, strong }
+typealias Turnstile = TurnstileExample
 
-@Sendable func say(_ line: String) -> @Sendable () -> Void { { print("    action: \(line)") } }
-
-let turnstile = try Schema<State, Event>(initial: .locked) {
-    let resetable = SuperState<State, Event> { when(.reset) | then(.locked) | say("alarmOff") & say("lock") }
-    define(.locked, adopts: resetable, onEntry: [say("lock")]) {
-        matching(Enforcement.weak)   | when(.pass) | then(.locked)   | say("smile")
-        matching(Enforcement.strong) | when(.pass) | then(.alarming) | say("defconOne")
-        when(.coin) | then(.unlocked)
-    }
-    define(.unlocked, adopts: resetable) {
-        when(.coin) | then() | say("thankyou")
-        when(.pass) | then(.locked)
-    }
-    define(.alarming, adopts: resetable, onEntry: [say("alarmOn")], onExit: [say("alarmOff")])
-}
+let turnstile = try Turnstile.schema { print("    action: \($0)") }
 
 print("Transitions:")
 for transition in turnstile.transitions { print("  \(transition)") }
@@ -34,10 +19,10 @@ let observer = Task {
 }
 
 print("\nRun:")
-let script: [(Event, PredicateContext?)] = [
+let script: [(Turnstile.Event, PredicateContext?)] = [
     (.coin, nil), (.coin, nil), (.pass, nil),
-    (.pass, PredicateContext(Enforcement.weak)), (.pass, PredicateContext(Enforcement.strong)),
-    (.coin, PredicateContext(Enforcement.strong)), (.reset, nil), (.pass, nil),
+    (.pass, PredicateContext(Turnstile.Enforcement.weak)), (.pass, PredicateContext(Turnstile.Enforcement.strong)),
+    (.coin, PredicateContext(Turnstile.Enforcement.strong)), (.reset, nil), (.pass, nil),
 ]
 for (event, predicates) in script {
     let record = try await gate.send(event, predicates: predicates)

@@ -1,0 +1,41 @@
+/// A schema reduced to what a diagram draws, in the schema's own stable order: the same schema
+/// always gives the same text.
+struct DiagramModel {
+    struct Node {
+        let id: String
+        let label: String
+        let notes: [String]
+    }
+
+    struct Edge {
+        let from: String
+        let to: String
+        let label: String
+    }
+
+    let initial: String
+    let nodes: [Node]
+    let edges: [Edge]
+
+    init<State, Event>(_ schema: Schema<State, Event>) {
+        let storage = schema.storage
+        let ids = storage.states.indices.map { "s\($0)" }
+        initial = ids[Int(storage.initial)]
+        nodes = storage.states.indices.map { index in
+            var notes: [String] = []
+            let entry = storage.entryActions[index].count
+            let exit = storage.exitActions[index].count
+            if entry > 0 { notes.append("\(entry) entry action\(entry == 1 ? "" : "s")") }
+            if exit > 0 { notes.append("\(exit) exit action\(exit == 1 ? "" : "s")") }
+            return Node(id: ids[index], label: "\(storage.states[index])", notes: notes)
+        }
+        edges = schema.transitions.map { transition in
+            let compiled = transition.compiled
+            let requirements = transition.predicates.map(\.description)
+            var label = transition.eventDescription
+            if !requirements.isEmpty { label += " [\(requirements.joined(separator: ", "))]" }
+            if transition.hasCondition { label += " (condition)" }
+            return Edge(from: ids[Int(compiled.source)], to: ids[Int(compiled.target)], label: label)
+        }
+    }
+}
