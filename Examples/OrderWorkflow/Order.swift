@@ -1,0 +1,107 @@
+import ActorFSM
+
+/// Where an order is.
+enum OrderState: Hashable, Sendable, CustomStringConvertible {
+    case placed, paymentPending, paid, picking, shipped, delivered, cancelled, paymentFailed
+
+    var description: String {
+        switch self {
+        case .placed: "placed"
+        case .paymentPending: "payment pending"
+        case .paid: "paid"
+        case .picking: "picking"
+        case .shipped: "shipped"
+        case .delivered: "delivered"
+        case .cancelled: "cancelled"
+        case .paymentFailed: "payment failed"
+        }
+    }
+
+    var isFinal: Bool { [.delivered, .cancelled, .paymentFailed].contains(self) }
+}
+
+/// What happens to an order. Declines carry the attempt number.
+enum OrderEvent: CaseKeyed, CustomStringConvertible {
+    case submit
+    case paymentSucceeded
+    case paymentDeclined(attempt: Int)
+    case cancel
+    case picked
+    case handedToCarrier
+    case delivered
+
+    enum CaseKey: Hashable, Sendable { case submit, paymentSucceeded, paymentDeclined, cancel, picked, handedToCarrier, delivered }
+
+    var caseKey: CaseKey {
+        switch self {
+        case .submit: .submit
+        case .paymentSucceeded: .paymentSucceeded
+        case .paymentDeclined: .paymentDeclined
+        case .cancel: .cancel
+        case .picked: .picked
+        case .handedToCarrier: .handedToCarrier
+        case .delivered: .delivered
+        }
+    }
+
+    var description: String { "\(caseKey)" }
+}
+
+/// Whether a declined payment may be tried again: the action that reports a decline says so.
+enum RetryBudget: MatchingPredicate { case available, exhausted }
+
+/// The order workflow. Actions call the services and report back with follow-up events, so every
+/// step, success or failure, goes through the machine.
+func orderSchema(_ services: Services) throws -> Schema<OrderState, OrderEvent> {
+    let maxAttempts = services.settings.maxPaymentAttempts
+
+    @Sendable func charge(_ context: TransitionContext<OrderState, OrderEvent>, attempt: Int) async throws {
+        guard let order = context.machineID(as: Int.self) else { return }
+        if try await services.payments.charge(order: order, attempt: attempt) {
+            context.post(.paymentSucceeded)
+        } else {
+            context.post(.paymentDeclined(attempt: attempt), predicates: PredicateContext(
+                attempt < maxAttempts ? RetryBudget.available : RetryBudget.exhausted))
+        }
+    }
+
+    return try Schema<OrderState, OrderEvent>(initial: .placed) {
+        define(.placed) {
+            when(.submit) | then(.paymentPending) | { context in try await charge(context, attempt: 1) }
+            when(.cancel) | then(.cancelled)
+        }
+        define(.paymentPending) {
+            when(.paymentSucceeded) | then(.paid) | { context in
+                guard let order = context.machineID(as: Int.self) else { return }
+                context.post(services.customerCancels(order: order) ? .cancel : .picked)
+            }
+            when(.paymentDeclined) {
+                matching(RetryBudget.available) | then() | { context in
+                    guard case .paymentDeclined(let attempt) = context.event else { return }
+                    try await charge(context, attempt: attempt + 1)
+                }
+                matching(RetryBudget.exhausted) | then(.paymentFailed)
+            }
+            when(.cancel) | then(.cancelled)
+        }
+        define(.paid) {
+            when(.picked) | then(.picking) | { context in
+                guard let order = context.machineID(as: Int.self) else { return }
+                try await services.warehouse.pick(order: order)
+                context.post(.handedToCarrier)
+            }
+            when(.cancel) | then(.cancelled) | { context in
+                guard let order = context.machineID(as: Int.self) else { return }
+                try await services.payments.refund(order: order)
+            }
+        }
+        define(.picking) {
+            when(.handedToCarrier) | then(.shipped) | { context in
+                guard let order = context.machineID(as: Int.self) else { return }
+                try await services.carrier.deliver(order: order)
+                context.post(.delivered)
+            }
+        }
+        define(.shipped) { when(.delivered) | then(.delivered) }
+    }
+}

@@ -1,0 +1,99 @@
+/// The knobs of a run.
+struct Settings: Sendable {
+    var orders = 10_000
+    var seed: UInt64 = 7
+    /// The share of service calls that fail with an error (not a decline).
+    var failureRate = 0.01
+    /// The share of payments that are declined.
+    var declineRate = 0.2
+    /// The share of paid orders the customer cancels.
+    var cancelRate = 0.05
+    var maxPaymentAttempts = 3
+    /// Simulated latency of a service call, in microseconds.
+    var latencyMicroseconds = 200
+}
+
+struct ServiceUnavailable: Error, CustomStringConvertible {
+    let service: String
+    var description: String { "\(service) is unavailable" }
+}
+
+/// Seeded decisions: the same order, step and attempt always get the same answer, whatever the
+/// scheduling, so a run is reproducible.
+struct Dice: Sendable {
+    let seed: UInt64
+
+    func roll(_ order: Int, _ step: UInt64, _ attempt: Int = 0) -> Double {
+        var x = seed ^ (UInt64(order) &* 0x9E37_79B9_7F4A_7C15) ^ (step &* 0xBF58_476D_1CE4_E5B9) ^ UInt64(attempt)
+        for _ in 0..<3 { x = x &* 6364136223846793005 &+ 1442695040888963407 }
+        return Double(x >> 11) / Double(1 << 53)
+    }
+}
+
+/// A simulated remote service: an actor that takes a little time and sometimes fails.
+actor SimulatedService {
+    let name: String
+    let step: UInt64
+    let settings: Settings
+    let dice: Dice
+    /// Calls per order: an order's calls are sequential (its machine runs one event at a time),
+    /// so this count, unlike a global one, does not depend on scheduling.
+    private var calls: [Int: Int] = [:]
+
+    init(name: String, step: UInt64, settings: Settings) {
+        self.name = name
+        self.step = step
+        self.settings = settings
+        self.dice = Dice(seed: settings.seed)
+    }
+
+    /// One call: waits the simulated latency, then fails with the configured probability.
+    func call(order: Int) async throws {
+        calls[order, default: 0] += 1
+        let call = calls[order]!
+        try await Task.sleep(for: .microseconds(settings.latencyMicroseconds))
+        if dice.roll(order, step &+ 100, call) < settings.failureRate { throw ServiceUnavailable(service: name) }
+    }
+}
+
+/// The payment gateway: charges can be declined (an answer) or fail (an error).
+struct PaymentGateway: Sendable {
+    let service: SimulatedService
+    let settings: Settings
+
+    func charge(order: Int, attempt: Int) async throws -> Bool {
+        try await service.call(order: order)
+        return Dice(seed: settings.seed).roll(order, 1, attempt) >= settings.declineRate
+    }
+
+    func refund(order: Int) async throws { try await service.call(order: order) }
+}
+
+struct Warehouse: Sendable {
+    let service: SimulatedService
+    func pick(order: Int) async throws { try await service.call(order: order) }
+}
+
+struct Carrier: Sendable {
+    let service: SimulatedService
+    func deliver(order: Int) async throws { try await service.call(order: order) }
+}
+
+/// Everything the order actions talk to.
+struct Services: Sendable {
+    let settings: Settings
+    let payments: PaymentGateway
+    let warehouse: Warehouse
+    let carrier: Carrier
+
+    init(settings: Settings) {
+        self.settings = settings
+        payments = PaymentGateway(service: SimulatedService(name: "payments", step: 1, settings: settings), settings: settings)
+        warehouse = Warehouse(service: SimulatedService(name: "warehouse", step: 2, settings: settings))
+        carrier = Carrier(service: SimulatedService(name: "carrier", step: 3, settings: settings))
+    }
+
+    func customerCancels(order: Int) -> Bool {
+        Dice(seed: settings.seed).roll(order, 4) < settings.cancelRate
+    }
+}
