@@ -12,6 +12,7 @@ let package = Package(
         .target(name: "ExampleSchemas", dependencies: ["ActorFSM"], path: "Examples/Shared"),
         .executableTarget(name: "turnstile", dependencies: ["ActorFSM", "ExampleSchemas"], path: "Examples/Turnstile"),
         .executableTarget(name: "order-workflow", dependencies: ["ActorFSM"], path: "Examples/OrderWorkflow"),
+        .executableTarget(name: "feedback-loop", dependencies: ["ActorFSM"], path: "Examples/FeedbackLoop"),
         .executableTarget(name: "fsm-diagram", dependencies: ["ActorFSM", "ExampleSchemas"], path: "Examples/Diagram"),
         .executableTarget(name: "fsm-benchmarks", dependencies: ["ActorFSM"], path: "Sources/fsm-benchmarks"),
         .testTarget(name: "ActorFSMTests", dependencies: ["ActorFSM", "ExampleSchemas"], path: "Tests/ActorFSMTests",
