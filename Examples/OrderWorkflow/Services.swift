@@ -96,4 +96,9 @@ struct Services: Sendable {
     func customerCancels(order: Int) -> Bool {
         Dice(seed: settings.seed).roll(order, 4) < settings.cancelRate
     }
+
+    /// Whether the customer cancels before submitting at all.
+    func customerCancelsEarly(order: Int) -> Bool {
+        Dice(seed: settings.seed).roll(order, 5) < settings.cancelRate / 2
+    }
 }

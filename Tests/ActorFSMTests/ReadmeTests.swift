@@ -1,0 +1,22 @@
+import ActorFSM
+import Testing
+
+/// The README's quick start, verbatim apart from `print`: if this fails, the README is wrong.
+@Suite struct ReadmeTests {
+    @Test func theQuickStartRunsAndPrintsWhatTheReadmeSays() async throws {
+        let turnstile = try Schema<State, Event>(initial: .locked) {
+            let resetable = SuperState<State, Event> { when(.reset) | then(.locked) }
+            define(.locked, adopts: resetable) {
+                matching(Enforcement.weak)   | when(.pass) | then(.locked)   | { print("smile") }
+                matching(Enforcement.strong) | when(.pass) | then(.alarming) | { print("alarm!") }
+                when(.coin) | then(.unlocked)
+            }
+            define(.unlocked, adopts: resetable) { when(.pass) | then(.locked) }
+            define(.alarming, adopts: resetable, onEntry: [{ print("alarm on") }])
+        }
+
+        let gate = Machine(schema: turnstile, id: "gate-7")
+        let record = try await gate.send(.pass, predicates: Enforcement.strong)
+        #expect("\(record)" == "#1 gate-7: locked --pass [Enforcement.strong]--> alarming (transitioned)")
+    }
+}
