@@ -473,7 +473,17 @@ public final actor Machine<State: Hashable & Sendable, Event: Sendable, ID: Hash
     /// Processes queued events until the inbox is empty. Runs in a task of its own, started
     /// only while there is work, so an idle machine holds no task.
     @usableFromInline func drain() async {
-        while phase != .stopped, let entry = inbox.popFirst() {
+        var yielded = false
+        while phase != .stopped {
+            guard let entry = inbox.popFirst() else {
+                // Before giving up the task, let senders already waiting for the actor in: a
+                // steady producer then keeps one drain task busy instead of starting one per event.
+                if yielded { break }
+                yielded = true
+                await Task.yield()
+                continue
+            }
+            yielded = false
             admitRoomWaiters()
             let record = await process(entry.event, entry.predicates, origin: entry.origin,
                                        acceptedAt: entry.acceptedAt, scope: entry.senderScope)
