@@ -22,12 +22,16 @@ public struct Actions<State: Sendable, Event: Sendable>: Sendable, ExpressibleBy
     /// Whether every action is synchronous, kept so that the hot path need not scan.
     @usableFromInline let allSynchronous: Bool
 
+    @inlinable
     init(bodies: [Body]) {
         self.bodies = bodies
-        self.allSynchronous = bodies.allSatisfy { if case .synchronous = $0 { true } else { false } }
+        var allSynchronous = true
+        for body in bodies { if case .asynchronous = body { allSynchronous = false } }
+        self.allSynchronous = allSynchronous
     }
 
     /// No actions.
+    @inlinable
     public init() { self.init(bodies: []) }
 
     /// A list of synchronous actions that take no argument, in the order written.
