@@ -119,14 +119,18 @@ import Testing
     @Test func aSubscriberThatStopsListeningIsRemovedAtOnce() async throws {
         let supervisor = Supervisor<State, Event, Int>(schema: schema)
         let events = supervisor.events()
+        let kept = supervisor.events()
+        #expect(supervisor.listenerCount == 2)
         let reader = Task { for await _ in events {} }
         reader.cancel()
         await reader.value
-        let late = supervisor.events()
+        // Removed when its consumer went, not at the next record: nothing was published.
+        #expect(supervisor.listenerCount == 1)
         await supervisor.shutdown()
         var count = 0
-        for await _ in late { count += 1 }
+        for await _ in kept { count += 1 }
         #expect(count == 0)
+        #expect(supervisor.listenerCount == 0)
     }
 
     @Test func leaveStoppedRemovesTheFailedMachine() async throws {

@@ -56,7 +56,6 @@ public struct PredicateContext: Sendable, CustomStringConvertible {
     @usableFromInline var typeIDs: [ObjectIdentifier] { storage.typeIDs }
     @usableFromInline var ordinals: [Int32] { storage.ordinals }
     @usableFromInline var repeatedType: String? { storage.repeatedType }
-    @usableFromInline var isEmpty: Bool { storage.entries.isEmpty }
 
     /// A context with no predicates.
     public static let none = PredicateContext(entries: [])

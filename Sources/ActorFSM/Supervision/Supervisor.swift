@@ -160,6 +160,9 @@ public final class Supervisor<State: Hashable & Sendable, Event: Sendable, ID: H
         finishListeners()
     }
 
+    /// How many subscriptions to ``events(buffering:)`` are live (for tests).
+    package var listenerCount: Int { listeners.withLock { $0.subscribers.count } }
+
     // MARK: - Supervision (called by the machines)
 
     @usableFromInline

@@ -94,10 +94,4 @@ extension PredicateFilter {
               "\(predicate.qualifiedName) is not listed in \(type(of: predicate)).allCases; a MatchingPredicate's allCases must list every case",
               at: [location], state: state, predicates: [predicate.qualifiedName])
     }
-
-    func describe(in space: PredicateSpace) -> [String] {
-        constraints.map { constraint in
-            constraint.cases.map { space.name(slot: constraint.slot, caseID: $0) }.joined(separator: " or ")
-        }
-    }
 }
