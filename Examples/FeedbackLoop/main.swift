@@ -81,7 +81,7 @@ let screen = try Schema<Screen, FeedEvent>(initial: .idle) {
 let machine = Machine(schema: screen, id: "trending")
 let records = await machine.transitions()
 let printer = Task {
-    for await record in records { print("  \(record.source) --\(record.event)--> \(record.target)") }
+    for await record in records { print("  \(record.source) --\(record.eventDescription)--> \(record.target)") }
 }
 /// Plays the user: sends each intent, then waits on the state stream until the screen settles
 /// on loaded or failed. Returns what the screen showed after each intent.

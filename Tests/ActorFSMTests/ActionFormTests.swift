@@ -16,10 +16,10 @@ import Testing
             }
             define(.unlocked) {
                 when(.coin) | then(.locked) | withEventAsync
-                when(.pass) | then(.locked) | { context in log.record("\(context.source)->\(context.target) on \(context.event)") }
+                when(.pass) | then(.locked) | { context in log.record("\(context.source)->\(context.target) on \(context.eventDescription)") }
                 when(.reset) | then(.locked) | { (context: TransitionContext<State, Event>) async in
                     await Task.yield()
-                    log.record("async context \(context.event)")
+                    log.record("async context \(context.eventDescription)")
                 }
             }
         }

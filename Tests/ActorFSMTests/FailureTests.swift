@@ -124,7 +124,7 @@ import Testing
         await finished.value
         #expect(await machine.isStopped)
         var seen: [String] = []
-        for await record in records { seen.append("\(record.event) \(record.outcomeName)") }
+        for await record in records { seen.append("\(record.eventDescription) \(record.outcomeName)") }
         #expect(seen == ["coin transitioned", "pass transitioned", "coin transitioned"])
     }
 
@@ -181,7 +181,7 @@ import Testing
         gate.open()
         _ = try await inFlight.value
         var seen: [String] = []
-        for await record in records { seen.append("#\(record.sequenceNumber) \(record.event) \(record.outcomeName)") }
+        for await record in records { seen.append("#\(record.sequenceNumber) \(record.eventDescription) \(record.outcomeName)") }
         #expect(seen == ["#1 coin transitioned", "#2 pass stopped", "#3 coin stopped", "#4 pass stopped"])
     }
 

@@ -141,10 +141,10 @@ import Testing
         let schema = try Schema<State, Event>(initial: .locked) {
             define(.locked) {
                 when(.coin) | then(.unlocked) | { (context: TransitionContext<State, Event>) async in
-                    log.record("start \(context.event)")
+                    log.record("start \(context.eventDescription)")
                     await gate.wait()
                     await Task.yield()
-                    log.record("end \(context.event)")
+                    log.record("end \(context.eventDescription)")
                 }
             }
             define(.unlocked) {

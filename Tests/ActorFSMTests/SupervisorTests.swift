@@ -168,7 +168,7 @@ import Testing
         await shutdown.value
         var outcomes: [String: Int] = [:]
         for await event in events {
-            if let record = event.record { outcomes["\(record.event) \(record.outcomeName)", default: 0] += 1 }
+            if let record = event.record { outcomes["\(record.eventDescription) \(record.outcomeName)", default: 0] += 1 }
         }
         #expect(outcomes == ["coin transitioned": 10, "pass transitioned": 10])
         #expect(supervisor.count == 0)

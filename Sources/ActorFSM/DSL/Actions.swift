@@ -21,13 +21,16 @@ public struct Actions<State: Sendable, Event: Sendable>: Sendable, ExpressibleBy
     @usableFromInline let bodies: [Body]
     /// Whether every action is synchronous, kept so that the hot path need not scan.
     @usableFromInline let allSynchronous: Bool
+    /// Whether an action takes the event itself, which a state timeout cannot give it.
+    @usableFromInline let readsEvent: Bool
 
     @inlinable
-    init(bodies: [Body]) {
+    init(bodies: [Body], readsEvent: Bool = false) {
         self.bodies = bodies
         var allSynchronous = true
         for body in bodies { if case .asynchronous = body { allSynchronous = false } }
         self.allSynchronous = allSynchronous
+        self.readsEvent = readsEvent
     }
 
     /// No actions.
@@ -53,15 +56,19 @@ public struct Actions<State: Sendable, Event: Sendable>: Sendable, ExpressibleBy
     }
 
     /// A synchronous action that receives the event.
+    ///
+    /// A schema refuses it on a transition a state timeout can trigger, which has no event.
     @_disfavoredOverload
     public init(_ action: @escaping @Sendable (Event) throws -> Void) {
-        self.init(bodies: [.synchronous { try action($0.event) }])
+        self.init(bodies: [.synchronous { try action(try $0.requireEvent()) }], readsEvent: true)
     }
 
     /// An asynchronous action that receives the event.
+    ///
+    /// A schema refuses it on a transition a state timeout can trigger, which has no event.
     @_disfavoredOverload
     public init(_ action: @escaping @Sendable (Event) async throws -> Void) {
-        self.init(bodies: [.asynchronous { try await action($0.event) }])
+        self.init(bodies: [.asynchronous { try await action(try $0.requireEvent()) }], readsEvent: true)
     }
 
     /// A synchronous action that receives the transition context.
@@ -122,7 +129,7 @@ public struct Actions<State: Sendable, Event: Sendable>: Sendable, ExpressibleBy
 
     /// The actions of `lhs`, then those of `rhs`.
     public static func & (lhs: Actions, rhs: Actions) -> Actions {
-        Actions(bodies: lhs.bodies + rhs.bodies)
+        Actions(bodies: lhs.bodies + rhs.bodies, readsEvent: lhs.readsEvent || rhs.readsEvent)
     }
 
     /// Appends a synchronous action that takes no argument.

@@ -8,14 +8,16 @@
 ///     when(.coin) | then(.unlocked)
 /// }
 /// ```
+///
+/// `running:` takes ``StateTask``s: operations that run while the machine is in the state.
 public func define<State, Event>(
     _ state: State, adopts superStates: SuperState<State, Event>...,
     onEntry: Actions<State, Event> = Actions<State, Event>(), onExit: Actions<State, Event> = Actions<State, Event>(),
-    fileID: StaticString = #fileID, line: UInt = #line,
+    running tasks: StateTask<State, Event>..., fileID: StaticString = #fileID, line: UInt = #line,
     @Syntax.RowBuilder<State, Event, Syntax.Complete> rows: () -> Syntax.Block<State, Event, Syntax.Complete>
 ) -> Syntax.Define<State, Event> {
     let block = rows()
-    return Syntax.Define(state: state, superStates: superStates, onEntry: onEntry, onExit: onExit,
+    return Syntax.Define(state: state, superStates: superStates, onEntry: onEntry, onExit: onExit, tasks: tasks,
                          block: block.reportingEmptiness(at: SourceLocation(fileID, line)),
                          location: SourceLocation(fileID, line))
 }
@@ -24,9 +26,9 @@ public func define<State, Event>(
 public func define<State, Event>(
     _ state: State, adopts superState: SuperState<State, Event>, _ more: SuperState<State, Event>...,
     onEntry: Actions<State, Event> = Actions<State, Event>(), onExit: Actions<State, Event> = Actions<State, Event>(),
-    fileID: StaticString = #fileID, line: UInt = #line
+    running tasks: StateTask<State, Event>..., fileID: StaticString = #fileID, line: UInt = #line
 ) -> Syntax.Define<State, Event> {
-    Syntax.Define(state: state, superStates: [superState] + more, onEntry: onEntry, onExit: onExit,
+    Syntax.Define(state: state, superStates: [superState] + more, onEntry: onEntry, onExit: onExit, tasks: tasks,
                   block: .init(fragments: []), location: SourceLocation(fileID, line))
 }
 
@@ -49,6 +51,26 @@ public func when<State, Event: CaseKeyed>(
     var statement = Syntax.When<State, Event>(key, fileID: fileID, line: line)
     statement.fragment.events += others.map(EventMatcher.key)
     return statement
+}
+
+/// A state timeout: responds when the machine has stayed `delay` in the state.
+///
+/// ```swift
+/// define(.paymentPending) {
+///     when(.paid) | then(.paid)
+///     after(.seconds(30)) | then(.cancelled) | refund
+/// }
+/// ```
+///
+/// The timeout is armed each time the machine enters the state (on every re-entry under
+/// ``EntryExitPolicy/executeAlways``) and cancelled when it leaves. When it fires, it goes through
+/// the inbox like any event, with the machine's standing predicates, so `matching` and
+/// `condition { }` apply to it too; its record has no event and the origin
+/// ``EventOrigin/timeout(after:)``.
+public func after<State, Event>(
+    _ delay: Duration, fileID: StaticString = #fileID, line: UInt = #line
+) -> Syntax.When<State, Event> {
+    Syntax.When(after: delay, fileID: fileID, line: line)
 }
 
 /// The state a transition moves to.

@@ -32,25 +32,25 @@ extension SyntaxBuilder {
     /// A super state of this type's schema.
     public typealias SuperState = ActorFSM.SuperState<State, Event>
 
-    /// See ``define(_:adopts:onEntry:onExit:fileID:line:rows:)``.
+    /// See ``define(_:adopts:onEntry:onExit:running:fileID:line:rows:)``.
     public func define(
         _ state: State, adopts superStates: SuperState...,
         onEntry: Actions<State, Event> = Actions<State, Event>(), onExit: Actions<State, Event> = Actions<State, Event>(),
-        fileID: StaticString = #fileID, line: UInt = #line,
+        running tasks: StateTask<State, Event>..., fileID: StaticString = #fileID, line: UInt = #line,
         @Syntax.RowBuilder<State, Event, Syntax.Complete> rows: () -> Syntax.Block<State, Event, Syntax.Complete>
     ) -> Syntax.Define<State, Event> {
         let location = SourceLocation(fileID, line)
-        return Syntax.Define(state: state, superStates: superStates, onEntry: onEntry, onExit: onExit,
+        return Syntax.Define(state: state, superStates: superStates, onEntry: onEntry, onExit: onExit, tasks: tasks,
                              block: rows().reportingEmptiness(at: location), location: location)
     }
 
-    /// See ``define(_:adopts:_:onEntry:onExit:fileID:line:)``.
+    /// See ``define(_:adopts:_:onEntry:onExit:running:fileID:line:)``.
     public func define(
         _ state: State, adopts superState: SuperState, _ more: SuperState...,
         onEntry: Actions<State, Event> = Actions<State, Event>(), onExit: Actions<State, Event> = Actions<State, Event>(),
-        fileID: StaticString = #fileID, line: UInt = #line
+        running tasks: StateTask<State, Event>..., fileID: StaticString = #fileID, line: UInt = #line
     ) -> Syntax.Define<State, Event> {
-        Syntax.Define(state: state, superStates: [superState] + more, onEntry: onEntry, onExit: onExit,
+        Syntax.Define(state: state, superStates: [superState] + more, onEntry: onEntry, onExit: onExit, tasks: tasks,
                       block: .init(fragments: []), location: SourceLocation(fileID, line))
     }
 
@@ -62,6 +62,11 @@ extension SyntaxBuilder {
     /// See ``then(fileID:line:)``.
     public func then(fileID: StaticString = #fileID, line: UInt = #line) -> Syntax.Then<State, Event> {
         Syntax.Then(fileID: fileID, line: line)
+    }
+
+    /// See ``after(_:fileID:line:)``.
+    public func after(_ delay: Duration, fileID: StaticString = #fileID, line: UInt = #line) -> Syntax.When<State, Event> {
+        Syntax.When(after: delay, fileID: fileID, line: line)
     }
 }
 

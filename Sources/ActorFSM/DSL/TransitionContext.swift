@@ -9,8 +9,11 @@
 /// When a ``Machine`` runs the action, the context also names the machine and lets the action
 /// post follow-up events to it.
 public struct TransitionContext<State: Sendable, Event: Sendable>: Sendable {
-    /// The event being processed, with its payload.
-    public let event: Event
+    /// The event being processed, with its payload; `nil` when a state timeout fired (see
+    /// ``after(_:fileID:line:)``).
+    public let event: Event?
+    /// The state timeout that fired, when ``event`` is `nil`.
+    public let timeout: Timeout?
     /// The state the machine was in when the event arrived.
     public let source: State
     /// The state the machine is in once the transition completes.
@@ -19,20 +22,32 @@ public struct TransitionContext<State: Sendable, Event: Sendable>: Sendable {
     public let predicates: PredicateContext
     @usableFromInline let runtime: (any ActionRuntime)?
 
-    package init(event: Event, source: State, target: State, predicates: PredicateContext) {
+    package init(event: Event?, source: State, target: State, predicates: PredicateContext) {
         self.init(event: event, source: source, target: target, predicates: predicates, runtime: nil)
     }
 
     @usableFromInline
     init(
-        event: Event, source: State, target: State, predicates: PredicateContext,
+        event: Event?, timeout: Timeout? = nil, source: State, target: State, predicates: PredicateContext,
         runtime: (any ActionRuntime)?
     ) {
         self.event = event
+        self.timeout = timeout
         self.source = source
         self.target = target
         self.predicates = predicates
         self.runtime = runtime
+    }
+
+    /// The event as text, or the timeout's: `coin`, `after 30s`.
+    public var eventDescription: String {
+        event.map { "\($0)" } ?? timeout?.description ?? "no event"
+    }
+
+    /// The event, for actions declared to take it: the schema ensures a timeout never runs them.
+    func requireEvent() throws(MissingEventError) -> Event {
+        guard let event else { throw MissingEventError() }
+        return event
     }
 
     /// The id of the machine running the action, or `nil` outside a machine.
@@ -54,6 +69,29 @@ public struct TransitionContext<State: Sendable, Event: Sendable>: Sendable {
     public func post(_ event: Event, predicates: PredicateContext? = nil) -> Bool {
         runtime?.postFollowUp(event, predicates: predicates) ?? false
     }
+
+    /// Posts `event` to the machine running the action once `delay` has passed on the machine's
+    /// clock (see ``MachineConfiguration/clock``).
+    ///
+    /// The event then joins the inbox with origin ``EventOrigin/delayedPost``. Cancel it with the
+    /// returned handle; stopping the machine cancels it too.
+    ///
+    /// ```swift
+    /// when(.declined) | then(.waiting) | { context in context.post(.retry, after: .seconds(5)) }
+    /// ```
+    ///
+    /// - Returns: the handle, or `nil`, refusing the event, if there is no machine or it no
+    ///   longer takes events.
+    @discardableResult
+    public func post(_ event: Event, after delay: Duration, predicates: PredicateContext? = nil) -> ScheduledEvent? {
+        runtime?.schedule(event, after: delay, predicates: predicates)
+    }
+}
+
+/// Thrown by an action that takes the event when there is none; schemas refuse such actions on
+/// transitions a timeout triggers, so only hand-made contexts can meet it.
+struct MissingEventError: Error, CustomStringConvertible {
+    var description: String { "the action takes the event, but a state timeout fired and there is none" }
 }
 
 /// What a running machine offers its actions. The ``Machine`` actor conforms.
@@ -65,4 +103,5 @@ public struct TransitionContext<State: Sendable, Event: Sendable>: Sendable {
 protocol ActionRuntime: AnyObject, Sendable {
     var erasedMachineID: any Hashable & Sendable { get }
     func postFollowUp<E: Sendable>(_ event: E, predicates: PredicateContext?) -> Bool
+    func schedule<E: Sendable>(_ event: E, after delay: Duration, predicates: PredicateContext?) -> ScheduledEvent?
 }

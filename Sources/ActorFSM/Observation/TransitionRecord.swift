@@ -8,8 +8,8 @@ public struct TransitionRecord<State: Hashable & Sendable, Event: Sendable, ID: 
     public let machineID: ID
     /// The state when the event was processed.
     public let source: State
-    /// The event.
-    public let event: Event
+    /// The event; `nil` when a state timeout fired (``origin`` is then ``EventOrigin/timeout(after:)``).
+    public let event: Event?
     /// The predicates the event was processed with.
     public let predicates: PredicateContext
     /// The state after the event: the transition's target, or `source` if nothing changed.
@@ -29,7 +29,7 @@ public struct TransitionRecord<State: Hashable & Sendable, Event: Sendable, ID: 
 
     @usableFromInline
     init(
-        sequenceNumber: UInt64, machineID: ID, source: State, event: Event, predicates: PredicateContext,
+        sequenceNumber: UInt64, machineID: ID, source: State, event: Event?, predicates: PredicateContext,
         target: State, outcome: Outcome, actionsRun: Int, transitionLocation: SourceLocation?, origin: EventOrigin,
         acceptedAt: ContinuousClock.Instant, completedAt: ContinuousClock.Instant
     ) {
@@ -47,9 +47,14 @@ public struct TransitionRecord<State: Hashable & Sendable, Event: Sendable, ID: 
         self.completedAt = completedAt
     }
 
-    /// `#3 gate-7: locked --coin--> unlocked (transitioned)`.
+    /// The event as text, or the timeout's: `coin`, `after 30s`.
+    public var eventDescription: String {
+        event.map { "\($0)" } ?? origin.timeout.map { Timeout($0).description } ?? "no event"
+    }
+
+    /// `#3 gate-7: locked --coin--> unlocked (transitioned)`; `--after 30s-->` for a timeout.
     public var description: String {
-        "#\(sequenceNumber) \(machineID): \(source) --\(event)\(predicates.entries.isEmpty ? "" : " \(predicates)")--> \(target) (\(outcome))"
+        "#\(sequenceNumber) \(machineID): \(source) --\(eventDescription)\(predicates.entries.isEmpty ? "" : " \(predicates)")--> \(target) (\(outcome))"
     }
 }
 
@@ -89,4 +94,13 @@ public enum EventOrigin: Sendable, Hashable {
     case post
     /// `context.post` from one of the machine's own actions.
     case followUp
+    /// A state timeout, `after(duration)`, that fired: the record's event is `nil`.
+    case timeout(after: Duration)
+    /// `post(_:after:)`, on the machine or from an action, once its delay passed.
+    case delayedPost
+    /// The result or error of a ``StateTask``.
+    case stateTask
+
+    /// The duration of a timeout, for ``timeout(after:)``.
+    public var timeout: Duration? { if case .timeout(let duration) = self { duration } else { nil } }
 }

@@ -17,7 +17,8 @@ public struct Envelope<Event: Sendable>: Sendable {
 struct InboxEntry<State: Hashable & Sendable, Event: Sendable, ID: Hashable & Sendable>: Sendable {
     @usableFromInline typealias Record = TransitionRecord<State, Event, ID>
 
-    @usableFromInline let event: Event
+    /// The event; `nil` for a state timeout.
+    @usableFromInline let event: Event?
     @usableFromInline let predicates: PredicateContext?
     @usableFromInline let origin: EventOrigin
     @usableFromInline let acceptedAt: ContinuousClock.Instant
@@ -29,11 +30,14 @@ struct InboxEntry<State: Hashable & Sendable, Event: Sendable, ID: Hashable & Se
     /// Resumed with the record, for `send` (with `nil` if the sender withdrew the event); `nil`
     /// for posted events.
     @usableFromInline let reply: CheckedContinuation<Record?, Never>?
+    /// For a timeout or a state task's result, the entry into the state it belongs to (see
+    /// `StateTimers.epoch`): it is dropped if the machine has left that state by its turn. 0 otherwise.
+    @usableFromInline let epoch: UInt64
 
     @usableFromInline
     init(
-        event: Event, predicates: PredicateContext?, origin: EventOrigin, acceptedAt: ContinuousClock.Instant,
-        ticket: UInt64, senderScope: [ObjectIdentifier], reply: CheckedContinuation<Record?, Never>?
+        event: Event?, predicates: PredicateContext?, origin: EventOrigin, acceptedAt: ContinuousClock.Instant,
+        ticket: UInt64, senderScope: [ObjectIdentifier], reply: CheckedContinuation<Record?, Never>?, epoch: UInt64 = 0
     ) {
         self.event = event
         self.predicates = predicates
@@ -42,5 +46,6 @@ struct InboxEntry<State: Hashable & Sendable, Event: Sendable, ID: Hashable & Se
         self.ticket = ticket
         self.senderScope = senderScope
         self.reply = reply
+        self.epoch = epoch
     }
 }

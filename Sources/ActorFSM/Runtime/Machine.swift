@@ -51,6 +51,10 @@ public final actor Machine<State: Hashable & Sendable, Event: Sendable, ID: Hash
     @usableFromInline var watchers = Watchers()
     @usableFromInline var inFlight: Task<ActionRun, Never>?
     @usableFromInline var termination: MachineTermination?
+    /// The current state's timeouts and tasks, for schemas that have any.
+    @usableFromInline var timers: StateTimers?
+    /// Timeouts and task results dropped as stale, for tests.
+    @usableFromInline var droppedTimerEvents = 0
     @usableFromInline nonisolated let followUps = Mutex(FollowUps())
 
     @usableFromInline
@@ -69,6 +73,7 @@ public final actor Machine<State: Hashable & Sendable, Event: Sendable, ID: Hash
         @usableFromInline var refusal: [CheckedContinuation<Void, Never>] = []
         @usableFromInline var inbox: [(count: Int, continuation: CheckedContinuation<Void, Never>)] = []
         @usableFromInline var roomWaiters: [(count: Int, continuation: CheckedContinuation<Void, Never>)] = []
+        @usableFromInline var dropped: [(count: Int, continuation: CheckedContinuation<Void, Never>)] = []
 
         @usableFromInline init() {}
     }
@@ -83,6 +88,10 @@ public final actor Machine<State: Hashable & Sendable, Event: Sendable, ID: Hash
         /// How many more follow-ups the inbox has room for during this transition.
         @usableFromInline var room = 0
         @usableFromInline var pending: [(Event, PredicateContext?)] = []
+        /// Events posted with a delay that are still waiting, to cancel when the machine stops.
+        @usableFromInline var scheduled: [ObjectIdentifier: ScheduledEvent] = [:]
+        /// Set once the machine finishes or stops: no more delayed posts are taken.
+        @usableFromInline var schedulingClosed = false
 
         @usableFromInline init() {}
     }
@@ -123,8 +132,17 @@ public final actor Machine<State: Hashable & Sendable, Event: Sendable, ID: Hash
         self.link = link
         self.generation = generation
         let start = state ?? schema.initialState
-        self.stateID = schema.storage.stateIDs[start] ?? -1
+        let stateID = schema.storage.stateIDs[start] ?? -1
+        self.stateID = stateID
         self.offTableState = stateID < 0 ? start : nil
+        let storage = schema.storage
+        if storage.hasTimedStates && stateID >= 0 {
+            // The deadlines are fixed now; the tasks that wait for them start on the actor.
+            let clock = settings.configuration.clock
+            let alarms = storage.stateTimeouts[Int(stateID)].map { (Alarm(after: $0.duration, on: clock), $0.duration) }
+            timers = StateTimers()
+            Task { await self.armInitialState(alarms) }
+        }
     }
 
     /// How it runs.
@@ -249,6 +267,7 @@ public final actor Machine<State: Hashable & Sendable, Event: Sendable, ID: Hash
         if phase == .running {
             phase = .finishing
             refuseWaitingSenders()
+            closeTimers()
         }
         if !isProcessing && inbox.isEmpty {
             terminate(.finished)
@@ -266,9 +285,10 @@ public final actor Machine<State: Hashable & Sendable, Event: Sendable, ID: Hash
 
     // MARK: - Processing
 
+    /// Processes one event, or a state timeout when `event` is `nil` (its duration is in `origin`).
     @inlinable
     func process(
-        _ event: Event, _ predicates: PredicateContext?, origin: EventOrigin, acceptedAt: ContinuousClock.Instant,
+        _ event: Event?, _ predicates: PredicateContext?, origin: EventOrigin, acceptedAt: ContinuousClock.Instant,
         scope: [ObjectIdentifier]
     ) async -> Record {
         sequenceNumber += 1
@@ -282,7 +302,12 @@ public final actor Machine<State: Hashable & Sendable, Event: Sendable, ID: Hash
         }
         guard stateID >= 0 else { return finished(.unhandled(UnhandledReason(.unknownState))) }
         let transitionIndex: Int32
-        switch storage.lookup(state: stateID, event: event, predicates: context) {
+        let found = if let event {
+            storage.lookup(state: stateID, event: event, predicates: context)
+        } else {
+            timeoutLookup(origin, predicates: context)
+        }
+        switch found {
         case .unhandled(let reason): return finished(.unhandled(reason))
         case .conditionFalse(let index): return finished(.conditionFalse, at: storage.transitionLocations[Int(index)])
         case .fires(let index): transitionIndex = index
@@ -298,7 +323,7 @@ public final actor Machine<State: Hashable & Sendable, Event: Sendable, ID: Hash
             let exit = exits ? storage.exitActions[Int(transition.source)] : Actions()
             let entry = enters ? storage.entryActions[Int(transition.target)] : Actions()
             let actionContext = TransitionContext(
-                event: event, source: source, target: storage.states[Int(transition.target)], predicates: context,
+                event: event, timeout: event == nil ? origin.timeout.map(Timeout.init) : nil, source: source, target: storage.states[Int(transition.target)], predicates: context,
                 runtime: self)
             let room = configuration.inboxCapacity - inbox.count - reservedSlots
             followUps.withLock {
@@ -317,6 +342,7 @@ public final actor Machine<State: Hashable & Sendable, Event: Sendable, ID: Hash
         let record = finished(run.failure.map { .failed($0) } ?? .transitioned, run,
                               at: storage.transitionLocations[Int(transitionIndex)])
         if let failure = run.failure { applyFailurePolicy(after: failure) }
+        if storage.hasTimedStates { startPendingStateTasks() }
         return record
     }
 
@@ -377,11 +403,12 @@ public final actor Machine<State: Hashable & Sendable, Event: Sendable, ID: Hash
         stateID = target
         offTableState = nil
         if changed && !stateSubscribers.isEmpty { stateSubscribers.publish(state) }
+        if schema.storage.hasTimedStates && (changed || schema.storage.runsEntryAndExit) { enterTimedState(target) }
     }
 
     @inlinable
     func complete(
-        _ number: UInt64, _ event: Event, _ predicates: PredicateContext, _ origin: EventOrigin,
+        _ number: UInt64, _ event: Event?, _ predicates: PredicateContext, _ origin: EventOrigin,
         _ acceptedAt: ContinuousClock.Instant, source: State, outcome: Outcome, run: ActionRun, location: SourceLocation?
     ) -> Record {
         let record = Record(
@@ -403,6 +430,7 @@ public final actor Machine<State: Hashable & Sendable, Event: Sendable, ID: Hash
             if let id = schema.storage.stateIDs[errorState] {
                 commit(id)
             } else {
+                timers?.leave()
                 stateID = -1
                 offTableState = errorState
                 if !stateSubscribers.isEmpty { stateSubscribers.publish(errorState) }
@@ -485,6 +513,10 @@ public final actor Machine<State: Hashable & Sendable, Event: Sendable, ID: Hash
             }
             yielded = false
             admitRoomWaiters()
+            if entry.epoch != 0 && entry.epoch != timers?.epoch {
+                droppedTimerEvent()
+                continue
+            }
             let record = await process(entry.event, entry.predicates, origin: entry.origin,
                                        acceptedAt: entry.acceptedAt, scope: entry.senderScope)
             entry.reply?.resume(returning: record)
@@ -508,6 +540,7 @@ public final actor Machine<State: Hashable & Sendable, Event: Sendable, ID: Hash
         phase = .stopped
         termination = reason
         followUps.withLock { $0.stopped = true }
+        closeTimers()
         inFlight?.cancel()
         if !isProcessing { finalize() }
     }
@@ -519,6 +552,7 @@ public final actor Machine<State: Hashable & Sendable, Event: Sendable, ID: Hash
         guard !isFinalized else { return }
         isFinalized = true
         while let entry = inbox.popFirst() {
+            if entry.epoch != 0 && entry.epoch != timers?.epoch { continue }
             stopWithoutProcessing(entry.event, entry.predicates, origin: entry.origin, reply: entry.reply)
         }
         let late = followUps.withLock { state in
@@ -540,7 +574,7 @@ public final actor Machine<State: Hashable & Sendable, Event: Sendable, ID: Hash
     }
 
     @usableFromInline func stopWithoutProcessing(
-        _ event: Event, _ predicates: PredicateContext?, origin: EventOrigin,
+        _ event: Event?, _ predicates: PredicateContext?, origin: EventOrigin,
         reply: CheckedContinuation<Record?, Never>?
     ) {
         sequenceNumber += 1
@@ -654,7 +688,7 @@ public final actor Machine<State: Hashable & Sendable, Event: Sendable, ID: Hash
     }
 
     /// Resumes, and forgets, the watchers waiting for a count that `count` has reached.
-    private static func resume(
+    static func resume(
         _ watchers: inout [(count: Int, continuation: CheckedContinuation<Void, Never>)], reaching count: Int
     ) {
         watchers.removeAll { watcher in
@@ -667,6 +701,14 @@ public final actor Machine<State: Hashable & Sendable, Event: Sendable, ID: Hash
 
 extension Machine: ActionRuntime {
     @usableFromInline nonisolated var erasedMachineID: any Hashable & Sendable { id }
+
+    @usableFromInline nonisolated func schedule<E: Sendable>(
+        _ event: E, after delay: Duration, predicates: PredicateContext?
+    ) -> ScheduledEvent? {
+        // A context is only ever made by this machine for its own `Event` type.
+        guard let event = event as? Event else { return nil }
+        return schedule(event, after: delay, predicates: predicates)
+    }
 
     @usableFromInline nonisolated func postFollowUp<E: Sendable>(_ event: E, predicates: PredicateContext?) -> Bool {
         // A context is only ever made by this machine for its own `Event` type.

@@ -6,8 +6,11 @@ public struct MachineConfiguration<State: Hashable & Sendable>: Sendable {
     public var inboxCapacity: Int
     /// What the machine does after an action throws.
     public var failurePolicy: FailurePolicy<State>
-    /// The predicates used for events sent without predicates.
+    /// The predicates used for events sent without predicates, and for state timeouts.
     public var standingPredicates: PredicateContext
+    /// The clock that state timeouts and delayed posts wait on: `ContinuousClock` by default, a
+    /// `ManualClock` from `ActorFSMTesting` in tests.
+    public var clock: any Clock<Duration>
 
     /// Creates a configuration.
     ///
@@ -15,12 +18,14 @@ public struct MachineConfiguration<State: Hashable & Sendable>: Sendable {
     ///   - inboxCapacity: how many events may wait; 1,024 by default.
     ///   - failurePolicy: what to do after an action throws; `.resume` by default.
     ///   - standingPredicates: predicates for events sent without any; none by default.
+    ///   - clock: what timers wait on; `ContinuousClock()` by default.
     public init(
         inboxCapacity: Int = 1_024, failurePolicy: FailurePolicy<State> = .resume,
-        standingPredicates: PredicateContext = .none
+        standingPredicates: PredicateContext = .none, clock: any Clock<Duration> = ContinuousClock()
     ) {
         self.inboxCapacity = Swift.max(1, inboxCapacity)
         self.failurePolicy = failurePolicy
         self.standingPredicates = standingPredicates
+        self.clock = clock
     }
 }

@@ -154,3 +154,16 @@ public struct PredicateTypeDescription: Sendable, CustomStringConvertible {
     /// `Enforcement: weak, strong`.
     public var description: String { "\(name): " + cases.map { "\($0)" }.joined(separator: ", ") }
 }
+
+extension Schema {
+    /// The timeouts armed when a machine enters `state`, in order of first appearance.
+    public func timeouts(of state: State) -> [Timeout] {
+        guard let id = storage.stateIDs[state] else { return [] }
+        return storage.stateTimeouts[Int(id)].map { Timeout($0.duration) }
+    }
+
+    /// How many ``StateTask``s run while a machine is in `state`.
+    public func taskCount(of state: State) -> Int {
+        storage.stateIDs[state].map { storage.stateTasks[Int($0)].count } ?? 0
+    }
+}

@@ -95,6 +95,13 @@ extension SchemaError {
         public static let mixedEventMatching = Kind(name: "mixed event matching")
         /// A state and event combine more predicate cases than a lookup table can hold.
         public static let tooManyPredicateCombinations = Kind(name: "too many predicate combinations")
+        /// `after(…)` is given a duration that is not positive.
+        public static let invalidTimeout = Kind(name: "invalid timeout")
+        /// A timeout neither leaves its state nor runs an action: it could never do anything.
+        public static let timeoutWithoutEffect = Kind(name: "timeout without effect")
+        /// A condition or action on a transition a timeout triggers takes the event, which a
+        /// timeout does not have.
+        public static let eventUnavailable = Kind(name: "event unavailable")
 
         /// The kind's name, as printed in messages.
         public var description: String { name }

@@ -7,7 +7,18 @@ final class SchemaStorage<State: Hashable & Sendable, Event: Sendable>: Sendable
     @usableFromInline let states: [State]
     let stateIDs: [State: Int32]
     @usableFromInline let events: [any Hashable & Sendable]
+    /// Events and then timeouts: the width of a row of `groupIndex`.
+    @usableFromInline let eventCount: Int
+    /// Labels of the events, then of the timeouts.
     let eventLabels: [String]
+    /// The durations of the table's timeouts; the one at index `i` has event id `events.count + i`.
+    let timeouts: [Duration]
+    /// Per state, the timeouts to arm on entering it.
+    let stateTimeouts: [[StateTimeout]]
+    /// Per state, the tasks to run while in it.
+    let stateTasks: [[StateTask<State, Event>]]
+    /// Whether any state has a timeout or a task: machines of other schemas skip the bookkeeping.
+    @usableFromInline let hasTimedStates: Bool
     @usableFromInline let eventID: @Sendable (Event) -> Int32?
     /// For events matched by value that are payload-free enums: ids by tag, without a closure.
     @usableFromInline let tagTable: TagTable?
@@ -34,6 +45,12 @@ final class SchemaStorage<State: Hashable & Sendable, Event: Sendable>: Sendable
     /// Per transition, what a lookup needs, so it never copies a whole `CompiledTransition`.
     @usableFromInline let hot: [HotTransition]
 
+    /// A timeout a state arms: its event id and its duration.
+    struct StateTimeout: Sendable {
+        let eventID: Int32
+        let duration: Duration
+    }
+
     @usableFromInline
     struct HotTransition: Sendable {
         @usableFromInline let source: Int32
@@ -44,17 +61,30 @@ final class SchemaStorage<State: Hashable & Sendable, Event: Sendable>: Sendable
 
     init(
         initial: Int32, states: [State], stateIDs: [State: Int32], events: [any Hashable & Sendable],
-        eventLabels: [String], eventID: @escaping @Sendable (Event) -> Int32?, tagTable: TagTable?,
+        eventLabels: [String], timeouts: [Duration], eventID: @escaping @Sendable (Event) -> Int32?, tagTable: TagTable?,
         predicateTypes: [PredicateType],
         predicateSlots: [ObjectIdentifier: Int32], transitions: [CompiledTransition<State, Event>],
         groupIndex: [Int32], groups: [LookupGroup], entries: [Int32],
-        entryActions: [Actions<State, Event>], exitActions: [Actions<State, Event>], policy: EntryExitPolicy
+        entryActions: [Actions<State, Event>], exitActions: [Actions<State, Event>],
+        stateTasks: [[StateTask<State, Event>]], policy: EntryExitPolicy
     ) {
         self.initial = initial
         self.states = states
         self.stateIDs = stateIDs
         self.events = events
         self.eventLabels = eventLabels
+        self.eventCount = events.count + timeouts.count
+        self.timeouts = timeouts
+        var stateTimeouts = [[StateTimeout]](repeating: [], count: states.count)
+        for transition in transitions where transition.event >= Int32(events.count) {
+            let duration = timeouts[Int(transition.event) - events.count]
+            if !stateTimeouts[Int(transition.source)].contains(where: { $0.eventID == transition.event }) {
+                stateTimeouts[Int(transition.source)].append(StateTimeout(eventID: transition.event, duration: duration))
+            }
+        }
+        self.stateTimeouts = stateTimeouts
+        self.stateTasks = stateTasks
+        self.hasTimedStates = !timeouts.isEmpty || stateTasks.contains { !$0.isEmpty }
         self.eventID = eventID
         self.tagTable = tagTable
         self.predicateTypes = predicateTypes
@@ -83,7 +113,13 @@ final class SchemaStorage<State: Hashable & Sendable, Event: Sendable>: Sendable
         guard let eventID = tagTable?.id(of: event) ?? eventID(event) else {
             return .unhandled(.init(.unknownEvent))
         }
-        let group = groupIndex[Int(state) &* events.count &+ Int(eventID)]
+        return lookup(state: state, eventID: eventID, event: event, predicates: predicates)
+    }
+
+    /// The transition that the event with id `eventID` triggers: `event` is `nil` for a timeout.
+    @inlinable
+    func lookup(state: Int32, eventID: Int32, event: Event?, predicates: PredicateContext) -> Lookup {
+        let group = groupIndex[Int(state) &* eventCount &+ Int(eventID)]
         guard group >= 0 else { return .unhandled(.init(.noTransition)) }
         if let repeated = predicates.repeatedType { return .unhandled(.init(.ambiguousPredicate, repeated)) }
         let typeIDs = predicates.typeIDs
@@ -109,7 +145,12 @@ final class SchemaStorage<State: Hashable & Sendable, Event: Sendable>: Sendable
 
     /// Whether every condition of `transition` holds for `event`.
     @usableFromInline
-    func admits(_ transition: Int32, _ event: Event) -> Bool { transitions[Int(transition)].admits(event) }
+    func admits(_ transition: Int32, _ event: Event?) -> Bool { transitions[Int(transition)].admits(event) }
+
+    /// The event id of the timeout of `duration`, if the table has one.
+    func timeoutID(_ duration: Duration) -> Int32? {
+        timeouts.firstIndex(of: duration).map { Int32(events.count + $0) }
+    }
 
     /// Whether the schema mentions the predicate type: a scan of a few identifiers is cheaper
     /// than hashing one.

@@ -8,8 +8,14 @@ public struct Transition<State: Hashable & Sendable, Event: Sendable>: Sendable,
 
     /// The state the transition leaves.
     public var source: State { storage.states[Int(compiled.source)] }
-    /// The event it responds to: an `Event` value, or an `Event.CaseKey` for ``CaseKeyed`` events.
-    public var event: any Hashable & Sendable { storage.events[Int(compiled.event)] }
+    /// The event it responds to: an `Event` value, an `Event.CaseKey` for ``CaseKeyed`` events, or
+    /// a ``Timeout`` for `after(…)`.
+    public var event: any Hashable & Sendable {
+        let id = Int(compiled.event)
+        return id < storage.events.count ? storage.events[id] : Timeout(storage.timeouts[id - storage.events.count])
+    }
+    /// The timeout that triggers it, for a transition declared with `after(…)`.
+    public var timeout: Timeout? { event as? Timeout }
     /// The event's label, as written in the table.
     public var eventDescription: String { storage.eventLabels[Int(compiled.event)] }
     /// The state it moves to (the source state for `then()`).

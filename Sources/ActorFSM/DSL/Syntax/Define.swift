@@ -6,6 +6,7 @@ extension Syntax {
         let superStates: [SuperState<State, Event>]
         let onEntry: Actions<State, Event>
         let onExit: Actions<State, Event>
+        let tasks: [StateTask<State, Event>]
         let block: Block<State, Event, Complete>
         let location: SourceLocation
 
@@ -16,16 +17,17 @@ extension Syntax {
         ///   - superStates: super states whose transitions and entry and exit actions apply too.
         ///   - onEntry: actions run when the machine enters `state`.
         ///   - onExit: actions run when the machine leaves `state`.
+        ///   - tasks: operations run while the machine is in `state`; see ``StateTask``.
         ///   - rows: the transitions out of `state`.
         public init(
             _ state: State, adopts superStates: SuperState<State, Event>...,
             onEntry: Actions<State, Event> = Actions<State, Event>(), onExit: Actions<State, Event> = Actions<State, Event>(),
-            fileID: StaticString = #fileID, line: UInt = #line,
+            running tasks: StateTask<State, Event>..., fileID: StaticString = #fileID, line: UInt = #line,
             @RowBuilder<State, Event, Complete> rows: () -> Block<State, Event, Complete>
         ) {
             let location = SourceLocation(fileID, line)
             let block = rows()
-            self.init(state: state, superStates: superStates, onEntry: onEntry, onExit: onExit,
+            self.init(state: state, superStates: superStates, onEntry: onEntry, onExit: onExit, tasks: tasks,
                       block: block.reportingEmptiness(at: location),
                       location: location)
         }
@@ -34,20 +36,22 @@ extension Syntax {
         public init(
             _ state: State, adopts superState: SuperState<State, Event>, _ more: SuperState<State, Event>...,
             onEntry: Actions<State, Event> = Actions<State, Event>(), onExit: Actions<State, Event> = Actions<State, Event>(),
-            fileID: StaticString = #fileID, line: UInt = #line
+            running tasks: StateTask<State, Event>..., fileID: StaticString = #fileID, line: UInt = #line
         ) {
-            self.init(state: state, superStates: [superState] + more, onEntry: onEntry, onExit: onExit,
+            self.init(state: state, superStates: [superState] + more, onEntry: onEntry, onExit: onExit, tasks: tasks,
                       block: Block(fragments: []), location: SourceLocation(fileID, line))
         }
 
         init(
             state: State, superStates: [SuperState<State, Event>], onEntry: Actions<State, Event>,
-            onExit: Actions<State, Event>, block: Block<State, Event, Complete>, location: SourceLocation
+            onExit: Actions<State, Event>, tasks: [StateTask<State, Event>] = [], block: Block<State, Event, Complete>,
+            location: SourceLocation
         ) {
             self.state = state
             self.superStates = superStates
             self.onEntry = onEntry
             self.onExit = onExit
+            self.tasks = tasks
             self.block = block
             self.location = location
         }

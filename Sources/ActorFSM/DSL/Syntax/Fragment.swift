@@ -19,7 +19,10 @@ enum Target<State: Sendable>: Sendable {
 
 /// A run-time condition from `condition { … }`.
 struct Guard<Event: Sendable>: Sendable {
-    let test: @Sendable (Event) -> Bool
+    /// The test, given the event; a timeout has none.
+    let test: @Sendable (Event?) -> Bool
+    /// Whether the condition reads the event, which a timeout cannot give it.
+    let readsEvent: Bool
     let location: SourceLocation
 }
 
@@ -33,7 +36,7 @@ struct MatchClause: Sendable {
 
 /// One event named by `when`, and how the schema recognises it at run time.
 struct EventMatcher<Event: Sendable>: Sendable {
-    enum Kind: Sendable, Equatable { case value, caseKey }
+    enum Kind: Sendable, Equatable { case value, caseKey, timeout }
 
     /// The event (or its case key), for interning while the schema is built.
     let identity: SendableHashable
@@ -57,6 +60,17 @@ struct EventMatcher<Event: Sendable>: Sendable {
         matcher.makeTagTable = { identities in TagTable(identities.map { $0.base as! Event }) }
         return matcher
     }
+
+    /// `after(duration)`: not an `Event` at all; the compiler numbers timeouts after the events.
+    static func timeout(_ duration: Duration) -> EventMatcher {
+        let timeout = Timeout(duration)
+        return EventMatcher(identity: SendableHashable(timeout), label: timeout.description, kind: .timeout) { _ in
+            { _ in nil }
+        }
+    }
+
+    /// The timeout's duration, for a `.timeout` matcher.
+    var timeout: Duration? { (identity.base as? Timeout)?.duration }
 
     static func key(_ key: Event.CaseKey) -> EventMatcher where Event: CaseKeyed {
         EventMatcher(identity: SendableHashable(key), label: "\(key)", kind: .caseKey) { identities in

@@ -17,6 +17,12 @@ extension Syntax {
         ) where Event: CaseKeyed {
             fragment = Fragment(events: ([key] + others).map(EventMatcher.key), location: .init(fileID, line))
         }
+
+        /// Responds to the state timeout that fires `delay` after the machine enters the state.
+        /// See ``after(_:fileID:line:)``.
+        public init(after delay: Duration, fileID: StaticString = #fileID, line: UInt = #line) {
+            fragment = Fragment(events: [.timeout(delay)], location: .init(fileID, line))
+        }
     }
 
     /// `then(.unlocked)`, or `then()` to stay in the current state.
@@ -54,13 +60,15 @@ extension Syntax {
         /// Applies only when `condition` returns `true` at the moment the event is handled.
         public init(condition: @escaping @Sendable () -> Bool, fileID: StaticString = #fileID, line: UInt = #line) {
             let location = SourceLocation(fileID, line)
-            fragment = Fragment(guards: [Guard(test: { _ in condition() }, location: location)], location: location)
+            fragment = Fragment(guards: [Guard(test: { _ in condition() }, readsEvent: false, location: location)],
+                                location: location)
         }
 
         /// Applies only when `condition` returns `true` for the event being handled.
         public init(condition: @escaping @Sendable (Event) -> Bool, fileID: StaticString = #fileID, line: UInt = #line) {
             let location = SourceLocation(fileID, line)
-            fragment = Fragment(guards: [Guard(test: condition, location: location)], location: location)
+            let test: @Sendable (Event?) -> Bool = { event in event.map(condition) ?? false }
+            fragment = Fragment(guards: [Guard(test: test, readsEvent: true, location: location)], location: location)
         }
     }
 

@@ -9,10 +9,16 @@ struct CompiledTransition<State: Sendable, Event: Sendable>: Sendable {
     let location: SourceLocation
     let isOverride: Bool
 
-    /// Whether every condition holds for `event`.
-    func admits(_ event: Event) -> Bool {
+    /// Whether every condition holds for `event` (`nil` for a timeout).
+    func admits(_ event: Event?) -> Bool {
         for condition in guards where !condition.test(event) { return false }
         return true
+    }
+
+    /// The same transition, answering to the event with id `event`.
+    func with(event: Int32) -> CompiledTransition {
+        CompiledTransition(source: source, event: event, target: target, filter: filter, guards: guards,
+                           actions: actions, location: location, isOverride: isOverride)
     }
 }
 

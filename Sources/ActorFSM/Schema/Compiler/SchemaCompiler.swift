@@ -7,6 +7,8 @@ struct SchemaCompiler<State: Hashable & Sendable, Event: Sendable> {
     private var events: [EventMatcher<Event>] = []
     private var eventIDs: [SendableHashable: Int32] = [:]
     private var eventLocations: [SourceLocation] = []
+    /// The durations of `after(…)` statements, in order of first appearance; their ids follow the events'.
+    private var timeouts: [Duration] = []
 
     static func compile(
         initial: State, policy: EntryExitPolicy, definitions: [Syntax.Define<State, Event>], location: SourceLocation
@@ -25,8 +27,10 @@ struct SchemaCompiler<State: Hashable & Sendable, Event: Sendable> {
         var transitions: [CompiledTransition<State, Event>] = []
         var entry: [Int32: Actions<State, Event>] = [:]
         var exit: [Int32: Actions<State, Event>] = [:]
+        var tasks: [Int32: [StateTask<State, Event>]] = [:]
         for definition in definitions {
             let source = intern(definition.state)
+            tasks[source, default: []] += definition.tasks
             let candidates = inheritance.candidates(
                 adopting: definition.superStates, own: definition.block, state: "\(definition.state)")
             transitions += candidates.map { compile($0, from: source, state: definition.state) }
@@ -36,9 +40,17 @@ struct SchemaCompiler<State: Hashable & Sendable, Event: Sendable> {
                 & Inheritance.actions(adopting: definition.superStates, own: definition.onExit) { $0.onExit }
         }
         checkEventMatching()
-        let (stateNames, eventNames) = (states.map { "\($0)" }, events.map(\.label))
+        transitions = transitions.map(numberingTimeouts)
+        let entryActions = (0..<states.count).map { entry[Int32($0)] ?? Actions() }
+        let exitActions = (0..<states.count).map { exit[Int32($0)] ?? Actions() }
+        let check = TimeoutCheck(
+            policy: policy, firstTimeoutID: Int32(events.count), durations: timeouts, entryActions: entryActions,
+            exitActions: exitActions, describeState: { [states] in "\(states[Int($0)])" })
+        diagnostics += transitions.flatMap(check.diagnostics)
+        let eventCount = events.count + timeouts.count
+        let (stateNames, eventNames) = (states.map { "\($0)" }, events.map(\.label) + timeouts.map { Timeout($0).description })
         let table = LookupTableBuilder(
-            transitions: transitions, stateCount: states.count, eventCount: events.count, space: inheritance.space,
+            transitions: transitions, stateCount: states.count, eventCount: eventCount, space: inheritance.space,
             describeState: { stateNames[Int($0)] }, describeEvent: { eventNames[Int($0)] })
         let lookup = table.build()
         diagnostics += inheritance.allDiagnostics + lookup.diagnostics
@@ -46,14 +58,13 @@ struct SchemaCompiler<State: Hashable & Sendable, Event: Sendable> {
 
         return SchemaStorage(
             initial: stateIDs[initial]!, states: states, stateIDs: stateIDs,
-            events: events.map(\.identity.base), eventLabels: events.map(\.label),
+            events: events.map(\.identity.base), eventLabels: eventNames, timeouts: timeouts,
             eventID: events.first.map { $0.makeIndex(events.map(\.identity)) } ?? { _ in nil },
             tagTable: events.first?.kind == .value ? events.first?.makeTagTable(events.map(\.identity)) : nil,
             predicateTypes: inheritance.space.types, predicateSlots: inheritance.space.slots.mapValues { Int32($0) },
             transitions: transitions, groupIndex: lookup.groupIndex, groups: lookup.groups, entries: lookup.entries,
-            entryActions: (0..<states.count).map { entry[Int32($0)] ?? Actions() },
-            exitActions: (0..<states.count).map { exit[Int32($0)] ?? Actions() },
-            policy: policy)
+            entryActions: entryActions, exitActions: exitActions,
+            stateTasks: (0..<states.count).map { tasks[Int32($0)] ?? [] }, policy: policy)
     }
 
     private mutating func compile(
@@ -64,7 +75,12 @@ struct SchemaCompiler<State: Hashable & Sendable, Event: Sendable> {
         case .unchanged?, nil: source
         }
         let eventID: Int32
-        if let known = eventIDs[candidate.event.identity] {
+        if let duration = candidate.event.timeout {
+            // Numbered from -1 down for now: `numberingTimeouts` moves them after the events.
+            let index = timeouts.firstIndex(of: duration) ?? timeouts.count
+            if index == timeouts.count { timeouts.append(duration) }
+            eventID = -1 - Int32(index)
+        } else if let known = eventIDs[candidate.event.identity] {
             eventID = known
         } else {
             eventID = Int32(events.count)
@@ -76,6 +92,12 @@ struct SchemaCompiler<State: Hashable & Sendable, Event: Sendable> {
             source: source, event: eventID, target: target, filter: candidate.filter,
             guards: candidate.fragment.guards, actions: candidate.fragment.actions,
             location: candidate.location, isOverride: candidate.isOverride)
+    }
+
+    /// `transition` with a timeout's provisional (negative) id replaced by its final one, after the events'.
+    private func numberingTimeouts(_ transition: CompiledTransition<State, Event>) -> CompiledTransition<State, Event> {
+        guard transition.event < 0 else { return transition }
+        return transition.with(event: Int32(events.count) - 1 - transition.event)
     }
 
     private mutating func intern(_ state: State) -> Int32 {

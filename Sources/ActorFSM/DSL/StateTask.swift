@@ -1,0 +1,67 @@
+/// An asynchronous operation that runs while its machine is in one state: started when the
+/// machine enters the state (after the entry actions), cancelled when it leaves.
+///
+/// Its result, or its error, comes back to the machine as an event, through the inbox like any
+/// other, with origin ``EventOrigin/stateTask``. A result that arrives after the machine left the
+/// state is ignored, and leaving the state cancels the task, so a cooperative operation stops
+/// early.
+///
+/// ```swift
+/// define(.loading, running: StateTask {
+///     .loaded(try await catalogue.page(3))
+/// } onError: { error in
+///     .failed("\(error)")
+/// }) {
+///     when(.loaded) | then(.showing)
+///     when(.failed) | then(.showingError)
+/// }
+/// ```
+public struct StateTask<State: Sendable, Event: Sendable>: Sendable {
+    @usableFromInline let operation: @Sendable (StateTaskContext<State>) async -> Event?
+    let location: SourceLocation
+
+    /// A task whose operation cannot fail; its result is posted as an event.
+    public init(
+        fileID: StaticString = #fileID, line: UInt = #line,
+        _ operation: @escaping @Sendable () async -> Event
+    ) {
+        self.operation = { _ in await operation() }
+        location = SourceLocation(fileID, line)
+    }
+
+    /// A task whose operation may throw: its result is posted as an event, and so is
+    /// `onError(error)` when it fails (`nil` posts nothing). The `CancellationError` of a task
+    /// cancelled because its state was left is not reported.
+    public init(
+        fileID: StaticString = #fileID, line: UInt = #line,
+        _ operation: @escaping @Sendable () async throws -> Event,
+        onError: @escaping @Sendable (any Error) -> Event?
+    ) {
+        self.operation = { _ in
+            do { return try await operation() } catch { return Task.isCancelled ? nil : onError(error) }
+        }
+        location = SourceLocation(fileID, line)
+    }
+
+    /// A task whose operation reads its context (the machine's id, the state) and may throw.
+    public init(
+        fileID: StaticString = #fileID, line: UInt = #line,
+        _ operation: @escaping @Sendable (StateTaskContext<State>) async throws -> Event,
+        onError: @escaping @Sendable (any Error) -> Event?
+    ) {
+        self.operation = { context in
+            do { return try await operation(context) } catch { return Task.isCancelled ? nil : onError(error) }
+        }
+        location = SourceLocation(fileID, line)
+    }
+}
+
+/// What a ``StateTask`` is told when it starts.
+public struct StateTaskContext<State: Sendable>: Sendable {
+    /// The state the task belongs to.
+    public let state: State
+    let erasedMachineID: any Hashable & Sendable
+
+    /// The id of the machine running the task, if it is of type `ID`.
+    public func machineID<ID: Hashable & Sendable>(as _: ID.Type) -> ID? { erasedMachineID as? ID }
+}

@@ -1,0 +1,146 @@
+// Timers: state timeouts, delayed posts and state tasks. Everything that waits does so on the
+// configuration's clock, in a task of its own, and comes back to the actor to join the inbox.
+
+extension Machine {
+    /// Posts `event` once `delay` has passed on the machine's clock (see
+    /// ``MachineConfiguration/clock``), with origin ``EventOrigin/delayedPost``.
+    ///
+    /// The event joins the inbox when its time comes, even if the inbox is full then: it was
+    /// accepted now. ``ScheduledEvent/cancel()`` withdraws it; `finish()` and `stop()` cancel it.
+    ///
+    /// - Throws: ``MachineError`` `.stopped` if the machine no longer takes events.
+    @discardableResult
+    public func post(
+        _ event: Event, after delay: Duration, predicates: PredicateContext? = nil
+    ) throws(MachineError) -> ScheduledEvent {
+        guard phase == .running, let scheduled = schedule(event, after: delay, predicates: predicates) else {
+            throw MachineError(.stopped)
+        }
+        return scheduled
+    }
+
+    /// Schedules a delayed post, from the actor or from an action running off it.
+    nonisolated func schedule(_ event: Event, after delay: Duration, predicates: PredicateContext?) -> ScheduledEvent? {
+        let scheduled = ScheduledEvent()
+        let accepted = followUps.withLock { state in
+            guard !state.schedulingClosed else { return false }
+            state.scheduled[ObjectIdentifier(scheduled)] = scheduled
+            return true
+        }
+        guard accepted else { return nil }
+        let alarm = Alarm(after: delay, on: configuration.clock)
+        scheduled.attach(alarm.start { elapsed in
+            await self.deliver(scheduled, event, predicates, elapsed: elapsed)
+        })
+        return scheduled
+    }
+
+    /// Called when a delayed post's wait ends, elapsed or cancelled.
+    func deliver(_ scheduled: ScheduledEvent, _ event: Event, _ predicates: PredicateContext?, elapsed: Bool) {
+        followUps.withLock { _ = $0.scheduled.removeValue(forKey: ObjectIdentifier(scheduled)) }
+        guard elapsed, phase == .running, scheduled.markDelivered() else { return }
+        appendTimerEvent(event, predicates, origin: .delayedPost, epoch: 0)
+    }
+
+    /// Starts the initial state's timeouts and tasks, whose deadlines `init` fixed, unless the
+    /// machine has left that state meanwhile.
+    func armInitialState(_ alarms: [(Alarm, Duration)]) {
+        guard phase == .running, let timers, timers.epoch == 1 else { return }
+        for (alarm, duration) in alarms { timers.timeouts.append(start(alarm, duration, epoch: 1)) }
+        timers.tasksPending = true
+        startPendingStateTasks()
+    }
+
+    /// Leaves the old state's timers and arms the new state's timeouts. Its tasks start once the
+    /// transition completes, after the entry actions.
+    @usableFromInline func enterTimedState(_ target: Int32) {
+        let timers = self.timers ?? StateTimers()
+        self.timers = timers
+        timers.leave()
+        guard phase == .running else { return }
+        let storage = schema.storage
+        let clock = configuration.clock
+        for timeout in storage.stateTimeouts[Int(target)] {
+            let alarm = Alarm(after: timeout.duration, on: clock)
+            timers.timeouts.append(start(alarm, timeout.duration, epoch: timers.epoch))
+        }
+        timers.tasksPending = !storage.stateTasks[Int(target)].isEmpty
+    }
+
+    private func start(_ alarm: Alarm, _ duration: Duration, epoch: UInt64) -> Task<Void, Never> {
+        alarm.start { elapsed in
+            if elapsed { await self.timeoutFired(after: duration, epoch: epoch) }
+        }
+    }
+
+    func timeoutFired(after duration: Duration, epoch: UInt64) {
+        guard phase == .running, timers?.epoch == epoch else { return droppedTimerEvent() }
+        appendTimerEvent(nil, nil, origin: .timeout(after: duration), epoch: epoch)
+    }
+
+    /// Starts the tasks of the state just entered, once the transition into it has completed.
+    @usableFromInline func startPendingStateTasks() {
+        guard let timers, timers.tasksPending else { return }
+        timers.tasksPending = false
+        guard phase == .running, stateID >= 0 else { return }
+        let epoch = timers.epoch
+        let context = StateTaskContext(state: state, erasedMachineID: id)
+        for task in schema.storage.stateTasks[Int(stateID)] {
+            timers.tasks.append(Task.detached {
+                // A result that comes despite cancellation is still handed over, to be dropped
+                // (and counted) on the actor.
+                guard let event = await task.operation(context) else { return }
+                await self.stateTaskFinished(event, epoch: epoch)
+            })
+        }
+    }
+
+    func stateTaskFinished(_ event: Event, epoch: UInt64) {
+        guard phase == .running, timers?.epoch == epoch else { return droppedTimerEvent() }
+        appendTimerEvent(event, nil, origin: .stateTask, epoch: epoch)
+    }
+
+    /// Queues an event the machine's own timers produced. It is admitted even when the inbox is
+    /// full: there is at most one per timer, and dropping it would lose it.
+    private func appendTimerEvent(_ event: Event?, _ predicates: PredicateContext?, origin: EventOrigin, epoch: UInt64) {
+        inbox.append(Entry(event: event, predicates: predicates, origin: origin, acceptedAt: .now,
+                           ticket: takeTicket(), senderScope: [], reply: nil, epoch: epoch))
+        inboxGrew()
+        startProcessingIfIdle()
+    }
+
+    /// The lookup for a state timeout, whose duration `origin` carries.
+    @usableFromInline func timeoutLookup(
+        _ origin: EventOrigin, predicates: PredicateContext
+    ) -> SchemaStorage<State, Event>.Lookup {
+        let storage = schema.storage
+        guard let duration = origin.timeout, let eventID = storage.timeoutID(duration) else {
+            return .unhandled(UnhandledReason(.unknownEvent))
+        }
+        return storage.lookup(state: stateID, eventID: eventID, event: nil, predicates: predicates)
+    }
+
+    /// Counts a timeout or task result dropped because the machine left its state (or stopped
+    /// taking events) before it could be processed.
+    @usableFromInline func droppedTimerEvent() {
+        droppedTimerEvents += 1
+        if !watchers.dropped.isEmpty { Self.resume(&watchers.dropped, reaching: droppedTimerEvents) }
+    }
+
+    /// Returns once at least `count` timeouts or task results have been dropped as stale.
+    package func untilDroppedTimerEvents(_ count: Int) async {
+        guard droppedTimerEvents < count else { return }
+        await withCheckedContinuation { watchers.dropped.append((count, $0)) }
+    }
+
+    /// Cancels every timer, task and delayed post: the machine is finishing or stopping.
+    @usableFromInline func closeTimers() {
+        timers?.leave()
+        let scheduled = followUps.withLock { state in
+            state.schedulingClosed = true
+            defer { state.scheduled = [:] }
+            return state.scheduled
+        }
+        for event in scheduled.values { event.cancel() }
+    }
+}

@@ -1,0 +1,25 @@
+/// What a machine runs because of the state it is in: the state's armed timeouts and its
+/// ``StateTask``s. Confined to the machine's actor; made on the first entry into a state of a
+/// schema that has timeouts or tasks.
+@usableFromInline
+final class StateTimers {
+    /// Counts entries into states. Timer events carry the count of the entry that armed them, so
+    /// one that arrives after the machine left that state is recognised and dropped.
+    var epoch: UInt64 = 1
+    var timeouts: [Task<Void, Never>] = []
+    var tasks: [Task<Void, Never>] = []
+    /// Whether the current state's tasks wait to start once the transition into it completes.
+    var tasksPending = false
+
+    init() {}
+
+    /// Leaves the current state: cancels its timeouts and tasks and starts a new epoch.
+    func leave() {
+        epoch &+= 1
+        tasksPending = false
+        for timeout in timeouts { timeout.cancel() }
+        for task in tasks { task.cancel() }
+        timeouts = []
+        tasks = []
+    }
+}

@@ -1,0 +1,143 @@
+import ActorFSM
+
+/// A clock whose time moves only when a test advances it, so timers are tested without sleeping.
+///
+/// ```swift
+/// let clock = ManualClock()
+/// let machine = Machine(schema: payment, id: 1, configuration: MachineConfiguration(clock: clock))
+/// var records = await machine.transitions().makeAsyncIterator()
+/// clock.advance(by: .seconds(30))
+/// let timedOut = await records.next()   // origin: .timeout(after: .seconds(30))
+/// ```
+///
+/// `sleep(until:)` returns at once for a deadline already reached, and otherwise waits until
+/// ``advance(by:)`` or ``advance(to:)`` reaches it, or until its task is cancelled.
+public final class ManualClock: Clock, Sendable {
+    /// A point on a ``ManualClock``: the time advanced since the clock started.
+    public struct Instant: InstantProtocol, CustomStringConvertible {
+        /// The time since the clock's start.
+        public let offset: Duration
+
+        /// The instant `offset` after the clock's start.
+        public init(offset: Duration) { self.offset = offset }
+
+        /// The instant `duration` later.
+        public func advanced(by duration: Duration) -> Instant { Instant(offset: offset + duration) }
+
+        /// The time from this instant to `other`.
+        public func duration(to other: Instant) -> Duration { other.offset - offset }
+
+        /// Whether `lhs` comes first.
+        public static func < (lhs: Instant, rhs: Instant) -> Bool { lhs.offset < rhs.offset }
+
+        /// `+30.0 seconds`.
+        public var description: String { "+\(offset)" }
+    }
+
+    private struct Sleeper {
+        let id: UInt64
+        let deadline: Instant
+        let continuation: CheckedContinuation<Void, any Error>
+    }
+
+    private struct Timeline {
+        var now: Instant
+        var sleepers: [Sleeper] = []
+        var nextID: UInt64 = 0
+        var sleepCalls = 0
+        var watchers: [(count: Int, continuation: CheckedContinuation<Void, Never>)] = []
+
+        /// Takes the watchers whose count of sleepers has been reached.
+        mutating func takeSatisfiedWatchers() -> [CheckedContinuation<Void, Never>] {
+            let count = sleepers.count
+            let ready = watchers.filter { $0.count <= count }.map(\.continuation)
+            watchers.removeAll { $0.count <= count }
+            return ready
+        }
+    }
+
+    private let timeline: Locked<Timeline>
+
+    /// A clock at `now`, the start by default.
+    public init(now: Instant = Instant(offset: .zero)) {
+        timeline = Locked(Timeline(now: now))
+    }
+
+    /// The current time: it changes only when the clock is advanced.
+    public var now: Instant { timeline.withLock { $0.now } }
+
+    /// Zero: the clock keeps exact time.
+    public var minimumResolution: Duration { .zero }
+
+    /// How many tasks are waiting in `sleep(until:)` now.
+    public var sleeperCount: Int { timeline.withLock { $0.sleepers.count } }
+
+    /// How many times `sleep(until:)` has been called in all. A timer that waits once calls it
+    /// once; code that polls the clock calls it again and again.
+    public var sleepCallCount: Int { timeline.withLock { $0.sleepCalls } }
+
+    /// Waits until `deadline`, or throws `CancellationError` if the task is cancelled first.
+    public func sleep(until deadline: Instant, tolerance: Duration? = nil) async throws {
+        try Task.checkCancellation()
+        let id = timeline.withLock { timeline in
+            timeline.nextID += 1
+            timeline.sleepCalls += 1
+            return timeline.nextID
+        }
+        try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+                enum Outcome { case due, cancelled, waiting([CheckedContinuation<Void, Never>]) }
+                let outcome = timeline.withLock { timeline -> Outcome in
+                    if deadline <= timeline.now { return .due }
+                    // Checked under the lock: a cancellation after this point finds the sleeper.
+                    if Task.isCancelled { return .cancelled }
+                    timeline.sleepers.append(Sleeper(id: id, deadline: deadline, continuation: continuation))
+                    return .waiting(timeline.takeSatisfiedWatchers())
+                }
+                switch outcome {
+                case .due: continuation.resume()
+                case .cancelled: continuation.resume(throwing: CancellationError())
+                case .waiting(let watchers): for watcher in watchers { watcher.resume() }
+                }
+            }
+        } onCancel: {
+            let sleeper = timeline.withLock { timeline -> Sleeper? in
+                guard let index = timeline.sleepers.firstIndex(where: { $0.id == id }) else { return nil }
+                return timeline.sleepers.remove(at: index)
+            }
+            sleeper?.continuation.resume(throwing: CancellationError())
+        }
+    }
+
+    /// Moves time forward by `duration` and wakes every sleeper whose deadline it reaches,
+    /// earliest deadline first.
+    public func advance(by duration: Duration) {
+        advance(to: timeline.withLock { $0.now }.advanced(by: duration))
+    }
+
+    /// Moves time forward to `instant` (never back) and wakes every sleeper whose deadline it
+    /// reaches, earliest deadline first.
+    public func advance(to instant: Instant) {
+        let due = timeline.withLock { timeline -> [Sleeper] in
+            if instant > timeline.now { timeline.now = instant }
+            let now = timeline.now
+            let due = timeline.sleepers.filter { $0.deadline <= now }
+            timeline.sleepers.removeAll { $0.deadline <= now }
+            return due.sorted { ($0.deadline, $0.id) < ($1.deadline, $1.id) }
+        }
+        for sleeper in due { sleeper.continuation.resume() }
+    }
+
+    /// Returns once at least `count` tasks are waiting in `sleep(until:)`: for a test that must
+    /// know its timers are armed before it looks at what they cost.
+    public func waitUntilSleeping(count: Int) async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let reached = timeline.withLock { timeline in
+                if timeline.sleepers.count >= count { return true }
+                timeline.watchers.append((count, continuation))
+                return false
+            }
+            if reached { continuation.resume() }
+        }
+    }
+}
