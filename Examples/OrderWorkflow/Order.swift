@@ -2,7 +2,7 @@ import ActorFSM
 
 /// Where an order is.
 enum OrderState: Hashable, Sendable, CustomStringConvertible {
-    case placed, paymentPending, paid, picking, shipped, delivered, cancelled, paymentFailed
+    case placed, paymentPending, paid, picking, shipped, delivered, cancelled, paymentFailed, paymentExpired
 
     var description: String {
         switch self {
@@ -14,10 +14,11 @@ enum OrderState: Hashable, Sendable, CustomStringConvertible {
         case .delivered: "delivered"
         case .cancelled: "cancelled"
         case .paymentFailed: "payment failed"
+        case .paymentExpired: "payment expired"
         }
     }
 
-    var isFinal: Bool { [.delivered, .cancelled, .paymentFailed].contains(self) }
+    var isFinal: Bool { [.delivered, .cancelled, .paymentFailed, .paymentExpired].contains(self) }
 }
 
 /// What happens to an order. Declines carry the attempt number.
@@ -51,17 +52,21 @@ enum OrderEvent: CaseKeyed, CustomStringConvertible {
 enum RetryBudget: MatchingPredicate { case available, exhausted }
 
 /// The order workflow. Actions call the services and report back with follow-up events, so every
-/// step, success or failure, goes through the machine.
+/// step, success or failure, goes through the machine. A charge the gateway never answers leaves
+/// the order waiting in payment pending until its timeout voids the charge.
 func orderSchema(_ services: Services) throws -> Schema<OrderState, OrderEvent> {
     let maxAttempts = services.settings.maxPaymentAttempts
 
     @Sendable func charge(_ context: TransitionContext<OrderState, OrderEvent>, attempt: Int) async throws {
         guard let order = context.machineID(as: Int.self) else { return }
-        if try await services.payments.charge(order: order, attempt: attempt) {
+        switch try await services.payments.charge(order: order, attempt: attempt) {
+        case .approved:
             context.post(.paymentSucceeded)
-        } else {
+        case .declined:
             context.post(.paymentDeclined(attempt: attempt), predicates: PredicateContext(
                 attempt < maxAttempts ? RetryBudget.available : RetryBudget.exhausted))
+        case .none:
+            break   // no answer: the payment timeout ends the wait
         }
     }
 
@@ -83,6 +88,10 @@ func orderSchema(_ services: Services) throws -> Schema<OrderState, OrderEvent> 
                 matching(RetryBudget.exhausted) | then(.paymentFailed)
             }
             when(.cancel) | then(.cancelled)
+            after(services.settings.paymentTimeout) | then(.paymentExpired) | { context in
+                guard let order = context.machineID(as: Int.self) else { return }
+                try await services.payments.void(order: order)
+            }
         }
         define(.paid) {
             when(.picked) | then(.picking) | { context in

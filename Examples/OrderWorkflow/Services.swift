@@ -9,6 +9,11 @@ struct Settings: Sendable {
     /// The share of paid orders the customer cancels.
     var cancelRate = 0.05
     var maxPaymentAttempts = 3
+    /// The share of charges the gateway never answers.
+    var silenceRate = 0.02
+    /// How long an order waits in payment pending for the gateway's answer. Scaled down for the
+    /// example: a real gateway would get 30 seconds.
+    var paymentTimeout = Duration.seconds(1)
     /// Simulated latency of a service call, in microseconds.
     var latencyMicroseconds = 200
 }
@@ -56,17 +61,26 @@ actor SimulatedService {
     }
 }
 
-/// The payment gateway: charges can be declined (an answer) or fail (an error).
+/// What the payment gateway answers to a charge, if it answers at all.
+enum ChargeAnswer: Sendable { case approved, declined, none }
+
+/// The payment gateway: a charge can be approved or declined (answers), fail (an error), or never
+/// be answered.
 struct PaymentGateway: Sendable {
     let service: SimulatedService
     let settings: Settings
 
-    func charge(order: Int, attempt: Int) async throws -> Bool {
+    func charge(order: Int, attempt: Int) async throws -> ChargeAnswer {
         try await service.call(order: order)
-        return Dice(seed: settings.seed).roll(order, 1, attempt) >= settings.declineRate
+        let dice = Dice(seed: settings.seed)
+        if dice.roll(order, 6, attempt) < settings.silenceRate { return .none }
+        return dice.roll(order, 1, attempt) >= settings.declineRate ? .approved : .declined
     }
 
     func refund(order: Int) async throws { try await service.call(order: order) }
+
+    /// Withdraws a charge that was never answered, so it cannot go through later.
+    func void(order: Int) async throws { try await service.call(order: order) }
 }
 
 struct Warehouse: Sendable {

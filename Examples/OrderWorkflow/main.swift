@@ -71,7 +71,7 @@ progress.finish()
 
 let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
 print("Orders: \(settings.orders) in \(String(format3(seconds))) s")
-for state in [OrderState.delivered, .cancelled, .paymentFailed] {
+for state in [OrderState.delivered, .cancelled, .paymentFailed, .paymentExpired] {
     print("  \(state): \(finalStates.values.filter { $0 == state }.count)")
 }
 print("Events processed: \(processed) (\(Int(Double(processed) / max(seconds, 1e-9))) per second)")
