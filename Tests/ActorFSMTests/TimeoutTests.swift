@@ -163,4 +163,29 @@ import Testing
         timed.clock.advance(by: .seconds(30))
         #expect(await timed.next() == nil)
     }
+
+    @Test func aTimeoutQueuedBeforeFinishIsStillProcessed() async throws {
+        let gate = Gate()
+        let schema = try Schema<Checkout, CheckoutEvent>(initial: .pending) {
+            define(.pending) {
+                when(.poke) | then() | { await gate.wait() }
+                after(.seconds(30)) | then(.cancelled)
+            }
+            define(.cancelled) { when(.ping) | then() }
+        }
+        var timed = await TimedMachine(schema)
+        let poke = Task { [machine = timed.machine] in try await machine.send(.poke) }
+        await gate.untilArrivals(1)
+        timed.clock.advance(by: .seconds(30))   // fires while the poke's action is suspended
+        await timed.machine.untilQueued(1)
+        let finish = Task { [machine = timed.machine] in await machine.finish() }
+        await timed.machine.untilRefusingEvents()
+        gate.open()
+        _ = try await poke.value
+        await finish.value
+        #expect(await timed.next()?.event == .poke)
+        let record = try #require(await timed.next())
+        #expect(record.origin == .timeout(after: .seconds(30)) && record.target == .cancelled)
+        #expect(await timed.next() == nil)
+    }
 }

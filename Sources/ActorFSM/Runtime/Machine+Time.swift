@@ -133,9 +133,10 @@ extension Machine {
         await withCheckedContinuation { watchers.dropped.append((count, $0)) }
     }
 
-    /// Cancels every timer, task and delayed post: the machine is finishing or stopping.
+    /// Cancels every timer, task and delayed post: the machine is finishing or stopping. Timer
+    /// events already in the inbox stay valid: they fired before, like any event queued before.
     @usableFromInline func closeTimers() {
-        timers?.leave()
+        timers?.cancelAll()
         let scheduled = followUps.withLock { state in
             state.schedulingClosed = true
             defer { state.scheduled = [:] }

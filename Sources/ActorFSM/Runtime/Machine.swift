@@ -141,7 +141,9 @@ public final actor Machine<State: Hashable & Sendable, Event: Sendable, ID: Hash
             let clock = settings.configuration.clock
             let alarms = storage.stateTimeouts[Int(stateID)].map { (Alarm(after: $0.duration, on: clock), $0.duration) }
             timers = StateTimers()
-            Task { await self.armInitialState(alarms) }
+            if !alarms.isEmpty || !storage.stateTasks[Int(stateID)].isEmpty {
+                Task { await self.armInitialState(alarms) }
+            }
         }
     }
 

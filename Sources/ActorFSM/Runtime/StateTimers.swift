@@ -13,9 +13,17 @@ final class StateTimers {
 
     init() {}
 
-    /// Leaves the current state: cancels its timeouts and tasks and starts a new epoch.
+    /// Leaves the current state: cancels its timeouts and tasks and starts a new epoch, so that
+    /// their events already queued are dropped as stale.
     func leave() {
         epoch &+= 1
+        cancelAll()
+    }
+
+    /// Cancels the timeouts and tasks, and the tasks waiting to start, but keeps the epoch: the
+    /// machine is finishing or stopping in this state, and timer events already queued are still
+    /// its own (processed by `finish()`, recorded as stopped by `stop()`).
+    func cancelAll() {
         tasksPending = false
         for timeout in timeouts { timeout.cancel() }
         for task in tasks { task.cancel() }
