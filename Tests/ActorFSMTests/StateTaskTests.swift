@@ -25,7 +25,12 @@ import Testing
     }
 
     /// A task that ends at once and posts nothing: its error maps to no event.
-    static let silent = StateTask<Checkout, CheckoutEvent>({ throw Boom() }, onError: { _ in nil })
+    static let silent: StateTask<Checkout, CheckoutEvent> = StateTask {
+        try await Task.sleep(for: .zero)
+        throw Boom()
+    } onError: { _ in
+        nil
+    }
 
     @Test func aTaskStartsAfterTheEntryActionsAndItsResultComesBackAsAnEvent() async throws {
         let log = Log()

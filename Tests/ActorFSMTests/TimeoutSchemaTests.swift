@@ -69,7 +69,7 @@ import Testing
         }
         #expect(found.map(\.kind) == [.eventUnavailable, .eventUnavailable])
         #expect(found.map { $0.locations[0].line } == [base + 4, base + 5])
-        #expect(found.last?.message.contains("an action and an entry action of paid takes the event") == true)
+        #expect(found.last?.message.contains("an action and an entry action of paid take the event") == true)
     }
 
     @Test func aSchemaListsEachStatesTimeoutsIncludingInheritedOnes() throws {

@@ -188,4 +188,44 @@ import Testing
         #expect(record.origin == .timeout(after: .seconds(30)) && record.target == .cancelled)
         #expect(await timed.next() == nil)
     }
+
+    @Test func aTimeoutQueuedBeforeStopGetsAStoppedRecord() async throws {
+        let gate = Gate()
+        let schema = try Schema<Checkout, CheckoutEvent>(initial: .pending) {
+            define(.pending) {
+                when(.poke) | then() | { await gate.wait() }
+                after(.seconds(30)) | then(.cancelled)
+            }
+        }
+        var timed = await TimedMachine(schema)
+        let poke = Task { [machine = timed.machine] in try await machine.send(.poke) }
+        await gate.untilArrivals(1)
+        timed.clock.advance(by: .seconds(30))
+        await timed.machine.untilQueued(1)
+        await timed.machine.stop()
+        gate.open()
+        _ = try await poke.value
+        #expect(await timed.next()?.event == .poke)
+        let record = try #require(await timed.next())
+        #expect(record.origin == .timeout(after: .seconds(30)) && record.outcomeName == "stopped")
+        #expect(await timed.next() == nil)
+    }
+
+    @Test func timeoutsDueTogetherArriveShortestFirst() async throws {
+        let log = Log()
+        let schema = try Schema<Checkout, CheckoutEvent>(initial: .pending) {
+            define(.pending) {
+                after(.seconds(30)) | then() | log.action("30s")
+                after(.seconds(5)) | then() | log.action("5s")
+                after(.seconds(20)) | then() | log.action("20s")
+            }
+        }
+        #expect(schema.timeouts(of: .pending).map(\.duration) == [.seconds(5), .seconds(20), .seconds(30)])
+        var timed = await TimedMachine(schema)
+        timed.clock.advance(by: .seconds(60))   // all three are due at once
+        let durations = [await timed.next(), await timed.next(), await timed.next()].map { $0?.origin.timeout }
+        #expect(durations == [.seconds(5), .seconds(20), .seconds(30)])
+        #expect(log.lines == ["5s", "20s", "30s"])
+        #expect(timed.clock.sleepCallCount == 3, "one task waited for each deadline in turn")
+    }
 }

@@ -7,7 +7,7 @@
 /// ```swift
 /// define(.alarming, onEntry: [alarmOn], onExit: [alarmOff]) { … }
 /// when(.reset) | then(.locked) | alarmOff & lock
-/// when(.coin)  | then(.unlocked) | Actions { context in audit(context.event) }
+/// when(.coin)  | then(.unlocked) | Actions { context in audit(context.eventDescription) }
 /// ```
 ///
 /// Synchronous actions are kept synchronous, so a machine runs them without a suspension point.

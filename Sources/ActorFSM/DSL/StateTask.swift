@@ -30,8 +30,9 @@ public struct StateTask<State: Sendable, Event: Sendable>: Sendable {
     }
 
     /// A task whose operation may throw: its result is posted as an event, and so is
-    /// `onError(error)` when it fails (`nil` posts nothing). The `CancellationError` of a task
-    /// cancelled because its state was left is not reported.
+    /// `onError(error)` when it fails (`nil` posts nothing). Once the task is cancelled, because
+    /// its state was left or the machine stopped, an error is not reported: its event would be
+    /// stale (this covers the `CancellationError` a cooperative operation throws).
     public init(
         fileID: StaticString = #fileID, line: UInt = #line,
         _ operation: @escaping @Sendable () async throws -> Event,

@@ -2,7 +2,7 @@
 ///
 /// ```swift
 /// when(.coin) | then(.unlocked) | { (context: TransitionContext<State, Event>) in
-///     print("\(context.event) moved \(context.source) to \(context.target)")
+///     print("\(context.eventDescription) moved \(context.source) to \(context.target)")
 /// }
 /// ```
 ///
@@ -12,8 +12,9 @@ public struct TransitionContext<State: Sendable, Event: Sendable>: Sendable {
     /// The event being processed, with its payload; `nil` when a state timeout fired (see
     /// ``after(_:fileID:line:)``).
     public let event: Event?
-    /// The state timeout that fired, when ``event`` is `nil`.
-    public let timeout: Timeout?
+    /// The duration of the timeout that fired, or zero: a trivial value rather than an optional,
+    /// which keeps the context's destruction inlined on the hot path.
+    @usableFromInline let timeoutDuration: Duration
     /// The state the machine was in when the event arrived.
     public let source: State
     /// The state the machine is in once the transition completes.
@@ -32,12 +33,15 @@ public struct TransitionContext<State: Sendable, Event: Sendable>: Sendable {
         runtime: (any ActionRuntime)?
     ) {
         self.event = event
-        self.timeout = timeout
+        self.timeoutDuration = timeout?.duration ?? .zero
         self.source = source
         self.target = target
         self.predicates = predicates
         self.runtime = runtime
     }
+
+    /// The state timeout that fired, when ``event`` is `nil`.
+    public var timeout: Timeout? { event == nil && timeoutDuration > .zero ? Timeout(timeoutDuration) : nil }
 
     /// The event as text, or the timeout's: `coin`, `after 30s`.
     public var eventDescription: String {

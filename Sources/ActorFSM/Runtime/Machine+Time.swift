@@ -5,8 +5,9 @@ extension Machine {
     /// Posts `event` once `delay` has passed on the machine's clock (see
     /// ``MachineConfiguration/clock``), with origin ``EventOrigin/delayedPost``.
     ///
-    /// The event joins the inbox when its time comes, even if the inbox is full then: it was
-    /// accepted now. ``ScheduledEvent/cancel()`` withdraws it; `finish()` and `stop()` cancel it.
+    /// The event joins the inbox when its time comes, even if the inbox is full then, and from
+    /// that moment gets a record like any other. Until then ``ScheduledEvent/cancel()`` withdraws
+    /// it, and so do `finish()` and `stop()`: a withdrawn event gets no record.
     ///
     /// - Throws: ``MachineError`` `.stopped` if the machine no longer takes events.
     @discardableResult
@@ -46,7 +47,7 @@ extension Machine {
     /// machine has left that state meanwhile.
     func armInitialState(_ alarms: [(Alarm, Duration)]) {
         guard phase == .running, let timers, timers.epoch == 1 else { return }
-        for (alarm, duration) in alarms { timers.timeouts.append(start(alarm, duration, epoch: 1)) }
+        timers.timeouts = startTimeouts(alarms, epoch: 1)
         timers.tasksPending = true
         startPendingStateTasks()
     }
@@ -60,16 +61,21 @@ extension Machine {
         guard phase == .running else { return }
         let storage = schema.storage
         let clock = configuration.clock
-        for timeout in storage.stateTimeouts[Int(target)] {
-            let alarm = Alarm(after: timeout.duration, on: clock)
-            timers.timeouts.append(start(alarm, timeout.duration, epoch: timers.epoch))
-        }
+        let alarms = storage.stateTimeouts[Int(target)].map { (Alarm(after: $0.duration, on: clock), $0.duration) }
+        timers.timeouts = startTimeouts(alarms, epoch: timers.epoch)
         timers.tasksPending = !storage.stateTasks[Int(target)].isEmpty
     }
 
-    private func start(_ alarm: Alarm, _ duration: Duration, epoch: UInt64) -> Task<Void, Never> {
-        alarm.start { elapsed in
-            if elapsed { await self.timeoutFired(after: duration, epoch: epoch) }
+    /// Starts one task that waits for the state's deadlines in turn, shortest first (the order of
+    /// `alarms`), and reports each: timeouts due together reach the inbox in the order of their
+    /// durations, whichever way the clock wakes its sleepers.
+    private func startTimeouts(_ alarms: [(Alarm, Duration)], epoch: UInt64) -> Task<Void, Never>? {
+        guard !alarms.isEmpty else { return nil }
+        return Task.detached {
+            for (alarm, duration) in alarms {
+                do { try await alarm.wait() } catch { return }
+                await self.timeoutFired(after: duration, epoch: epoch)
+            }
         }
     }
 

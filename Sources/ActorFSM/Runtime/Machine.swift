@@ -554,7 +554,10 @@ public final actor Machine<State: Hashable & Sendable, Event: Sendable, ID: Hash
         guard !isFinalized else { return }
         isFinalized = true
         while let entry = inbox.popFirst() {
-            if entry.epoch != 0 && entry.epoch != timers?.epoch { continue }
+            if entry.epoch != 0 && entry.epoch != timers?.epoch {
+                droppedTimerEvent()
+                continue
+            }
             stopWithoutProcessing(entry.event, entry.predicates, origin: entry.origin, reply: entry.reply)
         }
         let late = followUps.withLock { state in

@@ -6,7 +6,8 @@ final class StateTimers {
     /// Counts entries into states. Timer events carry the count of the entry that armed them, so
     /// one that arrives after the machine left that state is recognised and dropped.
     var epoch: UInt64 = 1
-    var timeouts: [Task<Void, Never>] = []
+    /// The task that waits for the state's timeouts in turn.
+    var timeouts: Task<Void, Never>?
     var tasks: [Task<Void, Never>] = []
     /// Whether the current state's tasks wait to start once the transition into it completes.
     var tasksPending = false
@@ -25,9 +26,9 @@ final class StateTimers {
     /// its own (processed by `finish()`, recorded as stopped by `stop()`).
     func cancelAll() {
         tasksPending = false
-        for timeout in timeouts { timeout.cancel() }
+        timeouts?.cancel()
         for task in tasks { task.cancel() }
-        timeouts = []
+        timeouts = nil
         tasks = []
     }
 }

@@ -156,7 +156,7 @@ public struct PredicateTypeDescription: Sendable, CustomStringConvertible {
 }
 
 extension Schema {
-    /// The timeouts armed when a machine enters `state`, in order of first appearance.
+    /// The timeouts armed when a machine enters `state`, shortest first.
     public func timeouts(of state: State) -> [Timeout] {
         guard let id = storage.stateIDs[state] else { return [] }
         return storage.stateTimeouts[Int(id)].map { Timeout($0.duration) }

@@ -13,7 +13,7 @@ final class SchemaStorage<State: Hashable & Sendable, Event: Sendable>: Sendable
     let eventLabels: [String]
     /// The durations of the table's timeouts; the one at index `i` has event id `events.count + i`.
     let timeouts: [Duration]
-    /// Per state, the timeouts to arm on entering it.
+    /// Per state, the timeouts to arm on entering it, shortest first.
     let stateTimeouts: [[StateTimeout]]
     /// Per state, the tasks to run while in it.
     let stateTasks: [[StateTask<State, Event>]]
@@ -82,7 +82,8 @@ final class SchemaStorage<State: Hashable & Sendable, Event: Sendable>: Sendable
                 stateTimeouts[Int(transition.source)].append(StateTimeout(eventID: transition.event, duration: duration))
             }
         }
-        self.stateTimeouts = stateTimeouts
+        // Shortest first: the order a machine waits for them in.
+        self.stateTimeouts = stateTimeouts.map { $0.sorted { $0.duration < $1.duration } }
         self.stateTasks = stateTasks
         self.hasTimedStates = !timeouts.isEmpty || stateTasks.contains { !$0.isEmpty }
         self.eventID = eventID

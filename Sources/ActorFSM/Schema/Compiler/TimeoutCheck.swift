@@ -36,7 +36,7 @@ struct TimeoutCheck<State: Sendable, Event: Sendable> {
         if !readers.isEmpty {
             found.append(diagnostic(
                 .eventUnavailable,
-                "\(readers.joined(separator: " and ")) takes the event, but \(timeout) in \(state) has none; take the TransitionContext instead, whose event is nil for a timeout"))
+                "\(readers.joined(separator: " and ")) \(readers.count == 1 ? "takes" : "take") the event, but \(timeout) in \(state) has none; take the TransitionContext instead, whose event is nil for a timeout"))
         }
         return found
     }
