@@ -164,20 +164,28 @@ import Testing
         #expect(await timed.next() == nil)
     }
 
-    @Test func aTimeoutQueuedBeforeFinishIsStillProcessed() async throws {
-        let gate = Gate()
+    /// A machine whose timeout fired while a `.poke` action was suspended at `gate`: the timeout
+    /// waits in the inbox, behind the poke that `poke` sends.
+    static func timeoutQueuedBehindAction(
+        gate: Gate
+    ) async throws -> (timed: TimedMachine, poke: Task<CheckoutMachine.Record, any Error>) {
         let schema = try Schema<Checkout, CheckoutEvent>(initial: .pending) {
             define(.pending) {
                 when(.poke) | then() | { await gate.wait() }
                 after(.seconds(30)) | then(.cancelled)
             }
-            define(.cancelled) { when(.ping) | then() }
         }
-        var timed = await TimedMachine(schema)
+        let timed = await TimedMachine(schema)
         let poke = Task { [machine = timed.machine] in try await machine.send(.poke) }
         await gate.untilArrivals(1)
         timed.clock.advance(by: .seconds(30))   // fires while the poke's action is suspended
         await timed.machine.untilQueued(1)
+        return (timed, poke)
+    }
+
+    @Test func aTimeoutQueuedBeforeFinishIsStillProcessed() async throws {
+        let gate = Gate()
+        var (timed, poke) = try await Self.timeoutQueuedBehindAction(gate: gate)
         let finish = Task { [machine = timed.machine] in await machine.finish() }
         await timed.machine.untilRefusingEvents()
         gate.open()
@@ -191,17 +199,7 @@ import Testing
 
     @Test func aTimeoutQueuedBeforeStopGetsAStoppedRecord() async throws {
         let gate = Gate()
-        let schema = try Schema<Checkout, CheckoutEvent>(initial: .pending) {
-            define(.pending) {
-                when(.poke) | then() | { await gate.wait() }
-                after(.seconds(30)) | then(.cancelled)
-            }
-        }
-        var timed = await TimedMachine(schema)
-        let poke = Task { [machine = timed.machine] in try await machine.send(.poke) }
-        await gate.untilArrivals(1)
-        timed.clock.advance(by: .seconds(30))
-        await timed.machine.untilQueued(1)
+        var (timed, poke) = try await Self.timeoutQueuedBehindAction(gate: gate)
         await timed.machine.stop()
         gate.open()
         _ = try await poke.value
