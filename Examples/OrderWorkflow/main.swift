@@ -37,7 +37,7 @@ let start = clock.now
 for id in 0..<settings.orders { try orders.spawn(id: id) }
 for id in 0..<settings.orders {
     // A few customers change their mind before paying: the order goes from placed to cancelled.
-    try await orders.post(to: id, services.customerCancelsEarly(order: id) ? .cancel : .submit)
+    try orders.post(to: id, services.customerCancelsEarly(order: id) ? .cancel : .submit)
 }
 
 let progress = Progress(total: settings.orders)
@@ -57,7 +57,7 @@ listening: for await event in events {
         }
     case .restarted(let id, _):
         restarts += 1
-        try await orders.post(to: id, .submit)   // the replacement starts placed: resubmit it
+        try orders.post(to: id, .submit)   // the replacement starts placed: resubmit it
     case .escalated(let id, let error):
         print("\nThe supervisor escalated order \(id): \(error)")
         break listening

@@ -15,7 +15,7 @@ struct Settings {
 
     var repetitions: Int { quick ? 3 : 7 }
     var b1Events: Int { quick ? 200_000 : 10_000_000 }
-    var b1StreamEvents: Int { quick ? 50_000 : 1_000_000 }
+    var b1StreamEvents: Int { quick ? 100_000 : 1_000_000 }
     var b2Events: Int { quick ? 100_000 : 1_000_000 }
     var b3Instances: Int { quick ? 100_000 : 1_000_000 }
     var b3Repetitions: Int { quick ? 1 : 3 }

@@ -16,9 +16,9 @@ import Testing
         let records = await machine.transitions()
         let blocker = Task { try await machine.send(.coin) }
         await gate.untilArrivals(1)
-        try await machine.post(.reset)
+        try machine.post(.reset)
         do {
-            try await machine.post(.pass)
+            try machine.post(.pass)
             Issue.record("a full inbox should refuse a post")
         } catch {
             #expect(error.kind == .inboxFull)
@@ -27,9 +27,9 @@ import Testing
         await machine.untilWaitingForRoom(1)
         let alsoWaiting = Task { try await machine.send(.reset) }
         await machine.untilWaitingForRoom(2)
-        #expect(await machine.queuedCount == 1)
+        #expect(machine.queuedCount == 1)
         do {
-            try await machine.post(.pass)
+            try machine.post(.pass)
             Issue.record("a post must not overtake senders waiting for room")
         } catch {
             #expect(error.kind == .inboxFull)
@@ -57,7 +57,7 @@ import Testing
         let consumer = Task { try await machine.consume(events) }
         await machine.untilWaitingForRoom(1)
         // consume had to wait for room, and the inbox holds no more than its capacity.
-        #expect(await machine.queuedCount <= 2)
+        #expect(machine.queuedCount <= 2)
         gate.open()
         try await consumer.value
         await machine.finish()
@@ -87,7 +87,7 @@ import Testing
         machine.set(gateMachine)
         let first = Task { try await gateMachine.send(.coin) }
         await gate.untilArrivals(1)
-        try await gateMachine.post(.pass)
+        try gateMachine.post(.pass)
         gate.open()
         do {
             _ = try await first.value

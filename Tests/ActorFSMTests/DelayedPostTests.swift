@@ -19,7 +19,7 @@ import Testing
 
     @Test func anEventPostedWithADelayArrivesWhenTheDelayHasPassed() async throws {
         var timed = await TimedMachine(Self.reminders)
-        let scheduled = try await timed.machine.post(.retry, after: .seconds(5), predicates: PredicateContext(Mode.strict))
+        let scheduled = try timed.machine.post(.retry, after: .seconds(5), predicates: PredicateContext(Mode.strict))
         timed.clock.advance(by: .seconds(4))
         #expect(try await timed.nextIsPing())
         #expect(scheduled.isPending)
@@ -43,7 +43,7 @@ import Testing
 
     @Test func cancellingTheHandleWithdrawsTheEvent() async throws {
         var timed = await TimedMachine(Self.reminders)
-        let scheduled = try await timed.machine.post(.retry, after: .seconds(5))
+        let scheduled = try timed.machine.post(.retry, after: .seconds(5))
         await timed.clock.waitUntilSleeping(count: 1)
         #expect(scheduled.cancel())
         #expect(!scheduled.isPending)
@@ -56,7 +56,7 @@ import Testing
 
     @Test func stoppingTheMachineCancelsEveryDelayedPost() async throws {
         var timed = await TimedMachine(Self.reminders)
-        let fromOutside = try await timed.machine.post(.retry, after: .seconds(60))
+        let fromOutside = try timed.machine.post(.retry, after: .seconds(60))
         try await timed.machine.send(.pay)   // its action posts .retry in 5 s
         await timed.clock.waitUntilSleeping(count: 2)
         await timed.machine.stop()
@@ -65,16 +65,16 @@ import Testing
         timed.clock.advance(by: .seconds(60))
         #expect(await timed.next()?.event == .pay)
         #expect(await timed.next() == nil, "nothing was delivered after the stop")
-        await #expect(throws: MachineError.self) { try await timed.machine.post(.retry, after: .seconds(1)) }
+        #expect(throws: MachineError.self) { try timed.machine.post(.retry, after: .seconds(1)) }
     }
 
     @Test func finishingTheMachineCancelsDelayedPostsAndRefusesNewOnes() async throws {
         let timed = await TimedMachine(Self.reminders)
-        let scheduled = try await timed.machine.post(.retry, after: .seconds(5))
+        let scheduled = try timed.machine.post(.retry, after: .seconds(5))
         await timed.machine.finish()
         #expect(!scheduled.isPending)
         do {
-            try await timed.machine.post(.retry, after: .seconds(5))
+            try timed.machine.post(.retry, after: .seconds(5))
             Issue.record("a finished machine took a delayed post")
         } catch {
             #expect(error.kind == .stopped)

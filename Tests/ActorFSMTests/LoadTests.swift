@@ -55,7 +55,7 @@ enum Tick: CaseKeyed {
                             if sender.isMultiple(of: 2) {
                                 try await machine.send(.tick(sender: sender, index: index))
                             } else {
-                                try await machine.post(.tick(sender: sender, index: index))
+                                try machine.post(.tick(sender: sender, index: index))
                             }
                         }
                     }

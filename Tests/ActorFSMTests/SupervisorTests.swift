@@ -157,8 +157,8 @@ import Testing
         let events = supervisor.events()
         for id in 0..<10 { try supervisor.spawn(id: id) }
         for id in 0..<10 {
-            try await supervisor.post(to: id, .coin)
-            try await supervisor.post(to: id, .pass)
+            try supervisor.post(to: id, .coin)
+            try supervisor.post(to: id, .pass)
         }
         await gate.untilArrivals(10)
         let machines = (0..<10).compactMap { supervisor.machine(id: $0) }

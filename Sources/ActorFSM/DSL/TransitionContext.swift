@@ -62,13 +62,12 @@ public struct TransitionContext<State: Sendable, Event: Sendable>: Sendable {
 
     /// Posts a follow-up event to the machine running the action.
     ///
-    /// The event is queued behind the events already waiting and processed after the current
-    /// transition completes, with origin ``EventOrigin/followUp``. Follow-ups posted while the
-    /// transition runs may use the room the inbox had when it started; one posted later (from a
-    /// task the action started) joins the others in order.
+    /// The event is queued at once, behind the events waiting at that moment, and processed
+    /// after the current transition completes, with origin ``EventOrigin/followUp``. A finishing
+    /// machine still takes follow-ups.
     ///
-    /// - Returns: `false`, refusing the event, if there is no machine, it has stopped, or the
-    ///   room is used up.
+    /// - Returns: `false`, refusing the event, if there is no machine, it has stopped, or its
+    ///   inbox is full (an action cannot wait for room that only its own completion would make).
     @discardableResult
     public func post(_ event: Event, predicates: PredicateContext? = nil) -> Bool {
         runtime?.postFollowUp(event, predicates: predicates) ?? false

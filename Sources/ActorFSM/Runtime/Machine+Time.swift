@@ -11,10 +11,10 @@ extension Machine {
     ///
     /// - Throws: ``MachineError`` `.stopped` if the machine no longer takes events.
     @discardableResult
-    public func post(
+    public nonisolated func post(
         _ event: Event, after delay: Duration, predicates: PredicateContext? = nil
     ) throws(MachineError) -> ScheduledEvent {
-        guard phase == .running, let scheduled = schedule(event, after: delay, predicates: predicates) else {
+        guard let scheduled = schedule(event, after: delay, predicates: predicates) else {
             throw MachineError(.stopped)
         }
         return scheduled
@@ -23,12 +23,7 @@ extension Machine {
     /// Schedules a delayed post, from the actor or from an action running off it.
     nonisolated func schedule(_ event: Event, after delay: Duration, predicates: PredicateContext?) -> ScheduledEvent? {
         let scheduled = ScheduledEvent()
-        let accepted = followUps.withLock { state in
-            guard !state.schedulingClosed else { return false }
-            state.scheduled[ObjectIdentifier(scheduled)] = scheduled
-            return true
-        }
-        guard accepted else { return nil }
+        guard inbox.withLock({ $0.schedule(scheduled) }) else { return nil }
         let alarm = Alarm(after: delay, on: configuration.clock)
         scheduled.attach(alarm.start { elapsed in
             await self.deliver(scheduled, event, predicates, elapsed: elapsed)
@@ -38,7 +33,7 @@ extension Machine {
 
     /// Called when a delayed post's wait ends, elapsed or cancelled.
     func deliver(_ scheduled: ScheduledEvent, _ event: Event, _ predicates: PredicateContext?, elapsed: Bool) {
-        followUps.withLock { _ = $0.scheduled.removeValue(forKey: ObjectIdentifier(scheduled)) }
+        inbox.withLock { $0.unschedule(scheduled) }
         guard elapsed, phase == .running, scheduled.markDelivered() else { return }
         appendTimerEvent(event, predicates, origin: .delayedPost, epoch: 0)
     }
@@ -109,10 +104,8 @@ extension Machine {
     /// Queues an event the machine's own timers produced. It is admitted even when the inbox is
     /// full: there is at most one per timer, and dropping it would lose it.
     private func appendTimerEvent(_ event: Event?, _ predicates: PredicateContext?, origin: EventOrigin, epoch: UInt64) {
-        inbox.append(Entry(event: event, predicates: predicates, origin: origin, acceptedAt: .now,
-                           ticket: takeTicket(), senderScope: [], reply: nil, epoch: epoch))
-        inboxGrew()
-        startProcessingIfIdle()
+        let entry = Entry(event: event, predicates: predicates, origin: origin, acceptedAt: .now, epoch: epoch)
+        perform(inbox.withLock { $0.timerEvent(entry) })
     }
 
     /// The lookup for a state timeout, whose duration `origin` carries.
@@ -137,17 +130,5 @@ extension Machine {
     package func untilDroppedTimerEvents(_ count: Int) async {
         guard droppedTimerEvents < count else { return }
         await withCheckedContinuation { watchers.dropped.append((count, $0)) }
-    }
-
-    /// Cancels every timer, task and delayed post: the machine is finishing or stopping. Timer
-    /// events already in the inbox stay valid: they fired before, like any event queued before.
-    @usableFromInline func closeTimers() {
-        timers?.cancelAll()
-        let scheduled = followUps.withLock { state in
-            state.schedulingClosed = true
-            defer { state.scheduled = [:] }
-            return state.scheduled
-        }
-        for event in scheduled.values { event.cancel() }
     }
 }

@@ -35,17 +35,14 @@ public final actor Machine<State: Hashable & Sendable, Event: Sendable, ID: Hash
 
     @usableFromInline var stateID: Int32
     @usableFromInline var phase = Phase.running
-    @usableFromInline var isProcessing = false
     @usableFromInline var isFinalized = false
     /// The current state when it is not one of the schema's (a starting or error state given by
     /// the user); `stateID` is then -1.
     @usableFromInline var offTableState: State?
     @usableFromInline var sequenceNumber: UInt64 = 0
-    @usableFromInline var nextTicket: UInt64 = 0
-    /// Inbox slots promised to senders that waited for room and have not yet enqueued.
-    @usableFromInline var reservedSlots = 0
-    @usableFromInline var inbox = RingBuffer<Entry>()
-    @usableFromInline var roomWaiters = RingBuffer<RoomWaiter>()
+    /// The events accepted and not yet started, behind a lock: posts, follow-ups and withdrawals
+    /// reach it from any thread, without a hop onto the actor.
+    @usableFromInline nonisolated let inbox: FencedMutex<Inbox<State, Event, ID>>
     @usableFromInline var subscribers = Subscribers<Record>()
     @usableFromInline var stateSubscribers = Subscribers<State>()
     @usableFromInline var watchers = Watchers()
@@ -55,49 +52,19 @@ public final actor Machine<State: Hashable & Sendable, Event: Sendable, ID: Hash
     @usableFromInline var timers: StateTimers?
     /// Timeouts and task results dropped as stale, for tests.
     @usableFromInline var droppedTimerEvents = 0
-    @usableFromInline nonisolated let followUps = Mutex(FollowUps())
 
     @usableFromInline
     enum Phase { case running, finishing, stopped }
-
-    @usableFromInline
-    struct RoomWaiter {
-        @usableFromInline let ticket: UInt64
-        @usableFromInline let continuation: CheckedContinuation<Bool, Never>
-    }
 
     /// Continuations waiting for the lifecycle, and for tests.
     @usableFromInline
     struct Watchers {
         @usableFromInline var finish: [CheckedContinuation<Void, Never>] = []
         @usableFromInline var refusal: [CheckedContinuation<Void, Never>] = []
-        @usableFromInline var inbox: [(count: Int, continuation: CheckedContinuation<Void, Never>)] = []
-        @usableFromInline var roomWaiters: [(count: Int, continuation: CheckedContinuation<Void, Never>)] = []
         @usableFromInline var dropped: [(count: Int, continuation: CheckedContinuation<Void, Never>)] = []
 
         @usableFromInline init() {}
     }
-
-    /// Follow-up events posted by actions, which may run off the actor.
-    @usableFromInline
-    struct FollowUps: ~Copyable {
-        /// Whether a transition's actions are running: follow-ups wait for it to complete.
-        @usableFromInline var collecting = false
-        @usableFromInline var stopped = false
-        @usableFromInline var flushScheduled = false
-        /// How many more follow-ups the inbox has room for during this transition.
-        @usableFromInline var room = 0
-        @usableFromInline var pending: [(Event, PredicateContext?)] = []
-        /// Events posted with a delay that are still waiting, to cancel when the machine stops.
-        @usableFromInline var scheduled: [ObjectIdentifier: ScheduledEvent] = [:]
-        /// Set once the machine finishes or stops: no more delayed posts are taken.
-        @usableFromInline var schedulingClosed = false
-
-        @usableFromInline init() {}
-    }
-
-    @usableFromInline
-    enum FollowUpAdmission { case refused, queued, scheduleFlush }
 
     @usableFromInline
     struct ActionRun: Sendable {
@@ -131,6 +98,7 @@ public final actor Machine<State: Hashable & Sendable, Event: Sendable, ID: Hash
         self.settings = settings
         self.link = link
         self.generation = generation
+        self.inbox = FencedMutex(Inbox(capacity: settings.configuration.inboxCapacity))
         let start = state ?? schema.initialState
         let stateID = schema.storage.stateIDs[start] ?? -1
         self.stateID = stateID
@@ -160,8 +128,9 @@ public final actor Machine<State: Hashable & Sendable, Event: Sendable, ID: Hash
     /// Whether the machine takes new events: `false` once `finish()` or `stop()` was called.
     public var isAcceptingEvents: Bool { phase == .running }
 
-    /// How many accepted events wait in the inbox.
-    public var queuedCount: Int { inbox.count }
+    /// How many accepted events wait in the inbox. While the machine works through a batch of
+    /// queued events, the batch's events count until the batch is done.
+    public nonisolated var queuedCount: Int { inbox.withLock { $0.queue.count + $0.inHand } }
 
     // MARK: - Sending
 
@@ -180,17 +149,13 @@ public final actor Machine<State: Hashable & Sendable, Event: Sendable, ID: Hash
         guard phase == .running else { throw MachineError(.stopped) }
         if Task.isCancelled { throw MachineError(.cancelled) }
         let acceptedAt = ContinuousClock.now
-        if !isProcessing && inbox.isEmpty && reservedSlots == 0 {
-            isProcessing = true
-            let record = await process(event, predicates, origin: .send, acceptedAt: acceptedAt, scope: scope)
+        if inbox.withLock({ $0.beginInline() }) {
+            let record = await process(event, predicates, origin: .send, acceptedAt: acceptedAt, scope: scope,
+                                       replying: true)
             processingFinished()
             return try Self.result(of: record)
         }
-        guard await waitForRoom() else { throw MachineError(phase == .running ? .cancelled : .stopped) }
-        guard let record = await enqueueAndWait(event, predicates, acceptedAt: acceptedAt, scope: scope) else {
-            throw MachineError(.cancelled)
-        }
-        return try Self.result(of: record)
+        return try await sendThroughInbox(event, predicates, acceptedAt: acceptedAt, scope: scope)
     }
 
     /// ``send(_:predicates:)`` with the predicates written out: `send(.pass, predicates: Enforcement.weak)`.
@@ -201,30 +166,38 @@ public final actor Machine<State: Hashable & Sendable, Event: Sendable, ID: Hash
         try await send(event, predicates: PredicateContext(repeat each predicates))
     }
 
-    /// Queues `event` without waiting for it to be processed.
+    /// Queues `event` without waiting for it to be processed. Callable from any thread without
+    /// awaiting the actor: the inbox has a lock of its own.
     ///
-    /// - Throws: ``MachineError`` of kind `.inboxFull` if the inbox is at capacity, or `.stopped`.
-    public func post(_ event: Event, predicates: PredicateContext? = nil) throws(MachineError) {
-        guard phase == .running else { throw MachineError(.stopped) }
-        guard hasRoom && roomWaiters.isEmpty else { throw MachineError(.inboxFull) }
-        append(event, predicates, origin: .post, scope: ActionScope.machines)
+    /// - Throws: ``MachineError`` of kind `.inboxFull` if the inbox is at capacity (or senders
+    ///   wait for room, which a post does not overtake), or `.stopped`.
+    @inlinable
+    public nonisolated func post(_ event: Event, predicates: PredicateContext? = nil) throws(MachineError) {
+        let entry = Entry(event: event, predicates: predicates, origin: .post, acceptedAt: .now)
+        switch inbox.withLock({ $0.post(entry) }) {
+        case .queued(let resumptions): if !resumptions.isEmpty { perform(resumptions) }
+        case .full: throw MachineError(.inboxFull)
+        case .closed: throw MachineError(.stopped)
+        }
     }
 
     /// Queues `event` without waiting for it to be processed, but waiting for room if the inbox
     /// is full: `post` with back-pressure. From one of the machine's own actions it never waits,
     /// since the room it would wait for cannot come: it throws `.inboxFull` instead.
     ///
+    /// Once the inbox is full, waiting senders are let in, in order, when half of it is free
+    /// again: a producer that outruns the machine then wakes once per half inbox.
+    ///
     /// - Throws: ``MachineError`` `.stopped`, `.inboxFull` (see above), or `.cancelled` if the task
     ///   is cancelled while it waits.
-    public func enqueue(_ event: Event, predicates: PredicateContext? = nil) async throws(MachineError) {
-        let scope = ActionScope.machines
-        guard phase == .running else { throw MachineError(.stopped) }
-        if scope.contains(ObjectIdentifier(self)) {
-            guard hasRoom && roomWaiters.isEmpty else { throw MachineError(.inboxFull) }
-        } else {
-            guard await waitForRoom() else { throw MachineError(phase == .running ? .cancelled : .stopped) }
+    @inlinable
+    public nonisolated func enqueue(_ event: Event, predicates: PredicateContext? = nil) async throws(MachineError) {
+        let entry = Entry(event: event, predicates: predicates, origin: .post, acceptedAt: .now)
+        switch inbox.withLock({ $0.post(entry) }) {
+        case .queued(let resumptions): if !resumptions.isEmpty { perform(resumptions) }
+        case .full: try await enqueueWhenRoom(entry)
+        case .closed: throw MachineError(.stopped)
         }
-        append(event, predicates, origin: .post, scope: scope)
     }
 
     /// Feeds every element of `events` into the inbox in order, waiting for room when it is
@@ -268,10 +241,10 @@ public final actor Machine<State: Hashable & Sendable, Event: Sendable, ID: Hash
         guard phase != .stopped else { return }
         if phase == .running {
             phase = .finishing
-            refuseWaitingSenders()
-            closeTimers()
+            closeInbox(stopping: false)
         }
-        if !isProcessing && inbox.isEmpty {
+        // Nothing owns processing only when the queue is empty.
+        if !inbox.withLock({ $0.isActive }) {
             terminate(.finished)
             return
         }
@@ -288,19 +261,23 @@ public final actor Machine<State: Hashable & Sendable, Event: Sendable, ID: Hash
     // MARK: - Processing
 
     /// Processes one event, or a state timeout when `event` is `nil` (its duration is in `origin`).
+    ///
+    /// - Parameter replying: whether the caller needs the record. Without a caller, subscriber
+    ///   or supervisor to read it, the record is not published and its completion time is not
+    ///   read from the clock.
     @inlinable
     func process(
         _ event: Event?, _ predicates: PredicateContext?, origin: EventOrigin, acceptedAt: ContinuousClock.Instant,
-        scope: [ObjectIdentifier]
+        scope: [ObjectIdentifier], replying: Bool
     ) async -> Record {
         sequenceNumber += 1
         let number = sequenceNumber
         let storage = schema.storage
         let source = state
-        let context = predicates ?? configuration.standingPredicates
+        let context = predicates ?? settings.standingPredicates
         func finished(_ outcome: Outcome, _ run: ActionRun = ActionRun(), at location: SourceLocation? = nil) -> Record {
             complete(number, event, context, origin, acceptedAt, source: source, outcome: outcome, run: run,
-                     location: location)
+                     location: location, observed: replying || !subscribers.isEmpty || link != nil)
         }
         guard stateID >= 0 else { return finished(.unhandled(UnhandledReason(.unknownState))) }
         let transitionIndex: Int32
@@ -327,11 +304,6 @@ public final actor Machine<State: Hashable & Sendable, Event: Sendable, ID: Hash
             let actionContext = TransitionContext(
                 event: event, timeout: event == nil ? origin.timeout.map(Timeout.init) : nil, source: source, target: storage.states[Int(transition.target)], predicates: context,
                 runtime: self)
-            let room = configuration.inboxCapacity - inbox.count - reservedSlots
-            followUps.withLock {
-                $0.collecting = true
-                $0.room = room
-            }
             let transitionActions = storage.transitionActions[Int(transitionIndex)]
             if exit.isSynchronous && transitionActions.isSynchronous && entry.isSynchronous {
                 run = runSynchronously(exit, transitionActions, entry, to: transition.target, in: actionContext)
@@ -339,7 +311,6 @@ public final actor Machine<State: Hashable & Sendable, Event: Sendable, ID: Hash
                 run = await runInTask(exit, transitionActions, entry, to: transition.target, in: actionContext,
                                       scope: scope)
             }
-            acceptFollowUps()
         }
         let record = finished(run.failure.map { .failed($0) } ?? .transitioned, run,
                               at: storage.transitionLocations[Int(transitionIndex)])
@@ -411,12 +382,14 @@ public final actor Machine<State: Hashable & Sendable, Event: Sendable, ID: Hash
     @inlinable
     func complete(
         _ number: UInt64, _ event: Event?, _ predicates: PredicateContext, _ origin: EventOrigin,
-        _ acceptedAt: ContinuousClock.Instant, source: State, outcome: Outcome, run: ActionRun, location: SourceLocation?
+        _ acceptedAt: ContinuousClock.Instant, source: State, outcome: Outcome, run: ActionRun, location: SourceLocation?,
+        observed: Bool = true
     ) -> Record {
         let record = Record(
             sequenceNumber: number, machineID: id, source: source, event: event, predicates: predicates,
             target: state, outcome: outcome, actionsRun: run.completed, transitionLocation: location, origin: origin,
-            acceptedAt: acceptedAt, completedAt: .now)
+            acceptedAt: acceptedAt, completedAt: observed ? .now : acceptedAt)
+        guard observed else { return record }
         if !subscribers.isEmpty { subscribers.publish(record) }
         link?.supervisor?.machineRecorded(record)
         return record
@@ -440,97 +413,65 @@ public final actor Machine<State: Hashable & Sendable, Event: Sendable, ID: Hash
         }
     }
 
-    @usableFromInline func append(_ event: Event, _ predicates: PredicateContext?, origin: EventOrigin, scope: [ObjectIdentifier]) {
-        inbox.append(Entry(event: event, predicates: predicates, origin: origin, acceptedAt: .now,
-                           ticket: takeTicket(), senderScope: scope, reply: nil))
-        inboxGrew()
-        startProcessingIfIdle()
-    }
-
-    /// Moves follow-ups posted by the actions that just ran into the inbox, behind what waits.
-    /// If the machine stopped meanwhile, `finalize` gives them the outcome `.stopped`.
-    @inlinable
-    func acceptFollowUps() {
-        let pending = followUps.withLock { state in
-            state.collecting = false
-            defer { state.pending = [] }
-            return state.pending
-        }
-        for (event, predicates) in pending {
-            inbox.append(Entry(event: event, predicates: predicates, origin: .followUp, acceptedAt: .now,
-                               ticket: takeTicket(), senderScope: [], reply: nil))
-        }
-        if !pending.isEmpty { inboxGrew() }
-    }
-
-    /// Accepts follow-ups posted after their transition completed (from tasks an action started).
-    @usableFromInline func flushLateFollowUps() {
-        let pending = followUps.withLock { state in
-            state.flushScheduled = false
-            defer { state.pending = [] }
-            return state.pending
-        }
-        guard !pending.isEmpty else { return }
-        if isFinalized {
-            for (event, predicates) in pending { stopWithoutProcessing(event, predicates, origin: .followUp, reply: nil) }
-            return
-        }
-        for (event, predicates) in pending {
-            inbox.append(Entry(event: event, predicates: predicates, origin: .followUp, acceptedAt: .now,
-                               ticket: takeTicket(), senderScope: [], reply: nil))
-        }
-        inboxGrew()
-        startProcessingIfIdle()
-    }
-
     /// Called when the sender that processed an event inline is done with it.
     @inlinable
     func processingFinished() {
-        if phase != .stopped && !inbox.isEmpty {
+        if inbox.withLock({ $0.endInline(stopped: phase == .stopped) }) {
             Task.detached { await self.drain() }
             return
         }
-        isProcessing = false
         settle()
-    }
-
-    @usableFromInline func startProcessingIfIdle() {
-        guard !isProcessing, !inbox.isEmpty, phase != .stopped else { return }
-        isProcessing = true
-        Task.detached { await self.drain() }
     }
 
     /// Processes queued events until the inbox is empty. Runs in a task of its own, started
     /// only while there is work, so an idle machine holds no task.
-    @usableFromInline func drain() async {
-        var yielded = false
-        while phase != .stopped {
-            guard let entry = inbox.popFirst() else {
-                // Before giving up the task, let senders already waiting for the actor in: a
-                // steady producer then keeps one drain task busy instead of starting one per event.
-                if yielded { break }
-                yielded = true
-                await Task.yield()
-                continue
+    @inlinable
+    func drain() async {
+        var batch: [Entry] = []
+        batch.reserveCapacity(inbox.withLock { $0.batchLimit })
+        var leftover = 0
+        turns: while phase != .stopped {
+            batch.removeAll(keepingCapacity: true)
+            var resumptions = Inbox<State, Event, ID>.Resumptions()
+            guard inbox.withLock({ $0.takeBatch(into: &batch, resumptions: &resumptions) }) else { break }
+            if !resumptions.isEmpty { perform(resumptions) }
+            for (index, entry) in batch.enumerated() {
+                guard phase != .stopped else {
+                    leftover = index
+                    break turns
+                }
+                if entry.epoch != 0 && entry.epoch != timers?.epoch {
+                    droppedTimerEvent()
+                    continue
+                }
+                let record = await process(entry.event, entry.predicates, origin: entry.origin,
+                                           acceptedAt: entry.acceptedAt, scope: entry.senderScope,
+                                           replying: entry.reply != nil)
+                entry.reply?.resume(returning: .processed(record))
             }
-            yielded = false
-            admitRoomWaiters()
-            if entry.epoch != 0 && entry.epoch != timers?.epoch {
-                droppedTimerEvent()
-                continue
-            }
-            let record = await process(entry.event, entry.predicates, origin: entry.origin,
-                                       acceptedAt: entry.acceptedAt, scope: entry.senderScope)
-            entry.reply?.resume(returning: record)
+            leftover = batch.count
         }
-        isProcessing = false
+        if phase == .stopped {
+            // Events of the batch that did not start come first among those stopped unprocessed.
+            for entry in batch[leftover...] { stopUnprocessed(entry) }
+            inbox.withLock { $0.release() }
+        }
         settle()
     }
 
+    /// Carries out what an inbox operation asks for, outside its lock.
+    @inlinable
+    nonisolated func perform(_ resumptions: Inbox<State, Event, ID>.Resumptions) {
+        if resumptions.startProcessing { Task.detached { await self.drain() } }
+        for sender in resumptions.admitted { sender.resume(returning: true) }
+        for watcher in resumptions.watchers { watcher.resume() }
+    }
+
     /// After processing: completes a `finish()` once drained, and finalizes once stopped.
-    @usableFromInline func settle() {
-        if phase == .finishing && inbox.isEmpty {
-            terminate(.finished)
+    @inlinable
+    func settle() {
+        if phase == .finishing {
+            if !inbox.withLock({ $0.isActive }) { terminate(.finished) }
         } else if phase == .stopped {
             finalize()
         }
@@ -538,33 +479,35 @@ public final actor Machine<State: Hashable & Sendable, Event: Sendable, ID: Hash
 
     @usableFromInline func terminate(_ reason: MachineTermination) {
         guard phase != .stopped else { return }
-        if phase == .running { refuseWaitingSenders() }
         phase = .stopped
         termination = reason
-        followUps.withLock { $0.stopped = true }
-        closeTimers()
+        closeInbox(stopping: true)
         inFlight?.cancel()
-        if !isProcessing { finalize() }
+        if !inbox.withLock({ $0.isActive }) { finalize() }
     }
 
-    /// Ends the machine once nothing is in progress: queued events and pending follow-ups get
-    /// the outcome `.stopped` (after the record of the event that was in progress), the
-    /// supervisor learns of the end, and every stream finishes.
+    /// Stops taking new events (or, when `stopping`, anything at all): refuses the senders
+    /// waiting for room and cancels every timer, task and delayed post. Timer events already in
+    /// the inbox stay valid: they fired before, like any event queued before.
+    @usableFromInline func closeInbox(stopping: Bool) {
+        let (waiters, scheduled) = inbox.withLock { $0.close(stopping: stopping) }
+        for waiter in waiters {
+            waiter.entry.reply?.resume(returning: .refused)
+            waiter.admitted?.resume(returning: false)
+        }
+        for watcher in watchers.refusal { watcher.resume() }
+        watchers.refusal = []
+        timers?.cancelAll()
+        for event in scheduled { event.cancel() }
+    }
+
+    /// Ends the machine once nothing is in progress: queued events get the outcome `.stopped`
+    /// (after the record of the event that was in progress), the supervisor learns of the end,
+    /// and every stream finishes.
     @usableFromInline func finalize() {
         guard !isFinalized else { return }
         isFinalized = true
-        while let entry = inbox.popFirst() {
-            if entry.epoch != 0 && entry.epoch != timers?.epoch {
-                droppedTimerEvent()
-                continue
-            }
-            stopWithoutProcessing(entry.event, entry.predicates, origin: entry.origin, reply: entry.reply)
-        }
-        let late = followUps.withLock { state in
-            defer { state.pending = [] }
-            return state.pending
-        }
-        for (event, predicates) in late { stopWithoutProcessing(event, predicates, origin: .followUp, reply: nil) }
+        for entry in inbox.withLock({ $0.takeAll() }) { stopUnprocessed(entry) }
         link?.supervisor?.machineStopped(id: id, generation: generation, termination ?? .stopped)
         subscribers.finish()
         stateSubscribers.finish()
@@ -572,83 +515,98 @@ public final actor Machine<State: Hashable & Sendable, Event: Sendable, ID: Hash
         watchers.finish = []
     }
 
-    @usableFromInline func refuseWaitingSenders() {
-        for waiter in roomWaiters.removeAll() { waiter.continuation.resume(returning: false) }
-        for watcher in watchers.refusal { watcher.resume() }
-        watchers.refusal = []
+    /// Gives a queued event the outcome `.stopped`, or drops it if it is a stale timer event.
+    @usableFromInline func stopUnprocessed(_ entry: Entry) {
+        if entry.epoch != 0 && entry.epoch != timers?.epoch {
+            droppedTimerEvent()
+        } else {
+            stopWithoutProcessing(entry.event, entry.predicates, origin: entry.origin, reply: entry.reply)
+        }
     }
 
     @usableFromInline func stopWithoutProcessing(
         _ event: Event?, _ predicates: PredicateContext?, origin: EventOrigin,
-        reply: CheckedContinuation<Record?, Never>?
+        reply: Entry.ReplySlot?
     ) {
         sequenceNumber += 1
-        let record = complete(sequenceNumber, event, predicates ?? configuration.standingPredicates, origin, .now,
+        let record = complete(sequenceNumber, event, predicates ?? settings.standingPredicates, origin, .now,
                               source: state, outcome: .stopped, run: ActionRun(), location: nil)
-        reply?.resume(returning: record)
+        reply?.resume(returning: .processed(record))
     }
 
     // MARK: - Waiting
 
-    @usableFromInline var hasRoom: Bool { inbox.count + reservedSlots < configuration.inboxCapacity }
-
-    @usableFromInline func enqueueAndWait(
+    /// `send` on a busy machine: queues the event, or waits for room, then waits for its record.
+    @usableFromInline func sendThroughInbox(
         _ event: Event, _ predicates: PredicateContext?, acceptedAt: ContinuousClock.Instant, scope: [ObjectIdentifier]
-    ) async -> Record? {
-        let ticket = takeTicket()
-        return await withTaskCancellationHandler {
-            await withCheckedContinuation { (continuation: CheckedContinuation<Record?, Never>) in
-                inbox.append(Entry(event: event, predicates: predicates, origin: .send, acceptedAt: acceptedAt,
-                                   ticket: ticket, senderScope: scope, reply: continuation))
-                inboxGrew()
-                startProcessingIfIdle()
+    ) async throws(MachineError) -> Record {
+        let ticket = inbox.withLock { $0.takeTicket() }
+        let reply = await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Entry.Reply, Never>) in
+                let entry = Entry(event: event, predicates: predicates, origin: .send, acceptedAt: acceptedAt,
+                                  ticket: ticket, senderScope: scope, reply: Entry.ReplySlot(continuation))
+                park(Inbox.Waiter(entry: entry, admitted: nil), ticket: ticket)
             }
         } onCancel: {
-            Task { await self.withdraw(ticket) }
+            withdraw(ticket)
+        }
+        switch reply {
+        case .processed(let record): return try Self.result(of: record)
+        case .withdrawn: throw MachineError(.cancelled)
+        case .refused: throw MachineError(.stopped)
         }
     }
 
-    /// Takes a cancelled sender's event back out of the inbox, if it has not started.
-    @usableFromInline func withdraw(_ ticket: UInt64) {
-        guard let entry = inbox.removeFirst(where: { $0.ticket == ticket }) else { return }
-        entry.reply?.resume(returning: nil)
-        admitRoomWaiters()
-        if !isProcessing { settle() }
-    }
-
-    /// Waits until the inbox has room, and holds a slot for the caller, who must enqueue before
-    /// suspending again. Returns `false` if the machine stopped taking events or the task was
-    /// cancelled meanwhile.
-    @usableFromInline func waitForRoom() async -> Bool {
-        if hasRoom && roomWaiters.isEmpty { return true }
-        let ticket = takeTicket()
+    /// `enqueue` into a full inbox: waits until the event is let in.
+    @usableFromInline nonisolated func enqueueWhenRoom(_ posted: Entry) async throws(MachineError) {
+        // Room for an action's own machine comes only once the action completes.
+        if ActionScope.machines.contains(ObjectIdentifier(self)) { throw MachineError(.inboxFull) }
+        let ticket = inbox.withLock { $0.takeTicket() }
+        let entry = Entry(event: posted.event, predicates: posted.predicates, origin: .post,
+                          acceptedAt: posted.acceptedAt, ticket: ticket)
         let admitted = await withTaskCancellationHandler {
             await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
-                roomWaiters.append(RoomWaiter(ticket: ticket, continuation: continuation))
-                roomWaitersGrew()
+                park(Inbox.Waiter(entry: entry, admitted: continuation), ticket: ticket)
             }
         } onCancel: {
-            Task { await self.withdrawRoomWaiter(ticket) }
+            withdraw(ticket)
         }
-        if admitted { reservedSlots -= 1 }
-        return admitted && phase == .running
-    }
-
-    @usableFromInline func withdrawRoomWaiter(_ ticket: UInt64) {
-        roomWaiters.removeFirst { $0.ticket == ticket }?.continuation.resume(returning: false)
-    }
-
-    /// Lets waiting senders in, in order, while there is room, reserving a slot for each.
-    @usableFromInline func admitRoomWaiters() {
-        while hasRoom, let waiter = roomWaiters.popFirst() {
-            reservedSlots += 1
-            waiter.continuation.resume(returning: true)
+        guard admitted else {
+            let open = inbox.withLock { if case .open = $0.admission { true } else { false } }
+            throw MachineError(open ? .cancelled : .stopped)
         }
     }
 
-    @usableFromInline func takeTicket() -> UInt64 {
-        nextTicket &+= 1
-        return nextTicket
+    /// Queues a sender's event, or has it wait for room; refuses it if the machine no longer
+    /// takes events.
+    @usableFromInline nonisolated func park(_ waiter: Inbox<State, Event, ID>.Waiter, ticket: UInt64) {
+        guard let resumptions = inbox.withLock({ $0.admitOrPark(waiter) }) else {
+            waiter.entry.reply?.resume(returning: .refused)
+            waiter.admitted?.resume(returning: false)
+            return
+        }
+        perform(resumptions)
+        // A cancellation that came before the handler was installed found nothing to withdraw.
+        if Task.isCancelled { withdraw(ticket) }
+    }
+
+    /// Takes a cancelled sender's event back, if it has not started.
+    @usableFromInline nonisolated func withdraw(_ ticket: UInt64) {
+        var resumptions = Inbox<State, Event, ID>.Resumptions()
+        let (withdrawn, idle) = inbox.withLock { inbox in
+            let waiter = inbox.withdraw(ticket, into: &resumptions)
+            return (waiter, !inbox.isActive)
+        }
+        guard let withdrawn else { return }
+        withdrawn.entry.reply?.resume(returning: .withdrawn)
+        withdrawn.admitted?.resume(returning: false)
+        perform(resumptions)
+        // A finishing machine whose last queued event this was can now complete.
+        if idle { Task { await self.settleIfIdle() } }
+    }
+
+    @usableFromInline func settleIfIdle() {
+        if !inbox.withLock({ $0.isActive }) { settle() }
     }
 
     @inlinable
@@ -665,14 +623,26 @@ public final actor Machine<State: Hashable & Sendable, Event: Sendable, ID: Hash
     /// Returns once at least `count` events wait in the inbox, for tests that need senders to
     /// have piled up.
     package func untilQueued(_ count: Int) async {
-        guard inbox.count < count else { return }
-        await withCheckedContinuation { watchers.inbox.append((count, $0)) }
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let reached = inbox.withLock { inbox in
+                if inbox.queue.count >= count { return true }
+                inbox.queueWatchers.append((count, continuation))
+                return false
+            }
+            if reached { continuation.resume() }
+        }
     }
 
     /// Returns once at least `count` senders wait for room in a full inbox.
     package func untilWaitingForRoom(_ count: Int) async {
-        guard roomWaiters.count < count else { return }
-        await withCheckedContinuation { watchers.roomWaiters.append((count, $0)) }
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let reached = inbox.withLock { inbox in
+                if inbox.waiters.count >= count { return true }
+                inbox.waiterWatchers.append((count, continuation))
+                return false
+            }
+            if reached { continuation.resume() }
+        }
     }
 
     /// Returns once the machine has stopped taking events (it is finishing or stopped).
@@ -683,14 +653,6 @@ public final actor Machine<State: Hashable & Sendable, Event: Sendable, ID: Hash
 
     /// How many subscriptions to ``transitions(buffering:)`` are live.
     package var transitionSubscriberCount: Int { subscribers.count }
-
-    @usableFromInline func inboxGrew() {
-        if !watchers.inbox.isEmpty { Self.resume(&watchers.inbox, reaching: inbox.count) }
-    }
-
-    @usableFromInline func roomWaitersGrew() {
-        if !watchers.roomWaiters.isEmpty { Self.resume(&watchers.roomWaiters, reaching: roomWaiters.count) }
-    }
 
     /// Resumes, and forgets, the watchers waiting for a count that `count` has reached.
     static func resume(
@@ -718,23 +680,9 @@ extension Machine: ActionRuntime {
     @usableFromInline nonisolated func postFollowUp<E: Sendable>(_ event: E, predicates: PredicateContext?) -> Bool {
         // A context is only ever made by this machine for its own `Event` type.
         guard let event = event as? Event else { return false }
-        let capacity = configuration.inboxCapacity
-        let admission = followUps.withLock { state -> FollowUpAdmission in
-            if state.stopped { return .refused }
-            if state.collecting {
-                guard state.room > 0 else { return .refused }
-                state.room -= 1
-                state.pending.append((event, predicates))
-                return .queued
-            }
-            guard state.pending.count < capacity else { return .refused }
-            state.pending.append((event, predicates))
-            if state.flushScheduled { return .queued }
-            state.flushScheduled = true
-            return .scheduleFlush
-        }
-        if case .scheduleFlush = admission { Task { await self.flushLateFollowUps() } }
-        if case .refused = admission { return false }
+        let entry = Entry(event: event, predicates: predicates, origin: .followUp, acceptedAt: .now)
+        guard let resumptions = inbox.withLock({ $0.followUp(entry) }) else { return false }
+        if !resumptions.isEmpty { perform(resumptions) }
         return true
     }
 }

@@ -1,51 +1,91 @@
 /// A first-in, first-out queue on a growable ring buffer: O(1) amortised append and removal at
-/// both ends, and no allocation while the count stays within the capacity already reached.
+/// both ends, no allocation while the count stays within the capacity already reached, and none
+/// at all while empty.
+///
+/// Elements are moved in and out of raw storage, never copied, so a queue of large generic
+/// values costs no reference counting or value-witness calls per element.
 @usableFromInline
 struct RingBuffer<Element> {
-    @usableFromInline var storage: [Element?] = []
-    @usableFromInline var head = 0
-    @usableFromInline var count = 0
+    @usableFromInline
+    struct Header {
+        @usableFromInline var head: Int
+        @usableFromInline var count: Int
+        /// The slots allocated (`ManagedBuffer.capacity` asks the allocator on every read).
+        @usableFromInline let capacity: Int
 
-    @usableFromInline init() {}
+        @inlinable init(head: Int, count: Int, capacity: Int) {
+            self.head = head
+            self.count = count
+            self.capacity = capacity
+        }
+    }
+
+    /// The elements at `head ..< head + count`, modulo the capacity; the other slots are
+    /// uninitialised.
+    @usableFromInline
+    final class Storage: ManagedBuffer<Header, Element> {
+        deinit {
+            withUnsafeMutablePointers { header, elements in
+                let slots = header.pointee.capacity
+                for offset in 0..<header.pointee.count {
+                    (elements + (header.pointee.head + offset) % slots).deinitialize(count: 1)
+                }
+            }
+        }
+    }
+
+    @usableFromInline var storage: Storage?
+
+    @inlinable init() {}
+
+    @inlinable var count: Int { storage?.header.count ?? 0 }
 
     @inlinable var isEmpty: Bool { count == 0 }
 
     @inlinable
     mutating func append(_ element: Element) {
-        if count == storage.count { grow() }
-        storage[(head + count) % storage.count] = element
-        count += 1
+        if storage == nil || storage!.header.count == storage!.header.capacity || !isKnownUniquelyReferenced(&storage!) {
+            grow()
+        }
+        storage!.withUnsafeMutablePointers { header, elements in
+            (elements + (header.pointee.head + header.pointee.count) % header.pointee.capacity).initialize(to: element)
+            header.pointee.count += 1
+        }
     }
 
-    @inlinable var first: Element? { count > 0 ? storage[head] : nil }
+    @inlinable var first: Element? {
+        guard let storage, storage.header.count > 0 else { return nil }
+        return storage.withUnsafeMutablePointers { header, elements in elements[header.pointee.head] }
+    }
 
     @inlinable
     mutating func popFirst() -> Element? {
-        guard count > 0 else { return nil }
-        let element = storage[head]
-        storage[head] = nil
-        head = (head + 1) % storage.count
-        count -= 1
-        // Give back a buffer that a burst grew, so an idle owner stays small.
-        if count == 0 && storage.count > 64 {
-            storage = []
-            head = 0
+        guard storage != nil, storage!.header.count > 0 else { return nil }
+        if !isKnownUniquelyReferenced(&storage!) { grow() }
+        let (element, emptiedLarge) = storage!.withUnsafeMutablePointers { header, elements in
+            let element = (elements + header.pointee.head).move()
+            header.pointee.head = (header.pointee.head + 1) % header.pointee.capacity
+            header.pointee.count -= 1
+            return (element, header.pointee.count == 0 && header.pointee.capacity > 64)
         }
+        // Give back a buffer that a burst grew, so an idle owner stays small.
+        if emptiedLarge { storage = nil }
         return element
     }
 
     /// Removes and returns the first element that satisfies `predicate`, keeping the order of the rest.
     @usableFromInline
     mutating func removeFirst(where predicate: (Element) -> Bool) -> Element? {
-        guard let offset = (0..<count).first(where: { predicate(storage[(head + $0) % storage.count]!) }) else {
-            return nil
+        var kept: [Element] = []
+        var removed: Element?
+        while let element = popFirst() {
+            if removed == nil && predicate(element) {
+                removed = element
+            } else {
+                kept.append(element)
+            }
         }
-        let removed = storage[(head + offset) % storage.count]
-        for index in offset..<(count - 1) {
-            storage[(head + index) % storage.count] = storage[(head + index + 1) % storage.count]
-        }
-        storage[(head + count - 1) % storage.count] = nil
-        count -= 1
+        for element in kept { append(element) }
         return removed
     }
 
@@ -58,13 +98,37 @@ struct RingBuffer<Element> {
         return all
     }
 
+    /// Moves the elements into a buffer twice as large (or a copy of the same size, if the
+    /// buffer is shared), head first.
     @usableFromInline
     mutating func grow() {
-        var grown = [Element?](repeating: nil, count: Swift.max(8, storage.count * 2))
-        for index in 0..<count { grown[index] = storage[(head + index) % storage.count] }
+        let count = self.count
+        let full = storage.map { count == $0.header.capacity } ?? true
+        let capacity = Swift.max(8, full ? count * 2 : storage!.header.capacity)
+        let grown = unsafeDowncast(
+            Storage.create(minimumCapacity: capacity) { _ in Header(head: 0, count: count, capacity: capacity) },
+            to: Storage.self)
+        if let old = storage {
+            let unique = isKnownUniquelyReferenced(&storage!)
+            old.withUnsafeMutablePointers { header, elements in
+                grown.withUnsafeMutablePointers { _, target in
+                    for offset in 0..<count {
+                        let source = elements + (header.pointee.head + offset) % header.pointee.capacity
+                        if unique {
+                            (target + offset).moveInitialize(from: source, count: 1)
+                        } else {
+                            (target + offset).initialize(to: source.pointee)
+                        }
+                    }
+                }
+                if unique { header.pointee.count = 0 }
+            }
+        }
         storage = grown
-        head = 0
     }
 }
 
-extension RingBuffer: Sendable where Element: Sendable {}
+extension RingBuffer: @unchecked Sendable where Element: Sendable {}
+// @unchecked Sendable is sound: the buffer is only reached through this struct, which has value
+// semantics (every mutation first makes the storage unique), so a copy sent to another thread
+// never shares mutable storage with the original; and the elements are `Sendable`.

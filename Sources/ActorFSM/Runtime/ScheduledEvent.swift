@@ -2,7 +2,7 @@
 /// ``TransitionContext/post(_:after:predicates:)``: cancel it before it is delivered.
 ///
 /// ```swift
-/// let reminder = try await machine.post(.remind, after: .seconds(60))
+/// let reminder = try machine.post(.remind, after: .seconds(60))
 /// …
 /// reminder.cancel()
 /// ```

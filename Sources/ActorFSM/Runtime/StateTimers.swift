@@ -5,7 +5,7 @@
 final class StateTimers {
     /// Counts entries into states. Timer events carry the count of the entry that armed them, so
     /// one that arrives after the machine left that state is recognised and dropped.
-    var epoch: UInt64 = 1
+    @usableFromInline var epoch: UInt64 = 1
     /// The task that waits for the state's timeouts in turn.
     var timeouts: Task<Void, Never>?
     var tasks: [Task<Void, Never>] = []

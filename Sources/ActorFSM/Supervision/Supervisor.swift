@@ -122,9 +122,9 @@ public final class Supervisor<State: Hashable & Sendable, Event: Sendable, ID: H
     }
 
     /// Posts `event` to the machine under `id`; see ``Machine/post(_:predicates:)``.
-    public func post(to id: ID, _ event: Event, predicates: PredicateContext? = nil) async throws(MachineError) {
+    public func post(to id: ID, _ event: Event, predicates: PredicateContext? = nil) throws(MachineError) {
         guard let machine = machine(id: id) else { throw MachineError(.unknownMachine, detail: " (\(id))") }
-        try await machine.post(event, predicates: predicates)
+        try machine.post(event, predicates: predicates)
     }
 
     /// Stops the machine under `id` now and removes it.

@@ -1,0 +1,66 @@
+/// An accepted event waiting in a machine's inbox.
+@usableFromInline
+struct InboxEntry<State: Hashable & Sendable, Event: Sendable, ID: Hashable & Sendable>: Sendable {
+    @usableFromInline typealias Record = TransitionRecord<State, Event, ID>
+
+    /// What a waiting `send` is told about its event.
+    @usableFromInline
+    enum Reply: Sendable {
+        /// The event was processed, or given the outcome `.stopped`: here is its record.
+        case processed(Record)
+        /// The sender was cancelled and took its event back before it started.
+        case withdrawn
+        /// The machine stopped taking events while the sender waited for room.
+        case refused
+    }
+
+    /// Where a waiting `send` is told about its event. A class, so that an entry holds one plain
+    /// reference: a continuation typed by the generic `Reply` made every copy of an entry look
+    /// up generic metadata at run time.
+    @usableFromInline
+    final class ReplySlot: Sendable {
+        @usableFromInline let continuation: CheckedContinuation<Reply, Never>
+
+        @usableFromInline
+        init(_ continuation: CheckedContinuation<Reply, Never>) {
+            self.continuation = continuation
+        }
+
+        @usableFromInline
+        func resume(returning reply: Reply) {
+            continuation.resume(returning: reply)
+        }
+    }
+
+    /// The event; `nil` for a state timeout.
+    @usableFromInline let event: Event?
+    @usableFromInline let predicates: PredicateContext?
+    @usableFromInline let origin: EventOrigin
+    @usableFromInline let acceptedAt: ContinuousClock.Instant
+    /// Identifies the entry, for withdrawal when its sender is cancelled; 0 when it cannot be.
+    @usableFromInline let ticket: UInt64
+    /// The machines whose actions were running in the sender's task, so that a cycle of awaited
+    /// sends is detected even when this event is processed later, from the inbox.
+    @usableFromInline let senderScope: [ObjectIdentifier]
+    /// Resumed with the record, for `send`; `nil` for posted events.
+    @usableFromInline let reply: ReplySlot?
+    /// For a timeout or a state task's result, the entry into the state it belongs to (see
+    /// `StateTimers.epoch`): it is dropped if the machine has left that state by its turn. 0 otherwise.
+    @usableFromInline let epoch: UInt64
+
+    @inlinable
+    init(
+        event: Event?, predicates: PredicateContext?, origin: EventOrigin, acceptedAt: ContinuousClock.Instant,
+        ticket: UInt64 = 0, senderScope: [ObjectIdentifier] = [], reply: ReplySlot? = nil,
+        epoch: UInt64 = 0
+    ) {
+        self.event = event
+        self.predicates = predicates
+        self.origin = origin
+        self.acceptedAt = acceptedAt
+        self.ticket = ticket
+        self.senderScope = senderScope
+        self.reply = reply
+        self.epoch = epoch
+    }
+}

@@ -1,0 +1,122 @@
+@testable import ActorFSM
+import Testing
+
+/// The inbox's state machine, driven synchronously: admission, ownership, batches, withdrawal.
+@Suite struct InboxTests {
+    typealias TestInbox = Inbox<State, Event, Int>
+
+    func entry(_ event: Event, ticket: UInt64 = 0, reply: TestInbox.Entry.ReplySlot? = nil) -> TestInbox.Entry {
+        TestInbox.Entry(event: event, predicates: nil, origin: .post, acceptedAt: .now, ticket: ticket, reply: reply)
+    }
+
+    func events(_ batch: [TestInbox.Entry]) -> [Event?] { batch.map(\.event) }
+
+    /// Takes the next batch, or `nil` if the queue was empty.
+    func takeBatch(_ inbox: inout TestInbox) -> [TestInbox.Entry]? {
+        var batch: [TestInbox.Entry] = []
+        var resumptions = TestInbox.Resumptions()
+        return inbox.takeBatch(into: &batch, resumptions: &resumptions) ? batch : nil
+    }
+
+    @Test func postsAreRefusedWhenFullAndOnceClosed() {
+        var inbox = TestInbox(capacity: 2)
+        guard case .queued(let first) = inbox.post(entry(.coin)) else { Issue.record("refused"); return }
+        #expect(first.startProcessing, "the first event of an idle inbox starts the drain")
+        guard case .queued(let second) = inbox.post(entry(.pass)) else { Issue.record("refused"); return }
+        #expect(!second.startProcessing, "the drain already owns the queue")
+        guard case .full = inbox.post(entry(.reset)) else { Issue.record("a full inbox took a post"); return }
+        _ = inbox.close(stopping: false)
+        guard case .closed = inbox.post(entry(.reset)) else { Issue.record("a closed inbox took a post"); return }
+        let result1 = inbox.followUp(entry(.reset))
+        #expect(result1 == nil, "still full")
+        _ = takeBatch(&inbox)
+        let result2 = inbox.followUp(entry(.reset))
+        #expect(result2 != nil, "a finishing machine takes follow-ups")
+        _ = inbox.close(stopping: true)
+        _ = takeBatch(&inbox)
+        let result3 = inbox.followUp(entry(.reset))
+        #expect(result3 == nil, "a stopped machine takes nothing")
+    }
+
+    @Test func ownershipPassesFromAnInlineSendToTheDrainAndBack() {
+        var inbox = TestInbox(capacity: 8)
+        let result4 = inbox.beginInline()
+        #expect(result4)
+        let result5 = inbox.beginInline()
+        #expect(!result5, "only one owner at a time")
+        guard case .queued(let resumptions) = inbox.post(entry(.pass)) else { Issue.record("refused"); return }
+        #expect(!resumptions.startProcessing, "the inline send will hand over to the drain")
+        let result6 = inbox.endInline(stopped: false)
+        #expect(result6, "an event arrived meanwhile: keep ownership for the drain")
+        #expect(takeBatch(&inbox).map(events) == [.pass])
+        #expect(takeBatch(&inbox) == nil)
+        #expect(!inbox.isActive)
+        let result7 = inbox.beginInline()
+        #expect(result7)
+        let result8 = inbox.endInline(stopped: false)
+        #expect(!result8)
+    }
+
+    @Test func waitersAreLetInInOrderOnceHalfTheInboxIsFree() {
+        var inbox = TestInbox(capacity: 4)
+        for event in [Event.coin, .pass, .coin, .pass] { _ = inbox.post(entry(event)) }
+        for event in [Event.reset, .coin] {
+            let result9 = inbox.admitOrPark(.init(entry: entry(event), admitted: nil))
+            #expect(result9 != nil)
+        }
+        #expect(inbox.waiters.count == 2)
+        guard case .full = inbox.post(entry(.pass)) else { Issue.record("a post overtook the waiters"); return }
+        _ = takeBatch(&inbox)
+        #expect(inbox.waiters.count == 2, "one free slot is less than half the inbox")
+        _ = takeBatch(&inbox)
+        #expect(inbox.waiters.isEmpty)
+        #expect(inbox.queue.removeAll().map(\.event) == [.coin, .pass, .reset, .coin])
+    }
+
+    @Test func batchedEventsCountAgainstTheCapacityUntilTheDrainReturns() {
+        var inbox = TestInbox(capacity: 64)
+        for _ in 0..<64 { _ = inbox.post(entry(.coin)) }
+        let batch = takeBatch(&inbox)
+        #expect(batch?.count == 8)
+        #expect(inbox.queue.count == 56)
+        guard case .queued = inbox.post(entry(.pass)) else { Issue.record("the started event's slot is free"); return }
+        guard case .full = inbox.post(entry(.pass)) else { Issue.record("seven batched events still count"); return }
+        _ = takeBatch(&inbox)
+        guard case .queued = inbox.post(entry(.pass)) else { Issue.record("the first batch is done"); return }
+    }
+
+    @Test func aBatchEndsAfterAnAwaitedSendAndOnlySendsAreWithdrawn() async {
+        _ = await withCheckedContinuation { (continuation: CheckedContinuation<TestInbox.Entry.Reply, Never>) in
+            let reply = TestInbox.Entry.ReplySlot(continuation)
+            var inbox = TestInbox(capacity: 1_024)
+            _ = inbox.post(entry(.coin, ticket: 1))
+            _ = inbox.admitOrPark(.init(entry: entry(.pass, ticket: 2, reply: reply), admitted: nil))
+            _ = inbox.post(entry(.reset, ticket: 3))
+            _ = inbox.admitOrPark(.init(entry: entry(.coin, ticket: 4, reply: reply), admitted: nil))
+            var resumptions = TestInbox.Resumptions()
+            let result10 = inbox.withdraw(1, into: &resumptions)
+            #expect(result10 == nil, "a posted event stays once queued")
+            let result11 = inbox.withdraw(4, into: &resumptions)?.entry.event
+            #expect(result11 == .coin)
+            #expect(takeBatch(&inbox).map(events) == [.coin, .pass])
+            #expect(takeBatch(&inbox).map(events) == [.reset])
+            reply.resume(returning: .withdrawn)
+        }
+    }
+
+    @Test func closingRefusesWaitersAndCancelsDelayedPosts() {
+        var inbox = TestInbox(capacity: 1)
+        _ = inbox.post(entry(.coin))
+        _ = inbox.admitOrPark(.init(entry: entry(.pass), admitted: nil))
+        let delayed = ScheduledEvent()
+        let result12 = inbox.schedule(delayed)
+        #expect(result12)
+        let (waiters, scheduled) = inbox.close(stopping: false)
+        #expect(waiters.map(\.entry.event) == [.pass])
+        #expect(scheduled.count == 1)
+        let result13 = inbox.schedule(ScheduledEvent())
+        #expect(!result13, "a finishing machine schedules nothing new")
+        let result14 = inbox.admitOrPark(.init(entry: entry(.reset), admitted: nil))
+        #expect(result14 == nil)
+    }
+}
