@@ -191,9 +191,14 @@ struct Inbox<State: Hashable & Sendable, Event: Sendable, ID: Hashable & Sendabl
     /// A batch ends after an awaited `send`'s event, so that such an event is either still
     /// queued (and its sender may withdraw it) or processed next.
     ///
+    /// - Parameter keepingOwnership: whether to keep ownership when the queue is empty, for a
+    ///   drain that yields once before it stops, so that a steady producer keeps it busy
+    ///   instead of starting a task per event.
     /// - Returns: whether `batch` got any event.
     @inlinable
-    mutating func takeBatch(into batch: inout [Entry], resumptions: inout Resumptions) -> Bool {
+    mutating func takeBatch(
+        into batch: inout [Entry], resumptions: inout Resumptions, keepingOwnership: Bool = false
+    ) -> Bool {
         inHand = 0
         let limit = batchLimit
         while batch.count < limit, let entry = queue.popFirst() {
@@ -202,7 +207,7 @@ struct Inbox<State: Hashable & Sendable, Event: Sendable, ID: Hashable & Sendabl
             if awaited { break }
         }
         guard !batch.isEmpty else {
-            isActive = false
+            if !keepingOwnership { isActive = false }
             return false
         }
         inHand = batch.count - 1

@@ -430,10 +430,19 @@ public final actor Machine<State: Hashable & Sendable, Event: Sendable, ID: Hash
         var batch: [Entry] = []
         batch.reserveCapacity(inbox.withLock { $0.batchLimit })
         var leftover = 0
+        var yielded = false
         turns: while phase != .stopped {
             batch.removeAll(keepingCapacity: true)
             var resumptions = Inbox<State, Event, ID>.Resumptions()
-            guard inbox.withLock({ $0.takeBatch(into: &batch, resumptions: &resumptions) }) else { break }
+            let keep = !yielded
+            guard inbox.withLock({ $0.takeBatch(into: &batch, resumptions: &resumptions, keepingOwnership: keep) }) else {
+                if yielded { break }
+                // Still the owner: let a producer on another thread post more before stopping.
+                yielded = true
+                await Task.yield()
+                continue
+            }
+            yielded = false
             if !resumptions.isEmpty { perform(resumptions) }
             for (index, entry) in batch.enumerated() {
                 guard phase != .stopped else {
