@@ -632,22 +632,24 @@ public final actor Machine<State: Hashable & Sendable, Event: Sendable, ID: Hash
     /// Returns once at least `count` events wait in the inbox, for tests that need senders to
     /// have piled up.
     package func untilQueued(_ count: Int) async {
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            let reached = inbox.withLock { inbox in
-                if inbox.queue.count >= count { return true }
-                inbox.queueWatchers.append((count, continuation))
-                return false
-            }
-            if reached { continuation.resume() }
-        }
+        await until(count, of: \.queue.count, watchers: \.queueWatchers)
     }
 
     /// Returns once at least `count` senders wait for room in a full inbox.
     package func untilWaitingForRoom(_ count: Int) async {
+        await until(count, of: \.waiters.count, watchers: \.waiterWatchers)
+    }
+
+    /// Returns once the inbox's figure at `measure` reaches `count`; the inbox resumes the
+    /// watcher it registers here when the figure grows.
+    private func until(
+        _ count: Int, of measure: KeyPath<Inbox<State, Event, ID>, Int>,
+        watchers: WritableKeyPath<Inbox<State, Event, ID>, [Inbox<State, Event, ID>.Watcher]>
+    ) async {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             let reached = inbox.withLock { inbox in
-                if inbox.waiters.count >= count { return true }
-                inbox.waiterWatchers.append((count, continuation))
+                if inbox[keyPath: measure] >= count { return true }
+                inbox[keyPath: watchers].append((count, continuation))
                 return false
             }
             if reached { continuation.resume() }
