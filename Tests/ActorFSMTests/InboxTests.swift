@@ -27,42 +27,42 @@ import Testing
         guard case .full = inbox.post(entry(.reset)) else { Issue.record("a full inbox took a post"); return }
         _ = inbox.close(stopping: false)
         guard case .closed = inbox.post(entry(.reset)) else { Issue.record("a closed inbox took a post"); return }
-        let result1 = inbox.followUp(entry(.reset))
-        #expect(result1 == nil, "still full")
+        let fullRefusesFollowUp = inbox.followUp(entry(.reset))
+        #expect(fullRefusesFollowUp == nil, "still full")
         _ = takeBatch(&inbox)
-        let result2 = inbox.followUp(entry(.reset))
-        #expect(result2 != nil, "a finishing machine takes follow-ups")
+        let finishingTakesFollowUp = inbox.followUp(entry(.reset))
+        #expect(finishingTakesFollowUp != nil, "a finishing machine takes follow-ups")
         _ = inbox.close(stopping: true)
         _ = takeBatch(&inbox)
-        let result3 = inbox.followUp(entry(.reset))
-        #expect(result3 == nil, "a stopped machine takes nothing")
+        let stoppedRefusesFollowUp = inbox.followUp(entry(.reset))
+        #expect(stoppedRefusesFollowUp == nil, "a stopped machine takes nothing")
     }
 
     @Test func ownershipPassesFromAnInlineSendToTheDrainAndBack() {
         var inbox = TestInbox(capacity: 8)
-        let result4 = inbox.beginInline()
-        #expect(result4)
-        let result5 = inbox.beginInline()
-        #expect(!result5, "only one owner at a time")
+        let firstOwner = inbox.beginInline()
+        #expect(firstOwner)
+        let secondOwner = inbox.beginInline()
+        #expect(!secondOwner, "only one owner at a time")
         guard case .queued(let resumptions) = inbox.post(entry(.pass)) else { Issue.record("refused"); return }
         #expect(!resumptions.startProcessing, "the inline send will hand over to the drain")
-        let result6 = inbox.endInline(stopped: false)
-        #expect(result6, "an event arrived meanwhile: keep ownership for the drain")
+        let keepsOwnership = inbox.endInline(stopped: false)
+        #expect(keepsOwnership, "an event arrived meanwhile: keep ownership for the drain")
         #expect(takeBatch(&inbox).map(events) == [.pass])
         #expect(takeBatch(&inbox) == nil)
         #expect(!inbox.isActive)
-        let result7 = inbox.beginInline()
-        #expect(result7)
-        let result8 = inbox.endInline(stopped: false)
-        #expect(!result8)
+        let ownsAgain = inbox.beginInline()
+        #expect(ownsAgain)
+        let keepsOwnershipWhenEmpty = inbox.endInline(stopped: false)
+        #expect(!keepsOwnershipWhenEmpty)
     }
 
     @Test func waitersAreLetInInOrderOnceHalfTheInboxIsFree() {
         var inbox = TestInbox(capacity: 4)
         for event in [Event.coin, .pass, .coin, .pass] { _ = inbox.post(entry(event)) }
         for event in [Event.reset, .coin] {
-            let result9 = inbox.admitOrPark(.init(entry: entry(event), admitted: nil))
-            #expect(result9 != nil)
+            let parked = inbox.admitOrPark(.init(entry: entry(event), admitted: nil))
+            #expect(parked != nil)
         }
         #expect(inbox.waiters.count == 2)
         guard case .full = inbox.post(entry(.pass)) else { Issue.record("a post overtook the waiters"); return }
@@ -94,10 +94,10 @@ import Testing
             _ = inbox.post(entry(.reset, ticket: 3))
             _ = inbox.admitOrPark(.init(entry: entry(.coin, ticket: 4, reply: reply), admitted: nil))
             var resumptions = TestInbox.Resumptions()
-            let result10 = inbox.withdraw(1, into: &resumptions)
-            #expect(result10 == nil, "a posted event stays once queued")
-            let result11 = inbox.withdraw(4, into: &resumptions)?.entry.event
-            #expect(result11 == .coin)
+            let withdrawnPost = inbox.withdraw(1, into: &resumptions)
+            #expect(withdrawnPost == nil, "a posted event stays once queued")
+            let withdrawnSend = inbox.withdraw(4, into: &resumptions)?.entry.event
+            #expect(withdrawnSend == .coin)
             #expect(takeBatch(&inbox).map(events) == [.coin, .pass])
             #expect(takeBatch(&inbox).map(events) == [.reset])
             reply.resume(returning: .withdrawn)
@@ -109,14 +109,14 @@ import Testing
         _ = inbox.post(entry(.coin))
         _ = inbox.admitOrPark(.init(entry: entry(.pass), admitted: nil))
         let delayed = ScheduledEvent()
-        let result12 = inbox.schedule(delayed)
-        #expect(result12)
+        let accepted = inbox.schedule(delayed)
+        #expect(accepted)
         let (waiters, scheduled) = inbox.close(stopping: false)
         #expect(waiters.map(\.entry.event) == [.pass])
         #expect(scheduled.count == 1)
-        let result13 = inbox.schedule(ScheduledEvent())
-        #expect(!result13, "a finishing machine schedules nothing new")
-        let result14 = inbox.admitOrPark(.init(entry: entry(.reset), admitted: nil))
-        #expect(result14 == nil)
+        let scheduledWhileFinishing = inbox.schedule(ScheduledEvent())
+        #expect(!scheduledWhileFinishing, "a finishing machine schedules nothing new")
+        let parkedWhileFinishing = inbox.admitOrPark(.init(entry: entry(.reset), admitted: nil))
+        #expect(parkedWhileFinishing == nil)
     }
 }
