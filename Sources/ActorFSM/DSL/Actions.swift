@@ -12,9 +12,13 @@
 ///
 /// Synchronous actions are kept synchronous, so a machine runs them without a suspension point.
 public struct Actions<State: Sendable, Event: Sendable>: Sendable, ExpressibleByArrayLiteral {
+    /// One action, kept in the shape it was written in: a synchronous action that takes nothing
+    /// or the event is called as it is, without a wrapping closure or a context to build.
     @usableFromInline
     enum Body: Sendable {
-        case synchronous(@Sendable (TransitionContext<State, Event>) throws -> Void)
+        case plain(@Sendable () throws -> Void)
+        case event(@Sendable (Event) throws -> Void)
+        case context(@Sendable (TransitionContext<State, Event>) throws -> Void)
         case asynchronous(@Sendable (TransitionContext<State, Event>) async throws -> Void)
     }
 
@@ -23,13 +27,24 @@ public struct Actions<State: Sendable, Event: Sendable>: Sendable, ExpressibleBy
     @usableFromInline let allSynchronous: Bool
     /// Whether an action takes the event itself, which a state timeout cannot give it.
     @usableFromInline let readsEvent: Bool
+    /// Whether an action takes the ``TransitionContext`` (every asynchronous one does): without
+    /// one, a machine builds no context.
+    @usableFromInline let readsContext: Bool
 
     @inlinable
     init(bodies: [Body], readsEvent: Bool = false) {
         self.bodies = bodies
         var allSynchronous = true
-        for body in bodies { if case .asynchronous = body { allSynchronous = false } }
+        var readsContext = false
+        for body in bodies {
+            switch body {
+            case .plain, .event: break
+            case .context: readsContext = true
+            case .asynchronous: allSynchronous = false; readsContext = true
+            }
+        }
         self.allSynchronous = allSynchronous
+        self.readsContext = readsContext
         self.readsEvent = readsEvent
     }
 
@@ -42,12 +57,12 @@ public struct Actions<State: Sendable, Event: Sendable>: Sendable, ExpressibleBy
     /// The elements are synchronous so that the list stays synchronous. Join asynchronous actions
     /// with `&` instead, or wrap them: `onEntry: Actions(notify)`.
     public init(arrayLiteral elements: (@Sendable () throws -> Void)...) {
-        self.init(bodies: elements.map { action in .synchronous { _ in try action() } })
+        self.init(bodies: elements.map(Body.plain))
     }
 
     /// A synchronous action that takes no argument.
     public init(_ action: @escaping @Sendable () throws -> Void) {
-        self.init(bodies: [.synchronous { _ in try action() }])
+        self.init(bodies: [.plain(action)])
     }
 
     /// An asynchronous action that takes no argument.
@@ -60,7 +75,7 @@ public struct Actions<State: Sendable, Event: Sendable>: Sendable, ExpressibleBy
     /// A schema refuses it on a transition a state timeout can trigger, which has no event.
     @_disfavoredOverload
     public init(_ action: @escaping @Sendable (Event) throws -> Void) {
-        self.init(bodies: [.synchronous { try action(try $0.requireEvent()) }], readsEvent: true)
+        self.init(bodies: [.event(action)], readsEvent: true)
     }
 
     /// An asynchronous action that receives the event.
@@ -73,7 +88,7 @@ public struct Actions<State: Sendable, Event: Sendable>: Sendable, ExpressibleBy
 
     /// A synchronous action that receives the transition context.
     public init(_ action: @escaping @Sendable (TransitionContext<State, Event>) throws -> Void) {
-        self.init(bodies: [.synchronous(action)])
+        self.init(bodies: [.context(action)])
     }
 
     /// An asynchronous action that receives the transition context.
@@ -89,12 +104,8 @@ public struct Actions<State: Sendable, Event: Sendable>: Sendable, ExpressibleBy
 
     /// Runs the actions in order; the first error stops the list and is rethrown.
     public func run(in context: TransitionContext<State, Event>) async throws {
-        for body in bodies {
-            switch body {
-            case .synchronous(let action): try action(context)
-            case .asynchronous(let action): try await action(context)
-            }
-        }
+        var completed = 0
+        try await run(in: context, counting: &completed)
     }
 
     /// Runs the actions in order without suspending.
@@ -103,15 +114,21 @@ public struct Actions<State: Sendable, Event: Sendable>: Sendable, ExpressibleBy
     /// - Throws: the first error an action throws; later actions do not run.
     public func runSynchronously(in context: TransitionContext<State, Event>) throws -> Bool {
         guard isSynchronous else { return false }
-        for case .synchronous(let action) in bodies { try action(context) }
+        var completed = 0
+        try runSynchronously(in: context, counting: &completed)
         return true
     }
 
     /// Runs synchronous actions in order, counting those that complete.
     @inlinable
     func runSynchronously(in context: TransitionContext<State, Event>, counting completed: inout Int) throws {
-        for case .synchronous(let action) in bodies {
-            try action(context)
+        for body in bodies {
+            switch body {
+            case .plain(let action): try action()
+            case .event(let action): try action(try context.requireEvent())
+            case .context(let action): try action(context)
+            case .asynchronous: continue
+            }
             completed += 1
         }
     }
@@ -120,7 +137,9 @@ public struct Actions<State: Sendable, Event: Sendable>: Sendable, ExpressibleBy
     func run(in context: TransitionContext<State, Event>, counting completed: inout Int) async throws {
         for body in bodies {
             switch body {
-            case .synchronous(let action): try action(context)
+            case .plain(let action): try action()
+            case .event(let action): try action(try context.requireEvent())
+            case .context(let action): try action(context)
             case .asynchronous(let action): try await action(context)
             }
             completed += 1

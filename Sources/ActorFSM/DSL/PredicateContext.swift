@@ -36,11 +36,14 @@ public struct PredicateContext: Sendable, CustomStringConvertible {
         @usableFromInline let ordinals: [Int32]
         /// The name of a type given more than once, which makes the context ambiguous.
         @usableFromInline let repeatedType: String?
+        /// Whether the context holds no predicate: lookups then take their shortest path.
+        @usableFromInline let isEmpty: Bool
 
         init(entries: [Entry]) {
             self.entries = entries
             self.typeIDs = entries.map(\.typeID)
             self.ordinals = entries.map(\.ordinal)
+            self.isEmpty = entries.isEmpty
             // A quadratic scan: contexts hold a handful of predicates, and a Set would allocate.
             var repeated: String?
             for (index, entry) in entries.enumerated() where repeated == nil {

@@ -49,6 +49,7 @@ public struct TransitionContext<State: Sendable, Event: Sendable>: Sendable {
     }
 
     /// The event, for actions declared to take it: the schema ensures a timeout never runs them.
+    @usableFromInline
     func requireEvent() throws(MissingEventError) -> Event {
         guard let event else { throw MissingEventError() }
         return event
@@ -93,8 +94,11 @@ public struct TransitionContext<State: Sendable, Event: Sendable>: Sendable {
 
 /// Thrown by an action that takes the event when there is none; schemas refuse such actions on
 /// transitions a timeout triggers, so only hand-made contexts can meet it.
+@usableFromInline
 struct MissingEventError: Error, CustomStringConvertible {
-    var description: String { "the action takes the event, but a state timeout fired and there is none" }
+    @usableFromInline init() {}
+
+    @usableFromInline var description: String { "the action takes the event, but a state timeout fired and there is none" }
 }
 
 /// What a running machine offers its actions. The ``Machine`` actor conforms.

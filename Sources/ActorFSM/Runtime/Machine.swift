@@ -292,24 +292,27 @@ public final actor Machine<State: Hashable & Sendable, Event: Sendable, ID: Hash
         case .fires(let index): transitionIndex = index
         }
         let transition = storage.hot[Int(transitionIndex)]
-        let changes = storage.runsEntryAndExit || transition.source != transition.target
-        let exits = changes && storage.hasExitActions[Int(transition.source)]
-        let enters = changes && storage.hasEntryActions[Int(transition.target)]
         var run = ActionRun()
-        if !exits && !transition.hasActions && !enters {
+        if transition.runsNothing {
             commit(transition.target)
         } else {
-            let exit = exits ? storage.exitActions[Int(transition.source)] : Actions()
-            let entry = enters ? storage.entryActions[Int(transition.target)] : Actions()
-            let actionContext = TransitionContext(
-                event: event, timeout: event == nil ? origin.timeout.map(Timeout.init) : nil, source: source, target: storage.states[Int(transition.target)], predicates: context,
-                runtime: self)
-            let transitionActions = storage.transitionActions[Int(transitionIndex)]
-            if exit.isSynchronous && transitionActions.isSynchronous && entry.isSynchronous {
-                run = runSynchronously(exit, transitionActions, entry, to: transition.target, in: actionContext)
+            func makeContext() -> TransitionContext<State, Event> {
+                TransitionContext(
+                    event: event, timeout: event == nil ? origin.timeout.map(Timeout.init) : nil, source: source,
+                    target: storage.states[Int(transition.target)], predicates: context, runtime: self)
+            }
+            if transition.isSynchronous {
+                do {
+                    try storage.runSynchronously(transition, event: event, counting: &run.completed,
+                                                 context: makeContext, commit: { commit(transition.target) })
+                } catch {
+                    run.failure = error
+                }
             } else {
-                run = await runInTask(exit, transitionActions, entry, to: transition.target, in: actionContext,
-                                      scope: scope)
+                let exit = transition.runsExit ? storage.exitActions[Int(transition.source)] : Actions()
+                let entry = transition.runsEntry ? storage.entryActions[Int(transition.target)] : Actions()
+                run = await runInTask(exit, storage.transitionActions[Int(transitionIndex)], entry,
+                                      to: transition.target, in: makeContext(), scope: scope)
             }
         }
         let record = finished(run.failure.map { .failed($0) } ?? .transitioned, run,
@@ -317,23 +320,6 @@ public final actor Machine<State: Hashable & Sendable, Event: Sendable, ID: Hash
         if let failure = run.failure { applyFailurePolicy(after: failure) }
         if storage.hasTimedStates { startPendingStateTasks() }
         return record
-    }
-
-    @inlinable
-    func runSynchronously(
-        _ exit: Actions<State, Event>, _ actions: Actions<State, Event>, _ entry: Actions<State, Event>,
-        to target: Int32, in context: TransitionContext<State, Event>
-    ) -> ActionRun {
-        var run = ActionRun()
-        do {
-            try exit.runSynchronously(in: context, counting: &run.completed)
-            try actions.runSynchronously(in: context, counting: &run.completed)
-            commit(target)
-            try entry.runSynchronously(in: context, counting: &run.completed)
-        } catch {
-            run.failure = error
-        }
-        return run
     }
 
     /// Runs a transition's actions in a task of their own, which `stop()` can cancel, with the

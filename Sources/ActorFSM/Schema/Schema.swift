@@ -111,12 +111,13 @@ public struct Schema<State: Hashable & Sendable, Event: Sendable>: Sendable {
     /// The id of `state` in this schema's dense numbering, for the core step.
     package func stateID(of state: State) -> Int32? { storage.stateIDs[state] }
 
-    /// The synchronous core step: finds the transition, runs its (synchronous) exit, transition and
-    /// entry actions and returns the new state's id. Used by benchmarks and by code that drives a
-    /// schema without a machine.
+    /// The synchronous core step: finds the transition, runs its exit, transition and entry
+    /// actions and returns the new state's id. Used by the benchmarks, to measure the table and
+    /// the actions without a machine.
     ///
-    /// - Returns: the new state id; `stateID` itself if nothing fired.
-    /// - Throws: what an action throws; asynchronous actions are skipped.
+    /// - Returns: the new state id; `stateID` itself if nothing fired, or if the transition has
+    ///   an asynchronous action (then nothing runs).
+    /// - Throws: what an action throws.
     @inlinable
     package func step(_ stateID: Int32, _ event: Event, _ predicates: PredicateContext) throws -> Int32 {
         let storage = self.storage
@@ -124,18 +125,13 @@ public struct Schema<State: Hashable & Sendable, Event: Sendable>: Sendable {
             return stateID
         }
         let transition = storage.hot[Int(index)]
-        let changes = storage.runsEntryAndExit || transition.source != transition.target
-        let exits = changes && storage.hasExitActions[Int(stateID)]
-        let enters = changes && storage.hasEntryActions[Int(transition.target)]
-        let acts = transition.hasActions
-        guard exits || acts || enters else { return transition.target }
-        let context = TransitionContext(
-            event: event, source: storage.states[Int(stateID)], target: storage.states[Int(transition.target)],
-            predicates: predicates, runtime: nil)
+        guard !transition.runsNothing else { return transition.target }
+        guard transition.isSynchronous else { return stateID }
         var completed = 0
-        if exits { try storage.exitActions[Int(stateID)].runSynchronously(in: context, counting: &completed) }
-        if acts { try storage.transitionActions[Int(index)].runSynchronously(in: context, counting: &completed) }
-        if enters { try storage.entryActions[Int(transition.target)].runSynchronously(in: context, counting: &completed) }
+        try storage.runSynchronously(transition, event: event, counting: &completed, context: {
+            TransitionContext(event: event, source: storage.states[Int(stateID)],
+                              target: storage.states[Int(transition.target)], predicates: predicates, runtime: nil)
+        }, commit: {})
         return transition.target
     }
 

@@ -28,6 +28,9 @@ final class SchemaStorage<State: Hashable & Sendable, Event: Sendable>: Sendable
     /// For `state * eventCount + event`, the index of its `LookupGroup`, or -1.
     @usableFromInline let groupIndex: [Int32]
     @usableFromInline let groups: [LookupGroup]
+    /// For `state * eventCount + event`: the transition, when its group depends on no predicate
+    /// type; -1 when there is no group; -2 when the group's entries must be searched.
+    @usableFromInline let directTransitions: [Int32]
     /// For each group's combination of predicate cases, the winning transition, or -1.
     @usableFromInline let entries: [Int32]
     @usableFromInline let entryActions: [Actions<State, Event>]
@@ -35,15 +38,14 @@ final class SchemaStorage<State: Hashable & Sendable, Event: Sendable>: Sendable
     let policy: EntryExitPolicy
     /// Whether the policy runs entry and exit actions even without a change of state.
     @usableFromInline let runsEntryAndExit: Bool
-    /// Per state, whether it has exit or entry actions, so the hot path can skip empty lists.
-    @usableFromInline let hasExitActions: [Bool]
-    @usableFromInline let hasEntryActions: [Bool]
     /// Each transition's actions, apart, so the hot path copies one reference.
     @usableFromInline let transitionActions: [Actions<State, Event>]
     /// Each transition's source location, for records.
     @usableFromInline let transitionLocations: [SourceLocation]
     /// Per transition, what a lookup needs, so it never copies a whole `CompiledTransition`.
     @usableFromInline let hot: [HotTransition]
+    /// Owns the composed actions that `hot` borrows.
+    let synchronousRuns: [SynchronousRun<State, Event>?]
 
     /// A timeout a state arms: its event id and its duration.
     struct StateTimeout: Sendable {
@@ -51,12 +53,25 @@ final class SchemaStorage<State: Hashable & Sendable, Event: Sendable>: Sendable
         let duration: Duration
     }
 
+    /// What the hot path needs of a transition, with the entry/exit policy already applied.
     @usableFromInline
     struct HotTransition: Sendable {
         @usableFromInline let source: Int32
         @usableFromInline let target: Int32
         @usableFromInline let hasGuards: Bool
         @usableFromInline let hasActions: Bool
+        /// Whether firing it runs the source's exit actions and the target's entry actions.
+        @usableFromInline let runsExit: Bool
+        @usableFromInline let runsEntry: Bool
+        /// Whether every action it runs (exit, own, entry) is synchronous.
+        @usableFromInline let isSynchronous: Bool
+        /// Whether an action it runs takes the ``TransitionContext``; otherwise none is built.
+        @usableFromInline let readsContext: Bool
+        /// Its actions composed into one closure, if they are all synchronous: borrowed, since
+        /// `SchemaStorage.synchronousRuns` keeps it alive as long as this table.
+        @usableFromInline let synchronousRun: Unmanaged<SynchronousRun<State, Event>>?
+        /// Whether it runs no action at all.
+        @usableFromInline var runsNothing: Bool { !runsExit && !hasActions && !runsEntry }
     }
 
     init(
@@ -94,15 +109,34 @@ final class SchemaStorage<State: Hashable & Sendable, Event: Sendable>: Sendable
         self.groupIndex = groupIndex
         self.groups = groups
         self.entries = entries
+        self.directTransitions = groupIndex.map { group in
+            guard group >= 0 else { return -1 }
+            let layout = groups[Int(group)]
+            return layout.slots.isEmpty && entries[Int(layout.base)] >= 0 ? entries[Int(layout.base)] : -2
+        }
         self.entryActions = entryActions
         self.exitActions = exitActions
         self.policy = policy
-        self.runsEntryAndExit = policy == .executeAlways
-        self.hasExitActions = exitActions.map { $0.count > 0 }
-        self.hasEntryActions = entryActions.map { $0.count > 0 }
+        let runsEntryAndExit = policy == .executeAlways
+        self.runsEntryAndExit = runsEntryAndExit
         self.transitionActions = transitions.map(\.actions)
         self.transitionLocations = transitions.map(\.location)
-        self.hot = transitions.map { HotTransition(source: $0.source, target: $0.target, hasGuards: !$0.guards.isEmpty, hasActions: $0.actions.count > 0) }
+        var hot: [HotTransition] = []
+        var synchronousRuns: [SynchronousRun<State, Event>?] = []
+        for transition in transitions {
+            let changes = runsEntryAndExit || transition.source != transition.target
+            let exit = changes ? exitActions[Int(transition.source)] : Actions()
+            let entry = changes ? entryActions[Int(transition.target)] : Actions()
+            let run = SynchronousRun(exit: exit, actions: transition.actions, entry: entry)
+            synchronousRuns.append(run)
+            hot.append(HotTransition(
+                source: transition.source, target: transition.target, hasGuards: !transition.guards.isEmpty,
+                hasActions: transition.actions.count > 0, runsExit: exit.count > 0, runsEntry: entry.count > 0,
+                isSynchronous: run != nil, readsContext: [exit, transition.actions, entry].contains { $0.readsContext },
+                synchronousRun: run.map { Unmanaged.passUnretained($0) }))
+        }
+        self.hot = hot
+        self.synchronousRuns = synchronousRuns
     }
 
     /// The transition that `event` triggers in the state with id `state`: O(1) in the size of the
@@ -120,7 +154,14 @@ final class SchemaStorage<State: Hashable & Sendable, Event: Sendable>: Sendable
     /// The transition that the event with id `eventID` triggers: `event` is `nil` for a timeout.
     @inlinable
     func lookup(state: Int32, eventID: Int32, event: Event?, predicates: PredicateContext) -> Lookup {
-        let group = groupIndex[Int(state) &* eventCount &+ Int(eventID)]
+        let cell = Int(state) &* eventCount &+ Int(eventID)
+        let direct = directTransitions[cell]
+        if direct >= 0 && predicates.storage.isEmpty {
+            if hot[Int(direct)].hasGuards && !admits(direct, event) { return .conditionFalse(direct) }
+            return .fires(direct)
+        }
+        if direct == -1 { return .unhandled(.init(.noTransition)) }
+        let group = groupIndex[cell]
         guard group >= 0 else { return .unhandled(.init(.noTransition)) }
         if let repeated = predicates.repeatedType { return .unhandled(.init(.ambiguousPredicate, repeated)) }
         let typeIDs = predicates.typeIDs
@@ -142,6 +183,25 @@ final class SchemaStorage<State: Hashable & Sendable, Event: Sendable>: Sendable
             return .conditionFalse(transition)
         }
         return .fires(transition)
+    }
+
+    /// Runs the synchronous exit, own and entry actions of `transition`, calling `commit`
+    /// between the own and the entry actions. The context is built once, and only if an action
+    /// takes it.
+    @inlinable
+    func runSynchronously(
+        _ transition: HotTransition, event: Event?, counting completed: inout Int,
+        context makeContext: () -> TransitionContext<State, Event>, commit: () -> Void
+    ) throws {
+        guard let run = transition.synchronousRun else { preconditionFailure("the transition has asynchronous actions") }
+        try run._withUnsafeGuaranteedRef { run in
+            if transition.readsContext {
+                let context = makeContext()
+                try run.chain(event, { context }, commit, &completed)
+            } else {
+                try run.chain(event, makeContext, commit, &completed)
+            }
+        }
     }
 
     /// Whether every condition of `transition` holds for `event`.
