@@ -141,7 +141,7 @@ final class SchemaStorage<State: Hashable & Sendable, Event: Sendable>: Sendable
 
     /// The transition that `event` triggers in the state with id `state`: O(1) in the size of the
     /// table, with no allocation, boxing or lock.
-    @inlinable
+    @inlinable @inline(__always)
     func lookup(state: Int32, event: Event, predicates: PredicateContext) -> Lookup {
         // The tag table answers for payload-free enums; the closure still decides a miss, so an
         // unusual `==` (two cases declared equal) is honoured, at a cost only for unknown events.
@@ -152,13 +152,21 @@ final class SchemaStorage<State: Hashable & Sendable, Event: Sendable>: Sendable
     }
 
     /// The transition that the event with id `eventID` triggers: `event` is `nil` for a timeout.
-    @inlinable
+    @inlinable @inline(__always)
     func lookup(state: Int32, eventID: Int32, event: Event?, predicates: PredicateContext) -> Lookup {
         let cell = Int(state) &* eventCount &+ Int(eventID)
         let direct = directTransitions[cell]
+        if direct >= 0 && predicates.storage.isEmpty && !hot[Int(direct)].hasGuards { return .fires(direct) }
+        return search(cell, event: event, predicates: predicates)
+    }
+
+    /// ``lookup(state:eventID:event:predicates:)`` beyond its shortest path: a cell whose group
+    /// depends on predicates, a context with predicates, or a transition with conditions.
+    @inlinable
+    func search(_ cell: Int, event: Event?, predicates: PredicateContext) -> Lookup {
+        let direct = directTransitions[cell]
         if direct >= 0 && predicates.storage.isEmpty {
-            if hot[Int(direct)].hasGuards && !admits(direct, event) { return .conditionFalse(direct) }
-            return .fires(direct)
+            return admits(direct, event) ? .fires(direct) : .conditionFalse(direct)
         }
         if direct == -1 { return .unhandled(.init(.noTransition)) }
         let group = groupIndex[cell]
@@ -197,9 +205,9 @@ final class SchemaStorage<State: Hashable & Sendable, Event: Sendable>: Sendable
         try run._withUnsafeGuaranteedRef { run in
             if transition.readsContext {
                 let context = makeContext()
-                try run.chain(event, { context }, commit, &completed)
+                try run.run(event: event, context: { context }, commit: commit, counting: &completed)
             } else {
-                try run.chain(event, makeContext, commit, &completed)
+                try run.run(event: event, context: makeContext, commit: commit, counting: &completed)
             }
         }
     }

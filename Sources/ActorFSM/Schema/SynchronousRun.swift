@@ -1,5 +1,5 @@
-/// A transition's synchronous actions (exit, own, entry, with the commit of the new state
-/// between own and entry) composed into one closure when the schema is built.
+/// A transition's synchronous actions composed, when the schema is built, into one closure for
+/// those that run before the new state is committed (exit, own) and one for those after (entry).
 ///
 /// Why a chain of closures rather than a loop over the lists: calling a closure read out of an
 /// array or an enum payload costs a retain and a release of its context per call, which was most
@@ -7,53 +7,81 @@
 /// does calling `run` on an instance borrowed through `Unmanaged` (see ``SchemaStorage/HotTransition``).
 @usableFromInline
 final class SynchronousRun<State: Sendable, Event: Sendable>: Sendable {
-    /// Runs the chain with the event (`nil` for a timeout), a maker of the context for actions
-    /// that take it, the commit of the new state, and the count of actions completed so far.
+    /// Runs actions with the event (`nil` for a timeout), a maker of the context for actions that
+    /// take it, and the count of actions completed so far.
     @usableFromInline
     typealias Chain = @Sendable (
-        _ event: Event?, _ context: () -> TransitionContext<State, Event>, _ commit: () -> Void, _ completed: inout Int
+        _ event: Event?, _ context: () -> TransitionContext<State, Event>, _ completed: inout Int
     ) throws -> Void
 
-    @usableFromInline let chain: Chain
+    /// The exit actions, then the transition's own: run before the new state is committed.
+    @usableFromInline let beforeCommit: Chain?
+    /// The entry actions: run after the commit.
+    @usableFromInline let afterCommit: Chain?
 
-    /// The chain for `exit`, then `actions`, the commit, then `entry`; `nil` if one of them is
-    /// asynchronous.
+    /// The chains for `exit` and `actions`, and for `entry`; `nil` if one of them is asynchronous.
     init?(exit: Actions<State, Event>, actions: Actions<State, Event>, entry: Actions<State, Event>) {
         guard exit.isSynchronous && actions.isSynchronous && entry.isSynchronous else { return nil }
-        var chain: Chain = { _, _, _, _ in }
-        for body in entry.bodies.reversed() { chain = Self.link(body, then: chain) }
-        let afterCommit = chain
-        chain = { event, context, commit, completed in
-            commit()
-            try afterCommit(event, context, commit, &completed)
-        }
-        for body in (exit.bodies + actions.bodies).reversed() { chain = Self.link(body, then: chain) }
-        self.chain = chain
+        beforeCommit = Self.chain(exit.bodies + actions.bodies)
+        afterCommit = Self.chain(entry.bodies)
+    }
+
+    /// Runs the chains around `commit`.
+    @inlinable
+    func run(
+        event: Event?, context: () -> TransitionContext<State, Event>, commit: () -> Void, counting completed: inout Int
+    ) throws {
+        try beforeCommit?(event, context, &completed)
+        commit()
+        try afterCommit?(event, context, &completed)
+    }
+
+    /// One closure that runs `bodies` in order, or `nil` if there are none.
+    private static func chain(_ bodies: [Actions<State, Event>.Body]) -> Chain? {
+        var chain: Chain?
+        for body in bodies.reversed() { chain = link(body, then: chain) }
+        return chain
     }
 
     /// The chain that runs `body`, counts it, then runs `rest`.
-    private static func link(_ body: Actions<State, Event>.Body, then rest: @escaping Chain) -> Chain {
-        switch body {
-        case .plain(let action):
-            return { event, context, commit, completed in
+    private static func link(_ body: Actions<State, Event>.Body, then rest: Chain?) -> Chain {
+        switch (body, rest) {
+        case (.plain(let action), nil):
+            return { _, _, completed in
                 try action()
                 completed += 1
-                try rest(event, context, commit, &completed)
             }
-        case .event(let action):
-            return { event, context, commit, completed in
+        case (.plain(let action), let rest?):
+            return { event, context, completed in
+                try action()
+                completed += 1
+                try rest(event, context, &completed)
+            }
+        case (.event(let action), nil):
+            return { event, _, completed in
                 guard let event else { throw MissingEventError() }
                 try action(event)
                 completed += 1
-                try rest(event, context, commit, &completed)
             }
-        case .context(let action):
-            return { event, context, commit, completed in
+        case (.event(let action), let rest?):
+            return { event, context, completed in
+                guard let event else { throw MissingEventError() }
+                try action(event)
+                completed += 1
+                try rest(event, context, &completed)
+            }
+        case (.context(let action), nil):
+            return { _, context, completed in
                 try action(context())
                 completed += 1
-                try rest(event, context, commit, &completed)
             }
-        case .asynchronous:
+        case (.context(let action), let rest?):
+            return { event, context, completed in
+                try action(context())
+                completed += 1
+                try rest(event, context, &completed)
+            }
+        case (.asynchronous, _):
             preconditionFailure("a synchronous run was built from an asynchronous action")
         }
     }
