@@ -10,12 +10,9 @@ func benchmarkB2(_ settings: Settings) async throws -> [Measurement] {
     })
 
     // Every event carries one case of each predicate type: prepared contexts, one per combination.
-    var contexts: [PredicateContext] = []
-    for combination in 0..<1_000 {
-        let tier: Tier = Tier.allCases[combination % 10]
-        let region: Region = Region.allCases[combination / 10 % 10]
-        let channel: Channel = Channel.allCases[combination / 100]
-        contexts.append(PredicateContext(tier, region, channel))
+    let contexts = (0..<1_000).map { combination in
+        PredicateContext(Tier.allCases[combination % 10], Region.allCases[combination / 10 % 10],
+                         Channel.allCases[combination / 100])
     }
     var random = LCG()
     let inputs = (0..<settings.b2Events).map { _ in

@@ -23,7 +23,9 @@ final class SchemaStorage<State: Hashable & Sendable, Event: Sendable>: Sendable
     /// For events matched by value that are payload-free enums: ids by tag, without a closure.
     @usableFromInline let tagTable: TagTable?
     @usableFromInline let predicateTypes: [PredicateType]
-    let predicateSlots: [ObjectIdentifier: Int32]
+    /// The identifiers of `predicateTypes`, apart, for lookups to scan.
+    @usableFromInline let predicateTypeIDs: [ObjectIdentifier]
+    @usableFromInline let predicateSlots: [ObjectIdentifier: Int32]
     let transitions: [CompiledTransition<State, Event>]
     /// For `state * eventCount + event`, the index of its `LookupGroup`, or -1.
     @usableFromInline let groupIndex: [Int32]
@@ -104,6 +106,7 @@ final class SchemaStorage<State: Hashable & Sendable, Event: Sendable>: Sendable
         self.eventID = eventID
         self.tagTable = tagTable
         self.predicateTypes = predicateTypes
+        self.predicateTypeIDs = predicateTypes.map(\.id)
         self.predicateSlots = predicateSlots
         self.transitions = transitions
         self.groupIndex = groupIndex
@@ -179,7 +182,7 @@ final class SchemaStorage<State: Hashable & Sendable, Event: Sendable>: Sendable
         let layout = groups[Int(group)]
         var offset = layout.base
         for (position, slot) in layout.slots.enumerated() {
-            let typeID = predicateTypes[Int(slot)].id
+            let typeID = predicateTypeIDs[Int(slot)]
             guard let index = typeIDs.firstIndex(of: typeID), predicates.ordinals[index] >= 0 else {
                 return .unhandled(.init(.missingPredicate, predicateTypes[Int(slot)].name))
             }
@@ -223,9 +226,9 @@ final class SchemaStorage<State: Hashable & Sendable, Event: Sendable>: Sendable
 
     /// Whether the schema mentions the predicate type: a scan of a few identifiers is cheaper
     /// than hashing one.
-    @usableFromInline
+    @inlinable
     func knows(_ typeID: ObjectIdentifier) -> Bool {
-        if predicateTypes.count <= 8 { return predicateTypes.contains { $0.id == typeID } }
+        if predicateTypeIDs.count <= 8 { return predicateTypeIDs.contains(typeID) }
         return predicateSlots[typeID] != nil
     }
 
