@@ -144,17 +144,18 @@ public final actor Machine<State: Hashable & Sendable, Event: Sendable, ID: Hash
     @discardableResult
     @inlinable
     public func send(_ event: Event, predicates: PredicateContext? = nil) async throws(MachineError) -> Record {
-        let scope = ActionScope.machines
-        if scope.contains(ObjectIdentifier(self)) { throw MachineError(.reentrantSend) }
         guard phase == .running else { throw MachineError(.stopped) }
         if Task.isCancelled { throw MachineError(.cancelled) }
         let acceptedAt = ContinuousClock.now
         if inbox.withLock({ $0.beginInline() }) {
-            let record = await process(event, predicates, origin: .send, acceptedAt: acceptedAt, scope: scope,
-                                       replying: true)
+            // Not reentrant: none of this machine's actions is running.
+            let record = await process(event, predicates, origin: .send, acceptedAt: acceptedAt,
+                                       scope: ActionScope.machines, replying: true)
             processingFinished()
             return try Self.result(of: record)
         }
+        let scope = ActionScope.machines
+        if scope.contains(ObjectIdentifier(self)) { throw MachineError(.reentrantSend) }
         return try await sendThroughInbox(event, predicates, acceptedAt: acceptedAt, scope: scope)
     }
 
@@ -262,61 +263,110 @@ public final actor Machine<State: Hashable & Sendable, Event: Sendable, ID: Hash
 
     /// Processes one event, or a state timeout when `event` is `nil` (its duration is in `origin`).
     ///
-    /// - Parameter replying: whether the caller needs the record. Without a caller, subscriber
-    ///   or supervisor to read it, the record is not published and its completion time is not
-    ///   read from the clock.
+    /// - Parameters:
+    ///   - scope: the sender's action scope, read only if an asynchronous action runs.
+    ///   - replying: whether the caller needs the record. Without a caller, subscriber or
+    ///     supervisor to read it, the record is not published and its completion time is not
+    ///     read from the clock.
     @inlinable
     func process(
         _ event: Event?, _ predicates: PredicateContext?, origin: EventOrigin, acceptedAt: ContinuousClock.Instant,
-        scope: [ObjectIdentifier], replying: Bool
+        scope: @autoclosure () -> [ObjectIdentifier], replying: Bool
+    ) async -> Record {
+        let context = predicates ?? settings.standingPredicates
+        let found = find(event, in: context, origin: origin)
+        if case .fires(let index) = found, !schema.storage.hot[Int(index)].isSynchronous {
+            return await process(event, context, suspendingAt: index, origin: origin, acceptedAt: acceptedAt,
+                                 scope: scope(), replying: replying)
+        }
+        return process(event, context, found: found, origin: origin, acceptedAt: acceptedAt, replying: replying)
+    }
+
+    /// What `event` (a timeout when `nil`) triggers in the current state.
+    @inlinable
+    func find(_ event: Event?, in context: PredicateContext, origin: EventOrigin) -> SchemaStorage<State, Event>.Lookup {
+        guard stateID >= 0 else { return .unhandled(UnhandledReason(.unknownState)) }
+        if let event { return schema.storage.lookup(state: stateID, event: event, predicates: context) }
+        return timeoutLookup(origin, predicates: context)
+    }
+
+    /// Processes an event without suspending: anything `find` can find but a transition with an
+    /// asynchronous action.
+    @inlinable
+    func process(
+        _ event: Event?, _ context: PredicateContext, found: SchemaStorage<State, Event>.Lookup, origin: EventOrigin,
+        acceptedAt: ContinuousClock.Instant, replying: Bool
+    ) -> Record {
+        sequenceNumber += 1
+        let number = sequenceNumber
+        let storage = schema.storage
+        let source = state
+        switch found {
+        case .unhandled(let reason):
+            return complete(number, event, context, origin, acceptedAt, source: source, outcome: .unhandled(reason),
+                            run: ActionRun(), location: nil, observed: isObserved(replying: replying))
+        case .conditionFalse(let index):
+            return complete(number, event, context, origin, acceptedAt, source: source, outcome: .conditionFalse,
+                            run: ActionRun(), location: storage.transitionLocations[Int(index)],
+                            observed: isObserved(replying: replying))
+        case .fires(let index):
+            let transition = storage.hot[Int(index)]
+            var run = ActionRun()
+            if transition.runsNothing {
+                commit(transition.target)
+            } else {
+                do {
+                    try storage.runSynchronously(transition, event: event, counting: &run.completed, context: {
+                        TransitionContext(
+                            event: event, timeout: event == nil ? origin.timeout.map(Timeout.init) : nil, source: source,
+                            target: storage.states[Int(transition.target)], predicates: context, runtime: self)
+                    }, commit: { commit(transition.target) })
+                } catch {
+                    run.failure = error
+                }
+            }
+            return fired(index, number, event, context, origin, acceptedAt, source: source, run: run, replying: replying)
+        }
+    }
+
+    /// Processes an event whose transition, at `index`, has an asynchronous action: the actions
+    /// run in a task of their own.
+    @usableFromInline
+    func process(
+        _ event: Event?, _ context: PredicateContext, suspendingAt index: Int32, origin: EventOrigin,
+        acceptedAt: ContinuousClock.Instant, scope: [ObjectIdentifier], replying: Bool
     ) async -> Record {
         sequenceNumber += 1
         let number = sequenceNumber
         let storage = schema.storage
         let source = state
-        let context = predicates ?? settings.standingPredicates
-        func finished(_ outcome: Outcome, _ run: ActionRun = ActionRun(), at location: SourceLocation? = nil) -> Record {
-            complete(number, event, context, origin, acceptedAt, source: source, outcome: outcome, run: run,
-                     location: location, observed: replying || !subscribers.isEmpty || link != nil)
-        }
-        guard stateID >= 0 else { return finished(.unhandled(UnhandledReason(.unknownState))) }
-        let transitionIndex: Int32
-        let found = if let event {
-            storage.lookup(state: stateID, event: event, predicates: context)
-        } else {
-            timeoutLookup(origin, predicates: context)
-        }
-        switch found {
-        case .unhandled(let reason): return finished(.unhandled(reason))
-        case .conditionFalse(let index): return finished(.conditionFalse, at: storage.transitionLocations[Int(index)])
-        case .fires(let index): transitionIndex = index
-        }
-        let transition = storage.hot[Int(transitionIndex)]
-        var run = ActionRun()
-        if transition.runsNothing {
-            commit(transition.target)
-        } else {
-            func makeContext() -> TransitionContext<State, Event> {
-                TransitionContext(
-                    event: event, timeout: event == nil ? origin.timeout.map(Timeout.init) : nil, source: source,
-                    target: storage.states[Int(transition.target)], predicates: context, runtime: self)
-            }
-            if transition.isSynchronous {
-                do {
-                    try storage.runSynchronously(transition, event: event, counting: &run.completed,
-                                                 context: makeContext, commit: { commit(transition.target) })
-                } catch {
-                    run.failure = error
-                }
-            } else {
-                let exit = transition.runsExit ? storage.exitActions[Int(transition.source)] : Actions()
-                let entry = transition.runsEntry ? storage.entryActions[Int(transition.target)] : Actions()
-                run = await runInTask(exit, storage.transitionActions[Int(transitionIndex)], entry,
-                                      to: transition.target, in: makeContext(), scope: scope)
-            }
-        }
-        let record = finished(run.failure.map { .failed($0) } ?? .transitioned, run,
-                              at: storage.transitionLocations[Int(transitionIndex)])
+        let transition = storage.hot[Int(index)]
+        let actionContext = TransitionContext(
+            event: event, timeout: event == nil ? origin.timeout.map(Timeout.init) : nil, source: source,
+            target: storage.states[Int(transition.target)], predicates: context, runtime: self)
+        let run = await runInTask(
+            transition.runsExit ? storage.exitActions[Int(transition.source)] : Actions(),
+            storage.transitionActions[Int(index)],
+            transition.runsEntry ? storage.entryActions[Int(transition.target)] : Actions(),
+            to: transition.target, in: actionContext, scope: scope)
+        return fired(index, number, event, context, origin, acceptedAt, source: source, run: run, replying: replying)
+    }
+
+    /// Whether anyone reads the record of the event in progress.
+    @inlinable
+    func isObserved(replying: Bool) -> Bool { replying || !subscribers.isEmpty || link != nil }
+
+    /// The record of a transition that fired, once its actions ran; applies the failure policy
+    /// and starts the new state's tasks.
+    @inlinable
+    func fired(
+        _ index: Int32, _ number: UInt64, _ event: Event?, _ context: PredicateContext, _ origin: EventOrigin,
+        _ acceptedAt: ContinuousClock.Instant, source: State, run: ActionRun, replying: Bool
+    ) -> Record {
+        let storage = schema.storage
+        let record = complete(number, event, context, origin, acceptedAt, source: source,
+                              outcome: run.failure.map { .failed($0) } ?? .transitioned, run: run,
+                              location: storage.transitionLocations[Int(index)], observed: isObserved(replying: replying))
         if let failure = run.failure { applyFailurePolicy(after: failure) }
         if storage.hasTimedStates { startPendingStateTasks() }
         return record
