@@ -13,9 +13,9 @@ import Testing
 
     /// Takes the next batch, or `nil` if the queue was empty.
     func takeBatch(_ inbox: inout TestInbox) -> [TestInbox.Entry]? {
-        var batch: [TestInbox.Entry] = []
+        var batch = RingBuffer<TestInbox.Entry>()
         var resumptions = TestInbox.Resumptions()
-        return inbox.takeBatch(into: &batch, resumptions: &resumptions) ? batch : nil
+        return inbox.takeBatch(into: &batch, resumptions: &resumptions) ? batch.removeAll() : nil
     }
 
     @Test func postsAreRefusedWhenFullAndOnceClosed() {

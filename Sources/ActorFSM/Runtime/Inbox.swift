@@ -197,20 +197,15 @@ struct Inbox<State: Hashable & Sendable, Event: Sendable, ID: Hashable & Sendabl
     /// - Returns: whether `batch` got any event.
     @inlinable
     mutating func takeBatch(
-        into batch: inout [Entry], resumptions: inout Resumptions, keepingOwnership: Bool = false
+        into batch: inout RingBuffer<Entry>, resumptions: inout Resumptions, keepingOwnership: Bool = false
     ) -> Bool {
         inHand = 0
-        let limit = batchLimit
-        while batch.count < limit, let entry = queue.popFirst() {
-            let awaited = entry.reply != nil
-            batch.append(entry)
-            if awaited { break }
-        }
-        guard !batch.isEmpty else {
+        let taken = queue.moveFront(into: &batch, limit: batchLimit, endingAfter: { $0.pointee.reply != nil })
+        guard taken > 0 else {
             if !keepingOwnership { isActive = false }
             return false
         }
-        inHand = batch.count - 1
+        inHand = taken - 1
         if !waiters.isEmpty { admitWaiters(into: &resumptions) }
         return true
     }

@@ -467,12 +467,9 @@ public final actor Machine<State: Hashable & Sendable, Event: Sendable, ID: Hash
     /// only while there is work, so an idle machine holds no task.
     @inlinable
     func drain() async {
-        var batch: [Entry] = []
-        batch.reserveCapacity(inbox.withLock { $0.batchLimit })
-        var leftover = 0
+        var batch = RingBuffer<Entry>()
         var yielded = false
         turns: while phase != .stopped {
-            batch.removeAll(keepingCapacity: true)
             var resumptions = Inbox<State, Event, ID>.Resumptions()
             let keep = !yielded
             guard inbox.withLock({ $0.takeBatch(into: &batch, resumptions: &resumptions, keepingOwnership: keep) }) else {
@@ -484,9 +481,9 @@ public final actor Machine<State: Hashable & Sendable, Event: Sendable, ID: Hash
             }
             yielded = false
             if !resumptions.isEmpty { perform(resumptions) }
-            for (index, entry) in batch.enumerated() {
+            while let entry = batch.popFirst() {
                 guard phase != .stopped else {
-                    leftover = index
+                    stopUnprocessed(entry)
                     break turns
                 }
                 if entry.epoch != 0 && entry.epoch != timers?.epoch {
@@ -498,11 +495,10 @@ public final actor Machine<State: Hashable & Sendable, Event: Sendable, ID: Hash
                                            replying: entry.reply != nil)
                 entry.reply?.resume(returning: .processed(record))
             }
-            leftover = batch.count
         }
         if phase == .stopped {
             // Events of the batch that did not start come first among those stopped unprocessed.
-            for entry in batch[leftover...] { stopUnprocessed(entry) }
+            for entry in batch.removeAll() { stopUnprocessed(entry) }
             inbox.withLock { $0.release() }
         }
         settle()

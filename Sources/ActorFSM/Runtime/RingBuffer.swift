@@ -73,6 +73,46 @@ struct RingBuffer<Element> {
         return element
     }
 
+    /// Moves elements from the front of this queue to the back of `target`: at most `limit`, and
+    /// none after the first one for which `isLast` is true. Returns how many moved.
+    ///
+    /// Each element is moved as raw memory, so handing a batch over costs no copy of an element.
+    @inlinable
+    mutating func moveFront(
+        into target: inout RingBuffer, limit: Int, endingAfter isLast: (UnsafeMutablePointer<Element>) -> Bool
+    ) -> Int {
+        guard storage != nil, storage!.header.count > 0, limit > 0 else { return 0 }
+        if !isKnownUniquelyReferenced(&storage!) { grow() }
+        target.reserveCapacity(target.count + Swift.min(limit, count))
+        var moved = 0
+        let emptiedLarge = storage!.withUnsafeMutablePointers { header, elements in
+            target.storage!.withUnsafeMutablePointers { targetHeader, targetElements in
+                while moved < limit && header.pointee.count > 0 {
+                    let source = elements + header.pointee.head
+                    let last = isLast(source)
+                    let slot = (targetHeader.pointee.head + targetHeader.pointee.count) % targetHeader.pointee.capacity
+                    (targetElements + slot).moveInitialize(from: source, count: 1)
+                    targetHeader.pointee.count += 1
+                    header.pointee.head = (header.pointee.head + 1) % header.pointee.capacity
+                    header.pointee.count -= 1
+                    moved += 1
+                    if last { break }
+                }
+                return header.pointee.count == 0 && header.pointee.capacity > 64
+            }
+        }
+        if emptiedLarge { storage = nil }
+        return moved
+    }
+
+    /// Makes the storage unique and able to hold `minimumCapacity` elements.
+    @inlinable
+    mutating func reserveCapacity(_ minimumCapacity: Int) {
+        if storage == nil || storage!.header.capacity < minimumCapacity || !isKnownUniquelyReferenced(&storage!) {
+            grow(minimumCapacity: minimumCapacity)
+        }
+    }
+
     /// Removes and returns the first element that satisfies `predicate`, keeping the order of the rest.
     @usableFromInline
     mutating func removeFirst(where predicate: (Element) -> Bool) -> Element? {
@@ -99,12 +139,12 @@ struct RingBuffer<Element> {
     }
 
     /// Moves the elements into a buffer twice as large (or a copy of the same size, if the
-    /// buffer is shared), head first.
+    /// buffer is shared), or of `minimumCapacity` if that is larger, head first.
     @usableFromInline
-    mutating func grow() {
+    mutating func grow(minimumCapacity: Int = 0) {
         let count = self.count
         let full = storage.map { count == $0.header.capacity } ?? true
-        let capacity = Swift.max(8, full ? count * 2 : storage!.header.capacity)
+        let capacity = Swift.max(8, full ? count * 2 : storage!.header.capacity, minimumCapacity)
         let grown = unsafeDowncast(
             Storage.create(minimumCapacity: capacity) { _ in Header(head: 0, count: count, capacity: capacity) },
             to: Storage.self)
