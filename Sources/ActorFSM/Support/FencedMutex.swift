@@ -31,4 +31,17 @@ struct FencedMutex<Value: Sendable>: ~Copyable, Sendable {
             return try body(&value)
         }
     }
+
+    /// Runs `body` with exclusive access to the value if the lock is free now; returns `nil`,
+    /// without waiting, if another thread holds it.
+    @inlinable
+    borrowing func withLockIfAvailable<Result: Sendable, Failure: Error>(
+        _ body: (inout Value) throws(Failure) -> Result
+    ) throws(Failure) -> Result? {
+        try mutex.withLockIfAvailable { (value: inout sending Value) throws(Failure) -> sending Result in
+            _ = handOver.load(ordering: .acquiring)
+            defer { handOver.store(0, ordering: .releasing) }
+            return try body(&value)
+        }
+    }
 }
