@@ -337,7 +337,7 @@ public final actor Machine<State: Hashable & Sendable, Event: Sendable, ID: Hash
 
     /// Processes an event whose transition, at `index`, has an asynchronous action: the actions
     /// run in a task of their own.
-    @usableFromInline
+    @inlinable
     func process(
         _ event: Event?, _ context: PredicateContext, suspendingAt index: Int32, origin: EventOrigin,
         acceptedAt: ContinuousClock.Instant, scope: [ObjectIdentifier], replying: Bool

@@ -1,0 +1,76 @@
+@testable import ActorFSM
+import Testing
+
+/// A transition's synchronous actions, composed when the schema is built: order, the commit
+/// between own and entry actions, counting, failure, and the context built only when asked for.
+@Suite struct SynchronousRunTests {
+    struct Failure: Error {}
+
+    typealias TestActions = Actions<State, Event>
+
+    @Test func runsExitThenOwnThenCommitThenEntryCountingEach() throws {
+        let log = Log()
+        let run = try #require(SynchronousRun(
+            exit: TestActions(log.action("exit")),
+            actions: TestActions { (event: Event) in log.record("own \(event)") } & TestActions(log.action("own 2")),
+            entry: TestActions { (context: TransitionContext<State, Event>) in log.record("entry \(context.target)") }))
+        var completed = 0
+        var contextsBuilt = 0
+        try run.run(event: .coin, context: {
+            contextsBuilt += 1
+            return TransitionContext(event: .coin, source: .locked, target: .unlocked, predicates: .none)
+        }, commit: { log.record("commit") }, counting: &completed)
+        #expect(log.lines == ["exit", "own coin", "own 2", "commit", "entry unlocked"])
+        #expect(completed == 4)
+        #expect(contextsBuilt == 1)
+    }
+
+    @Test func buildsNoContextWhenNoActionTakesIt() throws {
+        let log = Log()
+        let run = try #require(SynchronousRun(
+            exit: TestActions(), actions: [log.action("a"), log.action("b")], entry: TestActions()))
+        var completed = 0
+        var contextsBuilt = 0
+        try run.run(event: .pass, context: {
+            contextsBuilt += 1
+            return TransitionContext(event: .pass, source: .locked, target: .locked, predicates: .none)
+        }, commit: {}, counting: &completed)
+        #expect(log.lines == ["a", "b"])
+        #expect(completed == 2)
+        #expect(contextsBuilt == 0)
+    }
+
+    @Test func aThrowingActionStopsTheChainBeforeTheCommit() {
+        let log = Log()
+        let run = SynchronousRun(
+            exit: TestActions(log.action("exit")),
+            actions: TestActions { () throws in throw Failure() } & TestActions(log.action("never")),
+            entry: TestActions(log.action("entry never")))
+        var completed = 0
+        #expect(throws: Failure.self) {
+            try run?.run(event: .coin, context: {
+                TransitionContext(event: .coin, source: .locked, target: .unlocked, predicates: .none)
+            }, commit: { log.record("commit") }, counting: &completed)
+        }
+        #expect(log.lines == ["exit"])
+        #expect(completed == 1)
+    }
+
+    @Test func anEventActionWithoutAnEventThrowsInsteadOfRunning() throws {
+        let log = Log()
+        let run = try #require(SynchronousRun(
+            exit: TestActions(), actions: TestActions { (event: Event) in log.record("\(event)") }, entry: TestActions()))
+        var completed = 0
+        #expect(throws: MissingEventError.self) {
+            try run.run(event: nil, context: {
+                TransitionContext(event: nil, source: .locked, target: .locked, predicates: .none)
+            }, commit: {}, counting: &completed)
+        }
+        #expect(log.lines.isEmpty)
+    }
+
+    @Test func asynchronousActionsHaveNoSynchronousRun() {
+        let run = SynchronousRun(exit: TestActions(), actions: TestActions { () async in }, entry: TestActions())
+        #expect(run == nil)
+    }
+}
