@@ -10,9 +10,11 @@ func benchmarkB2(_ settings: Settings) async throws -> [Measurement] {
     })
 
     // Every event carries one case of each predicate type: prepared contexts, one per combination.
-    let contexts = (0..<1_000).map { combination in
-        PredicateContext(Tier.allCases[combination % 10], Region.allCases[combination / 10 % 10],
-                         Channel.allCases[combination / 100])
+    let contexts: [PredicateContext] = (0..<1_000).map { (combination: Int) -> PredicateContext in
+        let tier: Tier = Tier.allCases[combination % 10]
+        let region: Region = Region.allCases[combination / 10 % 10]
+        let channel: Channel = Channel.allCases[combination / 100]
+        return PredicateContext(tier, region, channel)
     }
     var random = LCG()
     let inputs = (0..<settings.b2Events).map { _ in
