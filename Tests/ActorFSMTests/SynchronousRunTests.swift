@@ -73,4 +73,33 @@ import Testing
         let run = SynchronousRun(exit: TestActions(), actions: TestActions { () async in }, entry: TestActions())
         #expect(run == nil)
     }
+
+    @Test func aTransitionBuildsItsContextOnceForAllTheActionsThatTakeIt() throws {
+        let log = Log()
+        let takesContext = TestActions { (context: TransitionContext<State, Event>) in
+            log.record("\(context.source)->\(context.target)")
+        }
+        let schema = try Schema<State, Event>(initial: .locked) {
+            define(.locked, onExit: takesContext) {
+                when(.coin) | then(.unlocked) | takesContext & takesContext
+            }
+            define(.unlocked, onEntry: takesContext) {
+                when(.pass) | then(.locked)
+            }
+        }
+        let storage = schema.storage
+        guard case .fires(let index) = storage.lookup(state: try #require(schema.stateID(of: .locked)), event: .coin, predicates: .none) else {
+            Issue.record("coin fires in locked")
+            return
+        }
+        var completed = 0
+        var contextsBuilt = 0
+        try storage.runSynchronously(storage.hot[Int(index)], event: .coin, counting: &completed, context: {
+            contextsBuilt += 1
+            return TransitionContext(event: .coin, source: .locked, target: .unlocked, predicates: .none)
+        }, commit: {})
+        #expect(completed == 4)
+        #expect(contextsBuilt == 1)
+        #expect(log.lines == Array(repeating: "locked->unlocked", count: 4))
+    }
 }

@@ -192,8 +192,8 @@ struct Inbox<State: Hashable & Sendable, Event: Sendable, ID: Hashable & Sendabl
     /// queued (and its sender may withdraw it) or processed next.
     ///
     /// - Parameter keepingOwnership: whether to keep ownership when the queue is empty, for a
-    ///   drain that yields once before it stops, so that a steady producer keeps it busy
-    ///   instead of starting a task per event.
+    ///   drain that waits a little for a producer before it stops, so that a steady producer
+    ///   keeps it busy instead of starting a task per event.
     /// - Returns: whether `batch` got any event.
     @inlinable
     mutating func takeBatch(

@@ -62,8 +62,10 @@ final class SchemaStorage<State: Hashable & Sendable, Event: Sendable>: Sendable
         @usableFromInline let target: Int32
         @usableFromInline let hasGuards: Bool
         @usableFromInline let hasActions: Bool
-        /// Whether firing it runs the source's exit actions and the target's entry actions.
+        /// Whether firing it runs exit actions of the source: there are some, and the
+        /// entry/exit policy runs them for this transition.
         @usableFromInline let runsExit: Bool
+        /// Whether firing it runs entry actions of the target, likewise.
         @usableFromInline let runsEntry: Bool
         /// Whether every action it runs (exit, own, entry) is synchronous.
         @usableFromInline let isSynchronous: Bool
