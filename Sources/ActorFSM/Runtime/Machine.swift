@@ -323,9 +323,7 @@ public final actor Machine<State: Hashable & Sendable, Event: Sendable, ID: Hash
             } else {
                 do {
                     try storage.runSynchronously(transition, event: event, counting: &run.completed, context: {
-                        TransitionContext(
-                            event: event, timeout: event == nil ? origin.timeout.map(Timeout.init) : nil, source: source,
-                            target: storage.states[Int(transition.target)], predicates: context, runtime: self)
+                        actionContext(event, context, origin, from: source, to: transition.target)
                     }, commit: { commit(transition.target) })
                 } catch {
                     run.failure = error
@@ -347,15 +345,23 @@ public final actor Machine<State: Hashable & Sendable, Event: Sendable, ID: Hash
         let storage = schema.storage
         let source = state
         let transition = storage.hot[Int(index)]
-        let actionContext = TransitionContext(
-            event: event, timeout: event == nil ? origin.timeout.map(Timeout.init) : nil, source: source,
-            target: storage.states[Int(transition.target)], predicates: context, runtime: self)
         let run = await runInTask(
             transition.runsExit ? storage.exitActions[Int(transition.source)] : Actions(),
             storage.transitionActions[Int(index)],
             transition.runsEntry ? storage.entryActions[Int(transition.target)] : Actions(),
-            to: transition.target, in: actionContext, scope: scope)
+            to: transition.target, in: actionContext(event, context, origin, from: source, to: transition.target),
+            scope: scope)
         return fired(index, number, event, context, origin, acceptedAt, source: source, run: run, replying: replying)
+    }
+
+    /// What the actions of a transition from `source` to the state with id `target` are told.
+    @inlinable
+    func actionContext(
+        _ event: Event?, _ context: PredicateContext, _ origin: EventOrigin, from source: State, to target: Int32
+    ) -> TransitionContext<State, Event> {
+        TransitionContext(
+            event: event, timeout: event == nil ? origin.timeout.map(Timeout.init) : nil, source: source,
+            target: schema.storage.states[Int(target)], predicates: context, runtime: self)
     }
 
     /// Whether anyone reads the record of the event in progress.

@@ -67,11 +67,12 @@ final class SchemaStorage<State: Hashable & Sendable, Event: Sendable>: Sendable
         @usableFromInline let runsExit: Bool
         /// Whether firing it runs entry actions of the target, likewise.
         @usableFromInline let runsEntry: Bool
-        /// Whether every action it runs (exit, own, entry) is synchronous.
+        /// Whether every action it runs (exit, own, entry) is synchronous: `synchronousRun != nil`,
+        /// stored because deriving it made B1's core step 8 → 14 ns (measured).
         @usableFromInline let isSynchronous: Bool
         /// Whether an action it runs takes the ``TransitionContext``; otherwise none is built.
         @usableFromInline let readsContext: Bool
-        /// Its actions composed into one closure, if they are all synchronous: borrowed, since
+        /// Its actions composed into closures, if they are all synchronous: borrowed, since
         /// `SchemaStorage.synchronousRuns` keeps it alive as long as this table.
         @usableFromInline let synchronousRun: Unmanaged<SynchronousRun<State, Event>>?
         /// Whether it runs no action at all.
