@@ -61,4 +61,26 @@ import Testing
         #expect(await machine.transitionSubscriberCount == 1)
         #expect(try await first(1, of: kept).map(\.event) == [.coin])
     }
+
+    @Test func aSubscriberThatLeavesItsLoopIsForgottenThoughItsStreamLives() async throws {
+        let machine = Machine(schema: schema, id: 0)
+        let transitions = await machine.transitions()
+        try await machine.send(.coin)
+        for await record in transitions {
+            #expect(record.event == .coin)
+            break
+        }
+        try await machine.send(.pass)
+        #expect(await machine.transitionSubscriberCount == 0)
+        #expect(transitions.droppedCount == 0)
+    }
+
+    @Test func aStreamReleasedWithoutBeingIteratedIsForgotten() async throws {
+        let machine = Machine(schema: schema, id: 0)
+        _ = await machine.transitions()
+        let kept = await machine.transitions()
+        try await machine.send(.coin)
+        #expect(await machine.transitionSubscriberCount == 1)
+        #expect(try await first(1, of: kept).map(\.event) == [.coin])
+    }
 }

@@ -11,7 +11,7 @@ typealias CheckoutMachine = Machine<Checkout, CheckoutEvent, Int>
 struct TimedMachine {
     let clock = ManualClock()
     let machine: CheckoutMachine
-    var records: AsyncStream<CheckoutMachine.Record>.Iterator
+    var records: RecordStream<CheckoutMachine.Record>.Iterator
 
     init(_ schema: Schema<Checkout, CheckoutEvent>, startingIn state: Checkout? = nil, standing: PredicateContext = .none) async {
         machine = Machine(schema: schema, id: 1, startingIn: state,

@@ -36,14 +36,11 @@ public struct PredicateContext: Sendable, CustomStringConvertible {
         @usableFromInline let ordinals: [Int32]
         /// The name of a type given more than once, which makes the context ambiguous.
         @usableFromInline let repeatedType: String?
-        /// Whether the context holds no predicate: lookups then take their shortest path.
-        @usableFromInline let isEmpty: Bool
 
         init(entries: [Entry]) {
             self.entries = entries
             self.typeIDs = entries.map(\.typeID)
             self.ordinals = entries.map(\.ordinal)
-            self.isEmpty = entries.isEmpty
             // A quadratic scan: contexts hold a handful of predicates, and a Set would allocate.
             var repeated: String?
             for (index, entry) in entries.enumerated() where repeated == nil {
@@ -53,12 +50,17 @@ public struct PredicateContext: Sendable, CustomStringConvertible {
         }
     }
 
-    @usableFromInline let storage: Storage
+    /// `nil` for a context with no predicates, the most common one: copying it (into a record,
+    /// for each subscriber) then costs no reference counting, which threads would contend for
+    /// on one shared object.
+    @usableFromInline let storage: Storage?
 
-    @usableFromInline var entries: [Entry] { storage.entries }
-    @usableFromInline var typeIDs: [ObjectIdentifier] { storage.typeIDs }
-    @usableFromInline var ordinals: [Int32] { storage.ordinals }
-    @usableFromInline var repeatedType: String? { storage.repeatedType }
+    /// Whether the context holds no predicate: lookups then take their shortest path.
+    @usableFromInline var isEmpty: Bool { storage == nil }
+    @usableFromInline var entries: [Entry] { storage?.entries ?? [] }
+    @usableFromInline var typeIDs: [ObjectIdentifier] { storage?.typeIDs ?? [] }
+    @usableFromInline var ordinals: [Int32] { storage?.ordinals ?? [] }
+    @usableFromInline var repeatedType: String? { storage?.repeatedType }
 
     /// A context with no predicates.
     public static let none = PredicateContext(entries: [])
@@ -79,7 +81,7 @@ public struct PredicateContext: Sendable, CustomStringConvertible {
     }
 
     init(entries: [Entry]) {
-        storage = Storage(entries: entries)
+        storage = entries.isEmpty ? nil : Storage(entries: entries)
     }
 
     /// The predicates, in the order given.

@@ -1,5 +1,3 @@
-import Synchronization
-
 /// An asynchronous sequence of what a machine or supervisor publishes, from the moment of
 /// subscription until the publisher stops or the consumer stops iterating.
 ///
@@ -8,86 +6,71 @@ import Synchronization
 /// for await record in transitions { print(record) }
 /// print("dropped:", transitions.droppedCount)
 /// ```
+///
+/// It has one consumer: iterate it from one task at a time. The subscription ends, and the
+/// publisher forgets it, when its iterator is released (for example after `break`), when the
+/// stream is released without ever being iterated, or when the iterating task is cancelled; in
+/// that last case `next()` returns `nil` once the records already handed to the iterator are read.
 public struct RecordStream<Element: Sendable>: AsyncSequence, Sendable {
-    /// The iterator; not `Sendable`: iterate from one task.
-    public typealias AsyncIterator = AsyncStream<Element>.Iterator
+    @usableFromInline let subscription: Subscription<Element>
+    let lifetime: Lifetime
 
-    let stream: AsyncStream<Element>
-    let drops: DropCounter
+    init(_ subscription: Subscription<Element>) {
+        self.subscription = subscription
+        lifetime = Lifetime(subscription, iterator: false)
+    }
 
     /// Records dropped so far because the subscription's buffer was full.
-    public var droppedCount: Int { drops.value }
+    public var droppedCount: Int { subscription.droppedCount }
 
     /// Makes the iterator.
-    public func makeAsyncIterator() -> AsyncStream<Element>.Iterator { stream.makeAsyncIterator() }
-}
-
-/// Counts dropped records; shared by the publisher and the consumer.
-@usableFromInline
-final class DropCounter: Sendable {
-    private let count = Atomic<Int>(0)
-    var value: Int { count.load(ordering: .relaxed) }
-    func increment() { count.add(1, ordering: .relaxed) }
-}
-
-/// The subscriptions of one publisher. Not thread-safe: the owning actor serialises access.
-@usableFromInline
-struct Subscribers<Element: Sendable> {
-    @usableFromInline var entries: [(id: Int, continuation: AsyncStream<Element>.Continuation, drops: DropCounter)] = []
-    @usableFromInline var nextID = 0
-
-    @usableFromInline init() {}
-
-    @inlinable var isEmpty: Bool { entries.isEmpty }
-    var count: Int { entries.count }
-
-    /// Registers a subscription; it receives everything published from now on. `onTermination`
-    /// is told the subscription's id when its consumer stops iterating, to remove it at once.
-    mutating func subscribe(
-        _ buffering: SubscriptionBuffering, initial: Element? = nil,
-        onTermination: (@Sendable (Int) -> Void)? = nil
-    ) -> RecordStream<Element> {
-        let (stream, continuation) = AsyncStream.makeStream(of: Element.self, bufferingPolicy: buffering.policy(for: Element.self))
-        let drops = DropCounter()
-        nextID += 1
-        let id = nextID
-        if let initial { continuation.yield(initial) }
-        if let onTermination { continuation.onTermination = { _ in onTermination(id) } }
-        entries.append((id, continuation, drops))
-        return RecordStream(stream: stream, drops: drops)
+    public func makeAsyncIterator() -> Iterator {
+        subscription.beginIteration()
+        return Iterator(subscription: subscription, lifetime: Lifetime(subscription, iterator: true))
     }
 
-    /// Forgets a subscription whose consumer has gone.
-    mutating func remove(id: Int) {
-        entries.removeAll { $0.id == id }
-    }
+    /// Reads a ``RecordStream``; not `Sendable`: iterate from one task.
+    public struct Iterator: AsyncIteratorProtocol {
+        @usableFromInline let subscription: Subscription<Element>
+        @usableFromInline let lifetime: Lifetime
+        /// Records taken from the subscription in one turn and not yet returned.
+        @usableFromInline var batch = RingBuffer<Element>()
 
-    /// Delivers `element` to every subscription without waiting; forgets terminated ones.
-    @usableFromInline
-    mutating func publish(_ element: Element) {
-        var terminated: [Int] = []
-        for (index, entry) in entries.enumerated() {
-            switch entry.continuation.yield(element) {
-            case .dropped: entry.drops.increment()
-            case .terminated: terminated.append(index)
-            case .enqueued: break
-            @unknown default: break
-            }
+        init(subscription: Subscription<Element>, lifetime: Lifetime) {
+            self.subscription = subscription
+            self.lifetime = lifetime
         }
-        for index in terminated.reversed() { entries.remove(at: index) }
+
+        /// The next record, or `nil` once the subscription has ended; waits on `actor` (the
+        /// caller's isolation) without leaving it.
+        @inlinable
+        public mutating func next(isolation actor: isolated (any Actor)? = #isolation) async -> Element? {
+            if let element = batch.popFirst() { return element }
+            return await subscription.next(refilling: &batch, isolation: actor)
+        }
+
+        /// The next record, or `nil` once the subscription has ended.
+        @inlinable
+        public mutating func next() async -> Element? {
+            if let element = batch.popFirst() { return element }
+            return await subscription.next(refilling: &batch, isolation: nil)
+        }
     }
 
-    /// Ends every subscription.
-    mutating func finish() {
-        for continuation in detachAll() { continuation.finish() }
-    }
+    /// Tells the subscription when the last copy of a stream value or of an iterator is gone.
+    @usableFromInline
+    final class Lifetime: Sendable {
+        let subscription: Subscription<Element>
+        let isIterator: Bool
 
-    /// Forgets every subscription and returns their continuations, for the caller to finish once
-    /// it has released any lock: finishing runs the subscriptions' `onTermination` at once.
-    mutating func detachAll() -> [AsyncStream<Element>.Continuation] {
-        defer { entries = [] }
-        return entries.map(\.continuation)
+        init(_ subscription: Subscription<Element>, iterator: Bool) {
+            self.subscription = subscription
+            isIterator = iterator
+        }
+
+        deinit { subscription.release(iterator: isIterator) }
     }
 }
 
-extension Subscribers: Sendable {}
+@available(*, unavailable)
+extension RecordStream.Iterator: Sendable {}

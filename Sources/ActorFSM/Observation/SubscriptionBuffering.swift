@@ -3,12 +3,13 @@
 /// A machine never waits for a subscriber: once the buffer is full, records are dropped and
 /// counted (see ``RecordStream/droppedCount``).
 public struct SubscriptionBuffering: Sendable, Hashable {
+    @usableFromInline
     enum Code: Sendable, Hashable {
         case unbounded
         case newest(Int)
         case oldest(Int)
     }
-    let code: Code
+    @usableFromInline let code: Code
 
     /// Keeps every record; memory grows with the consumer's lag (the default).
     public static let unbounded = SubscriptionBuffering(code: .unbounded)
@@ -21,13 +22,5 @@ public struct SubscriptionBuffering: Sendable, Hashable {
     /// Keeps the `count` oldest records not yet consumed, dropping newer ones.
     public static func keepingOldest(_ count: Int) -> SubscriptionBuffering {
         SubscriptionBuffering(code: .oldest(Swift.max(1, count)))
-    }
-
-    func policy<Element>(for _: Element.Type) -> AsyncStream<Element>.Continuation.BufferingPolicy {
-        switch code {
-        case .unbounded: .unbounded
-        case .newest(let count): .bufferingNewest(count)
-        case .oldest(let count): .bufferingOldest(count)
-        }
     }
 }

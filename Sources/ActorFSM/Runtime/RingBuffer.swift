@@ -148,8 +148,9 @@ struct RingBuffer<Element> {
         let grown = unsafeDowncast(
             Storage.create(minimumCapacity: capacity) { _ in Header(head: 0, count: count, capacity: capacity) },
             to: Storage.self)
+        // Asked before `old` takes a second reference, which would make every buffer look shared.
+        let unique = storage != nil && isKnownUniquelyReferenced(&storage!)
         if let old = storage {
-            let unique = isKnownUniquelyReferenced(&storage!)
             old.withUnsafeMutablePointers { header, elements in
                 grown.withUnsafeMutablePointers { _, target in
                     for offset in 0..<count {

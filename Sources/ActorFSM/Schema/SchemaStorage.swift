@@ -162,7 +162,7 @@ final class SchemaStorage<State: Hashable & Sendable, Event: Sendable>: Sendable
     func lookup(state: Int32, eventID: Int32, event: Event?, predicates: PredicateContext) -> Lookup {
         let cell = Int(state) &* eventCount &+ Int(eventID)
         let direct = directTransitions[cell]
-        if direct >= 0 && predicates.storage.isEmpty && !hot[Int(direct)].hasGuards { return .fires(direct) }
+        if direct >= 0 && predicates.isEmpty && !hot[Int(direct)].hasGuards { return .fires(direct) }
         return search(cell, event: event, predicates: predicates)
     }
 
@@ -171,7 +171,7 @@ final class SchemaStorage<State: Hashable & Sendable, Event: Sendable>: Sendable
     @inlinable
     func search(_ cell: Int, event: Event?, predicates: PredicateContext) -> Lookup {
         let direct = directTransitions[cell]
-        if direct >= 0 && predicates.storage.isEmpty {
+        if direct >= 0 && predicates.isEmpty {
             return admits(direct, event) ? .fires(direct) : .conditionFalse(direct)
         }
         if direct == -1 { return .unhandled(.init(.noTransition)) }

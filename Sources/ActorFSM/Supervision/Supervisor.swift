@@ -142,7 +142,7 @@ public final class Supervisor<State: Hashable & Sendable, Event: Sendable, ID: H
             hasListeners.store(!listeners.subscribers.isEmpty, ordering: .releasing)
             return (stream, ending)
         }
-        for continuation in ending { continuation.finish() }
+        for subscription in ending { subscription.finish() }
         return stream
     }
 
@@ -265,7 +265,7 @@ public final class Supervisor<State: Hashable & Sendable, Event: Sendable, ID: H
             hasListeners.store(false, ordering: .releasing)
             return listeners.subscribers.detachAll()
         }
-        // Outside the lock: finishing a stream runs its onTermination, which takes the lock.
-        for continuation in ending { continuation.finish() }
+        // Outside the lock: finishing resumes a waiting consumer, which need not wait for it.
+        for subscription in ending { subscription.finish() }
     }
 }
