@@ -83,4 +83,53 @@ import Testing
         #expect(await machine.transitionSubscriberCount == 1)
         #expect(try await first(1, of: kept).map(\.event) == [.coin])
     }
+
+    @Test func thousandsOfPostedRecordsReachEverySubscriberInOrder() async throws {
+        let machine = Machine(schema: schema, id: 0)
+        let subscriptions = [await machine.transitions(), await machine.transitions(),
+                             await machine.transitions(buffering: .keepingOldest(10_000))]
+        let readers = subscriptions.map { subscription in
+            Task { try await first(3_000, of: subscription).map(\.sequenceNumber) }
+        }
+        for index in 0..<3_000 { try await machine.enqueue(index.isMultiple(of: 2) ? .coin : .pass) }
+        for reader in readers { #expect(try await reader.value == Array(1...3_000)) }
+    }
+
+    @Test(.timeLimit(.minutes(1)))
+    func aWaitingSubscriberGetsPostedRecordsOnceTheMachineRunsDry() async throws {
+        let machine = Machine(schema: schema, id: 0)
+        let transitions = await machine.transitions()
+        let reader = Task { try await first(10, of: transitions).map(\.sequenceNumber) }
+        for index in 0..<10 { try machine.post(index.isMultiple(of: 2) ? .coin : .pass) }
+        #expect(try await reader.value == Array(1...10))
+    }
+
+    @Test(.timeLimit(.minutes(1)))
+    func recordsBeforeASuspendedActionReachSubscribersWhileItWaits() async throws {
+        let gate = Gate()
+        let schema = try Schema<State, Event>(initial: .locked) {
+            define(.locked) { when(.coin) | then(.unlocked) }
+            define(.unlocked) { when(.pass) | then(.locked) | { await gate.wait() } }
+        }
+        let machine = Machine(schema: schema, id: 0)
+        var records = await machine.transitions().makeAsyncIterator()
+        try machine.post(.coin)
+        try machine.post(.pass)
+        // The gate opens only after the coin's record has arrived.
+        #expect(await records.next()?.event == .coin)
+        gate.open()
+        #expect(await records.next()?.event == .pass)
+    }
+
+    @Test func aStreamIsIteratedOnce() async throws {
+        for buffering in [SubscriptionBuffering.unbounded, .keepingOldest(4)] {
+            let machine = Machine(schema: schema, id: 0)
+            let transitions = await machine.transitions(buffering: buffering)
+            var firstIterator = transitions.makeAsyncIterator()
+            var second = transitions.makeAsyncIterator()
+            #expect(await second.next() == nil)
+            try await machine.send(.coin)
+            #expect(await firstIterator.next()?.event == .coin)
+        }
+    }
 }

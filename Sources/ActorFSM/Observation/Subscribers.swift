@@ -1,14 +1,23 @@
+import Synchronization
+
 /// The subscriptions of one publisher. Not thread-safe: the owning actor (or lock) serialises
 /// access.
+///
+/// Unbounded subscriptions read one shared log, which costs the publisher one copy of each
+/// record however many there are; bounded ones (and those that start with a value) each have
+/// a buffer of their own, which decides what they keep.
 @usableFromInline
 struct Subscribers<Element: Sendable>: Sendable {
     @usableFromInline var entries: [(id: Int, subscription: Subscription<Element>)] = []
+    /// The shared log, while an unbounded subscription is live.
+    @usableFromInline var log: LogWriter<Element>?
     @usableFromInline var nextID = 0
 
     @usableFromInline init() {}
 
-    @inlinable var isEmpty: Bool { entries.isEmpty }
-    var count: Int { entries.count }
+    @inlinable var isEmpty: Bool { entries.isEmpty && log == nil }
+    /// How many subscriptions are live.
+    var count: Int { entries.count + (log?.broadcast.liveReaders.load(ordering: .relaxed) ?? 0) }
 
     /// Registers a subscription; it receives `initial`, if given, then everything published from
     /// now on. `onTermination` is told the subscription's id when its consumer goes, to remove it
@@ -22,24 +31,45 @@ struct Subscribers<Element: Sendable>: Sendable {
         let id = nextID
         var terminated: (@Sendable () -> Void)?
         if let onTermination { terminated = { onTermination(id) } }
+        if case .unbounded = buffering.code, initial == nil {
+            if log == nil { log = LogWriter() }
+            return RecordStream(.log(LogReader(log!.broadcast, at: log!.position, onTermination: terminated)))
+        }
         let subscription = Subscription<Element>(buffering: buffering, onTermination: terminated)
         if let initial { _ = subscription.publish(initial) }
         entries.append((id, subscription))
-        return RecordStream(subscription)
+        return RecordStream(.buffer(subscription))
     }
 
     /// Forgets a subscription whose consumer has gone.
     mutating func remove(id: Int) {
         entries.removeAll { $0.id == id }
+        dropLogIfUnread()
     }
 
     /// Delivers `element` to every subscription without waiting; forgets those whose consumer
-    /// has gone.
+    /// has gone. With `deferringWake`, unbounded subscriptions that wait for records may be
+    /// woken later, at the latest by ``wakeReaders()``, which the caller promises to call when
+    /// it stops publishing for a while.
     @inlinable
-    mutating func publish(_ element: Element) {
+    mutating func publish(_ element: Element, deferringWake: Bool = false) {
+        if log != nil {
+            if log!.broadcast.liveReaders.load(ordering: .relaxed) > 0 {
+                log!.append(element, deferringWake: deferringWake)
+            } else {
+                log = nil
+            }
+        }
+        guard !entries.isEmpty else { return }
         var live = true
         for entry in entries where !entry.subscription.publish(element) { live = false }
         if !live { removeTerminated() }
+    }
+
+    /// Wakes the unbounded subscriptions that wait for records published with `deferringWake`.
+    @inlinable
+    mutating func wakeReaders() {
+        if log != nil { log!.wakeReaders() }
     }
 
     @usableFromInline
@@ -47,14 +77,34 @@ struct Subscribers<Element: Sendable>: Sendable {
         entries.removeAll { $0.subscription.isTerminated }
     }
 
-    /// Ends every subscription: each consumer reads what is buffered, then the end.
-    mutating func finish() {
-        for subscription in detachAll() { subscription.finish() }
+    /// Drops the log once no reader is left, so that publishing costs nothing again.
+    mutating func dropLogIfUnread() {
+        if let log, log.broadcast.liveReaders.load(ordering: .relaxed) == 0 { self.log = nil }
     }
 
-    /// Forgets every subscription and returns them, for the caller to finish.
-    mutating func detachAll() -> [Subscription<Element>] {
-        defer { entries = [] }
-        return entries.map(\.subscription)
+    /// Ends every subscription: each consumer reads what is published, then the end.
+    mutating func finish() {
+        detachAll().finish()
+    }
+
+    /// Forgets every subscription and returns them, for the caller to finish (outside its lock).
+    mutating func detachAll() -> Ending {
+        defer {
+            entries = []
+            log = nil
+        }
+        return Ending(subscriptions: entries.map(\.subscription), broadcast: log?.broadcast)
+    }
+
+    /// Subscriptions a publisher has let go of, to be finished.
+    struct Ending: Sendable {
+        let subscriptions: [Subscription<Element>]
+        let broadcast: Broadcast<Element>?
+
+        /// Finishes every subscription: consumers read what they have been sent, then the end.
+        func finish() {
+            broadcast?.finish()
+            for subscription in subscriptions { subscription.finish() }
+        }
     }
 }

@@ -76,8 +76,12 @@ final class Subscription<Element: Sendable>: Sendable {
     }
 
     /// An iterator was made: from now on its lifetime decides when the consumer has gone.
-    func beginIteration() {
-        state.withLock { $0.isIterated = true }
+    /// Returns `false` if one was made before (this one then ends at once).
+    func beginIteration() -> Bool {
+        state.withLock { state in
+            defer { state.isIterated = true }
+            return !state.isIterated
+        }
     }
 
     /// The stream value (`iterator == false`) or its iterator is gone.

@@ -46,6 +46,9 @@ public final actor Machine<State: Hashable & Sendable, Event: Sendable, ID: Hash
     @exclusivity(unchecked) @usableFromInline var sequenceNumber: UInt64 = 0
     @exclusivity(unchecked) @usableFromInline var subscribers = Subscribers<Record>()
     @exclusivity(unchecked) @usableFromInline var stateSubscribers = Subscribers<State>()
+    /// Whether the drain is working through the inbox: subscribers waiting for records are
+    /// then woken once per run of records, and at the latest when the drain stops or suspends.
+    @exclusivity(unchecked) @usableFromInline var isDraining = false
     @usableFromInline var watchers = Watchers()
     @usableFromInline var inFlight: Task<ActionRun, Never>?
     @usableFromInline var termination: MachineTermination?
@@ -345,6 +348,8 @@ public final actor Machine<State: Hashable & Sendable, Event: Sendable, ID: Hash
         let storage = schema.storage
         let source = state
         let transition = storage.hot[Int(index)]
+        // Subscribers must not wait for the records before this one while the actions suspend.
+        if isDraining { subscribers.wakeReaders() }
         let run = await runInTask(
             transition.runsExit ? storage.exitActions[Int(transition.source)] : Actions(),
             storage.transitionActions[Int(index)],
@@ -438,7 +443,7 @@ public final actor Machine<State: Hashable & Sendable, Event: Sendable, ID: Hash
             target: state, outcome: outcome, actionsRun: run.completed, transitionLocation: location, origin: origin,
             acceptedAt: acceptedAt, completedAt: observed ? .now : acceptedAt)
         guard observed else { return record }
-        if !subscribers.isEmpty { subscribers.publish(record) }
+        if !subscribers.isEmpty { subscribers.publish(record, deferringWake: isDraining) }
         link?.supervisor?.machineRecorded(record)
         return record
     }
@@ -481,6 +486,11 @@ public final actor Machine<State: Hashable & Sendable, Event: Sendable, ID: Hash
         // Whether the last batch was smaller than the limit: the drain is keeping up.
         var keepingUp = false
         let batchLimit = inbox.withLock { $0.batchLimit }
+        isDraining = true
+        defer {
+            isDraining = false
+            subscribers.wakeReaders()
+        }
         turns: while phase != .stopped {
             var resumptions = Inbox<State, Event, ID>.Resumptions()
             let keep = idleSince.map { ContinuousClock.now - $0 < Self.idleWindow } ?? true

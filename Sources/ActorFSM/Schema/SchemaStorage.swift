@@ -177,21 +177,30 @@ final class SchemaStorage<State: Hashable & Sendable, Event: Sendable>: Sendable
         if direct == -1 { return .unhandled(.init(.noTransition)) }
         let group = groupIndex[cell]
         guard group >= 0 else { return .unhandled(.init(.noTransition)) }
-        if let repeated = predicates.repeatedType { return .unhandled(.init(.ambiguousPredicate, repeated)) }
-        let typeIDs = predicates.typeIDs
-        for index in typeIDs.indices where !knows(typeIDs[index]) {
-            return .unhandled(.init(.unknownPredicate, predicates.entries[index].typeName))
-        }
         let layout = groups[Int(group)]
+        guard let context = predicates.storage else {
+            // No predicate at all: the first slot's type is missing.
+            guard let slot = layout.slots.first else { return outcome(ofEntry: entries[Int(layout.base)], event) }
+            return .unhandled(.init(.missingPredicate, predicateTypes[Int(slot)].name))
+        }
+        if let repeated = context.repeatedType { return .unhandled(.init(.ambiguousPredicate, repeated)) }
+        for index in context.typeIDs.indices where !knows(context.typeIDs[index]) {
+            return .unhandled(.init(.unknownPredicate, context.entries[index].typeName))
+        }
         var offset = layout.base
         for (position, slot) in layout.slots.enumerated() {
             let typeID = predicateTypeIDs[Int(slot)]
-            guard let index = typeIDs.firstIndex(of: typeID), predicates.ordinals[index] >= 0 else {
+            guard let index = context.typeIDs.firstIndex(of: typeID), context.ordinals[index] >= 0 else {
                 return .unhandled(.init(.missingPredicate, predicateTypes[Int(slot)].name))
             }
-            offset &+= predicates.ordinals[index] &* layout.strides[position]
+            offset &+= context.ordinals[index] &* layout.strides[position]
         }
-        let transition = entries[Int(offset)]
+        return outcome(ofEntry: entries[Int(offset)], event)
+    }
+
+    /// What the table's entry `transition` (-1 for none) does with `event`.
+    @inlinable @inline(__always)
+    func outcome(ofEntry transition: Int32, _ event: Event?) -> Lookup {
         guard transition >= 0 else { return .unhandled(.init(.noTransition)) }
         if hot[Int(transition)].hasGuards && !admits(transition, event) {
             return .conditionFalse(transition)

@@ -138,11 +138,11 @@ public final class Supervisor<State: Hashable & Sendable, Event: Sendable, ID: H
     public func events(buffering: SubscriptionBuffering = .unbounded) -> RecordStream<Published> {
         let (stream, ending) = listeners.withLock { listeners in
             let stream = listeners.subscribers.subscribe(buffering) { [weak self] id in self?.removeListener(id) }
-            let ending = listeners.isFinished ? listeners.subscribers.detachAll() : []
+            let ending = listeners.isFinished ? listeners.subscribers.detachAll() : nil
             hasListeners.store(!listeners.subscribers.isEmpty, ordering: .releasing)
             return (stream, ending)
         }
-        for subscription in ending { subscription.finish() }
+        ending?.finish()
         return stream
     }
 
@@ -265,7 +265,7 @@ public final class Supervisor<State: Hashable & Sendable, Event: Sendable, ID: H
             hasListeners.store(false, ordering: .releasing)
             return listeners.subscribers.detachAll()
         }
-        // Outside the lock: finishing resumes a waiting consumer, which need not wait for it.
-        for subscription in ending { subscription.finish() }
+        // Outside the lock: finishing resumes waiting consumers, which need not wait for it.
+        ending.finish()
     }
 }
