@@ -85,7 +85,8 @@ private func readFile(_ path: String) throws -> String {
 /// A counter that synchronous actions increment.
 ///
 /// `@unchecked Sendable` is safe here because of how the benchmarks use it: one counter per run,
-/// incremented only by the actions of one machine (or by the one task of a core loop), and a
+/// incremented only by the actions of one machine (or by the one task of a core loop, or, in B4,
+/// by the actions that one sending task runs in its own task), and a
 /// machine runs its actions one at a time with an actor hop, which orders memory, between
 /// transitions. It is read only after the run has completed and been awaited.
 final class Counter: @unchecked Sendable {

@@ -371,7 +371,7 @@ public final actor Machine<State: Hashable & Sendable, Event: Sendable, ID: Hash
 
     /// Whether anyone reads the record of the event in progress.
     @inlinable
-    func isObserved(replying: Bool) -> Bool { replying || !subscribers.isEmpty || link != nil }
+    func isObserved(replying: Bool) -> Bool { replying || !subscribers.isEmpty || link?.isListenedTo == true }
 
     /// The record of a transition that fired, once its actions ran; applies the failure policy
     /// and starts the new state's tasks.
@@ -444,7 +444,7 @@ public final actor Machine<State: Hashable & Sendable, Event: Sendable, ID: Hash
             acceptedAt: acceptedAt, completedAt: observed ? .now : acceptedAt)
         guard observed else { return record }
         if !subscribers.isEmpty { subscribers.publish(record, deferringWake: isDraining) }
-        link?.supervisor?.machineRecorded(record)
+        if let link, link.isListenedTo { link.supervisor?.machineRecorded(record) }
         return record
     }
 

@@ -45,7 +45,7 @@ public final class Supervisor<State: Hashable & Sendable, Event: Sendable, ID: H
     private let listeners = Locked(Listeners())
     /// Whether anyone listens: checked without the lock on every record, so that busy machines
     /// on different cores do not contend when nobody subscribes.
-    private let hasListeners = Atomic<Bool>(false)
+    private let listening = ListeningFlag()
     private let settings: MachineSettings<State>
     private let now: @Sendable () -> ContinuousClock.Instant
 
@@ -139,7 +139,7 @@ public final class Supervisor<State: Hashable & Sendable, Event: Sendable, ID: H
         let (stream, ending) = listeners.withLock { listeners in
             let stream = listeners.subscribers.subscribe(buffering) { [weak self] id in self?.removeListener(id) }
             let ending = listeners.isFinished ? listeners.subscribers.detachAll() : nil
-            hasListeners.store(!listeners.subscribers.isEmpty, ordering: .releasing)
+            listening.isSet.store(!listeners.subscribers.isEmpty, ordering: .releasing)
             return (stream, ending)
         }
         ending?.finish()
@@ -239,7 +239,7 @@ public final class Supervisor<State: Hashable & Sendable, Event: Sendable, ID: H
 
     private func makeMachine(id: ID, startingIn state: State?, in registry: inout Registry) -> Child {
         registry.generation += 1
-        let link = registry.link ?? SupervisorLink(self)
+        let link = registry.link ?? SupervisorLink(self, listening: listening)
         registry.link = link
         let machine = Child(schema: schema, id: id, startingIn: state, settings: settings, link: link,
                             generation: registry.generation)
@@ -248,21 +248,21 @@ public final class Supervisor<State: Hashable & Sendable, Event: Sendable, ID: H
     }
 
     private func publish(_ event: Published) {
-        guard hasListeners.load(ordering: .acquiring) else { return }
+        guard listening.isSet.load(ordering: .acquiring) else { return }
         listeners.withLock { $0.subscribers.publish(event) }
     }
 
     private func removeListener(_ id: Int) {
         listeners.withLock { listeners in
             listeners.subscribers.remove(id: id)
-            hasListeners.store(!listeners.subscribers.isEmpty, ordering: .releasing)
+            listening.isSet.store(!listeners.subscribers.isEmpty, ordering: .releasing)
         }
     }
 
     private func finishListeners() {
         let ending = listeners.withLock { listeners in
             listeners.isFinished = true
-            hasListeners.store(false, ordering: .releasing)
+            listening.isSet.store(false, ordering: .releasing)
             return listeners.subscribers.detachAll()
         }
         // Outside the lock: finishing resumes waiting consumers, which need not wait for it.
