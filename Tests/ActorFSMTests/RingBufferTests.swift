@@ -40,4 +40,15 @@ import Testing
         #expect(queue.isEmpty)
         #expect(queue.moveFront(into: &batch, limit: 32, endingAfter: { _ in false }) == 0)
     }
+
+    @Test func aBatchWrapsAroundTheEndOfANonEmptyTarget() {
+        var queue = wrappedQueue()
+        var target = RingBuffer<String>()
+        for index in 0..<16 { target.append("t\(index)") }
+        for _ in 0..<15 { _ = target.popFirst() }
+        let moved = queue.moveFront(into: &target, limit: 5, endingAfter: { _ in false })
+        #expect(moved == 5)
+        #expect(target.removeAll() == ["t15", "old 6", "old 7", "new 0", "new 1", "new 2"])
+        #expect(queue.removeAll() == ["new 3", "new 4"])
+    }
 }

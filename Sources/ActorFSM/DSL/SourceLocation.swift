@@ -39,17 +39,31 @@ public struct SourceLocation: Sendable, Hashable, Comparable, CustomStringConver
 
     /// Whether both name the same line of the same file.
     public static func == (lhs: SourceLocation, rhs: SourceLocation) -> Bool {
-        lhs.line == rhs.line && lhs.fileID == rhs.fileID
+        lhs.line == rhs.line && lhs.withFileUTF8 { left in rhs.withFileUTF8 { left.elementsEqual($0) } }
     }
 
     /// Hashes the file and the line.
     public func hash(into hasher: inout Hasher) {
-        hasher.combine(fileID)
+        withFileUTF8 { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
         hasher.combine(line)
     }
 
     /// Orders locations by file, then by line.
     public static func < (lhs: SourceLocation, rhs: SourceLocation) -> Bool {
-        (lhs.fileID, lhs.line) < (rhs.fileID, rhs.line)
+        let files = lhs.withFileUTF8 { left in rhs.withFileUTF8 { left.lexicographicallyPrecedes($0) } }
+        if files { return true }
+        return lhs.line < rhs.line && lhs.withFileUTF8 { left in rhs.withFileUTF8 { left.elementsEqual($0) } }
+    }
+
+    /// Calls `body` with the file's name as UTF-8, without making a `String` of a literal.
+    /// (Comparing by UTF-8 agrees with `String` for the ASCII of `#fileID`.)
+    func withFileUTF8<Result>(_ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
+        switch file {
+        case .literal(let literal):
+            return literal.withUTF8Buffer(body)
+        case .text(let text):
+            var text = text
+            return text.withUTF8(body)
+        }
     }
 }

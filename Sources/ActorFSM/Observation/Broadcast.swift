@@ -21,7 +21,24 @@ final class Broadcast<Element: Sendable>: Sendable {
     @usableFromInline let liveReaders = Atomic<Int>(0)
     /// Set once the publisher has finished; readers end when they have read everything.
     @usableFromInline let isFinished = Atomic<Bool>(false)
-    @usableFromInline let parking = FencedMutex<[(reader: ObjectIdentifier, waiter: Waiter)]>([])
+    @usableFromInline let parking = AdaptiveMutex(Parking())
+
+    /// The readers that wait for a record, and tests that wait for readers to wait.
+    @usableFromInline
+    struct Parking: Sendable {
+        @usableFromInline var parked: [(reader: ObjectIdentifier, waiter: Waiter)] = []
+        var watchers: [(count: Int, watcher: CheckedContinuation<Void, Never>)] = []
+
+        @usableFromInline init() {}
+
+        /// Takes the watchers that wait for at least as many parked readers as there are now.
+        mutating func satisfiedWatchers() -> [CheckedContinuation<Void, Never>] {
+            guard !watchers.isEmpty else { return [] }
+            let count = parked.count
+            defer { watchers.removeAll { $0.count <= count } }
+            return watchers.filter { $0.count <= count }.map(\.watcher)
+        }
+    }
 
     @usableFromInline init() {}
 
@@ -46,10 +63,10 @@ final class Broadcast<Element: Sendable>: Sendable {
 
     @usableFromInline
     func wakeAll() {
-        let waiters = parking.withLock { parked in
-            defer { parked = [] }
+        let waiters = parking.withLock { parking in
+            defer { parking.parked = [] }
             parkedCount.store(0, ordering: .sequentiallyConsistent)
-            return parked.map(\.waiter)
+            return parking.parked.map(\.waiter)
         }
         for waiter in waiters { waiter.resume() }
     }
@@ -66,25 +83,44 @@ final class Broadcast<Element: Sendable>: Sendable {
     /// log has finished or the reader has gone: then resumes it at once.
     @usableFromInline
     func park(_ reader: LogReader<Element>, _ waiter: Waiter, after index: Int) {
-        let resumeNow = parking.withLock { parked in
-            if reader.isTerminated.load(ordering: .acquiring) || isFinished.load(ordering: .acquiring) { return true }
-            parked.append((ObjectIdentifier(reader), waiter))
+        let (resumeNow, watchers) = parking.withLock { parking in
+            if reader.isTerminated.load(ordering: .acquiring) || isFinished.load(ordering: .acquiring) {
+                return (true, [CheckedContinuation<Void, Never>]())
+            }
+            parking.parked.append((ObjectIdentifier(reader), waiter))
             parkedCount.add(1, ordering: .sequentiallyConsistent)
-            guard published.load(ordering: .sequentiallyConsistent) > index else { return false }
-            parked.removeLast()
+            guard published.load(ordering: .sequentiallyConsistent) > index else {
+                return (false, parking.satisfiedWatchers())
+            }
+            parking.parked.removeLast()
             parkedCount.subtract(1, ordering: .sequentiallyConsistent)
-            return true
+            return (true, [])
         }
         if resumeNow { waiter.resume() }
+        for watcher in watchers { watcher.resume() }
     }
 
     /// Resumes `reader` if it is parked (it has gone).
     func unpark(_ reader: LogReader<Element>) {
-        let waiter: Waiter? = parking.withLock { parked in
-            guard let position = parked.firstIndex(where: { $0.reader == ObjectIdentifier(reader) }) else { return nil }
+        let waiter: Waiter? = parking.withLock { parking in
+            guard let position = parking.parked.firstIndex(where: { $0.reader == ObjectIdentifier(reader) }) else {
+                return nil
+            }
             parkedCount.subtract(1, ordering: .sequentiallyConsistent)
-            return parked.remove(at: position).waiter
+            return parking.parked.remove(at: position).waiter
         }
         waiter?.resume()
+    }
+
+    /// Returns once at least `count` readers wait for a record (for tests).
+    package func untilParked(_ count: Int) async {
+        await withCheckedContinuation { (watcher: CheckedContinuation<Void, Never>) in
+            let reached = parking.withLock { parking in
+                if parking.parked.count >= count { return true }
+                parking.watchers.append((count, watcher))
+                return false
+            }
+            if reached { watcher.resume() }
+        }
     }
 }

@@ -10,7 +10,8 @@ final class LogChunk<Element: Sendable>: @unchecked Sendable {
     // reads only slots below the count it loaded (an acquire), and a slot is never written
     // again once published, so reads never race a write. `next` is written once, before the
     // count first passes this chunk's end, and read only after a reader has loaded such a
-    // count. `filled` is read only by `deinit`, which runs after every other reference is gone.
+    // count. `filled` is read and written only by the publisher, and by `deinit`, which runs
+    // after every other reference is gone.
 
     /// The log index of the first slot.
     @usableFromInline let start: Int
@@ -31,5 +32,16 @@ final class LogChunk<Element: Sendable>: @unchecked Sendable {
     deinit {
         slots.deinitialize(count: filled)
         slots.deallocate()
+        // Free the chunks that only this one held in a loop: released from here one by one,
+        // a long chain (a reader that lagged far behind, then left) would recurse once per
+        // chunk and could overflow the stack.
+        var following = next
+        next = nil
+        while var chunk = following {
+            following = nil
+            guard isKnownUniquelyReferenced(&chunk) else { break }
+            following = chunk.next
+            chunk.next = nil
+        }
     }
 }

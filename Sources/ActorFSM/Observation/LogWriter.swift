@@ -1,7 +1,12 @@
 /// The publisher's end of a ``Broadcast``: appends each record once, for every unbounded
-/// subscription. Not thread-safe: the publisher's actor or lock serialises access.
+/// subscription. A class, so that a publisher without unbounded subscribers carries one
+/// pointer for it (a machine has two publishers, and a million machines may be idle).
 @usableFromInline
-struct LogWriter<Element: Sendable>: Sendable {
+final class LogWriter<Element: Sendable>: @unchecked Sendable {
+    // @unchecked Sendable is sound: the mutable state (`tail`, `count`, `deferredSince`) is
+    // read and written only by the publisher, which its owner serialises (a machine's actor,
+    // a supervisor's lock), and which is its only holder. Readers never reach this object:
+    // they hold the `broadcast` and chunks, whose sharing `Broadcast` and `LogChunk` justify.
     /// A new log's first chunk is small, so that an idle subscription costs little; each next
     /// one doubles, up to this many records.
     static var largestChunk: Int { 1024 }
@@ -9,43 +14,54 @@ struct LogWriter<Element: Sendable>: Sendable {
     @usableFromInline let broadcast = Broadcast<Element>()
     @usableFromInline var tail = LogChunk<Element>(start: 0, capacity: 16)
     @usableFromInline var count = 0
-    /// `count` at the last wake-up.
-    @usableFromInline var wokenAt = 0
+    /// The count before the first record written since a reader waits and wake-ups are
+    /// deferred, and that record's time.
+    @usableFromInline var deferredSince: (index: Int, time: Timestamp)?
 
     @usableFromInline init() {}
 
     /// Where a reader subscribing now starts: at the next record to be written.
     var position: LogPosition<Element> { LogPosition(chunk: tail, offset: tail.filled, index: count) }
 
-    /// How many records a publisher that defers wake-ups may write before it wakes parked
-    /// readers anyway.
+    /// How many records a publisher that defers wake-ups may write, while a reader waits,
+    /// before it wakes the waiting readers anyway.
     @usableFromInline static var wakeInterval: Int { 256 }
+    /// How long the first of those records may wait.
+    @usableFromInline static var wakeDelay: Duration { .microseconds(20) }
 
-    /// Writes `element` at the end of the log and makes it visible to the readers. Wakes the
-    /// parked readers now, or, when `deferringWake`, once ``wakeInterval`` records have been
-    /// written since the last wake-up: the publisher then promises to call ``wakeReaders()``
+    /// Writes `element` at the end of the log and makes it visible to the readers.
+    ///
+    /// Wakes the waiting readers now, or, with `deferringWakeAt` (the record's time), once
+    /// ``wakeInterval`` records have been written since a reader started waiting or the first
+    /// of them is ``wakeDelay`` old: the publisher then promises to call ``wakeReaders()``
     /// when it stops publishing for a while.
     @inlinable
-    mutating func append(_ element: Element, deferringWake: Bool) {
+    func append(_ element: Element, deferringWakeAt time: Timestamp? = nil) {
         if tail.filled == tail.capacity { startChunk() }
         (tail.slots + tail.filled).initialize(to: element)
         tail.filled += 1
         count += 1
-        if broadcast.publish(upTo: count) && (!deferringWake || count - wokenAt >= Self.wakeInterval) {
-            wakeReaders()
+        guard broadcast.publish(upTo: count) else { return }
+        if let time {
+            guard let since = deferredSince else {
+                deferredSince = (count - 1, time)
+                return
+            }
+            if count - since.index < Self.wakeInterval && time.offset - since.time.offset < Self.wakeDelay { return }
         }
+        wakeReaders()
     }
 
-    /// Wakes the parked readers, if any.
+    /// Wakes the waiting readers, if any.
     @inlinable
-    mutating func wakeReaders() {
+    func wakeReaders() {
+        deferredSince = nil
         guard broadcast.hasParkedReaders else { return }
         broadcast.wakeAll()
-        wokenAt = count
     }
 
     @usableFromInline
-    mutating func startChunk() {
+    func startChunk() {
         let next = LogChunk<Element>(start: count, capacity: Swift.min(tail.capacity * 2, Self.largestChunk))
         tail.next = next
         tail = next

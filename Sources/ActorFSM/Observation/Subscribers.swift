@@ -48,14 +48,14 @@ struct Subscribers<Element: Sendable>: Sendable {
     }
 
     /// Delivers `element` to every subscription without waiting; forgets those whose consumer
-    /// has gone. With `deferringWake`, unbounded subscriptions that wait for records may be
-    /// woken later, at the latest by ``wakeReaders()``, which the caller promises to call when
-    /// it stops publishing for a while.
+    /// has gone. With `deferringWakeAt` (the element's time), unbounded subscriptions that wait
+    /// for records may be woken later (see ``LogWriter/append(_:deferringWakeAt:)``), at the
+    /// latest by ``wakeReaders()``, which the caller promises to call when it pauses.
     @inlinable
-    mutating func publish(_ element: Element, deferringWake: Bool = false) {
+    mutating func publish(_ element: Element, deferringWakeAt time: Timestamp? = nil) {
         if log != nil {
             if log!.broadcast.liveReaders.load(ordering: .relaxed) > 0 {
-                log!.append(element, deferringWake: deferringWake)
+                log!.append(element, deferringWakeAt: time)
             } else {
                 log = nil
             }
@@ -66,10 +66,13 @@ struct Subscribers<Element: Sendable>: Sendable {
         if !live { removeTerminated() }
     }
 
-    /// Wakes the unbounded subscriptions that wait for records published with `deferringWake`.
+    /// Wakes the unbounded subscriptions that wait for records whose wake-up was deferred, and
+    /// drops the log if none is left.
     @inlinable
     mutating func wakeReaders() {
-        if log != nil { log!.wakeReaders() }
+        guard log != nil else { return }
+        log!.wakeReaders()
+        if log!.broadcast.liveReaders.load(ordering: .relaxed) == 0 { log = nil }
     }
 
     @usableFromInline

@@ -22,16 +22,19 @@ public struct TransitionRecord<State: Hashable & Sendable, Event: Sendable, ID: 
     public let transitionLocation: SourceLocation?
     /// How the event reached the machine.
     public let origin: EventOrigin
+    @usableFromInline let accepted: Timestamp
+    @usableFromInline let completed: Timestamp
+
     /// When the machine accepted the event.
-    public let acceptedAt: ContinuousClock.Instant
+    public var acceptedAt: ContinuousClock.Instant { accepted.instant }
     /// When processing finished.
-    public let completedAt: ContinuousClock.Instant
+    public var completedAt: ContinuousClock.Instant { completed.instant }
 
     @usableFromInline
     init(
         sequenceNumber: UInt64, machineID: ID, source: State, event: Event?, predicates: PredicateContext,
         target: State, outcome: Outcome, actionsRun: Int, transitionLocation: SourceLocation?, origin: EventOrigin,
-        acceptedAt: ContinuousClock.Instant, completedAt: ContinuousClock.Instant
+        acceptedAt: Timestamp, completedAt: Timestamp
     ) {
         self.sequenceNumber = sequenceNumber
         self.machineID = machineID
@@ -43,8 +46,8 @@ public struct TransitionRecord<State: Hashable & Sendable, Event: Sendable, ID: 
         self.actionsRun = actionsRun
         self.transitionLocation = transitionLocation
         self.origin = origin
-        self.acceptedAt = acceptedAt
-        self.completedAt = completedAt
+        accepted = acceptedAt
+        completed = completedAt
     }
 
     /// The event as text, or the timeout's: `coin`, `after 30s`.

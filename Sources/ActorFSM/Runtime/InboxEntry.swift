@@ -36,7 +36,7 @@ struct InboxEntry<State: Hashable & Sendable, Event: Sendable, ID: Hashable & Se
     @usableFromInline let event: Event?
     @usableFromInline let predicates: PredicateContext?
     @usableFromInline let origin: EventOrigin
-    @usableFromInline let acceptedAt: ContinuousClock.Instant
+    @usableFromInline let acceptedAt: Timestamp
     /// Identifies the entry, for withdrawal when its sender is cancelled; 0 when it cannot be.
     @usableFromInline let ticket: UInt64
     /// The machines whose actions were running in the sender's task, so that a cycle of awaited
@@ -50,7 +50,7 @@ struct InboxEntry<State: Hashable & Sendable, Event: Sendable, ID: Hashable & Se
 
     @inlinable
     init(
-        event: Event?, predicates: PredicateContext?, origin: EventOrigin, acceptedAt: ContinuousClock.Instant,
+        event: Event?, predicates: PredicateContext?, origin: EventOrigin, acceptedAt: Timestamp,
         ticket: UInt64 = 0, senderScope: [ObjectIdentifier] = [], reply: ReplySlot? = nil,
         epoch: UInt64 = 0
     ) {

@@ -47,7 +47,8 @@ public final actor Machine<State: Hashable & Sendable, Event: Sendable, ID: Hash
     @exclusivity(unchecked) @usableFromInline var subscribers = Subscribers<Record>()
     @exclusivity(unchecked) @usableFromInline var stateSubscribers = Subscribers<State>()
     /// Whether the drain is working through the inbox: subscribers waiting for records are
-    /// then woken once per run of records, and at the latest when the drain stops or suspends.
+    /// then woken once per run of records (see `LogWriter.append`), and at the latest when the
+    /// inbox stays empty for a turn, or the drain stops or suspends.
     @exclusivity(unchecked) @usableFromInline var isDraining = false
     @usableFromInline var watchers = Watchers()
     @usableFromInline var inFlight: Task<ActionRun, Never>?
@@ -60,7 +61,7 @@ public final actor Machine<State: Hashable & Sendable, Event: Sendable, ID: Hash
     /// reach it from any thread, without a hop onto the actor. Declared last, after the fields
     /// the actor writes per event, so that a producer's lock turns share as few cache lines as
     /// possible with the draining thread's stores.
-    @usableFromInline nonisolated let inbox: FencedMutex<Inbox<State, Event, ID>>
+    @usableFromInline nonisolated let inbox: AdaptiveMutex<Inbox<State, Event, ID>>
 
     @usableFromInline
     enum Phase { case running, finishing, stopped }
@@ -107,7 +108,7 @@ public final actor Machine<State: Hashable & Sendable, Event: Sendable, ID: Hash
         self.settings = settings
         self.link = link
         self.generation = generation
-        self.inbox = FencedMutex(Inbox(capacity: settings.configuration.inboxCapacity))
+        self.inbox = AdaptiveMutex(Inbox(capacity: settings.configuration.inboxCapacity))
         let start = state ?? schema.initialState
         let stateID = schema.storage.stateIDs[start] ?? -1
         self.stateID = stateID
@@ -155,7 +156,7 @@ public final actor Machine<State: Hashable & Sendable, Event: Sendable, ID: Hash
     public func send(_ event: Event, predicates: PredicateContext? = nil) async throws(MachineError) -> Record {
         guard phase == .running else { throw MachineError(.stopped) }
         if Task.isCancelled { throw MachineError(.cancelled) }
-        let acceptedAt = ContinuousClock.now
+        let acceptedAt = Timestamp.now
         if inbox.withLock({ $0.beginInline() }) {
             // Not reentrant: none of this machine's actions is running.
             let record = await process(event, predicates, origin: .send, acceptedAt: acceptedAt,
@@ -279,7 +280,7 @@ public final actor Machine<State: Hashable & Sendable, Event: Sendable, ID: Hash
     ///     read from the clock.
     @inlinable
     func process(
-        _ event: Event?, _ predicates: PredicateContext?, origin: EventOrigin, acceptedAt: ContinuousClock.Instant,
+        _ event: Event?, _ predicates: PredicateContext?, origin: EventOrigin, acceptedAt: Timestamp,
         scope: @autoclosure () -> [ObjectIdentifier], replying: Bool
     ) async -> Record {
         let context = predicates ?? settings.standingPredicates
@@ -304,7 +305,7 @@ public final actor Machine<State: Hashable & Sendable, Event: Sendable, ID: Hash
     @inlinable
     func process(
         _ event: Event?, _ context: PredicateContext, found: SchemaStorage<State, Event>.Lookup, origin: EventOrigin,
-        acceptedAt: ContinuousClock.Instant, replying: Bool
+        acceptedAt: Timestamp, replying: Bool
     ) -> Record {
         sequenceNumber += 1
         let number = sequenceNumber
@@ -341,7 +342,7 @@ public final actor Machine<State: Hashable & Sendable, Event: Sendable, ID: Hash
     @inlinable
     func process(
         _ event: Event?, _ context: PredicateContext, suspendingAt index: Int32, origin: EventOrigin,
-        acceptedAt: ContinuousClock.Instant, scope: [ObjectIdentifier], replying: Bool
+        acceptedAt: Timestamp, scope: [ObjectIdentifier], replying: Bool
     ) async -> Record {
         sequenceNumber += 1
         let number = sequenceNumber
@@ -378,7 +379,7 @@ public final actor Machine<State: Hashable & Sendable, Event: Sendable, ID: Hash
     @inlinable
     func fired(
         _ index: Int32, _ number: UInt64, _ event: Event?, _ context: PredicateContext, _ origin: EventOrigin,
-        _ acceptedAt: ContinuousClock.Instant, source: State, run: ActionRun, replying: Bool
+        _ acceptedAt: Timestamp, source: State, run: ActionRun, replying: Bool
     ) -> Record {
         let storage = schema.storage
         let record = complete(number, event, context, origin, acceptedAt, source: source,
@@ -435,7 +436,7 @@ public final actor Machine<State: Hashable & Sendable, Event: Sendable, ID: Hash
     @inlinable
     func complete(
         _ number: UInt64, _ event: Event?, _ predicates: PredicateContext, _ origin: EventOrigin,
-        _ acceptedAt: ContinuousClock.Instant, source: State, outcome: Outcome, run: ActionRun, location: SourceLocation?,
+        _ acceptedAt: Timestamp, source: State, outcome: Outcome, run: ActionRun, location: SourceLocation?,
         observed: Bool = true
     ) -> Record {
         let record = Record(
@@ -443,7 +444,7 @@ public final actor Machine<State: Hashable & Sendable, Event: Sendable, ID: Hash
             target: state, outcome: outcome, actionsRun: run.completed, transitionLocation: location, origin: origin,
             acceptedAt: acceptedAt, completedAt: observed ? .now : acceptedAt)
         guard observed else { return record }
-        if !subscribers.isEmpty { subscribers.publish(record, deferringWake: isDraining) }
+        if !subscribers.isEmpty { subscribers.publish(record, deferringWakeAt: isDraining ? record.completed : nil) }
         if let link, link.isListenedTo { link.supervisor?.machineRecorded(record) }
         return record
     }
@@ -511,7 +512,13 @@ public final actor Machine<State: Hashable & Sendable, Event: Sendable, ID: Hash
                 // turn of the lock) before stopping. Starting a new drain for its next event
                 // costs a task and a thread wake-up. The window runs from the first empty or
                 // busy try, so the wait is bounded either way.
-                if idleSince == nil { idleSince = .now }
+                if idleSince == nil {
+                    idleSince = .now
+                } else {
+                    // Still nothing after a turn: a subscriber waiting for the records may be
+                    // what the producer waits for.
+                    subscribers.wakeReaders()
+                }
                 await Task.yield()
                 continue
             }
@@ -626,7 +633,7 @@ public final actor Machine<State: Hashable & Sendable, Event: Sendable, ID: Hash
 
     /// `send` on a busy machine: queues the event, or waits for room, then waits for its record.
     @usableFromInline func sendThroughInbox(
-        _ event: Event, _ predicates: PredicateContext?, acceptedAt: ContinuousClock.Instant, scope: [ObjectIdentifier]
+        _ event: Event, _ predicates: PredicateContext?, acceptedAt: Timestamp, scope: [ObjectIdentifier]
     ) async throws(MachineError) -> Record {
         let ticket = inbox.withLock { $0.takeTicket() }
         let reply = await withTaskCancellationHandler {
@@ -707,6 +714,12 @@ public final actor Machine<State: Hashable & Sendable, Event: Sendable, ID: Hash
     }
 
     // MARK: - Test support
+
+    /// Returns once at least `count` unbounded subscribers wait for a record (for tests).
+    package func untilSubscribersWait(_ count: Int) async {
+        guard let broadcast = subscribers.log?.broadcast else { return }
+        await broadcast.untilParked(count)
+    }
 
     /// Returns once at least `count` events wait in the inbox, for tests that need senders to
     /// have piled up.

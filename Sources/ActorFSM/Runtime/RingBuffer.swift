@@ -76,33 +76,48 @@ struct RingBuffer<Element> {
     /// Moves elements from the front of this queue to the back of `target`: at most `limit`, and
     /// none after the first one for which `isLast` is true. Returns how many moved.
     ///
-    /// Each element is moved as raw memory, so handing a batch over costs no copy of an element.
+    /// Elements are moved as raw memory, in at most two runs of contiguous slots each way, so
+    /// handing a batch over (under the inbox's lock) costs a scan and a memory copy.
     @inlinable
     mutating func moveFront(
         into target: inout RingBuffer, limit: Int, endingAfter isLast: (UnsafeMutablePointer<Element>) -> Bool
     ) -> Int {
         guard storage != nil, storage!.header.count > 0, limit > 0 else { return 0 }
         if !isKnownUniquelyReferenced(&storage!) { grow() }
-        target.reserveCapacity(target.count + Swift.min(limit, count))
-        var moved = 0
-        let emptiedLarge = storage!.withUnsafeMutablePointers { header, elements in
+        let (moving, emptiedLarge) = storage!.withUnsafeMutablePointers { header, elements in
+            // How many: scan from the head, in the run up to the end of the slots, then from 0.
+            let capacity = header.pointee.capacity
+            let head = header.pointee.head
+            let available = Swift.min(limit, header.pointee.count)
+            var moving = 0
+            while moving < available {
+                let slot = head + moving < capacity ? head + moving : head + moving - capacity
+                moving += 1
+                if isLast(elements + slot) { break }
+            }
+            return (moving, header.pointee.count == moving && capacity > 64)
+        }
+        target.reserveCapacity(target.count + moving)
+        storage!.withUnsafeMutablePointers { header, elements in
             target.storage!.withUnsafeMutablePointers { targetHeader, targetElements in
-                while moved < limit && header.pointee.count > 0 {
-                    let source = elements + header.pointee.head
-                    let last = isLast(source)
-                    let slot = (targetHeader.pointee.head + targetHeader.pointee.count) % targetHeader.pointee.capacity
-                    (targetElements + slot).moveInitialize(from: source, count: 1)
-                    targetHeader.pointee.count += 1
-                    header.pointee.head = (header.pointee.head + 1) % header.pointee.capacity
-                    header.pointee.count -= 1
-                    moved += 1
-                    if last { break }
+                if targetHeader.pointee.count == 0 { targetHeader.pointee.head = 0 }
+                var moved = 0
+                while moved < moving {
+                    // The longest run that is contiguous in both buffers.
+                    let source = header.pointee.head
+                    let end = (targetHeader.pointee.head + targetHeader.pointee.count) % targetHeader.pointee.capacity
+                    let run = Swift.min(moving - moved, header.pointee.capacity - source,
+                                        targetHeader.pointee.capacity - end)
+                    (targetElements + end).moveInitialize(from: elements + source, count: run)
+                    targetHeader.pointee.count += run
+                    header.pointee.head = (source + run) % header.pointee.capacity
+                    header.pointee.count -= run
+                    moved += run
                 }
-                return header.pointee.count == 0 && header.pointee.capacity > 64
             }
         }
         if emptiedLarge { storage = nil }
-        return moved
+        return moving
     }
 
     /// Makes the storage unique and able to hold `minimumCapacity` elements.
