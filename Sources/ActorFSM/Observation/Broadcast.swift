@@ -21,7 +21,7 @@ final class Broadcast<Element: Sendable>: Sendable {
     @usableFromInline let liveReaders = Atomic<Int>(0)
     /// Set once the publisher has finished; readers end when they have read everything.
     @usableFromInline let isFinished = Atomic<Bool>(false)
-    @usableFromInline let parking = AdaptiveMutex(Parking())
+    @usableFromInline let parking = FencedMutex(Parking())
 
     /// The readers that wait for a record, and tests that wait for readers to wait.
     @usableFromInline

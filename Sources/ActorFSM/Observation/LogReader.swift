@@ -8,13 +8,13 @@ final class LogReader<Element: Sendable>: Sendable {
     @usableFromInline let isTerminated = Atomic<Bool>(false)
     /// Where the consumer starts, until its iterator takes it. Once taken, neither the stream
     /// value nor this reader holds any chunk, so the log's read part can be freed.
-    let start: AdaptiveMutex<LogPosition<Element>?>
+    let start: FencedMutex<LogPosition<Element>?>
     /// Told once, when the consumer goes.
     let onTermination: (@Sendable () -> Void)?
 
     init(_ broadcast: Broadcast<Element>, at position: LogPosition<Element>, onTermination: (@Sendable () -> Void)?) {
         self.broadcast = broadcast
-        start = AdaptiveMutex(position)
+        start = FencedMutex(position)
         self.onTermination = onTermination
         broadcast.liveReaders.add(1, ordering: .relaxed)
     }

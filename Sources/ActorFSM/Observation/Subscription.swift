@@ -9,12 +9,12 @@
 final class Subscription<Element: Sendable>: Sendable {
     @usableFromInline typealias Waiter = UnsafeContinuation<Void, Never>
 
-    @usableFromInline let state: AdaptiveMutex<SubscriptionState<Element, Waiter>>
+    @usableFromInline let state: FencedMutex<SubscriptionState<Element, Waiter>>
     /// Told once, when the consumer goes (so a publisher can forget the subscription at once).
     let onTermination: (@Sendable () -> Void)?
 
     init(buffering: SubscriptionBuffering, onTermination: (@Sendable () -> Void)? = nil) {
-        state = AdaptiveMutex(SubscriptionState(buffering: buffering.code))
+        state = FencedMutex(SubscriptionState(buffering: buffering.code))
         self.onTermination = onTermination
     }
 
