@@ -445,15 +445,17 @@ public final actor Machine<State: Hashable & Sendable, Event: Sendable, ID: Hash
             acceptedAt: acceptedAt, completedAt: observed ? .now : acceptedAt)
         guard observed else { return record }
         if !subscribers.isEmpty { subscribers.publish(record, deferringWakeAt: isDraining ? record.completed : nil) }
-        if let link { report(record, to: link) }
+        if link != nil { reportToSupervisor(record) }
         return record
     }
 
-    /// Passes `record` to the supervisor, if anyone listens to it. Out of line: the supervised
-    /// path would otherwise grow every inlined copy of `complete` (a send measured 40 ns slower).
-    @usableFromInline func report(_ record: Record, to link: SupervisorLink<State, Event, ID>) {
-        guard link.isListenedTo else { return }
-        link.supervisor?.machineRecorded(record)
+    /// Passes `record` to the supervisor, if anyone listens to it. Out of line, so that the
+    /// supervised path does not grow every inlined copy of `complete`; and it reads `link` in
+    /// place: binding it to pass it along retained it, and every machine of a supervisor shares
+    /// that one object, so cores contended for its reference count (B4 stopped scaling).
+    @usableFromInline func reportToSupervisor(_ record: Record) {
+        guard link?.isListenedTo == true else { return }
+        link?.supervisor?.machineRecorded(record)
     }
 
     @usableFromInline func applyFailurePolicy(after failure: any Error) {
