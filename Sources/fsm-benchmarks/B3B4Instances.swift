@@ -60,6 +60,8 @@ func benchmarkB4(_ settings: Settings) async throws -> [Measurement] {
                 }
                 return try await group.reduce(0, +)
             }
+            // An action run outside its sender's task (from the inbox) would not be counted.
+            precondition(actions == count * eventsPerInstance, "B4 counted \(actions) actions")
             return (clock.now - start, actions)
         })
     }

@@ -1,7 +1,7 @@
 import ActorFSM
 import Testing
 
-@Suite struct ObservationTests {
+@Suite(.timeLimit(.minutes(1))) struct ObservationTests {
     let schema: Schema<State, Event>
 
     init() throws {
@@ -94,8 +94,7 @@ import Testing
         for reader in readers { #expect(try await reader.value == Array(1...3_000)) }
     }
 
-    @Test(.timeLimit(.minutes(1)))
-    func aWaitingSubscriberGetsPostedRecordsOnceTheMachineRunsDry() async throws {
+    @Test func aWaitingSubscriberGetsPostedRecordsOnceTheMachineRunsDry() async throws {
         let machine = Machine(schema: schema, id: 0)
         let transitions = await machine.transitions()
         let reader = Task { try await first(10, of: transitions).map(\.sequenceNumber) }
@@ -105,8 +104,7 @@ import Testing
         #expect(try await reader.value == Array(1...10))
     }
 
-    @Test(.timeLimit(.minutes(1)))
-    func recordsBeforeASuspendedActionReachSubscribersWhileItWaits() async throws {
+    @Test func recordsBeforeASuspendedActionReachSubscribersWhileItWaits() async throws {
         let opening = Gate()
         let last = Gate()
         let schema = try Schema<State, Event>(initial: .locked) {
@@ -132,8 +130,7 @@ import Testing
         await machine.finish()
     }
 
-    @Test(.timeLimit(.minutes(1)))
-    func aStreamIsIteratedOnce() async throws {
+    @Test func aStreamIsIteratedOnce() async throws {
         for buffering in [SubscriptionBuffering.unbounded, .keepingOldest(4)] {
             let machine = Machine(schema: schema, id: 0)
             let transitions = await machine.transitions(buffering: buffering)

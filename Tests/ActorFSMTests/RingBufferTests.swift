@@ -44,11 +44,13 @@ import Testing
     @Test func aBatchWrapsAroundTheEndOfANonEmptyTarget() {
         var queue = wrappedQueue()
         var target = RingBuffer<String>()
-        for index in 0..<16 { target.append("t\(index)") }
-        for _ in 0..<15 { _ = target.popFirst() }
+        target.reserveCapacity(16)
+        for index in 0..<14 { target.append("t\(index)") }
+        for _ in 0..<12 { _ = target.popFirst() }
+        // The target holds t12 and t13 in slots 12 and 13: its free slots run 14, 15, then 0.
         let moved = queue.moveFront(into: &target, limit: 5, endingAfter: { _ in false })
         #expect(moved == 5)
-        #expect(target.removeAll() == ["t15", "old 6", "old 7", "new 0", "new 1", "new 2"])
+        #expect(target.removeAll() == ["t12", "t13", "old 6", "old 7", "new 0", "new 1", "new 2"])
         #expect(queue.removeAll() == ["new 3", "new 4"])
     }
 }

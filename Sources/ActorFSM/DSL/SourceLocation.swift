@@ -37,26 +37,35 @@ public struct SourceLocation: Sendable, Hashable, Comparable, CustomStringConver
     /// `Module/File.swift:12`.
     public var description: String { "\(fileID):\(line)" }
 
-    /// Whether both name the same line of the same file.
+    /// Whether both name the same line of the same file. File names compare by their UTF-8
+    /// bytes, as `#fileID` values (ASCII paths) do.
     public static func == (lhs: SourceLocation, rhs: SourceLocation) -> Bool {
-        lhs.line == rhs.line && lhs.withFileUTF8 { left in rhs.withFileUTF8 { left.elementsEqual($0) } }
+        lhs.line == rhs.line && compareFiles(lhs, rhs) == 0
     }
 
-    /// Hashes the file and the line.
+    /// Hashes the file's UTF-8 bytes and the line.
     public func hash(into hasher: inout Hasher) {
         withFileUTF8 { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
         hasher.combine(line)
     }
 
-    /// Orders locations by file, then by line.
+    /// Orders locations by file (by UTF-8 bytes), then by line.
     public static func < (lhs: SourceLocation, rhs: SourceLocation) -> Bool {
-        let files = lhs.withFileUTF8 { left in rhs.withFileUTF8 { left.lexicographicallyPrecedes($0) } }
-        if files { return true }
-        return lhs.line < rhs.line && lhs.withFileUTF8 { left in rhs.withFileUTF8 { left.elementsEqual($0) } }
+        let files = compareFiles(lhs, rhs)
+        return files < 0 || (files == 0 && lhs.line < rhs.line)
+    }
+
+    /// -1, 0 or 1 as `lhs`'s file name sorts before, with or after `rhs`'s, byte by byte.
+    static func compareFiles(_ lhs: SourceLocation, _ rhs: SourceLocation) -> Int {
+        lhs.withFileUTF8 { left in
+            rhs.withFileUTF8 { right in
+                for (a, b) in zip(left, right) where a != b { return a < b ? -1 : 1 }
+                return left.count == right.count ? 0 : (left.count < right.count ? -1 : 1)
+            }
+        }
     }
 
     /// Calls `body` with the file's name as UTF-8, without making a `String` of a literal.
-    /// (Comparing by UTF-8 agrees with `String` for the ASCII of `#fileID`.)
     func withFileUTF8<Result>(_ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
         switch file {
         case .literal(let literal):

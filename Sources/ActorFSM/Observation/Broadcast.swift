@@ -6,9 +6,9 @@ import Synchronization
 /// Why a log: with one buffer per subscriber, each record was copied and locked once per
 /// subscriber on the publisher's thread. Here the publisher writes each record once, and the
 /// readers copy it out without a lock. A reader that has caught up parks; the publisher wakes
-/// the parked readers after its next record, or, while a machine works through its inbox,
-/// after ``LogWriter/wakeInterval`` records or when the inbox runs dry, so that a reader wakes
-/// once per run of records rather than once per record.
+/// the parked readers after its next record, or, while a machine works through its inbox, as
+/// ``LogWriter/append(_:deferringWakeAt:)`` says (after a run of records, or when the machine
+/// pauses or suspends), so that a reader wakes once per run of records rather than per record.
 @usableFromInline
 final class Broadcast<Element: Sendable>: Sendable {
     @usableFromInline typealias Waiter = UnsafeContinuation<Void, Never>
@@ -31,7 +31,7 @@ final class Broadcast<Element: Sendable>: Sendable {
 
         @usableFromInline init() {}
 
-        /// Takes the watchers that wait for at least as many parked readers as there are now.
+        /// Takes the watchers whose count of parked readers has been reached.
         mutating func satisfiedWatchers() -> [CheckedContinuation<Void, Never>] {
             guard !watchers.isEmpty else { return [] }
             let count = parked.count
@@ -75,6 +75,13 @@ final class Broadcast<Element: Sendable>: Sendable {
     func finish() {
         isFinished.store(true, ordering: .releasing)
         wakeAll()
+        // No reader will park any more: let tests that wait for one go on (and fail) rather
+        // than hang.
+        let watchers = parking.withLock { parking in
+            defer { parking.watchers = [] }
+            return parking.watchers.map(\.watcher)
+        }
+        for watcher in watchers { watcher.resume() }
     }
 
     // MARK: Readers
@@ -112,11 +119,12 @@ final class Broadcast<Element: Sendable>: Sendable {
         waiter?.resume()
     }
 
-    /// Returns once at least `count` readers wait for a record (for tests).
+    /// Returns once at least `count` readers wait for a record, or once the log has finished
+    /// (for tests).
     package func untilParked(_ count: Int) async {
         await withCheckedContinuation { (watcher: CheckedContinuation<Void, Never>) in
             let reached = parking.withLock { parking in
-                if parking.parked.count >= count { return true }
+                if parking.parked.count >= count || isFinished.load(ordering: .acquiring) { return true }
                 parking.watchers.append((count, watcher))
                 return false
             }

@@ -8,9 +8,10 @@ final class LogChunk<Element: Sendable>: @unchecked Sendable {
     // or lock) initialises slot `filled` and only then makes it visible by storing a larger
     // count in `Broadcast.published` (sequentially consistent, so also a release). A reader
     // reads only slots below the count it loaded (an acquire), and a slot is never written
-    // again once published, so reads never race a write. `next` is written once, before the
-    // count first passes this chunk's end, and read only after a reader has loaded such a
-    // count. `filled` is read and written only by the publisher, and by `deinit`, which runs
+    // again once published, so reads never race a write. `next` is written by the publisher
+    // once, before the count first passes this chunk's end, and read only after a reader has
+    // loaded such a count; `deinit` clears it on this chunk and on the chunks it alone holds,
+    // which no other thread can reach any more. `filled` is read and written only by the publisher, and by `deinit`, which runs
     // after every other reference is gone.
 
     /// The log index of the first slot.

@@ -32,16 +32,21 @@ final class LogWriter<Element: Sendable>: @unchecked Sendable {
     /// Writes `element` at the end of the log and makes it visible to the readers.
     ///
     /// Wakes the waiting readers now, or, with `deferringWakeAt` (the record's time), once
-    /// ``wakeInterval`` records have been written since a reader started waiting or the first
-    /// of them is ``wakeDelay`` old: the publisher then promises to call ``wakeReaders()``
-    /// when it stops publishing for a while.
+    /// ``wakeInterval`` records have been written since a reader started waiting, or once a
+    /// record is written ``wakeDelay`` or more after the first of them. Both are checked only
+    /// here, when a record is written (there is no timer): the publisher promises to call
+    /// ``wakeReaders()`` when it pauses or suspends.
     @inlinable
     func append(_ element: Element, deferringWakeAt time: Timestamp? = nil) {
         if tail.filled == tail.capacity { startChunk() }
         (tail.slots + tail.filled).initialize(to: element)
         tail.filled += 1
         count += 1
-        guard broadcast.publish(upTo: count) else { return }
+        guard broadcast.publish(upTo: count) else {
+            // Nobody waits: a reader that parks later starts a run of its own.
+            if deferredSince != nil { deferredSince = nil }
+            return
+        }
         if let time {
             guard let since = deferredSince else {
                 deferredSince = (count - 1, time)

@@ -724,7 +724,8 @@ public final actor Machine<State: Hashable & Sendable, Event: Sendable, ID: Hash
 
     // MARK: - Test support
 
-    /// Returns once at least `count` unbounded subscribers wait for a record (for tests).
+    /// Returns once at least `count` unbounded subscribers wait for a record (for tests); at
+    /// once if the machine has no unbounded subscriber.
     package func untilSubscribersWait(_ count: Int) async {
         guard let broadcast = subscribers.log?.broadcast else { return }
         await broadcast.untilParked(count)
