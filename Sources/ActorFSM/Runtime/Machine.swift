@@ -533,6 +533,7 @@ public final actor Machine<State: Hashable & Sendable, Event: Sendable, ID: Hash
             }
             idleSince = nil
             keepingUp = batch.count < batchLimit
+            let small = batch.count < Self.smallBatch
             if !resumptions.isEmpty { perform(resumptions) }
             while let entry = batch.popFirst() {
                 guard phase != .stopped else {
@@ -548,6 +549,12 @@ public final actor Machine<State: Hashable & Sendable, Event: Sendable, ID: Hash
                                            replying: entry.reply != nil)
                 entry.reply?.resume(returning: .processed(record))
             }
+            // Keeping up with a producer a couple of events at a time, the drain and the
+            // producer meet at the lock for nearly every event. A turn of the scheduler first
+            // lets a few more gather (B1 post: batches of 2–7 events, 140–300 ns per event, at
+            // random from one process to the next; with the turn, batches of about 7 and
+            // 158–174 ns in every process).
+            if small && keepingUp { await Task.yield() }
         }
         if phase == .stopped {
             // Events of the batch that did not start come first among those stopped unprocessed.
@@ -562,6 +569,10 @@ public final actor Machine<State: Hashable & Sendable, Event: Sendable, ID: Hash
     /// more often than this keeps one drain busy. The price is up to 10 µs of a pool thread's
     /// time (in scheduler turns, which let other tasks run) each time a machine goes idle.
     @usableFromInline static var idleWindow: Duration { .microseconds(10) }
+
+    /// A batch smaller than this, taken while keeping up with producers, is followed by a turn
+    /// of the scheduler before the next one.
+    @usableFromInline static var smallBatch: Int { 4 }
 
     /// Carries out what an inbox operation asks for, outside its lock.
     @inlinable
