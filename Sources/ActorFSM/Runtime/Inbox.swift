@@ -105,7 +105,7 @@ struct Inbox<State: Hashable & Sendable, Event: Sendable, ID: Hashable & Sendabl
     /// Takes a posted event, or refuses it: a post never waits, and never overtakes senders that
     /// wait for room.
     @inlinable
-    mutating func post(_ entry: Entry) -> PostResult {
+    mutating func post(_ entry: consuming Entry) -> PostResult {
         guard case .open = admission else { return .closed }
         guard hasRoom && waiters.isEmpty else { return .full }
         return .queued(append(entry))
@@ -146,7 +146,7 @@ struct Inbox<State: Hashable & Sendable, Event: Sendable, ID: Hashable & Sendabl
     }
 
     @inlinable
-    mutating func append(_ entry: Entry) -> Resumptions {
+    mutating func append(_ entry: consuming Entry) -> Resumptions {
         queue.append(entry)
         var resumptions = Resumptions()
         if !isActive {

@@ -184,8 +184,10 @@ public final actor Machine<State: Hashable & Sendable, Event: Sendable, ID: Hash
     ///   wait for room, which a post does not overtake), or `.stopped`.
     @inlinable
     public nonisolated func post(_ event: Event, predicates: PredicateContext? = nil) throws(MachineError) {
-        let entry = Entry(event: event, predicates: predicates, origin: .post, acceptedAt: .now)
-        switch inbox.withLock({ $0.post(entry) }) {
+        let acceptedAt = Timestamp.now
+        // The entry is made inside the lock's closure, so that it moves into the queue (a copy
+        // and a destruction through its value witnesses otherwise).
+        switch inbox.withLock({ $0.post(Entry(event: event, predicates: predicates, origin: .post, acceptedAt: acceptedAt)) }) {
         case .queued(let resumptions): if !resumptions.isEmpty { perform(resumptions) }
         case .full: throw MachineError(.inboxFull)
         case .closed: throw MachineError(.stopped)
@@ -203,10 +205,11 @@ public final actor Machine<State: Hashable & Sendable, Event: Sendable, ID: Hash
     ///   is cancelled while it waits.
     @inlinable
     public nonisolated func enqueue(_ event: Event, predicates: PredicateContext? = nil) async throws(MachineError) {
-        let entry = Entry(event: event, predicates: predicates, origin: .post, acceptedAt: .now)
-        switch inbox.withLock({ $0.post(entry) }) {
+        let acceptedAt = Timestamp.now
+        switch inbox.withLock({ $0.post(Entry(event: event, predicates: predicates, origin: .post, acceptedAt: acceptedAt)) }) {
         case .queued(let resumptions): if !resumptions.isEmpty { perform(resumptions) }
-        case .full: try await enqueueWhenRoom(entry)
+        case .full:
+            try await enqueueWhenRoom(Entry(event: event, predicates: predicates, origin: .post, acceptedAt: acceptedAt))
         case .closed: throw MachineError(.stopped)
         }
     }

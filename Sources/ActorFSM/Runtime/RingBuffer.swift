@@ -24,6 +24,11 @@ struct RingBuffer<Element> {
     /// uninitialised.
     @usableFromInline
     final class Storage: ManagedBuffer<Header, Element> {
+        /// The header's figures, read through its pointer: `header`, a class property, costs a
+        /// run-time exclusivity check on every access.
+        @inlinable var filled: Int { withUnsafeMutablePointerToHeader { $0.pointee.count } }
+        @inlinable var slots: Int { withUnsafeMutablePointerToHeader { $0.pointee.capacity } }
+
         deinit {
             withUnsafeMutablePointers { header, elements in
                 let slots = header.pointee.capacity
@@ -38,29 +43,33 @@ struct RingBuffer<Element> {
 
     @inlinable init() {}
 
-    @inlinable var count: Int { storage?.header.count ?? 0 }
+    @inlinable var count: Int { storage?.filled ?? 0 }
 
     @inlinable var isEmpty: Bool { count == 0 }
 
     @inlinable
-    mutating func append(_ element: Element) {
-        if storage == nil || storage!.header.count == storage!.header.capacity || !isKnownUniquelyReferenced(&storage!) {
+    mutating func append(_ element: consuming Element) {
+        if storage == nil || storage!.filled == storage!.slots || !isKnownUniquelyReferenced(&storage!) {
             grow()
         }
+        // Moved in, not copied: the closure cannot consume a parameter it captures, so the
+        // element travels in an optional it takes out of.
+        var pending = Optional(element)
         storage!.withUnsafeMutablePointers { header, elements in
-            (elements + (header.pointee.head + header.pointee.count) % header.pointee.capacity).initialize(to: element)
+            (elements + (header.pointee.head + header.pointee.count) % header.pointee.capacity)
+                .initialize(to: pending.take()!)
             header.pointee.count += 1
         }
     }
 
     @inlinable var first: Element? {
-        guard let storage, storage.header.count > 0 else { return nil }
+        guard let storage, storage.filled > 0 else { return nil }
         return storage.withUnsafeMutablePointers { header, elements in elements[header.pointee.head] }
     }
 
     @inlinable
     mutating func popFirst() -> Element? {
-        guard storage != nil, storage!.header.count > 0 else { return nil }
+        guard storage != nil, storage!.filled > 0 else { return nil }
         if !isKnownUniquelyReferenced(&storage!) { grow() }
         let (element, emptiedLarge) = storage!.withUnsafeMutablePointers { header, elements in
             let element = (elements + header.pointee.head).move()
@@ -82,7 +91,7 @@ struct RingBuffer<Element> {
     mutating func moveFront(
         into target: inout RingBuffer, limit: Int, endingAfter isLast: (UnsafeMutablePointer<Element>) -> Bool
     ) -> Int {
-        guard storage != nil, storage!.header.count > 0, limit > 0 else { return 0 }
+        guard storage != nil, storage!.filled > 0, limit > 0 else { return 0 }
         if !isKnownUniquelyReferenced(&storage!) { grow() }
         let (moving, emptiedLarge) = storage!.withUnsafeMutablePointers { header, elements in
             // How many: scan from the head, in the run up to the end of the slots, then from 0.
@@ -123,7 +132,7 @@ struct RingBuffer<Element> {
     /// Makes the storage unique and able to hold `minimumCapacity` elements.
     @inlinable
     mutating func reserveCapacity(_ minimumCapacity: Int) {
-        if storage == nil || storage!.header.capacity < minimumCapacity || !isKnownUniquelyReferenced(&storage!) {
+        if storage == nil || storage!.slots < minimumCapacity || !isKnownUniquelyReferenced(&storage!) {
             grow(minimumCapacity: minimumCapacity)
         }
     }
@@ -158,8 +167,8 @@ struct RingBuffer<Element> {
     @usableFromInline
     mutating func grow(minimumCapacity: Int = 0) {
         let count = self.count
-        let full = storage.map { count == $0.header.capacity } ?? true
-        let capacity = Swift.max(8, full ? count * 2 : storage!.header.capacity, minimumCapacity)
+        let full = storage.map { count == $0.slots } ?? true
+        let capacity = Swift.max(8, full ? count * 2 : storage!.slots, minimumCapacity)
         let grown = unsafeDowncast(
             Storage.create(minimumCapacity: capacity) { _ in Header(head: 0, count: count, capacity: capacity) },
             to: Storage.self)
