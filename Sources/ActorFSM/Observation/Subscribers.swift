@@ -72,7 +72,7 @@ struct Subscribers<Element: Sendable>: Sendable {
     mutating func wakeReaders() {
         guard log != nil else { return }
         log!.wakeReaders()
-        if log!.broadcast.liveReaders.load(ordering: .relaxed) == 0 { log = nil }
+        dropLogIfUnread()
     }
 
     @usableFromInline
@@ -81,6 +81,7 @@ struct Subscribers<Element: Sendable>: Sendable {
     }
 
     /// Drops the log once no reader is left, so that publishing costs nothing again.
+    @usableFromInline
     mutating func dropLogIfUnread() {
         if let log, log.broadcast.liveReaders.load(ordering: .relaxed) == 0 { self.log = nil }
     }

@@ -1,10 +1,10 @@
-/// One subscriber's buffer, shared by the publisher (a machine or supervisor) and the consumer
-/// (a ``RecordStream`` and its iterator).
+/// One subscriber's own buffer, shared by the publisher (a machine or supervisor) and the
+/// consumer (a ``RecordStream`` and its iterator): for bounded subscriptions, and for those that
+/// start with a value (`states()`). Other unbounded subscriptions read a shared ``Broadcast``.
 ///
 /// Why not `AsyncStream`: it is not specialised for our records (a quarter of a publication went
-/// to generic metadata lookups), and it hands records over one at a time, so a consumer that
-/// keeps up is woken once per record. Here an unbounded subscription's consumer takes every
-/// buffered record in one lock turn, and is woken only when it had nothing left to read.
+/// to generic metadata lookups). Here a consumer is woken only when it had nothing left to read,
+/// and an unbounded one takes every buffered record in one lock turn.
 @usableFromInline
 final class Subscription<Element: Sendable>: Sendable {
     @usableFromInline typealias Waiter = UnsafeContinuation<Void, Never>

@@ -5,7 +5,7 @@
 /// the runtime's value witnesses, with a metadata lookup. `Duration` is frozen. Converting back
 /// is exact: `origin.advanced(by: origin.duration(to: instant)) == instant`.
 @usableFromInline
-struct Timestamp: Sendable, Hashable, Comparable {
+struct Timestamp: Sendable {
     /// The instant all timestamps are measured from: the first time one is taken.
     @usableFromInline static let origin = ContinuousClock.now
 
@@ -23,7 +23,4 @@ struct Timestamp: Sendable, Hashable, Comparable {
     /// The reading as an instant of `ContinuousClock`.
     @inlinable
     var instant: ContinuousClock.Instant { Self.origin.advanced(by: offset) }
-
-    @inlinable
-    static func < (lhs: Timestamp, rhs: Timestamp) -> Bool { lhs.offset < rhs.offset }
 }
