@@ -6,89 +6,127 @@
 /// let rushHour = PredicateContext(Enforcement.weak, Reward.positive)
 /// schema.resolve(.pass, in: .locked, predicates: rushHour)
 /// ```
+///
+/// A context of up to three predicates is a plain value of 32 bytes: making one allocates
+/// nothing, and copying one (into every record and action context) counts no reference.
 public struct PredicateContext: Sendable, CustomStringConvertible {
+    @usableFromInline let representation: Representation
+
+    /// How a context holds its predicates.
     @usableFromInline
-    struct Entry: Sendable {
-        @usableFromInline let typeID: ObjectIdentifier
-        let value: any MatchingPredicate
-        /// The case's position in `allCases`, which is its id in every schema: computed once here,
-        /// so that a lookup hashes nothing.
-        @usableFromInline let ordinal: Int32
-
-        /// The predicate's type name, for messages.
-        @usableFromInline var typeName: String { "\(type(of: value))" }
-
-        init(_ value: any MatchingPredicate) {
-            self.typeID = ObjectIdentifier(type(of: value))
-            self.value = value
-            self.ordinal = value.ordinal
-        }
+    enum Representation: Sendable {
+        /// Up to ``InlinePredicates/capacity`` predicates whose cases are listed by `allCases`.
+        case inline(InlinePredicates)
+        /// More predicates, or a case that `allCases` does not list (its ordinal is then -1).
+        case boxed(BoxedPredicates)
     }
-
-    /// Everything a context holds, behind one reference: a context is copied into every
-    /// transition's action context, and one retain is cheaper than five.
-    @usableFromInline
-    final class Storage: Sendable {
-        @usableFromInline let entries: [Entry]
-        /// The entries' type identifiers and case ordinals, apart: the hot path reads these
-        /// without copying an entry's existential value.
-        @usableFromInline let typeIDs: [ObjectIdentifier]
-        @usableFromInline let ordinals: [Int32]
-        /// The name of a type given more than once, which makes the context ambiguous.
-        @usableFromInline let repeatedType: String?
-
-        init(entries: [Entry]) {
-            self.entries = entries
-            self.typeIDs = entries.map(\.typeID)
-            self.ordinals = entries.map(\.ordinal)
-            // A quadratic scan: contexts hold a handful of predicates, and a Set would allocate.
-            var repeated: String?
-            for (index, entry) in entries.enumerated() where repeated == nil {
-                if entries[..<index].contains(where: { $0.typeID == entry.typeID }) { repeated = entry.typeName }
-            }
-            self.repeatedType = repeated
-        }
-    }
-
-    /// `nil` for a context with no predicates, the most common one: copying it (into a record,
-    /// for each subscriber) then costs no reference counting, which threads would contend for
-    /// on one shared object.
-    @usableFromInline let storage: Storage?
-
-    /// Whether the context holds no predicate: lookups then take their shortest path.
-    @usableFromInline var isEmpty: Bool { storage == nil }
-    @usableFromInline var entries: [Entry] { storage?.entries ?? [] }
-    @usableFromInline var typeIDs: [ObjectIdentifier] { storage?.typeIDs ?? [] }
-    @usableFromInline var ordinals: [Int32] { storage?.ordinals ?? [] }
-    @usableFromInline var repeatedType: String? { storage?.repeatedType }
 
     /// A context with no predicates.
-    public static let none = PredicateContext(entries: [])
+    public static let none = PredicateContext(inline: InlinePredicates())
 
     /// Creates a context from one case of each predicate type.
     ///
     /// Giving two cases of the same type is not a crash: every resolution with such a context
     /// is unhandled, with the reason ``UnhandledReason/Kind/ambiguousPredicate``.
     public init<each P: MatchingPredicate>(_ predicates: repeat each P) {
-        var entries: [Entry] = []
-        for predicate in repeat each predicates { entries.append(Entry(predicate)) }
-        self.init(entries: entries)
+        var small = InlinePredicates()
+        var fits = true
+        for predicate in repeat each predicates { fits = fits && small.append(predicate) }
+        if fits {
+            representation = .inline(small)
+        } else {
+            var values: [any MatchingPredicate] = []
+            for predicate in repeat each predicates { values.append(predicate) }
+            representation = .boxed(BoxedPredicates(values))
+        }
     }
 
     /// Creates a context from predicates whose types are known only at run time.
     public init(_ predicates: [any MatchingPredicate]) {
-        self.init(entries: predicates.map(Entry.init))
+        var small = InlinePredicates()
+        for predicate in predicates where !small.append(opening: predicate) {
+            representation = .boxed(BoxedPredicates(predicates))
+            return
+        }
+        representation = .inline(small)
     }
 
-    init(entries: [Entry]) {
-        storage = entries.isEmpty ? nil : Storage(entries: entries)
+    init(inline: InlinePredicates) { representation = .inline(inline) }
+
+    /// Whether the context holds no predicate: lookups then take their shortest path.
+    @inlinable var isEmpty: Bool {
+        if case .inline(let small) = representation { small.count == 0 } else { false }
     }
+
+    /// How many predicates the context holds.
+    @inlinable var count: Int {
+        switch representation {
+        case .inline(let small): Int(small.count)
+        case .boxed(let boxed): boxed.typeIDs.count
+        }
+    }
+
+    /// The type of the predicate at `index`.
+    @inlinable func typeID(at index: Int) -> ObjectIdentifier {
+        switch representation {
+        case .inline(let small): small.typeIDs[index]
+        case .boxed(let boxed): boxed.typeIDs[index]
+        }
+    }
+
+    /// The case ordinal of the predicate at `index`: -1 for a case missing from `allCases`.
+    @inlinable func ordinal(at index: Int) -> Int32 {
+        switch representation {
+        case .inline(let small): Int32(small.ordinals[index])
+        case .boxed(let boxed): boxed.ordinals[index]
+        }
+    }
+
+    /// The case ordinal of the predicate of type `typeID`, -1 for a case missing from `allCases`,
+    /// or `nil` if the context has no predicate of that type.
+    @inlinable func ordinal(of typeID: ObjectIdentifier) -> Int32? {
+        switch representation {
+        case .inline(let small):
+            for index in 0..<Int(small.count) where small.typeIDs[index] == typeID {
+                return Int32(small.ordinals[index])
+            }
+            return nil
+        case .boxed(let boxed):
+            return boxed.typeIDs.firstIndex(of: typeID).map { boxed.ordinals[$0] }
+        }
+    }
+
+    /// Whether the context holds two predicates of one type, which makes every lookup with it ambiguous.
+    @inlinable var isAmbiguous: Bool {
+        switch representation {
+        case .inline(let small): small.isAmbiguous
+        case .boxed(let boxed): boxed.isAmbiguous
+        }
+    }
+
+    /// The name of the first type given more than once, for messages.
+    @usableFromInline var repeatedTypeName: String? {
+        let values = predicates
+        for (index, value) in values.enumerated()
+        where values[..<index].contains(where: { type(of: $0) == type(of: value) }) {
+            return "\(type(of: value))"
+        }
+        return nil
+    }
+
+    /// The name of the predicate type at `index`, for messages.
+    @usableFromInline func typeName(at index: Int) -> String { "\(type(of: predicates[index]))" }
 
     /// The predicates, in the order given.
-    public var predicates: [any MatchingPredicate] { entries.map(\.value) }
+    public var predicates: [any MatchingPredicate] {
+        switch representation {
+        case .inline(let small): small.values
+        case .boxed(let boxed): boxed.values
+        }
+    }
 
     /// `[Enforcement.weak, Reward.positive]`.
     public var description: String {
-        "[" + entries.map { $0.value.qualifiedName }.joined(separator: ", ") + "]"
+        "[" + predicates.map { $0.qualifiedName }.joined(separator: ", ") + "]"
     }
 }

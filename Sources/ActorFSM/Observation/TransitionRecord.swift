@@ -57,7 +57,7 @@ public struct TransitionRecord<State: Hashable & Sendable, Event: Sendable, ID: 
 
     /// `#3 gate-7: locked --coin--> unlocked (transitioned)`; `--after 30s-->` for a timeout.
     public var description: String {
-        "#\(sequenceNumber) \(machineID): \(source) --\(eventDescription)\(predicates.entries.isEmpty ? "" : " \(predicates)")--> \(target) (\(outcome))"
+        "#\(sequenceNumber) \(machineID): \(source) --\(eventDescription)\(predicates.isEmpty ? "" : " \(predicates)")--> \(target) (\(outcome))"
     }
 }
 

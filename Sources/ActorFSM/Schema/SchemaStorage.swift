@@ -30,6 +30,12 @@ final class SchemaStorage<State: Hashable & Sendable, Event: Sendable>: Sendable
     /// For `state * eventCount + event`, the index of its `LookupGroup`, or -1.
     @usableFromInline let groupIndex: [Int32]
     @usableFromInline let groups: [LookupGroup]
+    /// The predicate slots of every group (see ``LookupGroup/slotPositions``).
+    @usableFromInline let groupSlots: [Int32]
+    /// For `group * predicateTypes.count + slot`: the weight of the slot's case ordinal in the
+    /// group's combined index, or 0 if the group does not depend on that predicate type. A
+    /// lookup walks the context's few predicates once and reads one weight for each.
+    @usableFromInline let slotStrides: [Int32]
     /// For `state * eventCount + event`: the transition, when its group depends on no predicate
     /// type; -1 when there is no group; -2 when the group's entries must be searched.
     @usableFromInline let directTransitions: [Int32]
@@ -84,7 +90,7 @@ final class SchemaStorage<State: Hashable & Sendable, Event: Sendable>: Sendable
         eventLabels: [String], timeouts: [Duration], eventID: @escaping @Sendable (Event) -> Int32?, tagTable: TagTable?,
         predicateTypes: [PredicateType],
         predicateSlots: [ObjectIdentifier: Int32], transitions: [CompiledTransition<State, Event>],
-        groupIndex: [Int32], groups: [LookupGroup], entries: [Int32],
+        groupIndex: [Int32], groups: [LookupGroup], groupSlots: [Int32], groupStrides: [Int32], entries: [Int32],
         entryActions: [Actions<State, Event>], exitActions: [Actions<State, Event>],
         stateTasks: [[StateTask<State, Event>]], policy: EntryExitPolicy
     ) {
@@ -114,11 +120,19 @@ final class SchemaStorage<State: Hashable & Sendable, Event: Sendable>: Sendable
         self.transitions = transitions
         self.groupIndex = groupIndex
         self.groups = groups
+        self.groupSlots = groupSlots
+        var slotStrides = [Int32](repeating: 0, count: groups.count * predicateTypes.count)
+        for (group, layout) in groups.enumerated() {
+            for position in layout.slotPositions {
+                slotStrides[group * predicateTypes.count + Int(groupSlots[position])] = groupStrides[position]
+            }
+        }
+        self.slotStrides = slotStrides
         self.entries = entries
         self.directTransitions = groupIndex.map { group in
             guard group >= 0 else { return -1 }
             let layout = groups[Int(group)]
-            return layout.slots.isEmpty && entries[Int(layout.base)] >= 0 ? entries[Int(layout.base)] : -2
+            return layout.slotCount == 0 && entries[Int(layout.base)] >= 0 ? entries[Int(layout.base)] : -2
         }
         self.entryActions = entryActions
         self.exitActions = exitActions
@@ -178,23 +192,25 @@ final class SchemaStorage<State: Hashable & Sendable, Event: Sendable>: Sendable
         let group = groupIndex[cell]
         guard group >= 0 else { return .unhandled(.init(.noTransition)) }
         let layout = groups[Int(group)]
-        guard let context = predicates.storage else {
-            // No predicate at all: the first slot's type is missing.
-            guard let slot = layout.slots.first else { return outcome(ofEntry: entries[Int(layout.base)], event) }
-            return .unhandled(.init(.missingPredicate, predicateTypes[Int(slot)].name))
-        }
-        if let repeated = context.repeatedType { return .unhandled(.init(.ambiguousPredicate, repeated)) }
-        for index in context.typeIDs.indices where !knows(context.typeIDs[index]) {
-            return .unhandled(.init(.unknownPredicate, context.entries[index].typeName))
-        }
+        if predicates.isAmbiguous { return .unhandled(.init(.ambiguousPredicate, predicates.repeatedTypeName ?? "")) }
+        // One pass over the context: each predicate must be of a type the schema knows, and
+        // adds its weighted ordinal if the group depends on its type. The group's index is
+        // complete when every type it depends on has been counted once.
+        let row = Int(group) &* predicateTypeIDs.count
         var offset = layout.base
-        for (position, slot) in layout.slots.enumerated() {
-            let typeID = predicateTypeIDs[Int(slot)]
-            guard let index = context.typeIDs.firstIndex(of: typeID), context.ordinals[index] >= 0 else {
-                return .unhandled(.init(.missingPredicate, predicateTypes[Int(slot)].name))
+        var counted: Int32 = 0
+        for index in 0..<predicates.count {
+            guard let slot = slot(of: predicates.typeID(at: index)) else {
+                return .unhandled(.init(.unknownPredicate, predicates.typeName(at: index)))
             }
-            offset &+= context.ordinals[index] &* layout.strides[position]
+            let stride = slotStrides[row &+ slot]
+            let ordinal = predicates.ordinal(at: index)
+            // An ordinal of -1 (a case missing from `allCases`) counts as missing.
+            guard stride != 0 && ordinal >= 0 else { continue }
+            offset &+= ordinal &* stride
+            counted &+= 1
         }
+        guard counted == layout.slotCount else { return missingPredicate(in: layout, predicates) }
         return outcome(ofEntry: entries[Int(offset)], event)
     }
 
@@ -236,12 +252,25 @@ final class SchemaStorage<State: Hashable & Sendable, Event: Sendable>: Sendable
         timeouts.firstIndex(of: duration).map { Int32(events.count + $0) }
     }
 
-    /// Whether the schema mentions the predicate type: a scan of a few identifiers is cheaper
-    /// than hashing one.
+    /// The slot of the predicate type, if the schema mentions it: a scan of a few identifiers
+    /// is cheaper than hashing one.
     @inlinable
-    func knows(_ typeID: ObjectIdentifier) -> Bool {
-        if predicateTypeIDs.count <= 8 { return predicateTypeIDs.contains(typeID) }
-        return predicateSlots[typeID] != nil
+    func slot(of typeID: ObjectIdentifier) -> Int? {
+        if predicateTypeIDs.count <= 8 { return predicateTypeIDs.firstIndex(of: typeID) }
+        return predicateSlots[typeID].map(Int.init)
+    }
+
+    /// The outcome of a lookup whose context lacks a predicate type that `layout` depends on:
+    /// unhandled, naming the first such type.
+    @usableFromInline
+    func missingPredicate(in layout: LookupGroup, _ predicates: PredicateContext) -> Lookup {
+        for position in layout.slotPositions {
+            let slot = Int(groupSlots[position])
+            if (predicates.ordinal(of: predicateTypeIDs[slot]) ?? -1) < 0 {
+                return .unhandled(.init(.missingPredicate, predicateTypes[slot].name))
+            }
+        }
+        preconditionFailure("a lookup counted fewer predicates than its group has, yet none is missing")
     }
 
     /// What a lookup found, by transition index.

@@ -32,22 +32,28 @@ public struct UnhandledReason: Sendable, Hashable, CustomStringConvertible {
 
     /// The kinds of reason. Compare with `==`; new kinds may be added.
     public struct Kind: Sendable, Hashable {
+        @usableFromInline
         enum Code: Sendable, Hashable {
             case unknownEvent, unknownState, noTransition, missingPredicate, unknownPredicate, ambiguousPredicate
         }
-        let code: Code
+        @usableFromInline let code: Code
+
+        @usableFromInline init(code: Code) { self.code = code }
+
+        // Computed rather than stored: a stored static is reached through a lazy-initialisation
+        // check, which a lookup that finds no transition paid on every event.
 
         /// The event appears in no transition of the schema.
-        public static let unknownEvent = Kind(code: .unknownEvent)
+        @inlinable public static var unknownEvent: Kind { Kind(code: .unknownEvent) }
         /// The state appears nowhere in the schema.
-        public static let unknownState = Kind(code: .unknownState)
+        @inlinable public static var unknownState: Kind { Kind(code: .unknownState) }
         /// The state has no transition for this event and these predicates.
-        public static let noTransition = Kind(code: .noTransition)
+        @inlinable public static var noTransition: Kind { Kind(code: .noTransition) }
         /// The transitions for this event depend on a predicate type the event did not bring.
-        public static let missingPredicate = Kind(code: .missingPredicate)
+        @inlinable public static var missingPredicate: Kind { Kind(code: .missingPredicate) }
         /// The event brought a predicate type the schema never mentions.
-        public static let unknownPredicate = Kind(code: .unknownPredicate)
+        @inlinable public static var unknownPredicate: Kind { Kind(code: .unknownPredicate) }
         /// The event brought two cases of one predicate type.
-        public static let ambiguousPredicate = Kind(code: .ambiguousPredicate)
+        @inlinable public static var ambiguousPredicate: Kind { Kind(code: .ambiguousPredicate) }
     }
 }

@@ -23,12 +23,18 @@ struct CompiledTransition<State: Sendable, Event: Sendable>: Sendable {
 }
 
 /// The transitions of one (state, event) pair, expanded over the predicate types they use.
+///
+/// Its slots are a range of the schema's `groupSlots`, not an array of its own, so reading a
+/// group on the hot path counts no reference.
 @usableFromInline
-struct LookupGroup: Sendable {
-    /// The predicate slots this group depends on, ascending.
-    @usableFromInline let slots: [Int32]
-    /// The weight of each slot's case id in the combined index.
-    @usableFromInline let strides: [Int32]
+struct LookupGroup: Sendable, BitwiseCopyable {
     /// Where this group's entries start in the schema's entry table.
     @usableFromInline let base: Int32
+    /// Where this group's predicate slots start in `groupSlots` (and its strides in `groupStrides`).
+    @usableFromInline let firstSlot: Int32
+    /// How many predicate slots the group depends on.
+    @usableFromInline let slotCount: Int32
+
+    /// The group's positions in `groupSlots`.
+    @inlinable var slotPositions: Range<Int> { Int(firstSlot)..<Int(firstSlot &+ slotCount) }
 }

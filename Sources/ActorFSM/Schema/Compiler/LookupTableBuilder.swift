@@ -15,6 +15,10 @@ struct LookupTableBuilder<State: Sendable, Event: Sendable> {
     struct Output {
         var groupIndex: [Int32]
         var groups: [LookupGroup] = []
+        /// The predicate slots of every group, ascending within a group, one group after another.
+        var groupSlots: [Int32] = []
+        /// The weight of each slot's case id in its group's combined index.
+        var groupStrides: [Int32] = []
         var entries: [Int32] = []
         var diagnostics: [SchemaError.Diagnostic] = []
     }
@@ -42,7 +46,10 @@ struct LookupTableBuilder<State: Sendable, Event: Sendable> {
             if size > predicateCombinationLimit { break }
         }
         let base = output.entries.count
-        output.groups.append(LookupGroup(slots: slots.map { Int32($0) }, strides: strides, base: Int32(base)))
+        output.groups.append(LookupGroup(
+            base: Int32(base), firstSlot: Int32(output.groupSlots.count), slotCount: Int32(strides.count)))
+        output.groupSlots += slots.prefix(strides.count).map { Int32($0) }
+        output.groupStrides += strides
         let first = transitions[group[0]]
         guard size <= predicateCombinationLimit else {
             output.diagnostics.append(.init(

@@ -62,7 +62,8 @@ struct SchemaCompiler<State: Hashable & Sendable, Event: Sendable> {
             eventID: events.first.map { $0.makeIndex(events.map(\.identity)) } ?? { _ in nil },
             tagTable: events.first?.kind == .value ? events.first?.makeTagTable(events.map(\.identity)) : nil,
             predicateTypes: inheritance.space.types, predicateSlots: inheritance.space.slots.mapValues { Int32($0) },
-            transitions: transitions, groupIndex: lookup.groupIndex, groups: lookup.groups, entries: lookup.entries,
+            transitions: transitions, groupIndex: lookup.groupIndex, groups: lookup.groups,
+            groupSlots: lookup.groupSlots, groupStrides: lookup.groupStrides, entries: lookup.entries,
             entryActions: entryActions, exitActions: exitActions,
             stateTasks: (0..<states.count).map { tasks[Int32($0)] ?? [] }, policy: policy)
     }

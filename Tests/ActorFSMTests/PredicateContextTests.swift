@@ -1,0 +1,99 @@
+import ActorFSM
+import Testing
+
+/// A context holds up to three predicates in place and more behind a reference; both forms
+/// must answer every lookup and every question alike.
+@Suite struct PredicateContextTests {
+    /// A predicate type whose `allCases` leaves out a case, which then has no ordinal.
+    enum Partial: MatchingPredicate {
+        case listed, unlisted
+        static var allCases: [Partial] { [.listed] }
+    }
+
+    /// Depends on four predicate types at once, so only a context of four can reach its target.
+    let schema: Schema<State, Event>
+
+    init() throws {
+        schema = try Schema<State, Event>(initial: .locked) {
+            define(.locked) {
+                matching(A.y, and: B.z, Enforcement.strong, Reward.negative) | when(.coin) | then(.alarming)
+                matching(A.x) | when(.coin) | then(.unlocked)
+                matching(Partial.listed) | when(.reset) | then(.unlocked)
+                when(.pass) | then(.locked)
+            }
+        }
+    }
+
+    @Test func aContextOfFourPredicatesResolvesLikeAContextOfThree() {
+        #expect(schema.resolve(.coin, in: .locked, predicates: A.y, B.z, Enforcement.strong, Reward.negative).target
+            == .alarming)
+        #expect(schema.resolve(.coin, in: .locked, predicates: Reward.negative, Enforcement.strong, B.z, A.y).target
+            == .alarming)
+        #expect(schema.resolve(.coin, in: .locked, predicates: A.y, B.z, Enforcement.weak, Reward.negative)
+            .unhandledKind == .noTransition)
+        // Three of the four: the group depends on the fourth.
+        guard case .unhandled(let missing) = schema.resolve(.coin, in: .locked, predicates: A.y, B.z, Reward.negative)
+        else {
+            Issue.record("expected unhandled")
+            return
+        }
+        #expect(missing.kind == .missingPredicate)
+        #expect(missing.predicateType == "Enforcement")
+        #expect(schema.resolve(.pass, in: .locked, predicates: A.y, B.z, Enforcement.weak, Reward.negative).target
+            == .locked)
+    }
+
+    @Test func bothFormsNameTheRepeatedAndTheUnknownType() {
+        enum Stranger: MatchingPredicate { case one }
+        for context in [PredicateContext(A.x, A.y), PredicateContext(B.x, Reward.positive, A.x, A.y, Enforcement.weak)] {
+            guard case .unhandled(let reason) = schema.resolve(.pass, in: .locked, predicates: context) else {
+                Issue.record("expected unhandled for \(context)")
+                continue
+            }
+            #expect(reason.kind == .ambiguousPredicate)
+            #expect(reason.predicateType == "A")
+        }
+        for context in [PredicateContext(A.x, Stranger.one), PredicateContext(A.x, B.x, Reward.positive, Stranger.one)] {
+            guard case .unhandled(let reason) = schema.resolve(.pass, in: .locked, predicates: context) else {
+                Issue.record("expected unhandled for \(context)")
+                continue
+            }
+            #expect(reason.kind == .unknownPredicate)
+            #expect(reason.predicateType == "Stranger")
+        }
+    }
+
+    @Test func predicatesComeBackInTheOrderGiven() {
+        let small = PredicateContext(Reward.negative, A.z, Enforcement.strong)
+        #expect(small.predicates.map { "\($0)" } == ["negative", "z", "strong"])
+        #expect(small.description == "[Reward.negative, A.z, Enforcement.strong]")
+        let large = PredicateContext([B.y, Reward.negative, A.z, Enforcement.strong])
+        #expect(large.predicates.map { "\($0)" } == ["y", "negative", "z", "strong"])
+        #expect(large.description == "[B.y, Reward.negative, A.z, Enforcement.strong]")
+        #expect(PredicateContext.none.predicates.isEmpty)
+        #expect(PredicateContext([]).description == "[]")
+    }
+
+    @Test func theArrayAndTheVariadicFormsAgree() {
+        let variadic = PredicateContext(A.y, B.z, Enforcement.strong, Reward.negative)
+        let array = PredicateContext([A.y, B.z, Enforcement.strong, Reward.negative] as [any MatchingPredicate])
+        #expect(schema.resolve(.coin, in: .locked, predicates: variadic).target == .alarming)
+        #expect(schema.resolve(.coin, in: .locked, predicates: array).target == .alarming)
+        let other = PredicateContext([A.x, B.x, Enforcement.weak, Reward.positive] as [any MatchingPredicate])
+        #expect(schema.resolve(.coin, in: .locked, predicates: other).target == .unlocked)
+        #expect(schema.resolve(.pass, in: .locked, predicates: PredicateContext([A.x] as [any MatchingPredicate]))
+            .target == .locked)
+    }
+
+    @Test func aCaseMissingFromAllCasesCountsAsMissing() {
+        #expect(schema.resolve(.reset, in: .locked, predicates: Partial.listed).target == .unlocked)
+        let unlisted = PredicateContext(Partial.unlisted)
+        #expect(unlisted.predicates.map { "\($0)" } == ["unlisted"])
+        guard case .unhandled(let reason) = schema.resolve(.reset, in: .locked, predicates: unlisted) else {
+            Issue.record("expected unhandled")
+            return
+        }
+        #expect(reason.kind == .missingPredicate)
+        #expect(reason.predicateType == "Partial")
+    }
+}
