@@ -204,7 +204,9 @@ public final actor Machine<State: Hashable & Sendable, Event: Sendable, ID: Hash
     /// - Throws: ``MachineError`` `.stopped`, `.inboxFull` (see above), or `.cancelled` if the task
     ///   is cancelled while it waits.
     @inlinable
-    public nonisolated func enqueue(_ event: Event, predicates: PredicateContext? = nil) async throws(MachineError) {
+    public nonisolated(nonsending) func enqueue(
+        _ event: Event, predicates: PredicateContext? = nil
+    ) async throws(MachineError) {
         let acceptedAt = Timestamp.now
         switch inbox.withLock({ $0.post(Entry(event: event, predicates: predicates, origin: .post, acceptedAt: acceptedAt)) }) {
         case .queued(let resumptions): if !resumptions.isEmpty { perform(resumptions) }

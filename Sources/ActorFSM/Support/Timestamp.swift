@@ -17,7 +17,10 @@ struct Timestamp: Sendable {
     }
 
     /// The clock's current reading.
-    @inlinable
+    ///
+    /// Not inlinable on purpose: inlined into an async function, the clock's instants (of a
+    /// type whose size is not known when compiling) were each given a task allocation.
+    @usableFromInline
     static var now: Timestamp { Timestamp(.now) }
 
     /// The reading as an instant of `ContinuousClock`.
