@@ -21,10 +21,14 @@ import Testing
                 matching(Partial.listed) | when(.reset) | then(.unlocked)
                 when(.pass) | then(.locked)
             }
+            define(.unlocked) {
+                matching(A.z) | when(.coin) | then(.alarming)
+                matching(A.x) | when(.coin) | then(.locked)
+            }
         }
     }
 
-    @Test func aContextOfFourPredicatesResolvesLikeAContextOfThree() {
+    @Test func fourPredicatesResolveInAnyOrderAndNameAMissingType() {
         #expect(schema.resolve(.coin, in: .locked, predicates: A.y, B.z, Enforcement.strong, Reward.negative).target
             == .alarming)
         #expect(schema.resolve(.coin, in: .locked, predicates: Reward.negative, Enforcement.strong, B.z, A.y).target
@@ -63,6 +67,20 @@ import Testing
         }
     }
 
+    @Test func reasonsComeInOrderAmbiguousUnknownMissing() {
+        enum Stranger: MatchingPredicate { case one }
+        // Ambiguous before unknown, unknown before missing (B, Enforcement and Reward are absent).
+        #expect(schema.resolve(.coin, in: .locked, predicates: Stranger.one, A.x, A.y).unhandledKind
+            == .ambiguousPredicate)
+        #expect(schema.resolve(.coin, in: .locked, predicates: A.x, Stranger.one).unhandledKind == .unknownPredicate)
+        #expect(schema.resolve(.coin, in: .locked, predicates: A.x).unhandledKind == .missingPredicate)
+    }
+
+    @Test func aContextOfUpToThreeIsAPlainValueOf32Bytes() {
+        // The documented layout: records and action contexts copy it without reference counting.
+        #expect(MemoryLayout<PredicateContext>.size == 32)
+    }
+
     @Test func predicatesComeBackInTheOrderGiven() {
         let small = PredicateContext(Reward.negative, A.z, Enforcement.strong)
         #expect(small.predicates.map { "\($0)" } == ["negative", "z", "strong"])
@@ -81,8 +99,13 @@ import Testing
         #expect(schema.resolve(.coin, in: .locked, predicates: array).target == .alarming)
         let other = PredicateContext([A.x, B.x, Enforcement.weak, Reward.positive] as [any MatchingPredicate])
         #expect(schema.resolve(.coin, in: .locked, predicates: other).target == .unlocked)
-        #expect(schema.resolve(.pass, in: .locked, predicates: PredicateContext([A.x] as [any MatchingPredicate]))
-            .target == .locked)
+        // Contexts of up to three made from an array select by case as the variadic ones do.
+        let cases: [([any MatchingPredicate], State)] = [
+            ([A.z], .alarming), ([A.x], .locked), ([B.x, A.z], .alarming), ([B.y, Reward.positive, A.x], .locked),
+        ]
+        for (predicates, target) in cases {
+            #expect(schema.resolve(.coin, in: .unlocked, predicates: PredicateContext(predicates)).target == target)
+        }
     }
 
     @Test func aCaseMissingFromAllCasesCountsAsMissing() {

@@ -1,6 +1,7 @@
 /// The predicates of a context that ``InlinePredicates`` cannot hold, behind one reference.
 @usableFromInline
 final class BoxedPredicates: Sendable {
+    /// The predicates, as given.
     let values: [any MatchingPredicate]
     /// The values' type identifiers and case ordinals, apart: the hot path reads these without
     /// copying an existential.

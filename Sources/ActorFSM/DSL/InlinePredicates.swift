@@ -2,31 +2,57 @@
 /// is trivially copyable.
 ///
 /// It keeps no predicate value: a case is found again from its type and its position in
-/// `allCases` (see ``values``).
+/// `allCases` (see ``values``). Tuples rather than `InlineArray`, which needs macOS 26.
 @usableFromInline
 struct InlinePredicates: Sendable, BitwiseCopyable {
     /// How many predicates fit.
-    @usableFromInline static let capacity = 3
-    /// Fills the unused places; never compared, since only the first ``count`` are read.
-    private static let unused = ObjectIdentifier(Never.self)
+    @usableFromInline static var capacity: Int { 3 }
 
-    @usableFromInline private(set) var typeIDs = InlineArray<3, ObjectIdentifier>(repeating: unused)
-    @usableFromInline private(set) var ordinals = InlineArray<3, UInt16>(repeating: 0)
+    /// The predicates' types; places from ``count`` on hold `Never`'s and are never read.
+    @usableFromInline private(set) var types = (
+        ObjectIdentifier(Never.self), ObjectIdentifier(Never.self), ObjectIdentifier(Never.self)
+    )
+    /// The predicates' case ordinals, in the same places.
+    @usableFromInline private(set) var ordinals: (UInt16, UInt16, UInt16) = (0, 0, 0)
+    /// How many places are used.
     @usableFromInline private(set) var count: UInt8 = 0
     /// Whether a type was given twice.
     @usableFromInline private(set) var isAmbiguous = false
 
     init() {}
 
+    /// The type of the predicate at `index`, which is below ``count``.
+    @inlinable func typeID(at index: Int) -> ObjectIdentifier {
+        switch index {
+        case 0: types.0
+        case 1: types.1
+        default: types.2
+        }
+    }
+
+    /// The case ordinal of the predicate at `index`, which is below ``count``.
+    @inlinable func ordinal(at index: Int) -> Int32 {
+        switch index {
+        case 0: Int32(ordinals.0)
+        case 1: Int32(ordinals.1)
+        default: Int32(ordinals.2)
+        }
+    }
+
     /// Adds `predicate`, or returns `false` if it does not fit: the places are taken, or its
     /// ordinal is -1 (a case that `allCases` omits) or too large for 16 bits.
     mutating func append<P: MatchingPredicate>(_ predicate: P) -> Bool {
         let ordinal = predicate.ordinal
         guard Int(count) < Self.capacity, ordinal >= 0, ordinal <= Int32(UInt16.max) else { return false }
-        let typeID = ObjectIdentifier(P.self)
-        for index in 0..<Int(count) where typeIDs[index] == typeID { isAmbiguous = true }
-        typeIDs[Int(count)] = typeID
-        ordinals[Int(count)] = UInt16(ordinal)
+        // The dynamic type, as the schema identifies it: a subclass instance of a class that
+        // conforms is of the subclass.
+        let typeID = ObjectIdentifier(type(of: predicate))
+        for index in 0..<Int(count) where self.typeID(at: index) == typeID { isAmbiguous = true }
+        switch count {
+        case 0: (types.0, ordinals.0) = (typeID, UInt16(ordinal))
+        case 1: (types.1, ordinals.1) = (typeID, UInt16(ordinal))
+        default: (types.2, ordinals.2) = (typeID, UInt16(ordinal))
+        }
         count += 1
         return true
     }
@@ -44,8 +70,8 @@ struct InlinePredicates: Sendable, BitwiseCopyable {
             // `ObjectIdentifier(T.self)` wraps the metadata pointer of `T` and nothing else, so
             // casting it back gives the metatype that `append` identified; the cast to the
             // protocol then finds its conformance, which `append` proved exists.
-            let type = unsafeBitCast(typeIDs[index], to: Any.Type.self) as! any MatchingPredicate.Type
-            return type.case(at: Int(ordinals[index]))
+            let type = unsafeBitCast(typeID(at: index), to: Any.Type.self) as! any MatchingPredicate.Type
+            return type.case(at: Int(ordinal(at: index)))
         }
     }
 }

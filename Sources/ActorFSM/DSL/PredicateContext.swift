@@ -10,6 +10,7 @@
 /// A context of up to three predicates is a plain value of 32 bytes: making one allocates
 /// nothing, and copying one (into every record and action context) counts no reference.
 public struct PredicateContext: Sendable, CustomStringConvertible {
+    /// The predicates, in place or boxed.
     @usableFromInline let representation: Representation
 
     /// How a context holds its predicates.
@@ -51,6 +52,7 @@ public struct PredicateContext: Sendable, CustomStringConvertible {
         representation = .inline(small)
     }
 
+    /// A context of the predicates `inline` holds.
     init(inline: InlinePredicates) { representation = .inline(inline) }
 
     /// Whether the context holds no predicate: lookups then take their shortest path.
@@ -69,7 +71,7 @@ public struct PredicateContext: Sendable, CustomStringConvertible {
     /// The type of the predicate at `index`.
     @inlinable func typeID(at index: Int) -> ObjectIdentifier {
         switch representation {
-        case .inline(let small): small.typeIDs[index]
+        case .inline(let small): small.typeID(at: index)
         case .boxed(let boxed): boxed.typeIDs[index]
         }
     }
@@ -77,7 +79,7 @@ public struct PredicateContext: Sendable, CustomStringConvertible {
     /// The case ordinal of the predicate at `index`: -1 for a case missing from `allCases`.
     @inlinable func ordinal(at index: Int) -> Int32 {
         switch representation {
-        case .inline(let small): Int32(small.ordinals[index])
+        case .inline(let small): small.ordinal(at: index)
         case .boxed(let boxed): boxed.ordinals[index]
         }
     }
@@ -87,8 +89,8 @@ public struct PredicateContext: Sendable, CustomStringConvertible {
     @inlinable func ordinal(of typeID: ObjectIdentifier) -> Int32? {
         switch representation {
         case .inline(let small):
-            for index in 0..<Int(small.count) where small.typeIDs[index] == typeID {
-                return Int32(small.ordinals[index])
+            for index in 0..<Int(small.count) where small.typeID(at: index) == typeID {
+                return small.ordinal(at: index)
             }
             return nil
         case .boxed(let boxed):
@@ -117,7 +119,8 @@ public struct PredicateContext: Sendable, CustomStringConvertible {
     /// The name of the predicate type at `index`, for messages.
     @usableFromInline func typeName(at index: Int) -> String { "\(type(of: predicates[index]))" }
 
-    /// The predicates, in the order given.
+    /// The predicates, in the order given. A context of up to three finds each case again in its
+    /// type's `allCases`, so `allCases` must not change while the program runs.
     public var predicates: [any MatchingPredicate] {
         switch representation {
         case .inline(let small): small.values

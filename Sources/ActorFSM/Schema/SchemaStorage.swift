@@ -32,9 +32,9 @@ final class SchemaStorage<State: Hashable & Sendable, Event: Sendable>: Sendable
     @usableFromInline let groups: [LookupGroup]
     /// The predicate slots of every group (see ``LookupGroup/slotPositions``).
     @usableFromInline let groupSlots: [Int32]
-    /// For `group * predicateTypes.count + slot`: the weight of the slot's case ordinal in the
-    /// group's combined index, or 0 if the group does not depend on that predicate type. A
-    /// lookup walks the context's few predicates once and reads one weight for each.
+    /// For `group.strideRow + slot`: the weight of the slot's case ordinal in the group's
+    /// combined index, or 0 if the group does not depend on that predicate type. A lookup walks
+    /// the context's few predicates once and reads one weight for each.
     @usableFromInline let slotStrides: [Int32]
     /// For `state * eventCount + event`: the transition, when its group depends on no predicate
     /// type; -1 when there is no group; -2 when the group's entries must be searched.
@@ -90,7 +90,7 @@ final class SchemaStorage<State: Hashable & Sendable, Event: Sendable>: Sendable
         eventLabels: [String], timeouts: [Duration], eventID: @escaping @Sendable (Event) -> Int32?, tagTable: TagTable?,
         predicateTypes: [PredicateType],
         predicateSlots: [ObjectIdentifier: Int32], transitions: [CompiledTransition<State, Event>],
-        groupIndex: [Int32], groups: [LookupGroup], groupSlots: [Int32], groupStrides: [Int32], entries: [Int32],
+        groupIndex: [Int32], groups: [LookupGroup], groupSlots: [Int32], slotStrides: [Int32], entries: [Int32],
         entryActions: [Actions<State, Event>], exitActions: [Actions<State, Event>],
         stateTasks: [[StateTask<State, Event>]], policy: EntryExitPolicy
     ) {
@@ -121,12 +121,6 @@ final class SchemaStorage<State: Hashable & Sendable, Event: Sendable>: Sendable
         self.groupIndex = groupIndex
         self.groups = groups
         self.groupSlots = groupSlots
-        var slotStrides = [Int32](repeating: 0, count: groups.count * predicateTypes.count)
-        for (group, layout) in groups.enumerated() {
-            for position in layout.slotPositions {
-                slotStrides[group * predicateTypes.count + Int(groupSlots[position])] = groupStrides[position]
-            }
-        }
         self.slotStrides = slotStrides
         self.entries = entries
         self.directTransitions = groupIndex.map { group in
@@ -196,7 +190,7 @@ final class SchemaStorage<State: Hashable & Sendable, Event: Sendable>: Sendable
         // One pass over the context: each predicate must be of a type the schema knows, and
         // adds its weighted ordinal if the group depends on its type. The group's index is
         // complete when every type it depends on has been counted once.
-        let row = Int(group) &* predicateTypeIDs.count
+        let row = Int(layout.strideRow)
         var offset = layout.base
         var counted: Int32 = 0
         for index in 0..<predicates.count {

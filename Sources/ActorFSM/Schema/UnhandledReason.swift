@@ -32,12 +32,15 @@ public struct UnhandledReason: Sendable, Hashable, CustomStringConvertible {
 
     /// The kinds of reason. Compare with `==`; new kinds may be added.
     public struct Kind: Sendable, Hashable {
+        /// The kind, as a closed enum; the public face is the struct, so kinds can be added.
         @usableFromInline
         enum Code: Sendable, Hashable {
             case unknownEvent, unknownState, noTransition, missingPredicate, unknownPredicate, ambiguousPredicate
         }
+        /// Which kind this is.
         @usableFromInline let code: Code
 
+        /// The kind `code`.
         @usableFromInline init(code: Code) { self.code = code }
 
         // Computed rather than stored: a stored static is reached through a lazy-initialisation

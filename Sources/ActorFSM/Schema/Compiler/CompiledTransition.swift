@@ -24,16 +24,20 @@ struct CompiledTransition<State: Sendable, Event: Sendable>: Sendable {
 
 /// The transitions of one (state, event) pair, expanded over the predicate types they use.
 ///
-/// Its slots are a range of the schema's `groupSlots`, not an array of its own, so reading a
-/// group on the hot path counts no reference.
+/// Its slots are a range of the schema's `groupSlots`, and its strides a row of the schema's
+/// `slotStrides`, not arrays of its own, so reading a group on the hot path counts no reference.
 @usableFromInline
 struct LookupGroup: Sendable, BitwiseCopyable {
     /// Where this group's entries start in the schema's entry table.
     @usableFromInline let base: Int32
-    /// Where this group's predicate slots start in `groupSlots` (and its strides in `groupStrides`).
+    /// Where this group's predicate slots start in `groupSlots`.
     @usableFromInline let firstSlot: Int32
     /// How many predicate slots the group depends on.
     @usableFromInline let slotCount: Int32
+    /// Where this group's row starts in `slotStrides`: one stride per predicate type of the
+    /// schema, 0 for a type the group does not depend on. Groups that depend on none share the
+    /// row at 0, which is all zeros.
+    @usableFromInline let strideRow: Int32
 
     /// The group's positions in `groupSlots`.
     @inlinable var slotPositions: Range<Int> { Int(firstSlot)..<Int(firstSlot &+ slotCount) }

@@ -17,14 +17,16 @@ struct LookupTableBuilder<State: Sendable, Event: Sendable> {
         var groups: [LookupGroup] = []
         /// The predicate slots of every group, ascending within a group, one group after another.
         var groupSlots: [Int32] = []
-        /// The weight of each slot's case id in its group's combined index.
-        var groupStrides: [Int32] = []
+        /// Per group, the weight of each predicate type's case id in the group's combined index
+        /// (see ``LookupGroup/strideRow``); starts with the shared row of zeros.
+        var slotStrides: [Int32]
         var entries: [Int32] = []
         var diagnostics: [SchemaError.Diagnostic] = []
     }
 
     func build() -> Output {
-        var output = Output(groupIndex: Array(repeating: -1, count: stateCount * eventCount))
+        var output = Output(groupIndex: Array(repeating: -1, count: stateCount * eventCount),
+                            slotStrides: Array(repeating: 0, count: space.types.count))
         var members: [Int: [Int]] = [:]
         for (index, transition) in transitions.enumerated() {
             members[Int(transition.source) * eventCount + Int(transition.event), default: []].append(index)
@@ -46,10 +48,16 @@ struct LookupTableBuilder<State: Sendable, Event: Sendable> {
             if size > predicateCombinationLimit { break }
         }
         let base = output.entries.count
+        var strideRow = 0
+        if !strides.isEmpty {
+            strideRow = output.slotStrides.count
+            output.slotStrides += repeatElement(0, count: space.types.count)
+            for (slot, stride) in zip(slots, strides) { output.slotStrides[strideRow + slot] = stride }
+        }
         output.groups.append(LookupGroup(
-            base: Int32(base), firstSlot: Int32(output.groupSlots.count), slotCount: Int32(strides.count)))
+            base: Int32(base), firstSlot: Int32(output.groupSlots.count), slotCount: Int32(strides.count),
+            strideRow: Int32(strideRow)))
         output.groupSlots += slots.prefix(strides.count).map { Int32($0) }
-        output.groupStrides += strides
         let first = transitions[group[0]]
         guard size <= predicateCombinationLimit else {
             output.diagnostics.append(.init(

@@ -63,7 +63,7 @@ struct SchemaCompiler<State: Hashable & Sendable, Event: Sendable> {
             tagTable: events.first?.kind == .value ? events.first?.makeTagTable(events.map(\.identity)) : nil,
             predicateTypes: inheritance.space.types, predicateSlots: inheritance.space.slots.mapValues { Int32($0) },
             transitions: transitions, groupIndex: lookup.groupIndex, groups: lookup.groups,
-            groupSlots: lookup.groupSlots, groupStrides: lookup.groupStrides, entries: lookup.entries,
+            groupSlots: lookup.groupSlots, slotStrides: lookup.slotStrides, entries: lookup.entries,
             entryActions: entryActions, exitActions: exitActions,
             stateTasks: (0..<states.count).map { tasks[Int32($0)] ?? [] }, policy: policy)
     }
