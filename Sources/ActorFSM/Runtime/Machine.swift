@@ -201,6 +201,10 @@ public final actor Machine<State: Hashable & Sendable, Event: Sendable, ID: Hash
     /// Once the inbox is full, waiting senders are let in, in order, when half of it is free
     /// again: a producer that outruns the machine then wakes once per half inbox.
     ///
+    /// It runs on the caller's executor (`nonisolated(nonsending)`), and returns without
+    /// suspending while the inbox has room, so a loop of `enqueue` calls on an actor holds
+    /// that actor until the inbox is full.
+    ///
     /// - Throws: ``MachineError`` `.stopped`, `.inboxFull` (see above), or `.cancelled` if the task
     ///   is cancelled while it waits.
     @inlinable
