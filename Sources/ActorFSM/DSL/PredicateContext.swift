@@ -18,7 +18,8 @@ public struct PredicateContext: Sendable, CustomStringConvertible {
     enum Representation: Sendable {
         /// Up to ``InlinePredicates/capacity`` predicates whose cases are listed by `allCases`.
         case inline(InlinePredicates)
-        /// More predicates, or a case that `allCases` does not list (its ordinal is then -1).
+        /// More predicates, or a case that `allCases` does not list (its ordinal is then -1) or
+        /// lists after its 65,535th.
         case boxed(BoxedPredicates)
     }
 
