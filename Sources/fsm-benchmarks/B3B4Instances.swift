@@ -36,11 +36,8 @@ func benchmarkB4(_ settings: Settings) async throws -> [Measurement] {
     let schema = try turnstileSchema(Actions { SenderTally.counter?.value += 1 })
     let events = turnstileEvents(eventsPerInstance)
     let clock = ContinuousClock()
-    let cores = Swift.max(1, settings.cores)
-    var results: [Measurement] = []
-    for tasks in Set([1, cores]).sorted() {
-        results.append(try await measure("B4 \(tasks) task\(tasks == 1 ? "" : "s")", unit: "ms",
-                                         repetitions: settings.repetitions, units: 1, scale: 1e6) {
+    let variants = Sharding.runs(cores: settings.cores).map { tasks, sharding in
+        Variant(name: "B4 " + sharding.label(tasks: tasks)) { () async throws -> (Duration, Int) in
             let supervisor = Supervisor<TurnstileState, TurnstileEvent, Int>(schema: schema)
             let machines = try (0..<count).map { try supervisor.spawn(id: $0) }
             let start = clock.now
@@ -48,11 +45,10 @@ func benchmarkB4(_ settings: Settings) async throws -> [Measurement] {
                 for task in 0..<tasks {
                     group.addTask {
                         let counter = Counter()
+                        let shard = sharding.indices(of: task, among: tasks, count: machines.count)
                         try await SenderTally.$counter.withValue(counter) {
                             for event in events {
-                                for index in stride(from: task, to: machines.count, by: tasks) {
-                                    try await machines[index].send(event)
-                                }
+                                for index in shard { try await machines[index].send(event) }
                             }
                         }
                         return counter.value
@@ -63,7 +59,9 @@ func benchmarkB4(_ settings: Settings) async throws -> [Measurement] {
             // An action run outside its sender's task (from the inbox) would not be counted.
             precondition(actions == count * eventsPerInstance, "B4 counted \(actions) actions")
             return (clock.now - start, actions)
-        })
+        }
     }
-    return results
+    let measured = try await measureInTurn(variants, unit: "ms", repetitions: settings.repetitions, units: 1,
+                                           scale: 1e6)
+    return measured + (try await benchmarkB4Floor(settings))
 }

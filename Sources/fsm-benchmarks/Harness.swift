@@ -18,10 +18,7 @@ func measure(
     _ name: String, unit: String, repetitions: Int, units: Double, scale: Double = 1,
     _ body: () async throws -> (Duration, Int)
 ) async rethrows -> Measurement {
-    // For profiling one workload: FSM_BENCH_ONLY="B1 send" skips every other measurement.
-    if let only = getenv("FSM_BENCH_ONLY").map({ String(cString: $0) }), !name.hasPrefix(only) {
-        return Measurement(name: name, unit: unit, median: .nan, min: .nan, max: .nan, checksum: 0)
-    }
+    guard isSelected(name) else { return Measurement(skipped: name, unit: unit) }
     _ = try await body()
     var samples: [Double] = []
     var checksum = 0
@@ -30,9 +27,59 @@ func measure(
         samples.append(elapsed.nanoseconds / units / scale)
         checksum &+= sum
     }
-    samples.sort()
-    return Measurement(name: name, unit: unit, median: samples[samples.count / 2], min: samples.first!,
-                       max: samples.last!, checksum: checksum)
+    return Measurement(name: name, unit: unit, samples: samples, checksum: checksum)
+}
+
+/// One of the variants that `measureInTurn` compares.
+struct Variant {
+    let name: String
+    let body: () async throws -> (Duration, Int)
+}
+
+/// ``measure`` for variants whose ratio is judged: each is warmed up, then every repetition runs
+/// each variant once. Their figures are then taken in the same minutes, so a change in the
+/// machine's load moves them together instead of moving one of them.
+func measureInTurn(
+    _ variants: [Variant], unit: String, repetitions: Int, units: Double, scale: Double = 1
+) async throws -> [Measurement] {
+    let selected = variants.filter { isSelected($0.name) }
+    for variant in selected { _ = try await variant.body() }
+    var samples = Array(repeating: [Double](), count: selected.count)
+    var checksums = Array(repeating: 0, count: selected.count)
+    for _ in 0..<repetitions {
+        for (index, variant) in selected.enumerated() {
+            let (elapsed, sum) = try await variant.body()
+            samples[index].append(elapsed.nanoseconds / units / scale)
+            checksums[index] &+= sum
+        }
+    }
+    return variants.map { variant in
+        guard let index = selected.firstIndex(where: { $0.name == variant.name }) else {
+            return Measurement(skipped: variant.name, unit: unit)
+        }
+        return Measurement(name: variant.name, unit: unit, samples: samples[index], checksum: checksums[index])
+    }
+}
+
+/// For profiling one workload: FSM_BENCH_ONLY="B1 send" skips every measurement whose name
+/// does not start with it.
+private func isSelected(_ name: String) -> Bool {
+    guard let only = getenv("FSM_BENCH_ONLY").map({ String(cString: $0) }) else { return true }
+    return name.hasPrefix(only)
+}
+
+extension Measurement {
+    /// The median, min and max of `samples`.
+    init(name: String, unit: String, samples: [Double], checksum: Int) {
+        let sorted = samples.sorted()
+        self.init(name: name, unit: unit, median: sorted[sorted.count / 2], min: sorted.first!, max: sorted.last!,
+                  checksum: checksum)
+    }
+
+    /// A measurement that `FSM_BENCH_ONLY` left out: the report drops it.
+    init(skipped name: String, unit: String) {
+        self.init(name: name, unit: unit, median: .nan, min: .nan, max: .nan, checksum: 0)
+    }
 }
 
 extension Duration {

@@ -1,0 +1,35 @@
+/// How B4 divides its machines among the sending tasks.
+///
+/// The machines are spawned one after another, so neighbours in the array are usually
+/// neighbours in memory. `blocks` gives each task its own contiguous range, the way a server
+/// gives each core its shard; `interleaved` gives task `t` the machines `t`, `t + tasks`, …, so
+/// that the cores work on neighbouring objects at the same moment. Both are measured and judged
+/// against B4's target, next to the same orders over plain objects (`benchmarkB4Floor`), which
+/// show what the memory system alone does with each.
+enum Sharding {
+    case blocks
+    case interleaved
+
+    /// The measured combinations: one task (where both orders are the same), then every order
+    /// with one task per core.
+    static func runs(cores: Int) -> [(tasks: Int, sharding: Sharding)] {
+        cores > 1 ? [(1, .blocks), (cores, .blocks), (cores, .interleaved)] : [(1, .blocks)]
+    }
+
+    /// The indices, in `0..<count`, that task `task` of `tasks` visits, in its order.
+    func indices(of task: Int, among tasks: Int, count: Int) -> [Int] {
+        switch self {
+        case .blocks:
+            let size = (count + tasks - 1) / tasks
+            return Array(Swift.min(count, task * size)..<Swift.min(count, (task + 1) * size))
+        case .interleaved:
+            return Array(stride(from: task, to: count, by: tasks))
+        }
+    }
+
+    /// The measurement's name after "B4": `1 task`, `2 tasks`, `2 tasks, interleaved`.
+    func label(tasks: Int) -> String {
+        let name = "\(tasks) task\(tasks == 1 ? "" : "s")"
+        return self == .interleaved ? name + ", interleaved" : name
+    }
+}
