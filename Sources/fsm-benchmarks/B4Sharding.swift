@@ -4,8 +4,8 @@
 /// neighbours in memory. `blocks` gives each task its own contiguous range, the way a server
 /// gives each core its shard; `interleaved` gives task `t` the machines `t`, `t + tasks`, …, so
 /// that the cores work on neighbouring objects at the same moment. Both are measured and judged
-/// against B4's target, next to the same orders over plain objects (`benchmarkB4Floor`), which
-/// show what the memory system alone does with each.
+/// against B4's target, next to the same orders over bare actors (`b4FloorVariants`), which
+/// show what the concurrency runtime alone does with each.
 enum Sharding {
     case blocks
     case interleaved

@@ -24,8 +24,8 @@ struct Report {
         let tasks = "\(settings.cores) tasks"
         add("B4 speed-up 1→\(settings.cores) tasks", "B4 1 task", "B4 " + tasks, "≥ 1.7")
         add("B4 speed-up, interleaved", "B4 1 task", "B4 \(tasks), interleaved", "≥ 1.7")
-        add("B4 floor speed-up", "B4 floor 1 task", "B4 floor " + tasks, "")
-        add("B4 floor, interleaved", "B4 floor 1 task", "B4 floor \(tasks), interleaved", "")
+        add("B4 actor-floor speed-up", "B4 actor-floor 1 task", "B4 actor-floor " + tasks, "")
+        add("B4 actor-floor, interleaved", "B4 actor-floor 1 task", "B4 actor-floor \(tasks), interleaved", "")
         add("B5 8 subscribers/0", "B5 post, 8 subscribers", "B5 post, 0 subscribers", "≤ 2")
         add("B5 1 subscriber/0", "B5 post, 1 subscriber", "B5 post, 0 subscribers", "")
         return ratios
@@ -33,10 +33,10 @@ struct Report {
 
     var table: String {
         var lines = ["fsm-benchmarks (\(settings.quick ? "quick" : "full"), \(settings.cores) cores, medians of \(settings.repetitions))", ""]
-        lines.append(pad("workload", 30) + pad("median", 12, right: true) + pad("min", 12, right: true)
+        lines.append(pad("workload", 36) + pad("median", 12, right: true) + pad("min", 12, right: true)
                      + pad("max", 12, right: true) + "  unit        checksum")
         for result in results {
-            lines.append(pad(result.name, 30) + pad(format(result.median), 12, right: true)
+            lines.append(pad(result.name, 36) + pad(format(result.median), 12, right: true)
                          + pad(format(result.min), 12, right: true) + pad(format(result.max), 12, right: true)
                          + "  " + pad(result.unit, 12) + String(result.checksum))
         }
@@ -45,9 +45,9 @@ struct Report {
             lines.append("B4 events per second with \(settings.cores) tasks: \(format(Double(settings.b4Instances * 10) / (b4 / 1e3)))")
         }
         lines.append("")
-        lines.append(pad("ratio", 30) + pad("value", 12, right: true) + "  target")
+        lines.append(pad("ratio", 36) + pad("value", 12, right: true) + "  target")
         for ratio in ratios {
-            lines.append(pad(ratio.name, 30) + pad(format(ratio.value), 12, right: true) + "  " + ratio.target)
+            lines.append(pad(ratio.name, 36) + pad(format(ratio.value), 12, right: true) + "  " + ratio.target)
         }
         return lines.joined(separator: "\n")
     }
