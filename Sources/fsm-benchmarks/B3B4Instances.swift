@@ -36,7 +36,7 @@ func benchmarkB4(_ settings: Settings) async throws -> [Measurement] {
     let schema = try turnstileSchema(Actions { SenderTally.counter?.value += 1 })
     let events = turnstileEvents(eventsPerInstance)
     let clock = ContinuousClock()
-    let variants = Sharding.runs(cores: settings.cores).map { tasks, sharding in
+    let variants = Sharding.measuredCombinations(cores: settings.cores).map { tasks, sharding in
         Variant(name: "B4 " + sharding.label(tasks: tasks)) { () async throws -> (Duration, Int) in
             let supervisor = Supervisor<TurnstileState, TurnstileEvent, Int>(schema: schema)
             let machines = try (0..<count).map { try supervisor.spawn(id: $0) }

@@ -4,7 +4,7 @@
 func b4FloorVariants(_ settings: Settings, events: [TurnstileEvent]) -> [Variant] {
     let count = settings.b4Instances
     let clock = ContinuousClock()
-    return Sharding.runs(cores: settings.cores).map { tasks, sharding in
+    return Sharding.measuredCombinations(cores: settings.cores).map { tasks, sharding in
         Variant(name: "B4 actor-floor " + sharding.label(tasks: tasks)) { () async throws -> (Duration, Int) in
             let actors = (0..<count).map { _ in FloorActor() }
             let start = clock.now

@@ -7,23 +7,25 @@
 /// against B4's target, next to the same orders over bare actors (`b4FloorVariants`), which
 /// show what the concurrency runtime alone does with each.
 enum Sharding {
+    /// Each task takes one contiguous range of the machines.
     case blocks
+    /// Task `t` of `n` takes the machines `t`, `t + n`, `t + 2n`, ….
     case interleaved
 
-    /// The measured combinations: one task (where both orders are the same), then every order
-    /// with one task per core.
-    static func runs(cores: Int) -> [(tasks: Int, sharding: Sharding)] {
+    /// The combinations B4 measures: one task (where both orders are the same), then every
+    /// order with one task per core.
+    static func measuredCombinations(cores: Int) -> [(tasks: Int, sharding: Sharding)] {
         cores > 1 ? [(1, .blocks), (cores, .blocks), (cores, .interleaved)] : [(1, .blocks)]
     }
 
     /// The indices, in `0..<count`, that task `task` of `tasks` visits, in its order.
-    func indices(of task: Int, among tasks: Int, count: Int) -> [Int] {
+    func indices(of task: Int, among tasks: Int, count: Int) -> StrideTo<Int> {
         switch self {
         case .blocks:
             let size = (count + tasks - 1) / tasks
-            return Array(Swift.min(count, task * size)..<Swift.min(count, (task + 1) * size))
+            return stride(from: Swift.min(count, task * size), to: Swift.min(count, (task + 1) * size), by: 1)
         case .interleaved:
-            return Array(stride(from: task, to: count, by: tasks))
+            return stride(from: task, to: count, by: tasks)
         }
     }
 
