@@ -9,18 +9,18 @@ struct Report {
         let target: String
     }
 
-    /// The figure `figure` of the measurement called `name`, if it was measured.
-    private func figure(_ name: String, _ figure: KeyPath<Measurement, Double> = \.median) -> Double? {
-        results.first { $0.name == name }?[keyPath: figure]
+    /// A figure (the median by default) of the measurement called `name`, if it was measured.
+    private func figure(_ name: String, _ keyPath: KeyPath<Measurement, Double> = \.median) -> Double? {
+        results.first { $0.name == name }?[keyPath: keyPath]
     }
 
     var ratios: [Ratio] {
         var ratios: [Ratio] = []
         func add(
             _ name: String, _ numerator: String, _ denominator: String, _ target: String,
-            of figure: KeyPath<Measurement, Double> = \.median
+            of keyPath: KeyPath<Measurement, Double> = \.median
         ) {
-            guard let top = self.figure(numerator, figure), let bottom = self.figure(denominator, figure),
+            guard let top = figure(numerator, keyPath), let bottom = figure(denominator, keyPath),
                   bottom > 0, top > 0 else { return }
             ratios.append(Ratio(name: name, value: top / bottom, target: target))
         }
