@@ -1,21 +1,15 @@
-import Synchronization
-
-/// The producers' side of a machine's inbox: the queue's tail, the senders waiting for room,
-/// what the inbox takes, and the tickets of queued sends.
+/// A machine's inbox, as a pure state machine: the accepted events not yet started, the senders
+/// waiting for room, and whether a loop on the actor owns processing.
 ///
 /// A machine keeps it behind a lock, because posts, follow-ups and withdrawals reach it from any
-/// thread without hopping onto the actor. The actor does not take that lock to process events:
-/// its ``InboxReader`` takes them from the queue's head, and the two sides meet only through the
-/// atomic ``InboxSignals``. So a producer never waits for the actor, and the actor never waits
-/// for a producer (it takes the lock only when it starts on a fresh segment, lets waiting
-/// senders in, or gives up ownership). Each operation changes the state and returns the
+/// thread without hopping onto the actor. Each operation changes the state and returns the
 /// ``Resumptions`` its caller must carry out once the lock is released: start the drain task,
 /// resume admitted senders.
 ///
 /// Invariants:
-/// - the queue never holds more than `capacity` events not yet taken, apart from timer events,
-///   which are admitted regardless (see `appendTimerEvent`);
-/// - a non-empty queue always has an owner (see ``InboxSignals``), so no event is left behind;
+/// - the queue never holds more than `capacity` events, apart from timer events, which are
+///   admitted regardless (see `appendTimerEvent`);
+/// - a non-empty queue always has an owner (`isActive`), so no event is left behind;
 /// - senders wait only while the queue is full, and are let in, in order, with their events.
 @usableFromInline
 struct Inbox<State: Hashable & Sendable, Event: Sendable, ID: Hashable & Sendable>: Sendable {
@@ -48,20 +42,6 @@ struct Inbox<State: Hashable & Sendable, Event: Sendable, ID: Hashable & Sendabl
         case stopped
     }
 
-    /// What a cancelled sender gets back: the reply slot of its `send`, or the continuation of
-    /// its `enqueue`, to resume.
-    @usableFromInline
-    struct Withdrawal: Sendable {
-        @usableFromInline let reply: Entry.ReplySlot?
-        @usableFromInline let admitted: CheckedContinuation<Bool, Never>?
-
-        @inlinable
-        init(reply: Entry.ReplySlot?, admitted: CheckedContinuation<Bool, Never>?) {
-            self.reply = reply
-            self.admitted = admitted
-        }
-    }
-
     /// What the caller must do once the lock is released.
     @usableFromInline
     struct Resumptions: Sendable {
@@ -79,19 +59,15 @@ struct Inbox<State: Hashable & Sendable, Event: Sendable, ID: Hashable & Sendabl
     @usableFromInline typealias Watcher = (count: Int, continuation: CheckedContinuation<Void, Never>)
 
     @usableFromInline let capacity: Int
-    /// The segment producers write to; `nil` while the queue has no memory, which the actor gives
-    /// back whenever the queue empties and it stops processing.
-    @usableFromInline var tail: InboxSegment<Entry>?
-    /// A segment started while the actor's reader had none: the reader takes it up from here.
-    @usableFromInline var unclaimed: InboxSegment<Entry>?
-    /// How many queued events the actor's reader had taken when it last said (once per batch).
-    @usableFromInline var started = 0
+    @usableFromInline var queue = RingBuffer<Entry>()
     @usableFromInline var waiters = RingBuffer<Waiter>()
     @usableFromInline var admission = Admission.open
+    /// Whether a loop on the actor owns processing: a `send` processing inline, or the drain task.
+    @usableFromInline var isActive = false
+    /// Events of the drain's current batch after the first, which still count against the
+    /// capacity until the drain comes back for more.
+    @usableFromInline var inHand = 0
     @usableFromInline var nextTicket: UInt64 = 0
-    /// The reply slots of queued `send` events, by ticket, for a cancelled sender to withdraw its
-    /// event. The sender forgets its ticket once it has its reply.
-    @usableFromInline var queuedSends: [UInt64: Entry.ReplySlot] = [:]
     /// Events posted with a delay that are still waiting, to cancel when the machine stops.
     @usableFromInline var scheduled: [ObjectIdentifier: ScheduledEvent] = [:]
     /// Test watchers for the queue's length and for the number of waiting senders.
@@ -107,12 +83,12 @@ struct Inbox<State: Hashable & Sendable, Event: Sendable, ID: Hashable & Sendabl
     /// producer that outruns the machine then wakes once per half inbox, not once per event.
     @inlinable var admissionRoom: Int { Swift.max(1, capacity / 2) }
 
-    /// How many events are queued and not yet taken, as far as the reader has said.
-    @inlinable
-    func queued(_ signals: borrowing InboxSignals) -> Int { signals.appended.load(ordering: .relaxed) - started }
+    @inlinable var hasRoom: Bool { queue.count + inHand < capacity }
 
-    @inlinable
-    func room(_ signals: borrowing InboxSignals) -> Int { capacity - queued(signals) }
+    /// How many events the drain takes per turn of the lock: a producer on another core then
+    /// contends for the lock once per batch rather than once per event. 1 for small inboxes,
+    /// so that their capacity is exact.
+    @inlinable var batchLimit: Int { Swift.max(1, Swift.min(32, capacity / 8)) }
 
     // MARK: - Taking events
 
@@ -129,12 +105,10 @@ struct Inbox<State: Hashable & Sendable, Event: Sendable, ID: Hashable & Sendabl
     /// Takes a posted event, or refuses it: a post never waits, and never overtakes senders that
     /// wait for room.
     @inlinable
-    mutating func post(_ entry: consuming Entry, _ signals: borrowing InboxSignals) -> PostResult {
+    mutating func post(_ entry: consuming Entry) -> PostResult {
         guard case .open = admission else { return .closed }
-        guard waiters.isEmpty && room(signals) > 0 else { return .full }
-        var resumptions = Resumptions()
-        append(entry, signals, into: &resumptions)
-        return .queued(resumptions)
+        guard hasRoom && waiters.isEmpty else { return .full }
+        return .queued(append(entry))
     }
 
     /// Takes a sender's event now if there is room and nobody waits; otherwise queues the sender
@@ -142,16 +116,15 @@ struct Inbox<State: Hashable & Sendable, Event: Sendable, ID: Hashable & Sendabl
     ///
     /// - Returns: `nil` if refused.
     @usableFromInline
-    mutating func admitOrPark(_ waiter: Waiter, _ signals: borrowing InboxSignals) -> Resumptions? {
+    mutating func admitOrPark(_ waiter: Waiter) -> Resumptions? {
         guard case .open = admission else { return nil }
-        var resumptions = Resumptions()
-        if waiters.isEmpty && room(signals) > 0 {
-            append(waiter.entry, signals, into: &resumptions)
+        if hasRoom && waiters.isEmpty {
+            var resumptions = append(waiter.entry)
             if let admitted = waiter.admitted { resumptions.admitted.append(admitted) }
             return resumptions
         }
-        // The reader lets it in when it next says how far it has got, under this lock.
         waiters.append(waiter)
+        var resumptions = Resumptions()
         if !waiterWatchers.isEmpty { Self.collect(&waiterWatchers, reaching: waiters.count, into: &resumptions) }
         return resumptions
     }
@@ -159,42 +132,29 @@ struct Inbox<State: Hashable & Sendable, Event: Sendable, ID: Hashable & Sendabl
     /// Takes a follow-up posted by an action: refused once stopped or when the queue is full,
     /// since an action cannot wait for room its own machine would have to make.
     @usableFromInline
-    mutating func followUp(_ entry: Entry, _ signals: borrowing InboxSignals) -> Resumptions? {
+    mutating func followUp(_ entry: Entry) -> Resumptions? {
         if case .stopped = admission { return nil }
-        guard room(signals) > 0 else { return nil }
-        var resumptions = Resumptions()
-        append(entry, signals, into: &resumptions)
-        return resumptions
+        guard hasRoom else { return nil }
+        return append(entry)
     }
 
     /// Takes an event the machine's own timers produced, even beyond the capacity: there is at
     /// most one per timer, and refusing it would lose it.
     @usableFromInline
-    mutating func timerEvent(_ entry: Entry, _ signals: borrowing InboxSignals) -> Resumptions {
-        var resumptions = Resumptions()
-        append(entry, signals, into: &resumptions)
-        return resumptions
+    mutating func timerEvent(_ entry: Entry) -> Resumptions {
+        append(entry)
     }
 
-    /// Writes `entry` at the queue's tail, publishes it, and makes sure something owns processing.
     @inlinable
-    mutating func append(_ entry: consuming Entry, _ signals: borrowing InboxSignals, into resumptions: inout Resumptions) {
-        // Only producers write `appended`, and only under this lock.
-        let position = signals.appended.load(ordering: .relaxed)
-        if tail == nil {
-            tail = InboxSegment()
-            unclaimed = tail
-        } else if position % InboxSegment<Entry>.slotCount == 0 {
-            let next = InboxSegment<Entry>()
-            tail!.next = next
-            tail = next
+    mutating func append(_ entry: consuming Entry) -> Resumptions {
+        queue.append(entry)
+        var resumptions = Resumptions()
+        if !isActive {
+            isActive = true
+            resumptions.startProcessing = true
         }
-        if let reply = entry.reply { queuedSends[entry.ticket] = reply }
-        tail!.put(entry, at: position)
-        signals.appended.store(position + 1, ordering: .releasing)
-        // Ownership is given up only under this lock, so an owner seen here will see the event.
-        if !signals.isOwned && signals.claim() { resumptions.startProcessing = true }
-        if !queueWatchers.isEmpty { Self.collect(&queueWatchers, reaching: queued(signals), into: &resumptions) }
+        if !queueWatchers.isEmpty { Self.collect(&queueWatchers, reaching: queue.count, into: &resumptions) }
+        return resumptions
     }
 
     @usableFromInline
@@ -203,83 +163,87 @@ struct Inbox<State: Hashable & Sendable, Event: Sendable, ID: Hashable & Sendabl
         return nextTicket
     }
 
-    // MARK: - The actor's side
+    // MARK: - Processing
 
-    /// Hands the actor's reader the segment producers started while it had none.
-    @usableFromInline
-    mutating func claimHead() -> InboxSegment<Entry>? {
-        defer { unclaimed = nil }
-        return unclaimed
-    }
-
-    /// Notes how many events the reader has taken, which gives their room back, and lets
-    /// waiting senders in if that is enough.
-    @usableFromInline
-    mutating func readerReached(_ position: Int, _ signals: borrowing InboxSignals, into resumptions: inout Resumptions) {
-        started = position
-        if !waiters.isEmpty { admitWaiters(signals, into: &resumptions) }
-    }
-
-    /// Ends an inline run, whose sender owns processing: gives up ownership, unless events
-    /// arrived meanwhile, beyond the reader's `position`, for a drain to take.
-    ///
-    /// - Returns: whether the caller keeps ownership, to start the drain.
-    @usableFromInline
-    mutating func endInline(_ signals: borrowing InboxSignals, readerAt position: Int, stopped: Bool) -> Bool {
-        if !stopped && signals.appended.load(ordering: .relaxed) > position { return true }
-        signals.release()
-        return false
-    }
-
-    /// Gives up ownership of processing if no event is queued beyond the reader's `position`,
-    /// and gives back the queue's memory (the reader drops its segment too). Under the lock, no
-    /// producer can queue an event meanwhile. Waiting senders are let in first.
-    ///
-    /// - Returns: whether it gave up ownership.
-    @usableFromInline
-    mutating func releaseIfEmpty(
-        _ signals: borrowing InboxSignals, readerAt position: Int, into resumptions: inout Resumptions
-    ) -> Bool {
-        readerReached(position, signals, into: &resumptions)
-        guard signals.appended.load(ordering: .relaxed) == position else { return false }
-        signals.release()
-        tail = nil
-        unclaimed = nil
+    /// Takes ownership of processing for an event that runs at once, if nothing else owns it:
+    /// then the queue is empty, and the event overtakes nobody.
+    @inlinable
+    mutating func beginInline() -> Bool {
+        guard !isActive else { return false }
+        isActive = true
         return true
     }
 
-    /// Lets waiting senders in, in order, once half the inbox is free.
+    /// Ends an inline run. Returns `true` if events arrived meanwhile: the caller keeps
+    /// ownership and starts the drain task.
+    @inlinable
+    mutating func endInline(stopped: Bool) -> Bool {
+        if stopped || queue.isEmpty {
+            isActive = false
+            return false
+        }
+        return true
+    }
+
+    /// The next events to process, in order, letting waiting senders in once there is room
+    /// enough; gives up ownership when the queue is empty.
+    ///
+    /// A batch ends after an awaited `send`'s event, so that such an event is either still
+    /// queued (and its sender may withdraw it) or processed next.
+    ///
+    /// - Parameter keepingOwnership: whether to keep ownership when the queue is empty, for a
+    ///   drain that waits a little for a producer before it stops, so that a steady producer
+    ///   keeps it busy instead of starting a task per event.
+    /// - Returns: whether `batch` got any event.
+    @inlinable
+    mutating func takeBatch(
+        into batch: inout RingBuffer<Entry>, resumptions: inout Resumptions, keepingOwnership: Bool = false
+    ) -> Bool {
+        inHand = 0
+        let taken = queue.moveFront(into: &batch, limit: batchLimit, endingAfter: { $0.pointee.reply != nil })
+        guard taken > 0 else {
+            if !keepingOwnership { isActive = false }
+            return false
+        }
+        inHand = taken - 1
+        if !waiters.isEmpty { admitWaiters(into: &resumptions) }
+        return true
+    }
+
+    /// Gives up ownership: the machine stopped, and `takeAll` will empty the queue.
+    @inlinable
+    mutating func release() {
+        isActive = false
+        inHand = 0
+    }
+
     @usableFromInline
-    mutating func admitWaiters(_ signals: borrowing InboxSignals, into resumptions: inout Resumptions) {
-        guard !waiters.isEmpty, room(signals) >= admissionRoom else { return }
-        while room(signals) > 0, let waiter = waiters.popFirst() {
-            append(waiter.entry, signals, into: &resumptions)
+    mutating func admitWaiters(into resumptions: inout Resumptions) {
+        guard capacity - queue.count - inHand >= admissionRoom else { return }
+        while hasRoom, let waiter = waiters.popFirst() {
+            queue.append(waiter.entry)
             if let admitted = waiter.admitted { resumptions.admitted.append(admitted) }
+        }
+        if !queue.isEmpty && !isActive {
+            isActive = true
+            resumptions.startProcessing = true
         }
     }
 
     // MARK: - Withdrawal and the end
 
     /// Takes back the event of the sender with `ticket`: a sender waiting for room, or a `send`
-    /// whose event is queued and not yet started (it stays in the queue, marked withdrawn, and
-    /// the actor skips it). An `enqueue` call has returned once its event is queued, so that
-    /// event stays.
+    /// whose event is queued and not yet started. (An `enqueue` call has returned once its event
+    /// is queued, so that event stays.)
     ///
-    /// - Returns: the reply slot and admission continuation to resume, or `nil` if the event has
-    ///   started or was never taken.
+    /// - Returns: the withdrawn waiter (its entry and admission continuation), or `nil` if the
+    ///   event has started or was never taken.
     @usableFromInline
-    mutating func withdraw(_ ticket: UInt64) -> Withdrawal? {
-        if let waiter = waiters.removeFirst(where: { $0.entry.ticket == ticket }) {
-            return Withdrawal(reply: waiter.entry.reply, admitted: waiter.admitted)
-        }
-        guard let reply = queuedSends.removeValue(forKey: ticket), reply.withdraw() else { return nil }
-        return Withdrawal(reply: reply, admitted: nil)
-    }
-
-    /// Forgets a queued `send` once its sender has its reply.
-    @usableFromInline
-    mutating func forget(_ ticket: UInt64) {
-        queuedSends[ticket] = nil
+    mutating func withdraw(_ ticket: UInt64, into resumptions: inout Resumptions) -> Waiter? {
+        if let waiter = waiters.removeFirst(where: { $0.entry.ticket == ticket }) { return waiter }
+        guard let entry = queue.removeFirst(where: { $0.ticket == ticket && $0.reply != nil }) else { return nil }
+        if !waiters.isEmpty { admitWaiters(into: &resumptions) }
+        return Waiter(entry: entry, admitted: nil)
     }
 
     /// Stops taking new events (`finish`), or anything at all (`stop`).
@@ -294,6 +258,12 @@ struct Inbox<State: Hashable & Sendable, Event: Sendable, ID: Hashable & Sendabl
         }
         defer { scheduled = [:] }
         return (waiters.removeAll(), Array(scheduled.values))
+    }
+
+    /// Empties the queue, once the machine has stopped, to give each event the outcome `.stopped`.
+    @usableFromInline
+    mutating func takeAll() -> [Entry] {
+        queue.removeAll()
     }
 
     // MARK: - Delayed posts

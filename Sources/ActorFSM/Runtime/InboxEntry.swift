@@ -1,5 +1,3 @@
-import Synchronization
-
 /// An accepted event waiting in a machine's inbox.
 @usableFromInline
 struct InboxEntry<State: Hashable & Sendable, Event: Sendable, ID: Hashable & Sendable>: Sendable {
@@ -19,30 +17,13 @@ struct InboxEntry<State: Hashable & Sendable, Event: Sendable, ID: Hashable & Se
     /// Where a waiting `send` is told about its event. A class, so that an entry holds one plain
     /// reference: a continuation typed by the generic `Reply` made every copy of an entry look
     /// up generic metadata at run time.
-    ///
-    /// A queued event is either started by the machine or withdrawn by its cancelled sender,
-    /// never both: each side claims the slot first, and only one claim succeeds.
     @usableFromInline
     final class ReplySlot: Sendable {
         @usableFromInline let continuation: CheckedContinuation<Reply, Never>
-        /// 0 while queued, 1 once started (or stopped unprocessed), 2 once withdrawn.
-        @usableFromInline let claim = Atomic<UInt8>(0)
 
         @usableFromInline
         init(_ continuation: CheckedContinuation<Reply, Never>) {
             self.continuation = continuation
-        }
-
-        /// Claims the event for processing; `false` if its sender withdrew it.
-        @inlinable
-        func start() -> Bool {
-            claim.compareExchange(expected: 0, desired: 1, ordering: .acquiringAndReleasing).exchanged
-        }
-
-        /// Claims the event for its cancelled sender; `false` if it has started.
-        @inlinable
-        func withdraw() -> Bool {
-            claim.compareExchange(expected: 0, desired: 2, ordering: .acquiringAndReleasing).exchanged
         }
 
         @usableFromInline

@@ -105,7 +105,7 @@ extension Machine {
     /// full: there is at most one per timer, and dropping it would lose it.
     private func appendTimerEvent(_ event: Event?, _ predicates: PredicateContext?, origin: EventOrigin, epoch: UInt64) {
         let entry = Entry(event: event, predicates: predicates, origin: origin, acceptedAt: .now, epoch: epoch)
-        perform(inbox.withLock { $0.timerEvent(entry, signals) })
+        perform(inbox.withLock { $0.timerEvent(entry) })
     }
 
     /// The lookup for a state timeout, whose duration `origin` carries.
