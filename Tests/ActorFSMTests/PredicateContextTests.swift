@@ -119,4 +119,45 @@ import Testing
         #expect(reason.kind == .missingPredicate)
         #expect(reason.predicateType == "Partial")
     }
+
+    @Test func aSchemaOfMoreThanEightPredicateTypesFindsEachByItsTable() throws {
+        // Past eight types, a lookup finds a type's slot in a dictionary rather than by a scan,
+        // and the empty places of a small context must be found there too.
+        enum P1: MatchingPredicate { case on, off }
+        enum P2: MatchingPredicate { case on, off }
+        enum P3: MatchingPredicate { case on, off }
+        enum P4: MatchingPredicate { case on, off }
+        enum Stranger: MatchingPredicate { case one }
+        let many = try Schema<State, Event>(initial: .locked) {
+            define(.locked) {
+                matching(P1.on) | when(.coin) | then(.unlocked)
+                matching(P2.on, and: P3.off) | when(.pass) | then(.alarming)
+                matching(A.x, and: B.x, C.x, Enforcement.weak, Reward.positive) | when(.reset) | then(.unlocked)
+            }
+            define(.unlocked) {
+                matching(P4.on) | when(.coin) | then(.locked)
+            }
+        }
+        #expect(many.predicateTypes.count == 9)
+        #expect(many.resolve(.coin, in: .locked, predicates: P1.on).target == .unlocked)
+        #expect(many.resolve(.coin, in: .locked, predicates: C.y, P1.on).target == .unlocked)
+        #expect(many.resolve(.coin, in: .locked, predicates: P1.off).unhandledKind == .noTransition)
+        #expect(many.resolve(.coin, in: .unlocked, predicates: P4.on, P1.off).target == .locked)
+        #expect(many.resolve(.pass, in: .locked, predicates: P3.off, P2.on).target == .alarming)
+        #expect(many.resolve(.pass, in: .locked, predicates: P1.on, P2.on, P3.off, A.z).target == .alarming)
+        #expect(many.resolve(.reset, in: .locked, predicates: Reward.positive, Enforcement.weak, C.x, B.x, A.x).target
+            == .unlocked)
+        guard case .unhandled(let missing) = many.resolve(.pass, in: .locked, predicates: P2.on) else {
+            Issue.record("expected unhandled")
+            return
+        }
+        #expect(missing.kind == .missingPredicate)
+        #expect(missing.predicateType == "P3")
+        guard case .unhandled(let unknown) = many.resolve(.coin, in: .locked, predicates: P1.on, Stranger.one) else {
+            Issue.record("expected unhandled")
+            return
+        }
+        #expect(unknown.kind == .unknownPredicate)
+        #expect(unknown.predicateType == "Stranger")
+    }
 }

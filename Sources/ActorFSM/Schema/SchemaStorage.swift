@@ -23,7 +23,8 @@ final class SchemaStorage<State: Hashable & Sendable, Event: Sendable>: Sendable
     /// For events matched by value that are payload-free enums: ids by tag, without a closure.
     @usableFromInline let tagTable: TagTable?
     @usableFromInline let predicateTypes: [PredicateType]
-    /// The identifiers of `predicateTypes`, apart, for lookups to scan.
+    /// The identifiers of `predicateTypes`, then `Never`'s, which stands for an empty place of a
+    /// context (see ``InlinePredicates``): its column of `slotStrides` is 0 in every row.
     @usableFromInline let predicateTypeIDs: [ObjectIdentifier]
     @usableFromInline let predicateSlots: [ObjectIdentifier: Int32]
     let transitions: [CompiledTransition<State, Event>]
@@ -115,8 +116,10 @@ final class SchemaStorage<State: Hashable & Sendable, Event: Sendable>: Sendable
         self.eventID = eventID
         self.tagTable = tagTable
         self.predicateTypes = predicateTypes
-        self.predicateTypeIDs = predicateTypes.map(\.id)
-        self.predicateSlots = predicateSlots
+        self.predicateTypeIDs = predicateTypes.map(\.id) + [ObjectIdentifier(Never.self)]
+        var slots = predicateSlots
+        slots[ObjectIdentifier(Never.self)] = Int32(predicateTypes.count)
+        self.predicateSlots = slots
         self.transitions = transitions
         self.groupIndex = groupIndex
         self.groups = groups
@@ -187,6 +190,9 @@ final class SchemaStorage<State: Hashable & Sendable, Event: Sendable>: Sendable
         guard group >= 0 else { return .unhandled(.init(.noTransition)) }
         let layout = groups[Int(group)]
         if predicates.isAmbiguous { return .unhandled(.init(.ambiguousPredicate, predicates.repeatedTypeName ?? "")) }
+        if case .inline(let small) = predicates.representation {
+            return search(small, in: layout, event: event, predicates: predicates)
+        }
         // One pass over the context: each predicate must be of a type the schema knows, and
         // adds its weighted ordinal if the group depends on its type. The group's index is
         // complete when every type it depends on has been counted once.
@@ -206,6 +212,31 @@ final class SchemaStorage<State: Hashable & Sendable, Event: Sendable>: Sendable
         }
         guard counted == layout.slotCount else { return missingPredicate(in: layout, predicates) }
         return outcome(ofEntry: entries[Int(offset)], event)
+    }
+
+    /// ``search(_:event:predicates:)`` for a context whose predicates are held in place: the same
+    /// walk as straight-line code over the three places. An empty place holds `Never`'s type,
+    /// whose stride is 0 in every group, and an ordinal held in place is never -1.
+    @inlinable @inline(__always)
+    func search(_ small: InlinePredicates, in layout: LookupGroup, event: Event?, predicates: PredicateContext) -> Lookup {
+        guard let first = slot(of: small.types.0), let second = slot(of: small.types.1),
+              let third = slot(of: small.types.2) else { return unknownPredicate(in: predicates) }
+        let row = Int(layout.strideRow)
+        let strides = (slotStrides[row &+ first], slotStrides[row &+ second], slotStrides[row &+ third])
+        let offset = layout.base &+ Int32(small.ordinals.0) &* strides.0 &+ Int32(small.ordinals.1) &* strides.1
+            &+ Int32(small.ordinals.2) &* strides.2
+        let counted = (strides.0 != 0 ? 1 : 0) &+ (strides.1 != 0 ? 1 : 0) &+ (strides.2 != 0 ? 1 : 0) as Int32
+        guard counted == layout.slotCount else { return missingPredicate(in: layout, predicates) }
+        return outcome(ofEntry: entries[Int(offset)], event)
+    }
+
+    /// The outcome of a lookup whose context has a predicate of a type the schema never mentions.
+    @usableFromInline
+    func unknownPredicate(in predicates: PredicateContext) -> Lookup {
+        for index in 0..<predicates.count where slot(of: predicates.typeID(at: index)) == nil {
+            return .unhandled(.init(.unknownPredicate, predicates.typeName(at: index)))
+        }
+        preconditionFailure("no predicate of the context is of an unknown type")
     }
 
     /// What the table's entry `transition` (-1 for none) does with `event`.
@@ -248,9 +279,9 @@ final class SchemaStorage<State: Hashable & Sendable, Event: Sendable>: Sendable
 
     /// The slot of the predicate type, if the schema mentions it: a scan of a few identifiers
     /// is cheaper than hashing one.
-    @inlinable
+    @inlinable @inline(__always)
     func slot(of typeID: ObjectIdentifier) -> Int? {
-        if predicateTypeIDs.count <= 8 { return predicateTypeIDs.firstIndex(of: typeID) }
+        if predicateTypeIDs.count <= 9 { return predicateTypeIDs.firstIndex(of: typeID) }
         return predicateSlots[typeID].map(Int.init)
     }
 

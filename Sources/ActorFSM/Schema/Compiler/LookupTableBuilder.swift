@@ -26,7 +26,7 @@ struct LookupTableBuilder<State: Sendable, Event: Sendable> {
 
     func build() -> Output {
         var output = Output(groupIndex: Array(repeating: -1, count: stateCount * eventCount),
-                            slotStrides: Array(repeating: 0, count: space.types.count))
+                            slotStrides: Array(repeating: 0, count: space.types.count + 1))
         var members: [Int: [Int]] = [:]
         for (index, transition) in transitions.enumerated() {
             members[Int(transition.source) * eventCount + Int(transition.event), default: []].append(index)
@@ -51,7 +51,7 @@ struct LookupTableBuilder<State: Sendable, Event: Sendable> {
         var strideRow = 0
         if !strides.isEmpty {
             strideRow = output.slotStrides.count
-            output.slotStrides += repeatElement(0, count: space.types.count)
+            output.slotStrides += repeatElement(0, count: space.types.count + 1)
             for (slot, stride) in zip(slots, strides) { output.slotStrides[strideRow + slot] = stride }
         }
         output.groups.append(LookupGroup(
