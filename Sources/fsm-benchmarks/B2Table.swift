@@ -2,7 +2,7 @@
 // cases, a third of the transitions with `matching`, including `or:` and `and:` forms).
 import ActorFSM
 
-enum B2State: Hashable, Sendable { case s0, s1, s2, s3, s4, s5, s6, s7, s8, s9 }
+enum B2State: Hashable, Sendable, CaseIterable { case s0, s1, s2, s3, s4, s5, s6, s7, s8, s9 }
 enum B2Event: Hashable, Sendable, CaseIterable { case e0, e1, e2, e3, e4, e5, e6, e7, e8, e9 }
 enum Tier: MatchingPredicate { case c0, c1, c2, c3, c4, c5, c6, c7, c8, c9 }
 enum Region: MatchingPredicate { case c0, c1, c2, c3, c4, c5, c6, c7, c8, c9 }

@@ -28,6 +28,7 @@ struct Report {
         add("B1 send/actor-floor", "B1 send", "B1 actor-floor", "≤ 1.5")
         add("B1 stream-floor/post", "B1 stream-floor", "B1 post", "≥ 10")
         add("B2 core/B1 core", "B2 core", "B1 core", "≤ 2")
+        add("B2 core/table-floor", "B2 core", "B2 table-floor", "")
         let tasks = "\(settings.cores) tasks"
         add("B4 speed-up, contiguous halves", "B4 1 task", "B4 " + tasks, "≥ 1.7")
         add("B4 speed-up, interleaved", "B4 1 task", "B4 \(tasks), interleaved", "≥ 1.7")
