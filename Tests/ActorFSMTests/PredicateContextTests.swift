@@ -128,6 +128,7 @@ import Testing
         enum P3: MatchingPredicate { case on, off }
         enum P4: MatchingPredicate { case on, off }
         enum Stranger: MatchingPredicate { case one }
+        enum Alien: MatchingPredicate { case two }
         let many = try Schema<State, Event>(initial: .locked) {
             define(.locked) {
                 matching(P1.on) | when(.coin) | then(.unlocked)
@@ -141,6 +142,7 @@ import Testing
         #expect(many.predicateTypes.count == 9)
         #expect(many.resolve(.coin, in: .locked, predicates: P1.on).target == .unlocked)
         #expect(many.resolve(.coin, in: .locked, predicates: C.y, P1.on).target == .unlocked)
+        #expect(many.resolve(.coin, in: .locked, predicates: P1.on, C.y, A.x).target == .unlocked)
         #expect(many.resolve(.coin, in: .locked, predicates: P1.off).unhandledKind == .noTransition)
         #expect(many.resolve(.coin, in: .unlocked, predicates: P4.on, P1.off).target == .locked)
         #expect(many.resolve(.pass, in: .locked, predicates: P3.off, P2.on).target == .alarming)
@@ -153,11 +155,18 @@ import Testing
         }
         #expect(missing.kind == .missingPredicate)
         #expect(missing.predicateType == "P3")
-        guard case .unhandled(let unknown) = many.resolve(.coin, in: .locked, predicates: P1.on, Stranger.one) else {
+        // Unknown before missing; the first unknown type is named.
+        guard case .unhandled(let unknown) = many.resolve(.pass, in: .locked, predicates: P2.on, Stranger.one, Alien.two)
+        else {
             Issue.record("expected unhandled")
             return
         }
         #expect(unknown.kind == .unknownPredicate)
         #expect(unknown.predicateType == "Stranger")
+        guard case .unhandled(let reversed) = many.resolve(.pass, in: .locked, predicates: Alien.two, Stranger.one) else {
+            Issue.record("expected unhandled")
+            return
+        }
+        #expect(reversed.predicateType == "Alien")
     }
 }

@@ -8,7 +8,8 @@ struct InlinePredicates: Sendable, BitwiseCopyable {
     /// How many predicates fit.
     @usableFromInline static var capacity: Int { 3 }
 
-    /// The predicates' types; places from ``count`` on hold `Never`'s and are never read.
+    /// The predicates' types; places from ``count`` on hold `Never`'s, which the schema's lookup
+    /// reads as a type of stride 0 (see `SchemaStorage.search(_:in:event:predicates:)`).
     @usableFromInline private(set) var types = (
         ObjectIdentifier(Never.self), ObjectIdentifier(Never.self), ObjectIdentifier(Never.self)
     )

@@ -34,8 +34,9 @@ final class SchemaStorage<State: Hashable & Sendable, Event: Sendable>: Sendable
     /// The predicate slots of every group (see ``LookupGroup/slotPositions``).
     @usableFromInline let groupSlots: [Int32]
     /// For `group.strideRow + slot`: the weight of the slot's case ordinal in the group's
-    /// combined index, or 0 if the group does not depend on that predicate type. A lookup walks
-    /// the context's few predicates once and reads one weight for each.
+    /// combined index, or 0 if the group does not depend on that predicate type (nor on
+    /// `Never`, whose column ends each row). A lookup reads one weight per predicate of the
+    /// context, and one per place of a context held in place.
     @usableFromInline let slotStrides: [Int32]
     /// For `state * eventCount + event`: the transition, when its group depends on no predicate
     /// type; -1 when there is no group; -2 when the group's entries must be searched.
@@ -117,9 +118,8 @@ final class SchemaStorage<State: Hashable & Sendable, Event: Sendable>: Sendable
         self.tagTable = tagTable
         self.predicateTypes = predicateTypes
         self.predicateTypeIDs = predicateTypes.map(\.id) + [ObjectIdentifier(Never.self)]
-        var slots = predicateSlots
-        slots[ObjectIdentifier(Never.self)] = Int32(predicateTypes.count)
-        self.predicateSlots = slots
+        self.predicateSlots = predicateSlots
+        assert(slotStrides.count % (predicateTypes.count + 1) == 0, "a row of strides per group, with Never's column")
         self.transitions = transitions
         self.groupIndex = groupIndex
         self.groups = groups
@@ -193,7 +193,7 @@ final class SchemaStorage<State: Hashable & Sendable, Event: Sendable>: Sendable
         if case .inline(let small) = predicates.representation {
             return search(small, in: layout, event: event, predicates: predicates)
         }
-        // One pass over the context: each predicate must be of a type the schema knows, and
+        // A boxed context: one pass over it. Each predicate must be of a type the schema knows, and
         // adds its weighted ordinal if the group depends on its type. The group's index is
         // complete when every type it depends on has been counted once.
         let row = Int(layout.strideRow)
@@ -218,13 +218,15 @@ final class SchemaStorage<State: Hashable & Sendable, Event: Sendable>: Sendable
     /// walk as straight-line code over the three places. An empty place holds `Never`'s type,
     /// whose stride is 0 in every group, and an ordinal held in place is never -1.
     @inlinable @inline(__always)
-    func search(_ small: InlinePredicates, in layout: LookupGroup, event: Event?, predicates: PredicateContext) -> Lookup {
+    func search(
+        _ small: InlinePredicates, in layout: LookupGroup, event: Event?, predicates: PredicateContext
+    ) -> Lookup {
         guard let first = slot(of: small.types.0), let second = slot(of: small.types.1),
               let third = slot(of: small.types.2) else { return unknownPredicate(in: predicates) }
         let row = Int(layout.strideRow)
         let strides = (slotStrides[row &+ first], slotStrides[row &+ second], slotStrides[row &+ third])
-        let offset = layout.base &+ Int32(small.ordinals.0) &* strides.0 &+ Int32(small.ordinals.1) &* strides.1
-            &+ Int32(small.ordinals.2) &* strides.2
+        let offset = layout.base &+ Int32(small.ordinals.0) &* strides.0
+            &+ Int32(small.ordinals.1) &* strides.1 &+ Int32(small.ordinals.2) &* strides.2
         let counted = (strides.0 != 0 ? 1 : 0) &+ (strides.1 != 0 ? 1 : 0) &+ (strides.2 != 0 ? 1 : 0) as Int32
         guard counted == layout.slotCount else { return missingPredicate(in: layout, predicates) }
         return outcome(ofEntry: entries[Int(offset)], event)
@@ -277,11 +279,13 @@ final class SchemaStorage<State: Hashable & Sendable, Event: Sendable>: Sendable
         timeouts.firstIndex(of: duration).map { Int32(events.count + $0) }
     }
 
-    /// The slot of the predicate type, if the schema mentions it: a scan of a few identifiers
-    /// is cheaper than hashing one.
+    /// The slot of the predicate type, if the schema mentions it, or `Never`'s slot, the last:
+    /// a scan of a few identifiers (up to 8 types and `Never`) is cheaper than hashing one.
     @inlinable @inline(__always)
     func slot(of typeID: ObjectIdentifier) -> Int? {
         if predicateTypeIDs.count <= 9 { return predicateTypeIDs.firstIndex(of: typeID) }
+        // An empty place, without hashing.
+        if typeID == ObjectIdentifier(Never.self) { return predicateTypeIDs.count &- 1 }
         return predicateSlots[typeID].map(Int.init)
     }
 

@@ -18,15 +18,19 @@ struct LookupTableBuilder<State: Sendable, Event: Sendable> {
         /// The predicate slots of every group, ascending within a group, one group after another.
         var groupSlots: [Int32] = []
         /// Per group, the weight of each predicate type's case id in the group's combined index
-        /// (see ``LookupGroup/strideRow``); starts with the shared row of zeros.
+        /// (see ``LookupGroup/strideRow``), then a 0 for `Never`, which stands for an empty place
+        /// of a context; starts with the shared row of zeros.
         var slotStrides: [Int32]
         var entries: [Int32] = []
         var diagnostics: [SchemaError.Diagnostic] = []
     }
 
+    /// The width of a row of `slotStrides`: one column per predicate type, and `Never`'s.
+    var rowWidth: Int { space.types.count + 1 }
+
     func build() -> Output {
         var output = Output(groupIndex: Array(repeating: -1, count: stateCount * eventCount),
-                            slotStrides: Array(repeating: 0, count: space.types.count + 1))
+                            slotStrides: Array(repeating: 0, count: rowWidth))
         var members: [Int: [Int]] = [:]
         for (index, transition) in transitions.enumerated() {
             members[Int(transition.source) * eventCount + Int(transition.event), default: []].append(index)
@@ -51,7 +55,7 @@ struct LookupTableBuilder<State: Sendable, Event: Sendable> {
         var strideRow = 0
         if !strides.isEmpty {
             strideRow = output.slotStrides.count
-            output.slotStrides += repeatElement(0, count: space.types.count + 1)
+            output.slotStrides += repeatElement(0, count: rowWidth)
             for (slot, stride) in zip(slots, strides) { output.slotStrides[strideRow + slot] = stride }
         }
         output.groups.append(LookupGroup(
