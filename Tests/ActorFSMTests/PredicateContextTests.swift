@@ -149,24 +149,14 @@ import Testing
         #expect(many.resolve(.pass, in: .locked, predicates: P1.on, P2.on, P3.off, A.z).target == .alarming)
         #expect(many.resolve(.reset, in: .locked, predicates: Reward.positive, Enforcement.weak, C.x, B.x, A.x).target
             == .unlocked)
-        guard case .unhandled(let missing) = many.resolve(.pass, in: .locked, predicates: P2.on) else {
-            Issue.record("expected unhandled")
-            return
-        }
-        #expect(missing.kind == .missingPredicate)
-        #expect(missing.predicateType == "P3")
+        let missing = many.resolve(.pass, in: .locked, predicates: P2.on).unhandledReason
+        #expect(missing?.kind == .missingPredicate)
+        #expect(missing?.predicateType == "P3")
         // Unknown before missing; the first unknown type is named.
-        guard case .unhandled(let unknown) = many.resolve(.pass, in: .locked, predicates: P2.on, Stranger.one, Alien.two)
-        else {
-            Issue.record("expected unhandled")
-            return
-        }
-        #expect(unknown.kind == .unknownPredicate)
-        #expect(unknown.predicateType == "Stranger")
-        guard case .unhandled(let reversed) = many.resolve(.pass, in: .locked, predicates: Alien.two, Stranger.one) else {
-            Issue.record("expected unhandled")
-            return
-        }
-        #expect(reversed.predicateType == "Alien")
+        let unknown = many.resolve(.pass, in: .locked, predicates: P2.on, Stranger.one, Alien.two).unhandledReason
+        #expect(unknown?.kind == .unknownPredicate)
+        #expect(unknown?.predicateType == "Stranger")
+        #expect(many.resolve(.pass, in: .locked, predicates: Alien.two, Stranger.one).unhandledReason?.predicateType
+            == "Alien")
     }
 }

@@ -48,8 +48,9 @@ struct Driver<S: Hashable & Sendable, E: Sendable> {
 
 extension Resolution {
     var target: State? { firingTransition?.target }
-    var unhandledKind: UnhandledReason.Kind? {
-        if case .unhandled(let reason) = self { reason.kind } else { nil }
+    var unhandledKind: UnhandledReason.Kind? { unhandledReason?.kind }
+    var unhandledReason: UnhandledReason? {
+        if case .unhandled(let reason) = self { reason } else { nil }
     }
     var isConditionFalse: Bool {
         if case .conditionFalse = self { true } else { false }
