@@ -200,9 +200,7 @@ final class SchemaStorage<State: Hashable & Sendable, Event: Sendable>: Sendable
         var offset = layout.base
         var counted: Int32 = 0
         for index in 0..<predicates.count {
-            guard let slot = slot(of: predicates.typeID(at: index)) else {
-                return .unhandled(.init(.unknownPredicate, predicates.typeName(at: index)))
-            }
+            guard let slot = slot(of: predicates.typeID(at: index)) else { return unknownPredicate(in: predicates) }
             let stride = slotStrides[row &+ slot]
             let ordinal = predicates.ordinal(at: index)
             // An ordinal of -1 (a case missing from `allCases`) counts as missing.
