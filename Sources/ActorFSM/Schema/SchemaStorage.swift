@@ -27,20 +27,23 @@ final class SchemaStorage<State: Hashable & Sendable, Event: Sendable>: Sendable
     /// context (see ``InlinePredicates``): its column of `slotStrides` is 0 in every row.
     @usableFromInline let predicateTypeIDs: [ObjectIdentifier]
     @usableFromInline let predicateSlots: [ObjectIdentifier: Int32]
+    /// The column of each slot (of `predicateTypeIDs`) in a row of `slotStrides`, and the hash
+    /// that finds it from a type's identifier.
+    @usableFromInline let typeColumns: TypeColumns
     let transitions: [CompiledTransition<State, Event>]
     /// For `state * eventCount + event`, the index of its `LookupGroup`, or -1.
     @usableFromInline let groupIndex: [Int32]
+    /// For `state * eventCount + event`: its transition, if no search is needed, and where its
+    /// group's table lies, read in one step.
+    @usableFromInline let cells: [LookupCell]
     @usableFromInline let groups: [LookupGroup]
     /// The predicate slots of every group (see ``LookupGroup/slotPositions``).
     @usableFromInline let groupSlots: [Int32]
-    /// For `group.strideRow + slot`: the weight of the slot's case ordinal in the group's
-    /// combined index, or 0 if the group does not depend on that predicate type (nor on
-    /// `Never`, whose column ends each row). A lookup reads one weight per predicate of the
-    /// context, and one per place of a context held in place.
+    /// For `group.strideRow + column`: the weight of the case ordinal of the column's predicate
+    /// type (see ``TypeColumns``) in the group's combined index, or 0 if the group does not
+    /// depend on that type (and for `Never` and unused columns). A lookup reads one weight per
+    /// predicate of the context, and one per place of a context held in place.
     @usableFromInline let slotStrides: [Int32]
-    /// For `state * eventCount + event`: the transition, when its group depends on no predicate
-    /// type; -1 when there is no group; -2 when the group's entries must be searched.
-    @usableFromInline let directTransitions: [Int32]
     /// For each group's combination of predicate cases, the winning transition, or -1.
     @usableFromInline let entries: [Int32]
     @usableFromInline let entryActions: [Actions<State, Event>]
@@ -91,7 +94,7 @@ final class SchemaStorage<State: Hashable & Sendable, Event: Sendable>: Sendable
         initial: Int32, states: [State], stateIDs: [State: Int32], events: [any Hashable & Sendable],
         eventLabels: [String], timeouts: [Duration], eventID: @escaping @Sendable (Event) -> Int32?, tagTable: TagTable?,
         predicateTypes: [PredicateType],
-        predicateSlots: [ObjectIdentifier: Int32], transitions: [CompiledTransition<State, Event>],
+        predicateSlots: [ObjectIdentifier: Int32], typeColumns: TypeColumns, transitions: [CompiledTransition<State, Event>],
         groupIndex: [Int32], groups: [LookupGroup], groupSlots: [Int32], slotStrides: [Int32], entries: [Int32],
         entryActions: [Actions<State, Event>], exitActions: [Actions<State, Event>],
         stateTasks: [[StateTask<State, Event>]], policy: EntryExitPolicy
@@ -119,17 +122,19 @@ final class SchemaStorage<State: Hashable & Sendable, Event: Sendable>: Sendable
         self.predicateTypes = predicateTypes
         self.predicateTypeIDs = predicateTypes.map(\.id) + [ObjectIdentifier(Never.self)]
         self.predicateSlots = predicateSlots
-        assert(slotStrides.count % (predicateTypes.count + 1) == 0, "a row of strides per group, with Never's column")
+        self.typeColumns = typeColumns
+        assert(slotStrides.count % typeColumns.width == 0, "a whole row of strides per group")
         self.transitions = transitions
         self.groupIndex = groupIndex
         self.groups = groups
         self.groupSlots = groupSlots
         self.slotStrides = slotStrides
         self.entries = entries
-        self.directTransitions = groupIndex.map { group in
-            guard group >= 0 else { return -1 }
+        self.cells = groupIndex.map { group in
+            guard group >= 0 else { return .empty }
             let layout = groups[Int(group)]
-            return layout.slotCount == 0 && entries[Int(layout.base)] >= 0 ? entries[Int(layout.base)] : -2
+            let direct = layout.slotCount == 0 && entries[Int(layout.base)] >= 0 ? entries[Int(layout.base)] : -2
+            return LookupCell(group: layout, direct: direct)
         }
         self.entryActions = entryActions
         self.exitActions = exitActions
@@ -169,64 +174,97 @@ final class SchemaStorage<State: Hashable & Sendable, Event: Sendable>: Sendable
     }
 
     /// The transition that the event with id `eventID` triggers: `event` is `nil` for a timeout.
+    ///
+    /// Two paths are inlined into the caller: an empty context in a cell that needs no search,
+    /// and a context held in place whose search finds a transition without conditions, or none.
+    /// Everything else (conditions, a boxed context, an unhandled reason to name) is answered
+    /// by ``search(_:event:predicates:)``.
     @inlinable @inline(__always)
     func lookup(state: Int32, eventID: Int32, event: Event?, predicates: PredicateContext) -> Lookup {
-        let cell = Int(state) &* eventCount &+ Int(eventID)
-        let direct = directTransitions[cell]
-        if direct >= 0 && predicates.isEmpty && !hot[Int(direct)].hasGuards { return .fires(direct) }
-        return search(cell, event: event, predicates: predicates)
+        let index = Int(state) &* eventCount &+ Int(eventID)
+        let cell = cells[index]
+        if cell.direct >= 0 && predicates.isEmpty && !hot[Int(cell.direct)].hasGuards { return .fires(cell.direct) }
+        if case .inline(let small) = predicates.representation {
+            let transition = entry(in: cell, for: small)
+            if transition >= 0 && !hasGuards(transition) { return .fires(transition) }
+            if transition == -1 { return .unhandled(.init(.noTransition)) }
+        }
+        return search(index, event: event, predicates: predicates)
     }
 
-    /// ``lookup(state:eventID:event:predicates:)`` beyond its shortest path: a cell whose group
-    /// depends on predicates, a context with predicates, or a transition with conditions.
-    @inlinable
-    func search(_ cell: Int, event: Event?, predicates: PredicateContext) -> Lookup {
-        let direct = directTransitions[cell]
-        if direct >= 0 && predicates.isEmpty {
-            return admits(direct, event) ? .fires(direct) : .conditionFalse(direct)
+    /// The entry of `cell`'s table for a context held in place: a transition (≥ 0), -1 for none,
+    /// or -2 when ``search(_:event:predicates:)`` must answer (an ambiguous context, or a
+    /// predicate of a type the schema does not know, or a missing one).
+    ///
+    /// Straight-line code over the three places: an empty place holds `Never`'s type, whose
+    /// stride is 0 in every group, and an ordinal held in place is never -1. A place's column is
+    /// its type's bucket in ``TypeColumns``, and the type is known if the bucket holds it.
+    @inlinable @inline(__always)
+    func entry(in cell: LookupCell, for small: InlinePredicates) -> Int32 {
+        if cell.direct == -1 { return -1 }
+        if small.isAmbiguous { return -2 }
+        let keys = (UInt(bitPattern: small.types.0), UInt(bitPattern: small.types.1), UInt(bitPattern: small.types.2))
+        let columns = (typeColumns.bucket(of: keys.0), typeColumns.bucket(of: keys.1), typeColumns.bucket(of: keys.2))
+        // Unchecked: a bucket is below the count of identifiers (see `TypeColumns.bucket(of:)`).
+        let known = typeColumns.identifiers.withUnsafeBufferPointer {
+            $0[columns.0] == keys.0 && $0[columns.1] == keys.1 && $0[columns.2] == keys.2
         }
-        if direct == -1 { return .unhandled(.init(.noTransition)) }
-        let group = groupIndex[cell]
-        guard group >= 0 else { return .unhandled(.init(.noTransition)) }
-        let layout = groups[Int(group)]
+        guard known else { return -2 }
+        let row = Int(cell.strideRow)
+        // Unchecked: a known type's column is below the width of a row, and `strideRow` starts one.
+        let strides = slotStrides.withUnsafeBufferPointer {
+            ($0[row &+ columns.0], $0[row &+ columns.1], $0[row &+ columns.2])
+        }
+        // Counted without a branch: which types a group depends on varies from event to event,
+        // so a branch per place would often be mispredicted.
+        let counted = Self.isNonZero(strides.0) &+ Self.isNonZero(strides.1) &+ Self.isNonZero(strides.2)
+        guard counted == cell.slotCount else { return -2 }
+        let offset = cell.base &+ Int32(small.ordinals.0) &* strides.0
+            &+ Int32(small.ordinals.1) &* strides.1 &+ Int32(small.ordinals.2) &* strides.2
+        // Checked: ordinals come from the context's types, whose `allCases` the schema trusts
+        // not to change, but a broken conformance must not read outside the table.
+        return entries[Int(offset)]
+    }
+
+    /// Whether `transition`, an entry of the table, has conditions.
+    @inlinable @inline(__always)
+    func hasGuards(_ transition: Int32) -> Bool {
+        // Unchecked: the table's entries are indices of `hot`, or negative.
+        hot.withUnsafeBufferPointer { $0[Int(transition)].hasGuards }
+    }
+
+    /// 1 if `stride` is not 0, else 0, without a branch: bit 31 of `s | -s` is set iff `s != 0`.
+    @inlinable @inline(__always)
+    static func isNonZero(_ stride: Int32) -> Int32 {
+        Int32(bitPattern: UInt32(bitPattern: stride | (0 &- stride)) >> 31)
+    }
+
+    /// ``lookup(state:eventID:event:predicates:)`` in full, for the cell at `index`: every
+    /// context, every outcome, in the order ambiguous, unknown, missing, no transition.
+    @inlinable @inline(never)
+    func search(_ index: Int, event: Event?, predicates: PredicateContext) -> Lookup {
+        let cell = cells[index]
+        if cell.direct >= 0 && predicates.isEmpty {
+            return admits(cell.direct, event) ? .fires(cell.direct) : .conditionFalse(cell.direct)
+        }
+        if cell.direct == -1 { return .unhandled(.init(.noTransition)) }
         if predicates.isAmbiguous { return .unhandled(.init(.ambiguousPredicate, predicates.repeatedTypeName ?? "")) }
-        if case .inline(let small) = predicates.representation {
-            return search(small, in: layout, event: event, predicates: predicates)
-        }
-        // A boxed context: one pass over it. Each predicate must be of a type the schema knows, and
+        // One pass over the context. Each predicate must be of a type the schema knows, and
         // adds its weighted ordinal if the group depends on its type. The group's index is
         // complete when every type it depends on has been counted once.
-        let row = Int(layout.strideRow)
-        var offset = layout.base
+        let row = Int(cell.strideRow)
+        var offset = cell.base
         var counted: Int32 = 0
-        for index in 0..<predicates.count {
-            guard let slot = slot(of: predicates.typeID(at: index)) else { return unknownPredicate(in: predicates) }
-            let stride = slotStrides[row &+ slot]
-            let ordinal = predicates.ordinal(at: index)
+        for position in 0..<predicates.count {
+            guard let slot = slot(of: predicates.typeID(at: position)) else { return unknownPredicate(in: predicates) }
+            let stride = slotStrides[row &+ typeColumns.columnsOfSlots[slot]]
+            let ordinal = predicates.ordinal(at: position)
             // An ordinal of -1 (a case missing from `allCases`) counts as missing.
             guard stride != 0 && ordinal >= 0 else { continue }
             offset &+= ordinal &* stride
             counted &+= 1
         }
-        guard counted == layout.slotCount else { return missingPredicate(in: layout, predicates) }
-        return outcome(ofEntry: entries[Int(offset)], event)
-    }
-
-    /// ``search(_:event:predicates:)`` for a context whose predicates are held in place: the same
-    /// walk as straight-line code over the three places. An empty place holds `Never`'s type,
-    /// whose stride is 0 in every group, and an ordinal held in place is never -1.
-    @inlinable @inline(__always)
-    func search(
-        _ small: InlinePredicates, in layout: LookupGroup, event: Event?, predicates: PredicateContext
-    ) -> Lookup {
-        guard let first = slot(of: small.types.0), let second = slot(of: small.types.1),
-              let third = slot(of: small.types.2) else { return unknownPredicate(in: predicates) }
-        let row = Int(layout.strideRow)
-        let strides = (slotStrides[row &+ first], slotStrides[row &+ second], slotStrides[row &+ third])
-        let offset = layout.base &+ Int32(small.ordinals.0) &* strides.0
-            &+ Int32(small.ordinals.1) &* strides.1 &+ Int32(small.ordinals.2) &* strides.2
-        let counted = (strides.0 != 0 ? 1 : 0) &+ (strides.1 != 0 ? 1 : 0) &+ (strides.2 != 0 ? 1 : 0) as Int32
-        guard counted == layout.slotCount else { return missingPredicate(in: layout, predicates) }
+        guard counted == cell.slotCount else { return missingPredicate(in: groups[Int(groupIndex[index])], predicates) }
         return outcome(ofEntry: entries[Int(offset)], event)
     }
 

@@ -34,9 +34,9 @@ struct LookupGroup: Sendable, BitwiseCopyable {
     @usableFromInline let firstSlot: Int32
     /// How many predicate slots the group depends on.
     @usableFromInline let slotCount: Int32
-    /// Where this group's row starts in `slotStrides`: one stride per predicate type of the
-    /// schema, 0 for a type the group does not depend on, then a 0 for `Never` (an empty place
-    /// of a context). Groups that depend on none share the row at 0, which is all zeros.
+    /// Where this group's row starts in `slotStrides`: a stride in each predicate type's column
+    /// (see ``TypeColumns``), 0 for a type the group does not depend on and for `Never` (an
+    /// empty place of a context). Groups that depend on none share the row at 0, all zeros.
     @usableFromInline let strideRow: Int32
 
     /// The group's positions in `groupSlots`.

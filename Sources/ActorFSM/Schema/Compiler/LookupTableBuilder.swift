@@ -9,6 +9,8 @@ struct LookupTableBuilder<State: Sendable, Event: Sendable> {
     let stateCount: Int
     let eventCount: Int
     let space: PredicateSpace
+    /// Where each slot's stride lies in a row: `space`'s types, then `Never`.
+    let columns: TypeColumns
     let describeState: (Int32) -> String
     let describeEvent: (Int32) -> String
 
@@ -17,16 +19,17 @@ struct LookupTableBuilder<State: Sendable, Event: Sendable> {
         var groups: [LookupGroup] = []
         /// The predicate slots of every group, ascending within a group, one group after another.
         var groupSlots: [Int32] = []
-        /// Per group, the weight of each predicate type's case id in the group's combined index
-        /// (see ``LookupGroup/strideRow``), then a 0 for `Never`, which stands for an empty place
-        /// of a context; starts with the shared row of zeros.
+        /// Per group, the weight of each predicate type's case id in the group's combined index,
+        /// in the type's column (see ``LookupGroup/strideRow``); `Never`'s column, which stands
+        /// for an empty place of a context, is 0. Starts with the shared row of zeros.
         var slotStrides: [Int32]
         var entries: [Int32] = []
         var diagnostics: [SchemaError.Diagnostic] = []
     }
 
-    /// The width of a row of `slotStrides`: one column per predicate type, and `Never`'s.
-    var rowWidth: Int { space.types.count + 1 }
+    /// The width of a row of `slotStrides`: a column for each predicate type and `Never`, and
+    /// the hash's unused ones.
+    var rowWidth: Int { columns.width }
 
     func build() -> Output {
         var output = Output(groupIndex: Array(repeating: -1, count: stateCount * eventCount),
@@ -56,7 +59,9 @@ struct LookupTableBuilder<State: Sendable, Event: Sendable> {
         if !strides.isEmpty {
             strideRow = output.slotStrides.count
             output.slotStrides += repeatElement(0, count: rowWidth)
-            for (slot, stride) in zip(slots, strides) { output.slotStrides[strideRow + slot] = stride }
+            for (slot, stride) in zip(slots, strides) {
+                output.slotStrides[strideRow + columns.columnsOfSlots[slot]] = stride
+            }
         }
         output.groups.append(LookupGroup(
             base: Int32(base), firstSlot: Int32(output.groupSlots.count), slotCount: Int32(strides.count),

@@ -10,15 +10,20 @@ struct SchemaCompiler<State: Hashable & Sendable, Event: Sendable> {
     /// The durations of `after(…)` statements, in order of first appearance; their ids follow the events'.
     private var timeouts: [Duration] = []
 
+    /// - Parameter columnWidthLimit: the widest row of strides whose columns may be hashed (see
+    ///   ``TypeColumns``); tests lower it to take the search by slot.
     static func compile(
-        initial: State, policy: EntryExitPolicy, definitions: [Syntax.Define<State, Event>], location: SourceLocation
+        initial: State, policy: EntryExitPolicy, definitions: [Syntax.Define<State, Event>], location: SourceLocation,
+        columnWidthLimit: Int = TypeColumns.maximumWidth
     ) throws(SchemaError) -> SchemaStorage<State, Event> {
         var compiler = SchemaCompiler()
-        return try compiler.run(initial: initial, policy: policy, definitions: definitions, location: location)
+        return try compiler.run(
+            initial: initial, policy: policy, definitions: definitions, location: location, columnWidthLimit: columnWidthLimit)
     }
 
     private mutating func run(
-        initial: State, policy: EntryExitPolicy, definitions: [Syntax.Define<State, Event>], location: SourceLocation
+        initial: State, policy: EntryExitPolicy, definitions: [Syntax.Define<State, Event>], location: SourceLocation,
+        columnWidthLimit: Int
     ) throws(SchemaError) -> SchemaStorage<State, Event> {
         if definitions.isEmpty {
             diagnostics.append(.init(.emptyTable, "the table defines no state; add at least one `define`", at: [location]))
@@ -49,9 +54,11 @@ struct SchemaCompiler<State: Hashable & Sendable, Event: Sendable> {
         diagnostics += transitions.flatMap(check.diagnostics)
         let eventCount = events.count + timeouts.count
         let (stateNames, eventNames) = (states.map { "\($0)" }, events.map(\.label) + timeouts.map { Timeout($0).description })
+        let columns = TypeColumns(
+            typeIDs: inheritance.space.types.map(\.id) + [ObjectIdentifier(Never.self)], maximumWidth: columnWidthLimit)
         let table = LookupTableBuilder(
             transitions: transitions, stateCount: states.count, eventCount: eventCount, space: inheritance.space,
-            describeState: { stateNames[Int($0)] }, describeEvent: { eventNames[Int($0)] })
+            columns: columns, describeState: { stateNames[Int($0)] }, describeEvent: { eventNames[Int($0)] })
         let lookup = table.build()
         diagnostics += inheritance.allDiagnostics + lookup.diagnostics
         guard diagnostics.isEmpty else { throw SchemaError(diagnostics: diagnostics) }
@@ -62,6 +69,7 @@ struct SchemaCompiler<State: Hashable & Sendable, Event: Sendable> {
             eventID: events.first.map { $0.makeIndex(events.map(\.identity)) } ?? { _ in nil },
             tagTable: events.first?.kind == .value ? events.first?.makeTagTable(events.map(\.identity)) : nil,
             predicateTypes: inheritance.space.types, predicateSlots: inheritance.space.slots.mapValues { Int32($0) },
+            typeColumns: columns,
             transitions: transitions, groupIndex: lookup.groupIndex, groups: lookup.groups,
             groupSlots: lookup.groupSlots, slotStrides: lookup.slotStrides, entries: lookup.entries,
             entryActions: entryActions, exitActions: exitActions,
