@@ -12,6 +12,8 @@ struct Settings {
     var json = false
     var only: Set<String> = []
     var cores = 2
+    /// `--count N`: run B1's and B2's core steps untimed, for callgrind (see InstructionCounts.swift).
+    var countedEvents: Int?
 
     var repetitions: Int { quick ? 3 : 7 }
     var b1Events: Int { quick ? 200_000 : 10_000_000 }
@@ -28,18 +30,30 @@ struct Settings {
 
 var settings = Settings()
 settings.cores = sysconf(Int32(_SC_NPROCESSORS_ONLN))
-for argument in CommandLine.arguments.dropFirst() {
+var arguments = CommandLine.arguments.dropFirst()
+while let argument = arguments.popFirst() {
     switch argument {
     case "--quick": settings.quick = true
+    case "--count":
+        guard let count = arguments.popFirst().flatMap({ Int($0) }), count > 0 else {
+            print("fsm-benchmarks: --count needs a number of events, as --count 1000000")
+            exit(2)
+        }
+        settings.countedEvents = count
     case "--json": settings.json = true
     case "-h", "--help":
-        print("usage: fsm-benchmarks [--quick] [--json] [B1 B2 B3 B4 B5 B6]")
+        print("usage: fsm-benchmarks [--quick] [--json] [B1 B2 B3 B4 B5 B6]\n       fsm-benchmarks --count EVENTS   (B1's and B2's core steps, untimed, for callgrind)")
         exit(0)
     case let name where name.hasPrefix("B"): settings.only.insert(name)
     default:
         print("fsm-benchmarks: unknown argument \(argument); see --help")
         exit(2)
     }
+}
+
+if let count = settings.countedEvents {
+    try countInstructions(events: count)
+    exit(0)
 }
 
 var results: [Measurement] = []
