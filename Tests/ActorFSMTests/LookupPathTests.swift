@@ -14,8 +14,8 @@ import Testing
     /// A type no statement mentions.
     enum Stranger: MatchingPredicate { case one }
 
-    /// Cells without predicates, with one type, with two, with a condition, and without any
-    /// transition at all (`reset` in `alarming`).
+    /// Cells without predicates, with one type, with two, with a condition (with and without
+    /// predicates), and without any transition at all (`reset` in `alarming`).
     @Syntax.TableBuilder<State, Event>
     static func table() -> [Syntax.Define<State, Event>] {
         define(.locked) {
@@ -32,6 +32,9 @@ import Testing
         }
         define(.alarming) {
             matching(Enforcement.weak) | when(.coin) | then(.locked)
+            condition({ false }) {
+                matching(Reward.positive) | when(.pass) | then(.unlocked)
+            }
             when(.pass) | then(.alarming)
         }
     }
@@ -43,6 +46,8 @@ import Testing
         PredicateContext(C.y, A.x, B.x), PredicateContext(B.x, C.x), PredicateContext(C.x),
         PredicateContext(A.z, B.z, C.z), PredicateContext(Enforcement.weak), PredicateContext(Enforcement.strong, A.x),
         PredicateContext(A.x, A.y), PredicateContext(Stranger.one), PredicateContext(A.x, Stranger.one),
+        PredicateContext(A.x, B.x, Stranger.one), PredicateContext(A.y, Stranger.one, B.z),
+        PredicateContext(Reward.positive), PredicateContext(Reward.negative, C.x),
         PredicateContext(Partial.listed), PredicateContext(Partial.unlisted), PredicateContext(A.y, B.z, C.z, Reward.negative),
         PredicateContext(A.y, B.z, C.z, Stranger.one), PredicateContext(A.x, B.x, C.x, A.y),
     ]
@@ -87,6 +92,21 @@ import Testing
         let unhashed = try Self.compile(columnWidthLimit: 1)
         #expect(hashed.typeColumns.isHashed)
         #expect(!unhashed.typeColumns.isHashed)
+        // The inline path answers a complete context of known types itself (so the comparison
+        // below is not between two runs of the search), and leaves the rest to the search.
+        let locked = Int(hashed.stateIDs[.locked]!) * hashed.eventCount
+        let coin = Int(hashed.tagTable?.id(of: Event.coin) ?? hashed.eventID(Event.coin)!)
+        func entry(_ storage: SchemaStorage<State, Event>, _ context: PredicateContext) -> Int32 {
+            guard case .inline(let small) = context.representation else { return .min }
+            return storage.entry(in: storage.cells[locked + coin], for: small)
+        }
+        let alarming = hashed.transitions.firstIndex { $0.target == hashed.stateIDs[.alarming]! }!
+        #expect(entry(hashed, PredicateContext(B.z, C.x, A.y)) == Int32(alarming))
+        #expect(entry(hashed, PredicateContext(A.z, B.z)) == -1)
+        #expect(entry(hashed, PredicateContext(B.z)) == -2)
+        #expect(entry(hashed, PredicateContext(A.y, B.z, Stranger.one)) == -2)
+        #expect(entry(hashed, PredicateContext(A.y, B.z, A.x)) == -2)
+        #expect(entry(unhashed, PredicateContext(B.z, C.x, A.y)) == -2)
         let quick = Self.answers(hashed, bySearch: false)
         #expect(quick == Self.answers(hashed, bySearch: true))
         #expect(quick == Self.answers(unhashed, bySearch: false))

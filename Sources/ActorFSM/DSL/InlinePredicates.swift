@@ -9,7 +9,7 @@ struct InlinePredicates: Sendable, BitwiseCopyable {
     @usableFromInline static var capacity: Int { 3 }
 
     /// The predicates' types; places from ``count`` on hold `Never`'s, which the schema's lookup
-    /// reads as a type of stride 0 (see `SchemaStorage.search(_:in:event:predicates:)`).
+    /// reads as a type of stride 0 (see `SchemaStorage.entry(in:for:)`).
     @usableFromInline private(set) var types = (
         ObjectIdentifier(Never.self), ObjectIdentifier(Never.self), ObjectIdentifier(Never.self)
     )

@@ -1,5 +1,6 @@
-/// What a lookup reads first about a (state, event) pair: one 16-byte load answers an event
-/// without predicates, and tells a search with predicates where its group's table lies.
+/// What a lookup reads first about a (state, event) pair: 16 bytes, so within one cache line,
+/// that answer an event without predicates and tell a search with predicates where its
+/// group's table lies.
 @usableFromInline
 struct LookupCell: Sendable, BitwiseCopyable {
     /// The transition, when the pair's group depends on no predicate type; -1 when the state has

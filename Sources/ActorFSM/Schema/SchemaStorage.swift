@@ -7,7 +7,7 @@ final class SchemaStorage<State: Hashable & Sendable, Event: Sendable>: Sendable
     @usableFromInline let states: [State]
     let stateIDs: [State: Int32]
     @usableFromInline let events: [any Hashable & Sendable]
-    /// Events and then timeouts: the width of a row of `groupIndex`.
+    /// Events and then timeouts: the width of a row of `cells` and of `groupIndex`.
     @usableFromInline let eventCount: Int
     /// Labels of the events, then of the timeouts.
     let eventLabels: [String]
@@ -123,7 +123,10 @@ final class SchemaStorage<State: Hashable & Sendable, Event: Sendable>: Sendable
         self.predicateTypeIDs = predicateTypes.map(\.id) + [ObjectIdentifier(Never.self)]
         self.predicateSlots = predicateSlots
         self.typeColumns = typeColumns
-        assert(slotStrides.count % typeColumns.width == 0, "a whole row of strides per group")
+        // What the lookup's unchecked reads of strides rest on: every group's row is whole.
+        precondition(slotStrides.count >= typeColumns.width && groups.allSatisfy {
+            $0.strideRow >= 0 && Int($0.strideRow) + typeColumns.width <= slotStrides.count
+        }, "a whole row of strides per group")
         self.transitions = transitions
         self.groupIndex = groupIndex
         self.groups = groups
@@ -192,9 +195,10 @@ final class SchemaStorage<State: Hashable & Sendable, Event: Sendable>: Sendable
         return search(index, event: event, predicates: predicates)
     }
 
-    /// The entry of `cell`'s table for a context held in place: a transition (≥ 0), -1 for none,
-    /// or -2 when ``search(_:event:predicates:)`` must answer (an ambiguous context, or a
-    /// predicate of a type the schema does not know, or a missing one).
+    /// The entry of `cell`'s table for a context held in place: a transition (≥ 0), which may
+    /// have conditions, -1 for none, or -2 when ``search(_:event:predicates:)`` must answer: an
+    /// ambiguous context, a predicate of a type the schema does not know or a missing one, and
+    /// every context when the schema's type columns are not hashed.
     ///
     /// Straight-line code over the three places: an empty place holds `Never`'s type, whose
     /// stride is 0 in every group, and an ordinal held in place is never -1. A place's column is
@@ -240,7 +244,9 @@ final class SchemaStorage<State: Hashable & Sendable, Event: Sendable>: Sendable
     }
 
     /// ``lookup(state:eventID:event:predicates:)`` in full, for the cell at `index`: every
-    /// context, every outcome, in the order ambiguous, unknown, missing, no transition.
+    /// context, every outcome. No transition when the state has none for the event, whatever
+    /// the context; otherwise an ambiguous context, then an unknown type, then a missing one,
+    /// then the entry's outcome.
     @inlinable @inline(never)
     func search(_ index: Int, event: Event?, predicates: PredicateContext) -> Lookup {
         let cell = cells[index]

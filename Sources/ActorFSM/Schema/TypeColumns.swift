@@ -7,9 +7,14 @@
 /// then finds a type's column with one multiplication, and one comparison tells it whether the
 /// schema knows the type at all.
 ///
-/// If no such hash fits in ``maximumWidth`` columns (a schema of very many predicate types), the
-/// columns are the slots themselves and ``isHashed`` is false: every ``bucket(of:)`` is then 0,
-/// whose identifier is 0, so a lookup's comparison fails and it takes the search by slot.
+/// The widths tried are the three powers of two from the smallest that fits every type (so a
+/// row is at most 8 times the number of types, rounded up), and at most ``maximumWidth``; each
+/// with 32 multipliers. If none separates the types (a schema of very many predicate types),
+/// the columns are the slots themselves and ``isHashed`` is false: every ``bucket(of:)`` is then
+/// 0, whose identifier is 0, so a lookup's comparison fails and it takes the search by slot.
+///
+/// Types' identifiers are the addresses of their metadata, which differ from one process to the
+/// next, so the width chosen, and near the limits whether a hash is found, can too.
 @usableFromInline
 struct TypeColumns: Sendable {
     /// The widest row the hash may ask for.
@@ -32,15 +37,17 @@ struct TypeColumns: Sendable {
         let keys = typeIDs.map { UInt(bitPattern: $0) }
         var fewest = 0
         while 1 << fewest < keys.count { fewest += 1 }
-        for bits in fewest...(fewest + 3) where 1 << bits <= maximumWidth {
-            for multiplier in Self.candidateMultipliers {
-                // `&>>` by 64 would shift by 0: a single key (bits 0) takes the one bucket directly.
-                let shift = UInt(64 - bits)
-                let buckets = keys.map { bits == 0 ? 0 : Int(bitPattern: ($0 &* multiplier) &>> shift) }
+        for bits in fewest...(fewest + 2) where 1 << bits <= maximumWidth {
+            // One key (bits 0) takes the one bucket with a multiplier of 0: a shift by 64 would
+            // be a shift by 0 under `&>>`, and keep the whole product.
+            let multipliers: [UInt] = bits == 0 ? [0] : Self.candidateMultipliers
+            let shift: UInt = bits == 0 ? 0 : UInt(64 - bits)
+            for multiplier in multipliers {
+                let buckets = keys.map { Int(bitPattern: ($0 &* multiplier) &>> shift) }
                 guard Set(buckets).count == keys.count else { continue }
                 var identifiers = [UInt](repeating: 0, count: 1 << bits)
                 for (key, bucket) in zip(keys, buckets) { identifiers[bucket] = key }
-                self.init(width: 1 << bits, multiplier: bits == 0 ? 0 : multiplier, shift: shift,
+                self.init(width: 1 << bits, multiplier: multiplier, shift: shift,
                           identifiers: identifiers, columnsOfSlots: buckets, isHashed: true)
                 return
             }
@@ -50,13 +57,18 @@ struct TypeColumns: Sendable {
     }
 
     private init(width: Int, multiplier: UInt, shift: UInt, identifiers: [UInt], columnsOfSlots: [Int], isHashed: Bool) {
+        // What `bucket(of:)`'s bound rests on: the top `64 - shift` bits of a product, below
+        // `2^(64 - shift)` buckets, or a multiplier of 0 and one bucket.
+        precondition(isHashed ? identifiers.count == width : identifiers == [0], "one identifier per bucket")
+        precondition(multiplier == 0 ? identifiers.count == 1 : (1...63).contains(shift) && identifiers.count == 1 << (64 - shift),
+                     "a bucket below the count of identifiers")
         (self.width, self.multiplier, self.shift) = (width, multiplier, shift)
         (self.identifiers, self.columnsOfSlots, self.isHashed) = (identifiers, columnsOfSlots, isHashed)
     }
 
     /// The bucket of `key` (an identifier's bits): below `identifiers.count`, since the top
-    /// `64 - shift` bits of a product are below `2^(64 - shift)`, the hash's width; 0 when not
-    /// hashed, as the multiplier is then 0.
+    /// `64 - shift` bits of a product are below `2^(64 - shift)`, the hash's width; 0 when the
+    /// multiplier is 0 (one bucket, or not hashed). The init checks both.
     @inlinable @inline(__always)
     func bucket(of key: UInt) -> Int { Int(bitPattern: (key &* multiplier) &>> shift) }
 

@@ -25,7 +25,8 @@ struct CompiledTransition<State: Sendable, Event: Sendable>: Sendable {
 /// The transitions of one (state, event) pair, expanded over the predicate types they use.
 ///
 /// Its slots are a range of the schema's `groupSlots`, and its strides a row of the schema's
-/// `slotStrides`, not arrays of its own, so reading a group on the hot path counts no reference.
+/// `slotStrides`, not arrays of its own, so reading a group counts no reference. Lookups read
+/// its layout from the cell (``LookupCell``); the group itself names a missing type.
 @usableFromInline
 struct LookupGroup: Sendable, BitwiseCopyable {
     /// Where this group's entries start in the schema's entry table.
