@@ -1,5 +1,6 @@
 // fsm-benchmarks: the workloads of BENCHMARKS.md (B1–B6), each reported with the baselines
-// measured in the same run. Usage: swift run -c release fsm-benchmarks [--quick] [--json] [B1 B3 …]
+// measured in the same run. Usage: swift run -c release fsm-benchmarks [--quick] [--json] [B1 B3 …],
+// or fsm-benchmarks --count EVENTS (B1's and B2's core steps untimed, for callgrind; other arguments ignored).
 
 #if canImport(Glibc)
 import Glibc
