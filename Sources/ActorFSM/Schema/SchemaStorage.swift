@@ -220,7 +220,7 @@ final class SchemaStorage<State: Hashable & Sendable, Event: Sendable>: Sendable
             ($0[row &+ columns.0], $0[row &+ columns.1], $0[row &+ columns.2])
         }
         // Counted without a branch: which types a group depends on varies from event to event,
-        // so a branch per place would often be mispredicted.
+        // so a branch per place could be mispredicted (the compiler made branches of `!= 0 ? 1 : 0`).
         let counted = Self.isNonZero(strides.0) &+ Self.isNonZero(strides.1) &+ Self.isNonZero(strides.2)
         guard counted == cell.slotCount else { return -2 }
         let offset = cell.base &+ Int32(small.ordinals.0) &* strides.0
