@@ -121,8 +121,8 @@ import Testing
     }
 
     @Test func aSchemaOfMoreThanEightPredicateTypesFindsEachByItsTable() throws {
-        // Past eight types, a lookup finds a type's slot in a dictionary rather than by a scan,
-        // and the empty places of a small context must be found there too.
+        // Past eight types, the full search (boxed contexts, reasons) finds a type's slot in a
+        // dictionary rather than by a scan; small contexts find columns by the schema's hash.
         enum P1: MatchingPredicate { case on, off }
         enum P2: MatchingPredicate { case on, off }
         enum P3: MatchingPredicate { case on, off }

@@ -23,8 +23,7 @@ final class SchemaStorage<State: Hashable & Sendable, Event: Sendable>: Sendable
     /// For events matched by value that are payload-free enums: ids by tag, without a closure.
     @usableFromInline let tagTable: TagTable?
     @usableFromInline let predicateTypes: [PredicateType]
-    /// The identifiers of `predicateTypes`, then `Never`'s, which stands for an empty place of a
-    /// context (see ``InlinePredicates``): its column of `slotStrides` is 0 in every row.
+    /// The identifiers of `predicateTypes`, by slot.
     @usableFromInline let predicateTypeIDs: [ObjectIdentifier]
     @usableFromInline let predicateSlots: [ObjectIdentifier: Int32]
     /// The column of each slot (of `predicateTypeIDs`) in a row of `slotStrides`, and the hash
@@ -120,7 +119,7 @@ final class SchemaStorage<State: Hashable & Sendable, Event: Sendable>: Sendable
         self.eventID = eventID
         self.tagTable = tagTable
         self.predicateTypes = predicateTypes
-        self.predicateTypeIDs = predicateTypes.map(\.id) + [ObjectIdentifier(Never.self)]
+        self.predicateTypeIDs = predicateTypes.map(\.id)
         self.predicateSlots = predicateSlots
         self.typeColumns = typeColumns
         // What the lookup's unchecked reads of strides rest on: every group's row is whole.
@@ -321,13 +320,12 @@ final class SchemaStorage<State: Hashable & Sendable, Event: Sendable>: Sendable
         timeouts.firstIndex(of: duration).map { Int32(events.count + $0) }
     }
 
-    /// The slot of the predicate type, if the schema mentions it, or `Never`'s slot, the last:
-    /// a scan of a few identifiers (up to 8 types and `Never`) is cheaper than hashing one.
-    @inlinable @inline(__always)
+    /// The slot of the predicate type, if the schema mentions it, for the full search and its
+    /// reasons: a scan of up to 8 identifiers is cheaper than hashing one. (The inline path finds
+    /// a type's column by ``TypeColumns`` instead, and only it meets `Never`'s empty places.)
+    @inlinable
     func slot(of typeID: ObjectIdentifier) -> Int? {
-        if predicateTypeIDs.count <= 9 { return predicateTypeIDs.firstIndex(of: typeID) }
-        // An empty place, without hashing.
-        if typeID == ObjectIdentifier(Never.self) { return predicateTypeIDs.count &- 1 }
+        if predicateTypeIDs.count <= 8 { return predicateTypeIDs.firstIndex(of: typeID) }
         return predicateSlots[typeID].map(Int.init)
     }
 

@@ -72,8 +72,8 @@ struct TypeColumns: Sendable {
     @inlinable @inline(__always)
     func bucket(of key: UInt) -> Int { Int(bitPattern: (key &* multiplier) &>> shift) }
 
-    /// The column of the type, if the schema knows it and columns are hashed.
-    @inlinable
+    /// The column of the type, if the schema knows it and columns are hashed: what the inline
+    /// lookup computes for each place, for one type (tests use it).
     func column(of typeID: ObjectIdentifier) -> Int? {
         let key = UInt(bitPattern: typeID)
         let bucket = bucket(of: key)
