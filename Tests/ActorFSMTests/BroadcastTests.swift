@@ -75,11 +75,11 @@ import Testing
     @Test func aDeferredWakeUpComesOnceTheFirstRecordIsOldEnough() async {
         let writer = LogWriter<Int>()
         let task = await waitingReader(writer)
-        let now = ContinuousClock.now
-        writer.append(1, deferringWakeAt: Timestamp(now))
-        writer.append(2, deferringWakeAt: Timestamp(now.advanced(by: .microseconds(10))))
+        let now = Timestamp.now.nanoseconds
+        writer.append(1, deferringWakeAt: Timestamp(nanoseconds: now))
+        writer.append(2, deferringWakeAt: Timestamp(nanoseconds: now + LogWriter<Int>.wakeDelay - 1))
         #expect(writer.broadcast.hasParkedReaders)
-        writer.append(3, deferringWakeAt: Timestamp(now + LogWriter<Int>.wakeDelay))
+        writer.append(3, deferringWakeAt: Timestamp(nanoseconds: now + LogWriter<Int>.wakeDelay))
         #expect(!writer.broadcast.hasParkedReaders)
         #expect(await task.value == 1)
     }

@@ -26,8 +26,8 @@ final class LogWriter<Element: Sendable>: @unchecked Sendable {
     /// How many records a publisher that defers wake-ups may write, while a reader waits,
     /// before it wakes the waiting readers anyway.
     @usableFromInline static var wakeInterval: Int { 256 }
-    /// How long the first of those records may wait.
-    @usableFromInline static var wakeDelay: Duration { .microseconds(20) }
+    /// How long the first of those records may wait, in nanoseconds (20 µs).
+    @usableFromInline static var wakeDelay: Int64 { 20_000 }
 
     /// Writes `element` at the end of the log and makes it visible to the readers.
     ///
@@ -52,7 +52,7 @@ final class LogWriter<Element: Sendable>: @unchecked Sendable {
                 deferredSince = (count - 1, time)
                 return
             }
-            if count - since.index < Self.wakeInterval && time.offset - since.time.offset < Self.wakeDelay { return }
+            if count - since.index < Self.wakeInterval && time.nanoseconds(since: since.time) < Self.wakeDelay { return }
         }
         wakeReaders()
     }
