@@ -75,12 +75,15 @@ import Testing
     @Test func aDeferredWakeUpComesOnceTheFirstRecordIsOldEnough() async {
         let writer = LogWriter<Int>()
         let task = await waitingReader(writer)
-        let now = Timestamp.now.nanoseconds
-        writer.append(1, deferringWakeAt: Timestamp(nanoseconds: now))
-        writer.append(2, deferringWakeAt: Timestamp(nanoseconds: now + LogWriter<Int>.wakeDelay - 1))
+        let now = Timestamp.now
+        // The delay is 20 µs: a record 1 ns short of it does not wake the readers; one at it does.
+        let delayed = Timestamp(now.instant.advanced(by: .microseconds(20)))
+        writer.append(1, deferringWakeAt: now)
+        writer.append(2, deferringWakeAt: Timestamp(nanoseconds: delayed.nanoseconds - 1))
         #expect(writer.broadcast.hasParkedReaders)
-        writer.append(3, deferringWakeAt: Timestamp(nanoseconds: now + LogWriter<Int>.wakeDelay))
+        writer.append(3, deferringWakeAt: delayed)
         #expect(!writer.broadcast.hasParkedReaders)
+        writer.wakeReaders()  // So that a failure above fails the test instead of leaving the reader parked.
         #expect(await task.value == 1)
     }
 

@@ -4,6 +4,8 @@ import Testing
 /// Records and inbox entries read the system clock directly: their times must be the
 /// continuous clock's own instants, in order with readings of `ContinuousClock.now`.
 @Suite struct TimestampTests {
+    /// Catches a wrong clock, unit or epoch. (On Linux, `CLOCK_MONOTONIC` would pass too on a
+    /// machine that has never been suspended: it then equals `CLOCK_BOOTTIME`.)
     @Test func aReadingIsAnInstantOfTheContinuousClock() {
         for _ in 0..<1_000 {
             let before = ContinuousClock.now
