@@ -29,6 +29,9 @@ struct Report {
         add("B1 stream-floor/post", "B1 stream-floor", "B1 post", "≥ 10")
         add("B2 core/B1 core", "B2 core", "B1 core", "≤ 2")
         add("B2 core/table-floor", "B2 core", "B2 table-floor", "")
+        add("B2 core, per-event/prepared", "B2 core, contexts per event", "B2 core", "≤ 1.5")
+        add("B2 resolve/core", "B2 resolve", "B2 core", "≤ 2")
+        add("B2 send, values/prepared", "B2 send, predicate values", "B2 send, prepared context", "≤ 1.3")
         let tasks = "\(settings.cores) tasks"
         add("B4 speed-up, contiguous halves", "B4 1 task", "B4 " + tasks, "≥ 1.7")
         add("B4 speed-up, interleaved", "B4 1 task", "B4 \(tasks), interleaved", "≥ 1.7")

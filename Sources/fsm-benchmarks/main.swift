@@ -20,6 +20,7 @@ struct Settings {
     var b1Events: Int { quick ? 200_000 : 10_000_000 }
     var b1StreamEvents: Int { quick ? 100_000 : 1_000_000 }
     var b2Events: Int { quick ? 100_000 : 1_000_000 }
+    var b2SendEvents: Int { quick ? 20_000 : 200_000 }
     var b3Instances: Int { quick ? 100_000 : 1_000_000 }
     var b3Repetitions: Int { quick ? 1 : 3 }
     var b4Instances: Int { quick ? 10_000 : 100_000 }
