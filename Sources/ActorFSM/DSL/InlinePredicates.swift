@@ -10,17 +10,17 @@ struct InlinePredicates: Sendable, BitwiseCopyable {
 
     /// The predicates' types; places from ``count`` on hold `Never`'s, which the schema's lookup
     /// reads as a type of stride 0 (see `SchemaStorage.entry(in:for:)`).
-    @usableFromInline private(set) var types = (
+    @usableFromInline var types = (
         ObjectIdentifier(Never.self), ObjectIdentifier(Never.self), ObjectIdentifier(Never.self)
     )
     /// The predicates' case ordinals, in the same places.
-    @usableFromInline private(set) var ordinals: (UInt16, UInt16, UInt16) = (0, 0, 0)
+    @usableFromInline var ordinals: (UInt16, UInt16, UInt16) = (0, 0, 0)
     /// How many places are used.
-    @usableFromInline private(set) var count: UInt8 = 0
+    @usableFromInline var count: UInt8 = 0
     /// Whether a type was given twice.
-    @usableFromInline private(set) var isAmbiguous = false
+    @usableFromInline var isAmbiguous = false
 
-    init() {}
+    @inlinable init() {}
 
     /// The type of the predicate at `index`, which is below ``count``.
     @inlinable func typeID(at index: Int) -> ObjectIdentifier {
@@ -42,6 +42,10 @@ struct InlinePredicates: Sendable, BitwiseCopyable {
 
     /// Adds `predicate`, or returns `false` if it does not fit: the places are taken, or its
     /// ordinal is -1 (a case that `allCases` omits) or too large for 16 bits.
+    ///
+    /// Inlinable, with ``CaseOrdinals/ordinal(of:)``, so that a context made from predicate
+    /// values is specialized for their types where it is written.
+    @inlinable
     mutating func append<P: MatchingPredicate>(_ predicate: P) -> Bool {
         let ordinal = predicate.ordinal
         guard Int(count) < Self.capacity, ordinal >= 0, ordinal <= Int32(UInt16.max) else { return false }
@@ -59,6 +63,7 @@ struct InlinePredicates: Sendable, BitwiseCopyable {
     }
 
     /// Adds a predicate whose type is known only at run time.
+    @usableFromInline
     mutating func append(opening predicate: any MatchingPredicate) -> Bool {
         func add<P: MatchingPredicate>(_ value: P) -> Bool { append(value) }
         return add(predicate)

@@ -22,10 +22,7 @@ extension MatchingPredicate {
 }
 
 extension MatchingPredicate {
-    /// This case's position in `allCases`: its dense id in every schema.
-    var ordinal: Int32 {
-        let all = Self.allCases
-        guard let index = all.firstIndex(of: self) else { return -1 }
-        return Int32(all.distance(from: all.startIndex, to: index))
-    }
+    /// This case's position in `allCases`, its dense id in every schema, or -1 if `allCases`
+    /// does not list it. O(1) for a payload-free enum (see ``CaseOrdinals``).
+    @inlinable var ordinal: Int32 { CaseOrdinals.ordinal(of: self) }
 }

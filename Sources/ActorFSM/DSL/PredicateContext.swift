@@ -30,17 +30,49 @@ public struct PredicateContext: Sendable, CustomStringConvertible {
     ///
     /// Giving two cases of the same type is not a crash: every resolution with such a context
     /// is unhandled, with the reason ``UnhandledReason/Kind/ambiguousPredicate``.
+    ///
+    /// Contexts of one, two or three predicates have initialisers of their own, which the
+    /// compiler specializes for the predicates' types where they are written: with them, a
+    /// context of payload-free enum cases is made without allocating or searching.
     public init<each P: MatchingPredicate>(_ predicates: repeat each P) {
         var small = InlinePredicates()
         var fits = true
-        for predicate in repeat each predicates { fits = fits && small.append(predicate) }
-        if fits {
-            representation = .inline(small)
-        } else {
-            var values: [any MatchingPredicate] = []
-            for predicate in repeat each predicates { values.append(predicate) }
-            representation = .boxed(BoxedPredicates(values))
-        }
+        repeat (fits = fits && small.append(each predicates))
+        self = fits ? PredicateContext(inline: small) : PredicateContext(boxing: repeat each predicates)
+    }
+
+    /// Creates a context of one predicate: `PredicateContext(Enforcement.weak)`.
+    @inlinable
+    public init<P: MatchingPredicate>(_ predicate: P) {
+        var small = InlinePredicates()
+        self = small.append(predicate) ? PredicateContext(inline: small) : PredicateContext(boxing: predicate)
+    }
+
+    /// Creates a context of two predicates.
+    @inlinable
+    public init<P1: MatchingPredicate, P2: MatchingPredicate>(_ first: P1, _ second: P2) {
+        var small = InlinePredicates()
+        self = small.append(first) && small.append(second)
+            ? PredicateContext(inline: small) : PredicateContext(boxing: first, second)
+    }
+
+    /// Creates a context of three predicates.
+    @inlinable
+    public init<P1: MatchingPredicate, P2: MatchingPredicate, P3: MatchingPredicate>(
+        _ first: P1, _ second: P2, _ third: P3
+    ) {
+        var small = InlinePredicates()
+        self = small.append(first) && small.append(second) && small.append(third)
+            ? PredicateContext(inline: small) : PredicateContext(boxing: first, second, third)
+    }
+
+    /// A context that holds `predicates` boxed: more than fit in place, or a case that `allCases`
+    /// omits.
+    @usableFromInline
+    init<each P: MatchingPredicate>(boxing predicates: repeat each P) {
+        var values: [any MatchingPredicate] = []
+        for predicate in repeat each predicates { values.append(predicate) }
+        representation = .boxed(BoxedPredicates(values))
     }
 
     /// Creates a context from predicates whose types are known only at run time.
@@ -54,7 +86,7 @@ public struct PredicateContext: Sendable, CustomStringConvertible {
     }
 
     /// A context of the predicates `inline` holds.
-    init(inline: InlinePredicates) { representation = .inline(inline) }
+    @inlinable init(inline: InlinePredicates) { representation = .inline(inline) }
 
     /// Whether the context holds no predicate: lookups then take their shortest path.
     @inlinable var isEmpty: Bool {
