@@ -23,6 +23,22 @@ import Testing
         #expect(schema.resolve(.coin, in: .alarming).unhandledKind == .unknownState)
     }
 
+    @Test func aStateFoundByEqualityRatherThanByItsBytesResolvesAsTheNamedOne() throws {
+        /// `==` equates `open` and `ajar`: the table names only `open`, yet `ajar` must find it.
+        enum Door: Hashable, Sendable {
+            case open, ajar, shut
+            static func == (lhs: Door, rhs: Door) -> Bool { lhs.isShut == rhs.isShut }
+            func hash(into hasher: inout Hasher) { hasher.combine(isShut) }
+            private var isShut: Bool { if case .shut = self { true } else { false } }
+        }
+        let doors = try Schema<Door, Event>(initial: .open) {
+            define(.open) { when(.pass) | then(.shut) }
+            define(.shut) { when(.coin) | then(.open) }
+        }
+        #expect(doors.resolve(.pass, in: .ajar).firingTransition?.target == .shut)
+        #expect(doors.resolve(.coin, in: .shut).firingTransition?.target == .open)
+    }
+
     @Test func aPredicateTheTableNeverMentionsIsUnhandled() {
         guard case .unhandled(let reason) = schema.resolve(.coin, in: .locked, predicates: Enforcement.weak) else {
             Issue.record("expected unhandled")

@@ -169,14 +169,6 @@ public final actor Machine<State: Hashable & Sendable, Event: Sendable, ID: Hash
         return try await sendThroughInbox(event, predicates, acceptedAt: acceptedAt, scope: scope)
     }
 
-    /// ``send(_:predicates:)`` with the predicates written out: `send(.pass, predicates: Enforcement.weak)`.
-    @discardableResult
-    public func send<each P: MatchingPredicate>(
-        _ event: Event, predicates: repeat each P
-    ) async throws(MachineError) -> Record {
-        try await send(event, predicates: PredicateContext(repeat each predicates))
-    }
-
     /// Queues `event` without waiting for it to be processed. Callable from any thread without
     /// awaiting the actor: the inbox has a lock of its own.
     ///

@@ -63,12 +63,12 @@ public struct Schema<State: Hashable & Sendable, Event: Sendable>: Sendable {
 
     /// The entry actions of `state`, those of its super states first.
     public func entryActions(of state: State) -> Actions<State, Event> {
-        storage.stateIDs[state].map { storage.entryActions[Int($0)] } ?? Actions()
+        storage.stateID(of: state).map { storage.entryActions[Int($0)] } ?? Actions()
     }
 
     /// The exit actions of `state`, those of its super states first.
     public func exitActions(of state: State) -> Actions<State, Event> {
-        storage.stateIDs[state].map { storage.exitActions[Int($0)] } ?? Actions()
+        storage.stateID(of: state).map { storage.exitActions[Int($0)] } ?? Actions()
     }
 
     /// Finds what `event` does in `state`, without running anything: the synchronous core step.
@@ -82,20 +82,17 @@ public struct Schema<State: Hashable & Sendable, Event: Sendable>: Sendable {
     /// case .unhandled(let reason): print(reason)
     /// }
     /// ```
+    ///
+    /// It allocates nothing, and is specialized for the schema's types where it is called.
+    @inlinable
     public func resolve(_ event: Event, in state: State, predicates: PredicateContext = .none) -> Resolution<State, Event> {
-        guard let stateID = storage.stateIDs[state] else { return .unhandled(UnhandledReason(.unknownState)) }
+        let storage = self.storage
+        guard let stateID = storage.stateID(of: state) else { return .unhandled(UnhandledReason(.unknownState)) }
         return switch storage.lookup(state: stateID, event: event, predicates: predicates) {
         case .fires(let index): .transition(Transition(storage: storage, index: Int(index)))
         case .conditionFalse(let index): .conditionFalse(Transition(storage: storage, index: Int(index)))
         case .unhandled(let reason): .unhandled(reason)
         }
-    }
-
-    /// ``resolve(_:in:predicates:)`` with the predicates written out: `resolve(.pass, in: .locked, predicates: Enforcement.weak)`.
-    public func resolve<each P: MatchingPredicate>(
-        _ event: Event, in state: State, predicates: repeat each P
-    ) -> Resolution<State, Event> {
-        resolve(event, in: state, predicates: PredicateContext(repeat each predicates))
     }
 
     /// The exit actions to run when `transition` fires, according to the entry/exit policy.
@@ -109,7 +106,7 @@ public struct Schema<State: Hashable & Sendable, Event: Sendable>: Sendable {
     }
 
     /// The id of `state` in this schema's dense numbering, for the core step.
-    package func stateID(of state: State) -> Int32? { storage.stateIDs[state] }
+    package func stateID(of state: State) -> Int32? { storage.stateID(of: state) }
 
     /// The synchronous core step: finds the transition, runs its exit, transition and entry
     /// actions and returns the new state's id. Used by the benchmarks, to measure the table and
@@ -154,12 +151,12 @@ public struct PredicateTypeDescription: Sendable, CustomStringConvertible {
 extension Schema {
     /// The timeouts armed when a machine enters `state`, shortest first.
     public func timeouts(of state: State) -> [Timeout] {
-        guard let id = storage.stateIDs[state] else { return [] }
+        guard let id = storage.stateID(of: state) else { return [] }
         return storage.stateTimeouts[Int(id)].map { Timeout($0.duration) }
     }
 
     /// How many ``StateTask``s run while a machine is in `state`.
     public func taskCount(of state: State) -> Int {
-        storage.stateIDs[state].map { storage.stateTasks[Int($0)].count } ?? 0
+        storage.stateID(of: state).map { storage.stateTasks[Int($0)].count } ?? 0
     }
 }

@@ -5,7 +5,9 @@
 final class SchemaStorage<State: Hashable & Sendable, Event: Sendable>: Sendable {
     let initial: Int32
     @usableFromInline let states: [State]
-    let stateIDs: [State: Int32]
+    @usableFromInline let stateIDs: [State: Int32]
+    /// For states that are payload-free enums: ids by tag, without hashing.
+    @usableFromInline let stateTagTable: TagTable?
     @usableFromInline let events: [any Hashable & Sendable]
     /// Events and then timeouts: the width of a row of `cells` and of `groupIndex`.
     @usableFromInline let eventCount: Int
@@ -101,6 +103,7 @@ final class SchemaStorage<State: Hashable & Sendable, Event: Sendable>: Sendable
         self.initial = initial
         self.states = states
         self.stateIDs = stateIDs
+        self.stateTagTable = TagTable(states)
         self.events = events
         self.eventLabels = eventLabels
         self.eventCount = events.count + timeouts.count
@@ -161,6 +164,14 @@ final class SchemaStorage<State: Hashable & Sendable, Event: Sendable>: Sendable
         }
         self.hot = hot
         self.synchronousRuns = synchronousRuns
+    }
+
+    /// The id of `state`, if the table names it. A tag table's hit is final, since the byte is
+    /// the whole value; a miss is not, so an unusual `==` is honoured (as for events).
+    @inlinable @inline(__always)
+    func stateID(of state: State) -> Int32? {
+        if let id = stateTagTable?.id(of: state) { return id }
+        return stateIDs[state]
     }
 
     /// The transition that `event` triggers in the state with id `state`: O(1) in the size of the

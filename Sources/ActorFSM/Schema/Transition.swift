@@ -1,13 +1,19 @@
 /// One transition of a schema, flattened: what a `define`, its super states and context blocks
 /// add up to for one state and one event.
 public struct Transition<State: Hashable & Sendable, Event: Sendable>: Sendable, CustomStringConvertible {
-    let storage: SchemaStorage<State, Event>
-    let index: Int
+    @usableFromInline let storage: SchemaStorage<State, Event>
+    @usableFromInline let index: Int
+
+    /// The transition at `index` of `storage`'s table.
+    @inlinable init(storage: SchemaStorage<State, Event>, index: Int) {
+        self.storage = storage
+        self.index = index
+    }
 
     var compiled: CompiledTransition<State, Event> { storage.transitions[index] }
 
     /// The state the transition leaves.
-    public var source: State { storage.states[Int(compiled.source)] }
+    @inlinable public var source: State { storage.states[Int(storage.hot[index].source)] }
     /// The event it responds to: an `Event` value, an `Event.CaseKey` for ``CaseKeyed`` events, or
     /// a ``Timeout`` for `after(…)`.
     public var event: any Hashable & Sendable {
@@ -19,7 +25,7 @@ public struct Transition<State: Hashable & Sendable, Event: Sendable>: Sendable,
     /// The event's label, as written in the table.
     public var eventDescription: String { storage.eventLabels[Int(compiled.event)] }
     /// The state it moves to (the source state for `then()`).
-    public var target: State { storage.states[Int(compiled.target)] }
+    @inlinable public var target: State { storage.states[Int(storage.hot[index].target)] }
     /// The predicates it requires, per predicate type; an absent type is not constrained.
     public var predicates: [PredicateRequirement] {
         compiled.filter.constraints.map { constraint in

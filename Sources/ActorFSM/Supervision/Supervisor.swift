@@ -113,14 +113,6 @@ public final class Supervisor<State: Hashable & Sendable, Event: Sendable, ID: H
         return try await machine.send(event, predicates: predicates)
     }
 
-    /// ``send(to:_:predicates:)`` with the predicates written out.
-    @discardableResult
-    public func send<each P: MatchingPredicate>(
-        to id: ID, _ event: Event, predicates: repeat each P
-    ) async throws(MachineError) -> TransitionRecord<State, Event, ID> {
-        try await send(to: id, event, predicates: PredicateContext(repeat each predicates))
-    }
-
     /// Posts `event` to the machine under `id`; see ``Machine/post(_:predicates:)``.
     public func post(to id: ID, _ event: Event, predicates: PredicateContext? = nil) throws(MachineError) {
         guard let machine = machine(id: id) else { throw MachineError(.unknownMachine, detail: " (\(id))") }
