@@ -12,7 +12,7 @@ func benchmarkB2(_ settings: Settings) async throws -> [Measurement] {
     let contexts = b2Contexts()
     let inputs = b2Inputs(settings.b2Events, contexts: contexts)
     // The workload's own cost: its next states in one dense table, read as a hand-written
-    // program that knew the schema would read them. See Docs/Performance.md, B2.
+    // program that knew the schema would read them.
     let (nextStates, initial) = try denseNextStates(contexts)
     let eventCount = B2Event.allCases.count
     let tableInputs = inputs.map { (B2Event.allCases.firstIndex(of: $0.0)!, $0.1) }

@@ -35,7 +35,7 @@ struct Report {
         let tasks = "\(settings.cores) tasks"
         add("B4 speed-up, contiguous halves", "B4 1 task", "B4 " + tasks, "≥ 1.7")
         add("B4 speed-up, interleaved", "B4 1 task", "B4 \(tasks), interleaved", "≥ 1.7")
-        // Each variant's least disturbed repetition (not a pair; see Docs/Performance.md, B4).
+        // Each variant's least disturbed repetition: the two minima need not come from one pair.
         add("B4 speed-up, contiguous, fastest", "B4 1 task", "B4 " + tasks, "", of: \.min)
         add("B4 actor-floor, contiguous halves", "B4 actor-floor 1 task", "B4 actor-floor " + tasks, "")
         add("B4 actor-floor, interleaved", "B4 actor-floor 1 task", "B4 actor-floor \(tasks), interleaved", "")
