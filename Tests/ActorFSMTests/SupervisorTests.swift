@@ -84,6 +84,20 @@ import Testing
         #expect(supervisor.escalation?.id == 1)
         #expect(supervisor.escalation?.error is Boom)
         #expect(throws: MachineError.self) { try supervisor.spawn(id: 3) }
+        // Its machines are gone with it: a sender is told why, not that the id is unknown.
+        for id in [1, 2] {
+            let error = await #expect(throws: MachineError.self) { try await supervisor.send(to: id, .coin) }
+            #expect(error?.kind == .stopped)
+            #expect(error?.description.contains("the supervisor is shut down") == true)
+            #expect(throws: MachineError.self) { try supervisor.post(to: id, .coin) }
+        }
+    }
+
+    @Test func aRestartWindowOfZeroOrLessIsRefused() async {
+        await #expect(processExitsWith: .failure) { _ = RestartIntensity(maxRestarts: 3, within: .zero) }
+        await #expect(processExitsWith: .failure) { _ = RestartIntensity(maxRestarts: 3, within: .seconds(-1)) }
+        await #expect(processExitsWith: .failure) { _ = RestartIntensity(maxRestarts: -1, within: .seconds(1)) }
+        #expect(RestartIntensity(maxRestarts: 0, within: .nanoseconds(1)).period == .nanoseconds(1))
     }
 
     @Test func restartsOutsideTheIntensityWindowDoNotCount() async throws {

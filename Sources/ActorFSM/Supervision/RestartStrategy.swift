@@ -17,13 +17,19 @@ public struct RestartStrategy: Sendable, Hashable, CustomStringConvertible {
 /// At most `maxRestarts` restarts within `period`; one more escalates, as in OTP.
 public struct RestartIntensity: Sendable, Hashable {
     /// The most restarts allowed within `period`.
-    public var maxRestarts: Int
+    public let maxRestarts: Int
     /// The sliding window restarts are counted in.
-    public var period: Duration
+    public let period: Duration
 
     /// Creates a limit: `RestartIntensity(maxRestarts: 3, within: .seconds(5))`.
+    ///
+    /// - Precondition: `maxRestarts` is not negative and `period` is longer than zero. A window
+    ///   of zero or less would count no restart at all, and so silently lift the limit.
     public init(maxRestarts: Int, within period: Duration) {
-        self.maxRestarts = Swift.max(0, maxRestarts)
+        precondition(maxRestarts >= 0, "RestartIntensity: maxRestarts must not be negative (got \(maxRestarts))")
+        precondition(period > .zero,
+                     "RestartIntensity: the period must be longer than zero (got \(period)); a window of zero or less would lift the restart limit")
+        self.maxRestarts = maxRestarts
         self.period = period
     }
 }

@@ -77,7 +77,7 @@ public final class Supervisor<State: Hashable & Sendable, Event: Sendable, ID: H
             return makeMachine(id: id, startingIn: state, in: &registry)
         }
         if let created { return created }
-        if isShutDown { throw MachineError(.stopped, detail: " (the supervisor is shut down)") }
+        if isShutDown { throw MachineError(.stopped, detail: Self.shutDownDetail) }
         throw MachineError(.duplicateMachine, detail: " (\(id))")
     }
 
@@ -109,15 +109,23 @@ public final class Supervisor<State: Hashable & Sendable, Event: Sendable, ID: H
     public func send(
         to id: ID, _ event: Event, predicates: PredicateContext? = nil
     ) async throws(MachineError) -> TransitionRecord<State, Event, ID> {
-        guard let machine = machine(id: id) else { throw MachineError(.unknownMachine, detail: " (\(id))") }
+        guard let machine = machine(id: id) else { throw noMachine(id) }
         return try await machine.send(event, predicates: predicates)
     }
 
     /// Posts `event` to the machine under `id`; see ``Machine/post(_:predicates:)``.
     public func post(to id: ID, _ event: Event, predicates: PredicateContext? = nil) throws(MachineError) {
-        guard let machine = machine(id: id) else { throw MachineError(.unknownMachine, detail: " (\(id))") }
+        guard let machine = machine(id: id) else { throw noMachine(id) }
         try machine.post(event, predicates: predicates)
     }
+
+    /// Why there is no machine under `id`: the supervisor has shut down (by `shutdown()` or
+    /// an escalation, which removes every machine), or it never had one.
+    private func noMachine(_ id: ID) -> MachineError {
+        isShutDown ? MachineError(.stopped, detail: Self.shutDownDetail) : MachineError(.unknownMachine, detail: " (\(id))")
+    }
+
+    private static var shutDownDetail: String { " (the supervisor is shut down)" }
 
     /// Stops the machine under `id` now and removes it.
     public func stop(id: ID) async {
