@@ -34,15 +34,9 @@ public final class ManualClock: Clock, Sendable {
         public var description: String { "+\(offset)" }
     }
 
-    private struct Sleeper {
-        let id: UInt64
-        let deadline: Instant
-        let continuation: CheckedContinuation<Void, any Error>
-    }
-
     private struct Timeline {
         var now: Instant
-        var sleepers: [Sleeper] = []
+        var sleepers = SleeperQueue<Instant, CheckedContinuation<Void, any Error>>()
         var nextID: UInt64 = 0
         var sleepCalls = 0
         var watchers: [(count: Int, continuation: CheckedContinuation<Void, Never>)] = []
@@ -91,7 +85,7 @@ public final class ManualClock: Clock, Sendable {
                     if deadline <= timeline.now { return .due }
                     // Checked under the lock: a cancellation after this point finds the sleeper.
                     if Task.isCancelled { return .cancelled }
-                    timeline.sleepers.append(Sleeper(id: id, deadline: deadline, continuation: continuation))
+                    timeline.sleepers.insert(id: id, deadline: deadline, continuation)
                     return .waiting(timeline.takeSatisfiedWatchers())
                 }
                 switch outcome {
@@ -101,11 +95,7 @@ public final class ManualClock: Clock, Sendable {
                 }
             }
         } onCancel: {
-            let sleeper = timeline.withLock { timeline -> Sleeper? in
-                guard let index = timeline.sleepers.firstIndex(where: { $0.id == id }) else { return nil }
-                return timeline.sleepers.remove(at: index)
-            }
-            sleeper?.continuation.resume(throwing: CancellationError())
+            timeline.withLock { $0.sleepers.remove(id: id) }?.resume(throwing: CancellationError())
         }
     }
 
@@ -118,14 +108,11 @@ public final class ManualClock: Clock, Sendable {
     /// Moves time forward to `instant` (never back) and wakes every sleeper whose deadline it
     /// reaches, earliest deadline first.
     public func advance(to instant: Instant) {
-        let due = timeline.withLock { timeline -> [Sleeper] in
+        let due = timeline.withLock { timeline in
             if instant > timeline.now { timeline.now = instant }
-            let now = timeline.now
-            let due = timeline.sleepers.filter { $0.deadline <= now }
-            timeline.sleepers.removeAll { $0.deadline <= now }
-            return due.sorted { ($0.deadline, $0.id) < ($1.deadline, $1.id) }
+            return timeline.sleepers.removeDue(at: timeline.now)
         }
-        for sleeper in due { sleeper.continuation.resume() }
+        for continuation in due { continuation.resume() }
     }
 
     /// Returns once at least `count` tasks are waiting in `sleep(until:)`: for a test that must
