@@ -10,18 +10,33 @@ func benchmarkB3(_ settings: Settings) async throws -> [Measurement] {
     let before = residentBytes()
     var supervisor: Supervisor<TurnstileState, TurnstileEvent, Int>? = Supervisor(schema: schema)
     for id in 0..<count { try supervisor!.spawn(id: id) }
-    let bytes = Double(residentBytes() - before) / Double(count)
+    let spawned = residentBytes()
+    let bytes = Double(spawned - before) / Double(count)
     let live = supervisor!.count
+    // What shutting them all down costs in memory, at its peak, over what they hold.
+    await supervisor!.shutdown()
+    let growth = Double(Swift.max(0, peakResidentBytes() - spawned)) / 1e6
+    let remaining = supervisor!.count
     supervisor = nil
     let memory = Measurement(name: "B3 bytes per idle instance", unit: "bytes", median: bytes, min: bytes,
                              max: bytes, checksum: live)
+    let shutdownMemory = Measurement(name: "B3 shutdown, peak memory growth", unit: "MB", median: growth,
+                                     min: growth, max: growth, checksum: remaining)
 
     let spawn = try await measure("B3 spawn", unit: "ms", repetitions: settings.b3Repetitions, units: 1, scale: 1e6) {
         let supervisor = Supervisor<TurnstileState, TurnstileEvent, Int>(schema: schema)
         let elapsed = try clock.measure { for id in 0..<count { try supervisor.spawn(id: id) } }
         return (elapsed, supervisor.count)
     }
-    return [spawn, memory]
+    let shutdown = try await measure("B3 shutdown", unit: "ms", repetitions: settings.b3Repetitions, units: 1,
+                                     scale: 1e6) {
+        let supervisor = Supervisor<TurnstileState, TurnstileEvent, Int>(schema: schema)
+        for id in 0..<count { try supervisor.spawn(id: id) }
+        let start = clock.now
+        await supervisor.shutdown()
+        return (clock.now - start, supervisor.count)
+    }
+    return [spawn, memory, shutdown, shutdownMemory]
 }
 
 /// B4's counters: each sending task counts the actions its sends run (they run in its task, on

@@ -107,9 +107,15 @@ struct LCG {
 }
 
 /// Resident memory of this process, in bytes, from /proc/self/status.
-func residentBytes() -> Int {
+func residentBytes() -> Int { statusBytes("VmRSS:") }
+
+/// The most resident memory this process has had, in bytes.
+func peakResidentBytes() -> Int { statusBytes("VmHWM:") }
+
+/// The figure of /proc/self/status on the line that starts with `field`, in bytes.
+private func statusBytes(_ field: String) -> Int {
     guard let status = try? readFile("/proc/self/status") else { return 0 }
-    for line in status.split(separator: "\n") where line.hasPrefix("VmRSS:") {
+    for line in status.split(separator: "\n") where line.hasPrefix(field) {
         let kilobytes = line.split(separator: " ").compactMap { Int($0) }.first ?? 0
         return kilobytes * 1_024
     }

@@ -39,6 +39,13 @@ struct Report {
         add("B4 speed-up, contiguous, fastest", "B4 1 task", "B4 " + tasks, "", of: \.min)
         add("B4 actor-floor, contiguous halves", "B4 actor-floor 1 task", "B4 actor-floor " + tasks, "")
         add("B4 actor-floor, interleaved", "B4 actor-floor 1 task", "B4 actor-floor \(tasks), interleaved", "")
+        // Absolute limits, for figures that have no baseline.
+        func limit(_ name: String, _ measurement: String, _ target: String) {
+            guard let value = figure(measurement) else { return }
+            ratios.append(Ratio(name: name, value: value, target: target))
+        }
+        limit("B3 shutdown (ms)", "B3 shutdown", "< 1000")
+        limit("B3 shutdown, peak growth (MB)", "B3 shutdown, peak memory growth", "< 100")
         add("B5 8 subscribers/0", "B5 post, 8 subscribers", "B5 post, 0 subscribers", "≤ 2")
         add("B5 1 subscriber/0", "B5 post, 1 subscriber", "B5 post, 0 subscribers", "")
         return ratios

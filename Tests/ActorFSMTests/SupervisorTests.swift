@@ -169,22 +169,30 @@ import Testing
         }
         let supervisor = Supervisor<State, Event, Int>(schema: slow)
         let events = supervisor.events()
-        for id in 0..<10 { try supervisor.spawn(id: id) }
+        // Ten busy machines and five idle ones.
+        for id in 0..<15 { try supervisor.spawn(id: id) }
         for id in 0..<10 {
             try supervisor.post(to: id, .coin)
             try supervisor.post(to: id, .pass)
         }
         await gate.untilArrivals(10)
-        let machines = (0..<10).compactMap { supervisor.machine(id: $0) }
+        let machines = (0..<15).compactMap { supervisor.machine(id: $0) }
         let shutdown = Task { await supervisor.shutdown() }
         for machine in machines { await machine.untilRefusingEvents() }
+        // Every machine refuses new events before the busy ones have drained.
+        for machine in machines { #expect(throws: MachineError.self) { try machine.post(.coin) } }
+        await #expect(throws: MachineError.self) { try await supervisor.send(to: 12, .coin) }
         gate.open()
         await shutdown.value
         var outcomes: [String: Int] = [:]
+        var terminated: [Int] = []
         for await event in events {
             if let record = event.record { outcomes["\(record.eventDescription) \(record.outcomeName)", default: 0] += 1 }
+            if case .terminated(let id, .finished) = event { terminated.append(id) }
         }
         #expect(outcomes == ["coin transitioned": 10, "pass transitioned": 10])
+        #expect(terminated.sorted() == Array(0..<15))
         #expect(supervisor.count == 0)
+        for machine in machines { #expect(await machine.isStopped) }
     }
 }

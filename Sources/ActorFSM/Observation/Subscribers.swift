@@ -87,25 +87,32 @@ struct Subscribers<Element: Sendable>: Sendable {
     }
 
     /// Ends every subscription: each consumer reads what is published, then the end.
+    @inlinable
     mutating func finish() {
+        guard !entries.isEmpty || log != nil else { return }
         detachAll().finish()
     }
 
     /// Forgets every subscription and returns them, for the caller to finish (outside its lock).
+    @usableFromInline
     mutating func detachAll() -> Ending {
         defer {
             entries = []
             log = nil
         }
-        return Ending(subscriptions: entries.map(\.subscription), broadcast: log?.broadcast)
+        // A closure, not a key path: a key path into a generic tuple is instantiated at run
+        // time on every call.
+        return Ending(subscriptions: entries.map { $0.subscription }, broadcast: log?.broadcast)
     }
 
     /// Subscriptions a publisher has let go of, to be finished.
+    @usableFromInline
     struct Ending: Sendable {
         let subscriptions: [Subscription<Element>]
         let broadcast: Broadcast<Element>?
 
         /// Finishes every subscription: consumers read what they have been sent, then the end.
+        @usableFromInline
         func finish() {
             broadcast?.finish()
             for subscription in subscriptions { subscription.finish() }

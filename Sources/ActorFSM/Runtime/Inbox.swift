@@ -260,6 +260,17 @@ struct Inbox<State: Hashable & Sendable, Event: Sendable, ID: Hashable & Sendabl
         return (waiters.removeAll(), Array(scheduled.values))
     }
 
+    /// Stops taking anything, if nothing is queued, owned, waiting or scheduled: the machine can
+    /// then stop at once, with nothing to refuse or cancel.
+    ///
+    /// - Returns: whether the inbox was idle and is now stopped; if not, nothing changed.
+    @usableFromInline
+    mutating func stopIfIdle() -> Bool {
+        guard !isActive && queue.isEmpty && waiters.isEmpty && scheduled.isEmpty else { return false }
+        admission = .stopped
+        return true
+    }
+
     /// Empties the queue, once the machine has stopped, to give each event the outcome `.stopped`.
     @usableFromInline
     mutating func takeAll() -> [Entry] {

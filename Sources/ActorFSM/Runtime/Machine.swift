@@ -46,6 +46,10 @@ public final actor Machine<State: Hashable & Sendable, Event: Sendable, ID: Hash
     @exclusivity(unchecked) @usableFromInline var sequenceNumber: UInt64 = 0
     @exclusivity(unchecked) @usableFromInline var subscribers = Subscribers<Record>()
     @exclusivity(unchecked) @usableFromInline var stateSubscribers = Subscribers<State>()
+    /// Whether anyone ever subscribed to records or states: until then, finishing the streams
+    /// has nothing to do, and skipping it spares code that is not specialized for the machine's
+    /// types two look-ups of generic metadata (a shutdown meets a million such machines).
+    @usableFromInline var hasHadSubscribers = false
     /// Whether the drain is working through the inbox: subscribers waiting for records are
     /// then woken once per run of records (see `LogWriter.append`), and at the latest when the
     /// inbox stays empty for a turn, or the drain stops or suspends.
@@ -231,6 +235,7 @@ public final actor Machine<State: Hashable & Sendable, Event: Sendable, ID: Hash
     /// Subscribes to the records of every event processed from now on, in order. The stream
     /// finishes when the machine stops.
     public func transitions(buffering: SubscriptionBuffering = .unbounded) -> RecordStream<Record> {
+        hasHadSubscribers = true
         let subscription = subscribers.subscribe(buffering)
         if isFinalized { subscribers.finish() }
         return subscription
@@ -239,6 +244,7 @@ public final actor Machine<State: Hashable & Sendable, Event: Sendable, ID: Hash
     /// Subscribes to the current state followed by every change of state. The stream finishes
     /// when the machine stops.
     public func states(buffering: SubscriptionBuffering = .unbounded) -> RecordStream<State> {
+        hasHadSubscribers = true
         let subscription = stateSubscribers.subscribe(buffering, initial: state)
         if isFinalized { stateSubscribers.finish() }
         return subscription
@@ -250,7 +256,30 @@ public final actor Machine<State: Hashable & Sendable, Event: Sendable, ID: Hash
     /// called from one of the machine's own actions, it returns at once and the machine stops
     /// when its inbox is empty.
     public func finish() async {
-        guard phase != .stopped else { return }
+        guard beginFinishing() else { return }
+        if ActionScope.machines.contains(ObjectIdentifier(self)) { return }
+        await withCheckedContinuation { watchers.finish.append($0) }
+    }
+
+    /// Stops taking events, and stops at once if nothing is queued or in progress.
+    ///
+    /// - Returns: whether the machine still has events to process before it stops.
+    @discardableResult
+    func beginFinishing() -> Bool {
+        guard phase != .stopped else { return false }
+        if phase == .running && inFlight == nil && inbox.withLock({ $0.stopIfIdle() }) {
+            // Idle: there is nothing to process, refuse or cancel in the inbox, so the machine
+            // stops at once. (A supervisor's shutdown meets a million of these.)
+            phase = .stopped
+            termination = .finished
+            timers?.cancelAll()
+            if !watchers.refusal.isEmpty {
+                for watcher in watchers.refusal { watcher.resume() }
+                watchers.refusal = []
+            }
+            finalize(queueIsEmpty: true)
+            return false
+        }
         if phase == .running {
             phase = .finishing
             closeInbox(stopping: false)
@@ -258,10 +287,9 @@ public final actor Machine<State: Hashable & Sendable, Event: Sendable, ID: Hash
         // Nothing owns processing only when the queue is empty.
         if !inbox.withLock({ $0.isActive }) {
             terminate(.finished)
-            return
+            return false
         }
-        if ActionScope.machines.contains(ObjectIdentifier(self)) { return }
-        await withCheckedContinuation { watchers.finish.append($0) }
+        return true
     }
 
     /// Stops now. The event in progress completes (its asynchronous actions see task
@@ -620,15 +648,28 @@ public final actor Machine<State: Hashable & Sendable, Event: Sendable, ID: Hash
     /// Ends the machine once nothing is in progress: queued events get the outcome `.stopped`
     /// (after the record of the event that was in progress), the supervisor learns of the end,
     /// and every stream finishes.
-    @usableFromInline func finalize() {
+    ///
+    /// - Parameter queueIsEmpty: whether the caller knows the inbox's queue is empty, which
+    ///   spares a turn of its lock.
+    @usableFromInline func finalize(queueIsEmpty: Bool = false) {
         guard !isFinalized else { return }
         isFinalized = true
-        for entry in inbox.withLock({ $0.takeAll() }) { stopUnprocessed(entry) }
-        link?.supervisor?.machineStopped(id: id, generation: generation, termination ?? .stopped)
-        subscribers.finish()
-        stateSubscribers.finish()
-        for waiter in watchers.finish { waiter.resume() }
-        watchers.finish = []
+        // Each step is skipped when it has nothing to do: a supervisor's shutdown finalizes
+        // a million idle machines, and this code is not specialized for their types.
+        if !queueIsEmpty && !inbox.withLock({ $0.queue.isEmpty }) {
+            for entry in inbox.withLock({ $0.takeAll() }) { stopUnprocessed(entry) }
+        }
+        if let link, link.wantsStopReport {
+            link.supervisor?.machineStopped(id: id, generation: generation, termination ?? .stopped)
+        }
+        if hasHadSubscribers {
+            subscribers.finish()
+            stateSubscribers.finish()
+        }
+        if !watchers.finish.isEmpty {
+            for waiter in watchers.finish { waiter.resume() }
+            watchers.finish = []
+        }
     }
 
     /// Gives a queued event the outcome `.stopped`, or drops it if it is a stale timer event.

@@ -30,6 +30,8 @@ public final class Supervisor<State: Hashable & Sendable, Event: Sendable, ID: H
         var generation: UInt64 = 0
         var restarts = RingBuffer<ContinuousClock.Instant>()
         var isShutDown = false
+        /// Whether `shutdown()` has taken every machine out of `machines`, to finish them.
+        var machinesHandedOver = false
         var escalation: Escalation?
         var escalating: Task<Void, Never>?
         /// Shared by every machine; made on the first spawn, since `init` cannot hand out `self`.
@@ -45,7 +47,10 @@ public final class Supervisor<State: Hashable & Sendable, Event: Sendable, ID: H
     private let listeners = Locked(Listeners())
     /// Whether anyone listens: checked without the lock on every record, so that busy machines
     /// on different cores do not contend when nobody subscribes.
-    private let listening = ListeningFlag()
+    /// Whether anyone listens, and `Registry.machinesHandedOver`, readable without a lock: so
+    /// that busy machines on different cores do not contend when nobody subscribes, and the
+    /// million machines a shutdown finishes do not contend for the registry's lock.
+    private let flags = SupervisorFlags()
     private let settings: MachineSettings<State>
     private let now: @Sendable () -> ContinuousClock.Instant
 
@@ -139,7 +144,7 @@ public final class Supervisor<State: Hashable & Sendable, Event: Sendable, ID: H
         let (stream, ending) = listeners.withLock { listeners in
             let stream = listeners.subscribers.subscribe(buffering) { [weak self] id in self?.removeListener(id) }
             let ending = listeners.isFinished ? listeners.subscribers.detachAll() : nil
-            listening.isSet.store(!listeners.subscribers.isEmpty, ordering: .releasing)
+            flags.isListened.store(!listeners.subscribers.isEmpty, ordering: .releasing)
             return (stream, ending)
         }
         ending?.finish()
@@ -148,16 +153,51 @@ public final class Supervisor<State: Hashable & Sendable, Event: Sendable, ID: H
 
     /// Refuses new machines, lets every machine process what it has queued, then stops them all
     /// and finishes the event stream. After an escalation, waits for its machines to stop.
+    ///
+    /// Every machine stops taking events first; then the supervisor waits for those that still
+    /// have events queued. Its time and memory grow linearly with the number of machines.
     public func shutdown() async {
         let (machines, escalating) = registry.withLock { registry in
             registry.isShutDown = true
+            registry.machinesHandedOver = true
+            flags.machinesHandedOver.store(true, ordering: .releasing)
+            defer { registry.machines = [:] }
             return (Array(registry.machines.values), registry.escalating)
         }
-        await withTaskGroup(of: Void.self) { group in
-            for machine in machines { group.addTask { await machine.finish() } }
-        }
+        let busy = await Self.apply(.beginFinishing, to: machines)
+        _ = await Self.apply(.finish, to: busy)
         await escalating?.value
         finishListeners()
+    }
+
+    /// What ``apply(_:to:)`` does to each machine.
+    private enum Step: Sendable { case beginFinishing, finish, stop }
+
+    /// Applies `step` to every machine, from a few tasks that each take a share of them: one
+    /// child task per machine would cost memory per machine and, to reap, time that grows
+    /// faster than their number. A switch rather than a closure: calling one closure from
+    /// every task would count references to its context from every core.
+    ///
+    /// - Returns: for `.beginFinishing`, the machines that still have events to process.
+    private static func apply(_ step: Step, to machines: [Child]) async -> [Child] {
+        let workers = Swift.min(machines.count, 2)
+        return await withTaskGroup(of: [Child].self) { group in
+            for worker in 0..<workers {
+                group.addTask {
+                    var busy: [Child] = []
+                    for index in stride(from: worker, to: machines.count, by: workers) {
+                        let machine = machines[index]
+                        switch step {
+                        case .beginFinishing: if await machine.beginFinishing() { busy.append(machine) }
+                        case .finish: await machine.finish()
+                        case .stop: await machine.stop()
+                        }
+                    }
+                    return busy
+                }
+            }
+            return await group.reduce(into: []) { $0 += $1 }
+        }
     }
 
     /// How many subscriptions to ``events(buffering:)`` are live (for tests).
@@ -171,6 +211,11 @@ public final class Supervisor<State: Hashable & Sendable, Event: Sendable, ID: H
     }
 
     func machineStopped(id: ID, generation: UInt64, _ termination: MachineTermination) {
+        if flags.machinesHandedOver.load(ordering: .acquiring) {
+            // Shutting down: the machine is no longer in the registry, and is not restarted.
+            if flags.isListened.load(ordering: .acquiring) { publish(.terminated(id: id, termination)) }
+            return
+        }
         let decision = registry.withLock { registry in decide(id: id, generation: generation, termination, &registry) }
         switch decision {
         case .none:
@@ -194,6 +239,8 @@ public final class Supervisor<State: Hashable & Sendable, Event: Sendable, ID: H
     private func decide(
         id: ID, generation: UInt64, _ termination: MachineTermination, _ registry: inout Registry
     ) -> Decision {
+        // Shut down after this machine's report began: shutdown() has taken the machine.
+        if registry.machinesHandedOver { return .removed(termination) }
         guard registry.machines[id]?.generation == generation else { return .none }
         guard case .failed(let error) = termination, !registry.isShutDown else {
             registry.machines[id] = nil
@@ -229,9 +276,7 @@ public final class Supervisor<State: Hashable & Sendable, Event: Sendable, ID: H
         let machines = Array(registry.machines.values)
         registry.machines = [:]
         registry.escalating = Task {
-            await withTaskGroup(of: Void.self) { group in
-                for machine in machines { group.addTask { await machine.stop() } }
-            }
+            _ = await Self.apply(.stop, to: machines)
             self.publish(.escalated(id: id, error: error))
             self.finishListeners()
         }
@@ -239,7 +284,7 @@ public final class Supervisor<State: Hashable & Sendable, Event: Sendable, ID: H
 
     private func makeMachine(id: ID, startingIn state: State?, in registry: inout Registry) -> Child {
         registry.generation += 1
-        let link = registry.link ?? SupervisorLink(self, listening: listening)
+        let link = registry.link ?? SupervisorLink(self, flags: flags)
         registry.link = link
         let machine = Child(schema: schema, id: id, startingIn: state, settings: settings, link: link,
                             generation: registry.generation)
@@ -248,21 +293,21 @@ public final class Supervisor<State: Hashable & Sendable, Event: Sendable, ID: H
     }
 
     private func publish(_ event: Published) {
-        guard listening.isSet.load(ordering: .acquiring) else { return }
+        guard flags.isListened.load(ordering: .acquiring) else { return }
         listeners.withLock { $0.subscribers.publish(event) }
     }
 
     private func removeListener(_ id: Int) {
         listeners.withLock { listeners in
             listeners.subscribers.remove(id: id)
-            listening.isSet.store(!listeners.subscribers.isEmpty, ordering: .releasing)
+            flags.isListened.store(!listeners.subscribers.isEmpty, ordering: .releasing)
         }
     }
 
     private func finishListeners() {
         let ending = listeners.withLock { listeners in
             listeners.isFinished = true
-            listening.isSet.store(false, ordering: .releasing)
+            flags.isListened.store(false, ordering: .releasing)
             return listeners.subscribers.detachAll()
         }
         // Outside the lock: finishing resumes waiting consumers, which need not wait for it.

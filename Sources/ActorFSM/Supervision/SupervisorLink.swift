@@ -8,23 +8,30 @@ final class SupervisorLink<State: Hashable & Sendable, Event: Sendable, ID: Hash
     /// Whether anyone listens to the supervisor's events, shared with it. A machine reads it
     /// before each record: loading `supervisor`, a weak reference, retains the supervisor, and
     /// machines on different cores would contend for its reference count on every event.
-    @usableFromInline let listening: ListeningFlag
+    @usableFromInline let flags: SupervisorFlags
 
-    init(_ supervisor: Supervisor<State, Event, ID>, listening: ListeningFlag) {
+    init(_ supervisor: Supervisor<State, Event, ID>, flags: SupervisorFlags) {
         self.supervisor = supervisor
-        self.listening = listening
+        self.flags = flags
     }
 
     /// Whether the supervisor has listeners for the machines' records.
     @inlinable
-    var isListenedTo: Bool { listening.isSet.load(ordering: .acquiring) }
+    var isListenedTo: Bool { flags.isListened.load(ordering: .acquiring) }
+
+    /// Whether a stopped machine must report to the supervisor: not once a shutdown has taken
+    /// every machine out of its registry, unless someone listens for the terminations.
+    var wantsStopReport: Bool {
+        !flags.machinesHandedOver.load(ordering: .acquiring) || isListenedTo
+    }
 }
 
-/// Whether a supervisor has listeners: set under its listeners' lock, read without a lock on
-/// every record.
+/// What a supervisor's machines read without a lock: whether anyone listens (set under the
+/// listeners' lock), and whether a shutdown has taken the machines (set under the registry's).
 @usableFromInline
-final class ListeningFlag: Sendable {
-    @usableFromInline let isSet = Atomic<Bool>(false)
+final class SupervisorFlags: Sendable {
+    @usableFromInline let isListened = Atomic<Bool>(false)
+    let machinesHandedOver = Atomic<Bool>(false)
 
     init() {}
 }
