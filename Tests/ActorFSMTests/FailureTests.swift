@@ -160,6 +160,40 @@ import Testing
         #expect(cancelled.get == true)
     }
 
+    @Test func stopFreesAnActionThatAwaitsADetachedSendToItsOwnMachine() async throws {
+        // The detached task does not inherit the action's task-local scope, so the machine
+        // cannot tell that this send waits for the action that waits for it.
+        let target = Later<Machine<State, Event, Int>>()
+        let outcome = Later<String>()
+        let schema = try Schema<State, Event>(initial: .locked) {
+            define(.locked) {
+                when(.coin) | then(.unlocked) | {
+                    guard let machine = target.get else { return }
+                    do {
+                        _ = try await Task.detached { try await machine.send(.pass) }.value
+                        outcome.set("sent")
+                    } catch {
+                        outcome.set("\((error as? MachineError)?.kind.description ?? "other")")
+                    }
+                }
+            }
+            define(.unlocked) { when(.pass) | then(.locked) }
+        }
+        let machine = Machine(schema: schema, id: 0)
+        target.set(machine)
+        let records = await machine.transitions()
+        let first = Task { try await machine.send(.coin) }
+        await machine.untilQueued(1)
+        await machine.stop()
+        // The detached send is answered at once, so the action and the first send complete.
+        #expect(try await first.value.outcome.isTransitioned)
+        #expect(outcome.get == "stopped")
+        // The queued event still gets its record, after the one that was in progress.
+        var seen: [String] = []
+        for await record in records { seen.append("\(record.sequenceNumber) \(record.eventDescription) \(record.outcomeName)") }
+        #expect(seen == ["1 coin transitioned", "2 pass stopped"])
+    }
+
     @Test func stoppingDuringASuspendedActionKeepsOneOrderedOutcomePerEvent() async throws {
         let gate = Gate()
         let schema = try Schema<State, Event>(initial: .locked) {

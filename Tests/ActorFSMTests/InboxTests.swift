@@ -104,6 +104,21 @@ import Testing
         }
     }
 
+    @Test func stoppingHandsBackTheSendersOfQueuedEventsAndKeepsTheEvents() async {
+        _ = await withCheckedContinuation { (continuation: CheckedContinuation<TestInbox.Entry.Reply, Never>) in
+            let reply = TestInbox.Entry.ReplySlot(continuation)
+            var inbox = TestInbox(capacity: 8)
+            _ = inbox.post(entry(.coin))
+            _ = inbox.admitOrPark(.init(entry: entry(.pass, ticket: 2, reply: reply), admitted: nil))
+            let closing = inbox.close(stopping: true)
+            #expect(closing.queuedSenders.count == 1 && closing.queuedSenders.first === reply)
+            #expect(events(inbox.takeAll()) == [.coin, .pass])
+            // Answered once: the later answer, when the event's `.stopped` record is made, is ignored.
+            reply.resume(returning: .refused)
+            reply.resume(returning: .withdrawn)
+        }
+    }
+
     @Test func closingRefusesWaitersAndCancelsDelayedPosts() {
         var inbox = TestInbox(capacity: 1)
         _ = inbox.post(entry(.coin))
@@ -111,9 +126,10 @@ import Testing
         let delayed = ScheduledEvent()
         let accepted = inbox.schedule(delayed)
         #expect(accepted)
-        let (waiters, scheduled) = inbox.close(stopping: false)
-        #expect(waiters.map(\.entry.event) == [.pass])
-        #expect(scheduled.count == 1)
+        let closing = inbox.close(stopping: false)
+        #expect(closing.waiters.map { $0.entry.event } == [.pass])
+        #expect(closing.scheduled.count == 1)
+        #expect(closing.queuedSenders.isEmpty, "finishing processes the queued events")
         let scheduledWhileFinishing = inbox.schedule(ScheduledEvent())
         #expect(!scheduledWhileFinishing, "a finishing machine schedules nothing new")
         let parkedWhileFinishing = inbox.admitOrPark(.init(entry: entry(.reset), admitted: nil))

@@ -246,18 +246,33 @@ struct Inbox<State: Hashable & Sendable, Event: Sendable, ID: Hashable & Sendabl
         return Waiter(entry: entry, admitted: nil)
     }
 
-    /// Stops taking new events (`finish`), or anything at all (`stop`).
-    ///
-    /// - Returns: the senders that were waiting for room, to refuse, and the delayed posts to cancel.
+    /// What a machine must answer or cancel when its inbox closes.
     @usableFromInline
-    mutating func close(stopping: Bool) -> (waiters: [Waiter], scheduled: [ScheduledEvent]) {
+    struct Closing: Sendable {
+        /// Senders that were waiting for room: refuse them.
+        @usableFromInline var waiters: [Waiter] = []
+        /// Delayed posts: cancel them.
+        @usableFromInline var scheduled: [ScheduledEvent] = []
+        /// When stopping, the senders of queued events: their events will never be processed,
+        /// so they are told now rather than when the event in progress ends (which may never
+        /// happen, if its action waits for one of them).
+        @usableFromInline var queuedSenders: [Entry.ReplySlot] = []
+    }
+
+    /// Stops taking new events (`finish`), or anything at all (`stop`).
+    @usableFromInline
+    mutating func close(stopping: Bool) -> Closing {
+        var closing = Closing()
         if stopping {
             admission = .stopped
+            queue.forEach { if let reply = $0.reply { closing.queuedSenders.append(reply) } }
         } else if case .open = admission {
             admission = .closed
         }
-        defer { scheduled = [:] }
-        return (waiters.removeAll(), Array(scheduled.values))
+        closing.waiters = waiters.removeAll()
+        closing.scheduled = Array(scheduled.values)
+        scheduled = [:]
+        return closing
     }
 
     /// Stops taking anything, if nothing is queued, owned, waiting or scheduled: the machine can

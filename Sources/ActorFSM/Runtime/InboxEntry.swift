@@ -1,3 +1,5 @@
+import Synchronization
+
 /// An accepted event waiting in a machine's inbox.
 @usableFromInline
 struct InboxEntry<State: Hashable & Sendable, Event: Sendable, ID: Hashable & Sendable>: Sendable {
@@ -17,9 +19,13 @@ struct InboxEntry<State: Hashable & Sendable, Event: Sendable, ID: Hashable & Se
     /// Where a waiting `send` is told about its event. A class, so that an entry holds one plain
     /// reference: a continuation typed by the generic `Reply` made every copy of an entry look
     /// up generic metadata at run time.
+    ///
+    /// It is answered once; later answers are ignored. `stop()` answers the senders of queued
+    /// events at once, while their events stay queued to get their `.stopped` records in order.
     @usableFromInline
     final class ReplySlot: Sendable {
         @usableFromInline let continuation: CheckedContinuation<Reply, Never>
+        @usableFromInline let isAnswered = Atomic<Bool>(false)
 
         @usableFromInline
         init(_ continuation: CheckedContinuation<Reply, Never>) {
@@ -28,6 +34,7 @@ struct InboxEntry<State: Hashable & Sendable, Event: Sendable, ID: Hashable & Se
 
         @usableFromInline
         func resume(returning reply: Reply) {
+            guard !isAnswered.exchange(true, ordering: .acquiringAndReleasing) else { return }
             continuation.resume(returning: reply)
         }
     }

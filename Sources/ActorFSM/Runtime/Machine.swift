@@ -292,7 +292,8 @@ public final actor Machine<State: Hashable & Sendable, Event: Sendable, ID: Hash
         return true
     }
 
-    /// Stops now. The event in progress completes (its asynchronous actions see task
+    /// Stops now. Senders awaiting queued events are answered with ``MachineError`` `.stopped`
+    /// at once; the event in progress completes (its asynchronous actions see task
     /// cancellation); then every queued event gets the outcome `.stopped` and streams finish.
     public func stop() {
         terminate(.stopped)
@@ -634,15 +635,17 @@ public final actor Machine<State: Hashable & Sendable, Event: Sendable, ID: Hash
     /// waiting for room and cancels every timer, task and delayed post. Timer events already in
     /// the inbox stay valid: they fired before, like any event queued before.
     @usableFromInline func closeInbox(stopping: Bool) {
-        let (waiters, scheduled) = inbox.withLock { $0.close(stopping: stopping) }
-        for waiter in waiters {
+        let closing = inbox.withLock { $0.close(stopping: stopping) }
+        for waiter in closing.waiters {
             waiter.entry.reply?.resume(returning: .refused)
             waiter.admitted?.resume(returning: false)
         }
+        // Their events keep their places, to get `.stopped` records after the one in progress.
+        for sender in closing.queuedSenders { sender.resume(returning: .refused) }
         for watcher in watchers.refusal { watcher.resume() }
         watchers.refusal = []
         timers?.cancelAll()
-        for event in scheduled { event.cancel() }
+        for event in closing.scheduled { event.cancel() }
     }
 
     /// Ends the machine once nothing is in progress: queued events get the outcome `.stopped`

@@ -153,6 +153,16 @@ struct RingBuffer<Element> {
         return removed
     }
 
+    /// Calls `body` on every element, in order, without removing or copying any.
+    @usableFromInline
+    func forEach(_ body: (borrowing Element) -> Void) {
+        storage?.withUnsafeMutablePointers { header, elements in
+            for offset in 0..<header.pointee.count {
+                body((elements + (header.pointee.head + offset) % header.pointee.capacity).pointee)
+            }
+        }
+    }
+
     /// Removes every element, in order.
     @usableFromInline
     mutating func removeAll() -> [Element] {
