@@ -70,7 +70,9 @@ func orderSchema(_ services: Services) throws -> Schema<OrderState, OrderEvent> 
         }
     }
 
-    return try Schema<OrderState, OrderEvent>(initial: .placed) {
+    return try Schema<OrderState, OrderEvent>(
+        initial: .placed, final: [.delivered, .cancelled, .paymentFailed, .paymentExpired]
+    ) {
         define(.placed) {
             when(.submit) | then(.paymentPending) | { context in try await charge(context, attempt: 1) }
             when(.cancel) | then(.cancelled)

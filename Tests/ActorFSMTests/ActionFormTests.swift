@@ -76,7 +76,7 @@ enum Payment: CaseKeyed, Equatable {
 @Suite struct PayloadEventTests {
     @Test func aTransitionMatchesEveryPayloadOfItsCaseAndActionsSeeTheEvent() async throws {
         let log = Log()
-        let schema = try Schema<State, Payment>(initial: .locked) {
+        let schema = try Schema<State, Payment>(initial: .locked, final: [.alarming]) {
             define(.locked) {
                 when(.coin, or: .card) | then(.unlocked) | { (payment: Payment) in log.record("\(payment)") }
             }
@@ -108,7 +108,7 @@ enum Order: CaseKeyed, Hashable {
 
 @Suite struct KeyedAndHashableEventTests {
     @Test func keyedEventsThatAreHashableStillMatchByKey() throws {
-        let schema = try Schema<State, Order>(initial: .locked) {
+        let schema = try Schema<State, Order>(initial: .locked, final: [.unlocked]) {
             define(.locked) { when(.placed) | then(.unlocked) }
         }
         #expect(schema.resolve(.placed(id: 7), in: .locked).target == .unlocked)
@@ -117,7 +117,7 @@ enum Order: CaseKeyed, Hashable {
     @Test func mixingValueAndKeyMatchingIsReported() {
         let base: UInt = #line
         let found = diagnostics {
-            try Schema<State, Order>(initial: .locked) {
+            try Schema<State, Order>(initial: .locked, final: [.unlocked]) {
                 define(.locked) {
                     when(.placed(id: 1)) | then(.unlocked)
                     when(.cancel) | then(.locked)

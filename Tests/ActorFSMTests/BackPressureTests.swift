@@ -113,7 +113,7 @@ import Testing
     }
 
     @Test func consumeTakesPredicatesWithEachEvent() async throws {
-        let schema = try Schema<State, Event>(initial: .locked) {
+        let schema = try Schema<State, Event>(initial: .locked, final: [.alarming]) {
             define(.locked) {
                 matching(Enforcement.strong) | when(.pass) | then(.alarming)
                 matching(Enforcement.weak) | when(.pass) | then(.locked)

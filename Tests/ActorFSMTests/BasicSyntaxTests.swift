@@ -22,7 +22,7 @@ import Testing
 
     @Test func thenWithoutStateStaysAndActionsAreOptional() async throws {
         let log = Log()
-        let schema = try Schema<State, Event>(initial: .locked) {
+        let schema = try Schema<State, Event>(initial: .locked, final: [.unlocked]) {
             define(.locked) {
                 when(.coin)  | then(.unlocked)
                 when(.pass)  | then(.alarming) | log.action("alarmOn")
@@ -45,7 +45,7 @@ import Testing
     }
 
     @Test func whenWithOrExpandsToOneTransitionPerEvent() throws {
-        let schema = try Schema<State, Event>(initial: .locked) {
+        let schema = try Schema<State, Event>(initial: .locked, final: [.unlocked]) {
             define(.locked) { when(.coin, or: .pass, .reset) | then(.unlocked) }
         }
         #expect(schema.transitions.count == 3)
@@ -99,7 +99,7 @@ import Testing
     @Test func anActionErrorStopsTheListAndReachesTheCaller() async throws {
         struct Jammed: Error {}
         let log = Log()
-        let schema = try Schema<State, Event>(initial: .locked) {
+        let schema = try Schema<State, Event>(initial: .locked, final: [.unlocked]) {
             define(.locked) {
                 when(.coin) | then(.unlocked) | [log.action("first"), { throw Jammed() }, log.action("never")]
             }
@@ -110,7 +110,7 @@ import Testing
     }
 
     @Test func severalDefinesOfOneStateAddUp() throws {
-        let schema = try Schema<State, Event>(initial: .locked) {
+        let schema = try Schema<State, Event>(initial: .locked, final: [.alarming, .unlocked]) {
             define(.locked) { when(.coin) | then(.unlocked) }
             define(.locked) { when(.pass) | then(.alarming) }
         }

@@ -121,7 +121,7 @@ import Testing
     let schema: Schema<State, Event>
 
     init() throws {
-        schema = try Schema<State, Event>(initial: .locked) {
+        schema = try Schema<State, Event>(initial: .locked, final: [.alarming]) {
             define(.locked) {
                 matching(Reordered.c) | when(.coin) | then(.unlocked)
                 matching(Reordered.a, or: Reordered.b) | when(.coin) | then(.alarming)

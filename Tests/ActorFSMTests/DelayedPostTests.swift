@@ -3,7 +3,7 @@ import ActorFSMTesting
 import Testing
 
 @Suite(.timeLimit(.minutes(1))) struct DelayedPostTests {
-    static let reminders = try! Schema<Checkout, CheckoutEvent>(initial: .pending) {
+    static let reminders = try! Schema<Checkout, CheckoutEvent>(initial: .pending, final: [.cancelled]) {
         define(.pending) {
             when(.ping) | then()
             when(.pay) | then(.paid) | { context in _ = context.post(.retry, after: .seconds(5)) }

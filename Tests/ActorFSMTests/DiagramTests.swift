@@ -25,7 +25,7 @@ enum Quoted: Hashable, Sendable, CustomStringConvertible {
     }
 
     @Test func conditionsOrAlternativesAndOddLabelsAreDrawnAndEscaped() throws {
-        let schema = try Schema<Quoted, Event>(initial: .plain) {
+        let schema = try Schema<Quoted, Event>(initial: .plain, final: [.tricky]) {
             define(.plain) {
                 matching(Enforcement.weak, or: Enforcement.strong, and: Reward.positive) | when(.coin) | then(.tricky)
                 condition { true } | when(.pass) | then()

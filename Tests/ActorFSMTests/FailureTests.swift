@@ -131,7 +131,7 @@ import Testing
     @Test func stopCancelsTheActionInFlightAndStopsWhatWaits() async throws {
         let cancelled = Later<Bool>()
         let started = Gate()
-        let schema = try Schema<State, Event>(initial: .locked) {
+        let schema = try Schema<State, Event>(initial: .locked, final: [.unlocked]) {
             define(.locked) {
                 when(.coin) | then(.unlocked) | {
                     await started.wait()

@@ -108,7 +108,7 @@ import Testing
             }
             define(.unlocked) { when(.pass) | then(.locked) }
         }
-        let b = try Schema<State, Event>(initial: .locked) {
+        let b = try Schema<State, Event>(initial: .locked, final: [.unlocked]) {
             define(.locked) {
                 when(.reset) | then() | { await gate.wait() }
                 when(.coin) | then(.unlocked) | { () async throws in _ = try await machines.get?.0.send(.pass) }

@@ -14,7 +14,7 @@ import Testing
     let schema: Schema<State, Event>
 
     init() throws {
-        schema = try Schema<State, Event>(initial: .locked) {
+        schema = try Schema<State, Event>(initial: .locked, final: [.alarming]) {
             define(.locked) {
                 matching(A.y, and: B.z, Enforcement.strong, Reward.negative) | when(.coin) | then(.alarming)
                 matching(A.x) | when(.coin) | then(.unlocked)
@@ -129,7 +129,7 @@ import Testing
         enum P4: MatchingPredicate { case on, off }
         enum Stranger: MatchingPredicate { case one }
         enum Alien: MatchingPredicate { case two }
-        let many = try Schema<State, Event>(initial: .locked) {
+        let many = try Schema<State, Event>(initial: .locked, final: [.alarming]) {
             define(.locked) {
                 matching(P1.on) | when(.coin) | then(.unlocked)
                 matching(P2.on, and: P3.off) | when(.pass) | then(.alarming)

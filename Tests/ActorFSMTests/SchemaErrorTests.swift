@@ -22,10 +22,44 @@ import Testing
         #expect(found.map { $0.locations[0].line }.sorted() == [base + 1, base + 4])
     }
 
+    @Test func aStateThatIsNeitherDefinedNorFinalIsAnError() {
+        let base: UInt = #line
+        let found = diagnostics {
+            try Schema<State, Event>(initial: .unlocked) {
+                define(.locked) {
+                    when(.coin) | then(.alarming)
+                    when(.pass) | then(.alarming)
+                }
+            }
+        }
+        #expect(found.map(\.kind) == [.undefinedState, .undefinedState])
+        // The initial state at the schema's line, the target at each statement that leads to it.
+        #expect(found.map(\.state) == ["unlocked", "alarming"])
+        #expect(found.map { $0.locations.map(\.line) } == [[base + 2], [base + 4, base + 5]])
+        #expect(found.last?.message.contains("list it in `final:`") == true)
+    }
+
+    @Test func finalStatesNeedNoDefineAndMayHaveNone() throws {
+        let schema = try Schema<State, Event>(initial: .locked, final: [.alarming]) {
+            define(.locked) { when(.coin) | then(.alarming) }
+        }
+        #expect(schema.finalStates == [.alarming])
+        #expect(schema.resolve(.coin, in: .alarming).unhandledKind == .noTransition)
+        let base: UInt = #line
+        let found = diagnostics {
+            try Schema<State, Event>(initial: .locked, final: [.alarming, .locked]) {
+                define(.locked) { when(.coin) | then(.alarming) }
+            }
+        }
+        #expect(found.map(\.kind) == [.finalStateWithTransitions])
+        #expect(found.first?.locations.map(\.line) == [base + 3])
+        #expect(found.first?.state == "locked")
+    }
+
     @Test func duplicateTransitionsAreAnError() {
         let base: UInt = #line
         let found = diagnostics {
-            try Schema<State, Event>(initial: .locked) {
+            try Schema<State, Event>(initial: .locked, final: [.unlocked]) {
                 define(.locked) {
                     when(.coin) | then(.unlocked) | {}
                     when(.coin) | then(.unlocked) | {}
@@ -39,7 +73,7 @@ import Testing
     @Test func aLogicalClashIsAnError() {
         let base: UInt = #line
         let found = diagnostics {
-            try Schema<State, Event>(initial: .locked) {
+            try Schema<State, Event>(initial: .locked, final: [.unlocked]) {
                 define(.locked) {
                     when(.coin) | then(.unlocked)
                     when(.coin) | then(.locked)

@@ -9,7 +9,7 @@ import Testing
         onEntry: Actions<Checkout, CheckoutEvent> = Actions(), _ task: StateTask<Checkout, CheckoutEvent>,
         _ second: StateTask<Checkout, CheckoutEvent> = silent
     ) throws -> Schema<Checkout, CheckoutEvent> {
-        try Schema<Checkout, CheckoutEvent>(initial: .pending) {
+        try Schema<Checkout, CheckoutEvent>(initial: .pending, final: [.failed, .showing]) {
             define(.pending) {
                 when(.reopen) | then(.loading)
                 when(.ping) | then()

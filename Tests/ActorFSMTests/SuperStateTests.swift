@@ -16,7 +16,7 @@ import Testing
     }
 
     @Test func inlineSuperStatesNeedNoTypeArguments() throws {
-        let schema = try Schema<State, Event>(initial: .locked) {
+        let schema = try Schema<State, Event>(initial: .locked, final: [.locked]) {
             define(.alarming, adopts: SuperState { when(.reset) | then(.locked) })
         }
         #expect(schema.resolve(.reset, in: .alarming).target == .locked)
@@ -27,7 +27,7 @@ import Testing
         let s2 = SuperState<State, Event> { when(.pass) | then(.alarming) }
         let s3 = SuperState(adopts: s1, s2)
         let nested = SuperState(adopts: s3) { when(.reset) | then(.locked) }
-        let schema = try Schema<State, Event>(initial: .locked) { define(.locked, adopts: nested) }
+        let schema = try Schema<State, Event>(initial: .locked, final: [.alarming, .unlocked]) { define(.locked, adopts: nested) }
         #expect(schema.resolve(.coin, in: .locked).target == .unlocked)
         #expect(schema.resolve(.pass, in: .locked).target == .alarming)
         #expect(schema.resolve(.reset, in: .locked).target == .locked)
@@ -57,7 +57,7 @@ import Testing
         let log = Log()
         let s1 = SuperState<State, Event>(onEntry: [log.action("unlock")]) { when(.coin) | then(.unlocked) }
         let s2 = SuperState<State, Event>(onEntry: [log.action("alarmOn")]) { when(.pass) | then(.alarming) }
-        let schema = try Schema<State, Event>(initial: .locked) {
+        let schema = try Schema<State, Event>(initial: .locked, final: [.alarming]) {
             define(.locked) { when(.coin) | then(.unlocked) }
             define(.unlocked, adopts: SuperState(adopts: s1, s2), onEntry: [log.action("own")])
         }
@@ -97,7 +97,7 @@ import Testing
         let s2 = SuperState(adopts: s1) { override { when(.coin) | then(.unlocked) | log.action("a2") } }
         let s3 = SuperState(adopts: s2) { override { when(.coin) | then(.unlocked) | log.action("a3") } }
         let s4 = SuperState(adopts: s3) { override { when(.coin) | then(.unlocked) | log.action("a4") } }
-        let schema = try Schema<State, Event>(initial: .locked) {
+        let schema = try Schema<State, Event>(initial: .locked, final: [.unlocked]) {
             define(.locked, adopts: s4) { override { when(.coin) | then(.unlocked) | log.action("a5") } }
         }
         var driver = Driver(schema)
@@ -125,7 +125,7 @@ import Testing
         let s1 = SuperState<State, Event> { when(.coin) | then(.unlocked) }
         let s2 = SuperState<State, Event> { when(.coin) | then(.unlocked) }
         let line: UInt = #line - 2
-        let found = diagnostics { try Schema<State, Event>(initial: .locked) { define(.locked, adopts: s1, s2) } }
+        let found = diagnostics { try Schema<State, Event>(initial: .locked, final: [.unlocked]) { define(.locked, adopts: s1, s2) } }
         #expect(found.map(\.kind) == [.duplicateTransitions])
         #expect(found.first?.locations.map(\.line) == [line, line + 1])
     }
@@ -146,7 +146,7 @@ import Testing
         let base: UInt = #line
         let s1 = SuperState<State, Event> { override { when(.coin) | then(.locked) } }
         let s2 = SuperState(adopts: s1) { when(.coin) | then(.unlocked) }
-        let found = diagnostics { try Schema<State, Event>(initial: .locked) { define(.locked, adopts: s2) } }
+        let found = diagnostics { try Schema<State, Event>(initial: .locked, final: [.unlocked]) { define(.locked, adopts: s2) } }
         #expect(found.map(\.kind) == [.overridesOutOfOrder])
         #expect(found.first?.locations.map(\.line) == [base + 1, base + 2])
     }
@@ -157,7 +157,7 @@ import Testing
             matching(A.y) | when(.coin) | then(.alarming)
             when(.pass) | then(.alarming)
         }
-        let schema = try Schema<State, Event>(initial: .locked) {
+        let schema = try Schema<State, Event>(initial: .locked, final: [.alarming]) {
             define(.locked, adopts: s1) { override { when(.coin) | then(.locked) } }
         }
         #expect(schema.transitions.count == 2)

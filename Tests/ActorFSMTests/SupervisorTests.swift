@@ -5,7 +5,7 @@ import Testing
     let schema: Schema<State, Event>
 
     init() throws {
-        schema = try Schema<State, Event>(initial: .locked) {
+        schema = try Schema<State, Event>(initial: .locked, final: [.alarming]) {
             define(.locked) {
                 when(.coin) | then(.unlocked)
                 when(.reset) | then(.alarming) | { throw Boom() }

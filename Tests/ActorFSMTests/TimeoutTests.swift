@@ -82,7 +82,7 @@ import Testing
     }
 
     @Test func aTimeoutIsMatchedWithTheMachinesStandingPredicates() async throws {
-        let schema = try Schema<Checkout, CheckoutEvent>(initial: .pending) {
+        let schema = try Schema<Checkout, CheckoutEvent>(initial: .pending, final: [.cancelled, .reminded]) {
             define(.pending) {
                 when(.ping) | then()
                 matching(Mode.strict) | after(.seconds(5)) | then(.cancelled)
@@ -105,7 +105,7 @@ import Testing
     }
 
     @Test func aFalseConditionOnATimeoutGivesAConditionFalseRecord() async throws {
-        let schema = try Schema<Checkout, CheckoutEvent>(initial: .pending) {
+        let schema = try Schema<Checkout, CheckoutEvent>(initial: .pending, final: [.paid]) {
             define(.pending) {
                 when(.ping) | then()
                 condition { false } | after(.seconds(5)) | then(.paid)
@@ -121,7 +121,7 @@ import Testing
 
     @Test func actionsOnATimeoutSeeNoEventAndTheTimeout() async throws {
         let log = Log()
-        let schema = try Schema<Checkout, CheckoutEvent>(initial: .pending) {
+        let schema = try Schema<Checkout, CheckoutEvent>(initial: .pending, final: [.reminded]) {
             define(.pending, onExit: Actions { (context: TransitionContext<Checkout, CheckoutEvent>) in
                 log.record("exit on \(context.eventDescription)")
             }) {
@@ -143,7 +143,7 @@ import Testing
             when(.ping) | then()
             after(.seconds(10)) | then(.cancelled)
         }
-        let schema = try Schema<Checkout, CheckoutEvent>(initial: .pending) {
+        let schema = try Schema<Checkout, CheckoutEvent>(initial: .pending, final: [.cancelled, .reminded]) {
             define(.pending, adopts: expiring) { when(.pay) | then(.paid) }
             define(.paid, adopts: expiring) { override { after(.seconds(10)) | then(.reminded) } }
         }
@@ -169,7 +169,7 @@ import Testing
     static func timeoutQueuedBehindAction(
         gate: Gate
     ) async throws -> (timed: TimedMachine, poke: Task<CheckoutMachine.Record, any Error>) {
-        let schema = try Schema<Checkout, CheckoutEvent>(initial: .pending) {
+        let schema = try Schema<Checkout, CheckoutEvent>(initial: .pending, final: [.cancelled]) {
             define(.pending) {
                 when(.poke) | then() | { await gate.wait() }
                 after(.seconds(30)) | then(.cancelled)

@@ -23,22 +23,38 @@ public struct Schema<State: Hashable & Sendable, Event: Sendable>: Sendable {
 
     /// Builds and validates a schema.
     ///
+    /// Every state a machine can be in must be defined with `define`, or listed in `final`: a
+    /// final state has no transitions, and a machine that reaches it handles no more events.
+    ///
+    /// ```swift
+    /// let order = try Schema<OrderState, OrderEvent>(initial: .placed, final: [.delivered, .cancelled]) {
+    ///     define(.placed) { when(.cancel) | then(.cancelled) … }
+    ///     …
+    /// }
+    /// ```
+    ///
     /// - Parameters:
     ///   - initial: the state a new machine starts in.
+    ///   - final: the states without transitions that transitions lead to.
     ///   - entryExitPolicy: when entry and exit actions run; by default only on a change of state.
     ///   - table: the `define` statements.
-    /// - Throws: ``SchemaError`` with every problem found.
+    /// - Throws: ``SchemaError`` with every problem found, including ``SchemaError/Kind/undefinedState``
+    ///   for a state that transitions lead to (or the initial state) that is neither defined nor final.
     public init(
-        initial: State, entryExitPolicy: EntryExitPolicy = .executeOnChangeOnly,
+        initial: State, final: Set<State> = [], entryExitPolicy: EntryExitPolicy = .executeOnChangeOnly,
         fileID: StaticString = #fileID, line: UInt = #line,
         @Syntax.TableBuilder<State, Event> _ table: () -> [Syntax.Define<State, Event>]
     ) throws(SchemaError) {
         storage = try SchemaCompiler.compile(
-            initial: initial, policy: entryExitPolicy, definitions: table(), location: SourceLocation(fileID, line))
+            initial: initial, final: final, policy: entryExitPolicy, definitions: table(),
+            location: SourceLocation(fileID, line))
     }
 
     /// The state a new machine starts in.
     public var initialState: State { storage.states[Int(storage.initial)] }
+
+    /// The states declared final: they have no transitions.
+    public var finalStates: Set<State> { storage.finalStates }
 
     /// Every state the table names, in order of first appearance (the initial state first).
     public var states: [State] { storage.states }

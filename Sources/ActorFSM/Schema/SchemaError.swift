@@ -95,6 +95,11 @@ extension SchemaError {
         public static let mixedEventMatching = Kind(name: "mixed event matching")
         /// A state and event combine more predicate cases than a lookup table can hold.
         public static let tooManyPredicateCombinations = Kind(name: "too many predicate combinations")
+        /// A state that transitions lead to, or the initial state, has no `define` and is not
+        /// listed as final: a machine there would handle no event.
+        public static let undefinedState = Kind(name: "undefined state")
+        /// A state listed as final is defined with transitions.
+        public static let finalStateWithTransitions = Kind(name: "final state with transitions")
         /// `after(…)` is given a duration that is not positive.
         public static let invalidTimeout = Kind(name: "invalid timeout")
         /// A timeout neither leaves its state nor runs an action: it could never do anything.

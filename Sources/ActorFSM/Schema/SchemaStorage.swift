@@ -4,6 +4,8 @@
 @usableFromInline
 final class SchemaStorage<State: Hashable & Sendable, Event: Sendable>: Sendable {
     let initial: Int32
+    /// The states declared final.
+    let finalStates: Set<State>
     @usableFromInline let states: [State]
     @usableFromInline let stateIDs: [State: Int32]
     /// For states that are payload-free enums: ids by tag, without hashing.
@@ -92,7 +94,7 @@ final class SchemaStorage<State: Hashable & Sendable, Event: Sendable>: Sendable
     }
 
     init(
-        initial: Int32, states: [State], stateIDs: [State: Int32], events: [any Hashable & Sendable],
+        initial: Int32, finalStates: Set<State>, states: [State], stateIDs: [State: Int32], events: [any Hashable & Sendable],
         eventLabels: [String], timeouts: [Duration], eventID: @escaping @Sendable (Event) -> Int32?, tagTable: TagTable?,
         predicateTypes: [PredicateType],
         predicateSlots: [ObjectIdentifier: Int32], typeColumns: TypeColumns, transitions: [CompiledTransition<State, Event>],
@@ -101,6 +103,7 @@ final class SchemaStorage<State: Hashable & Sendable, Event: Sendable>: Sendable
         stateTasks: [[StateTask<State, Event>]], policy: EntryExitPolicy
     ) {
         self.initial = initial
+        self.finalStates = finalStates
         self.states = states
         self.stateIDs = stateIDs
         self.stateTagTable = TagTable(states)

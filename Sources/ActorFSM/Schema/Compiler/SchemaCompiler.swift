@@ -13,17 +13,18 @@ struct SchemaCompiler<State: Hashable & Sendable, Event: Sendable> {
     /// - Parameter columnWidthLimit: the widest row of strides whose columns may be hashed (see
     ///   ``TypeColumns``); tests lower it to take the search by slot.
     static func compile(
-        initial: State, policy: EntryExitPolicy, definitions: [Syntax.Define<State, Event>], location: SourceLocation,
-        columnWidthLimit: Int = TypeColumns.maximumWidth
+        initial: State, final: Set<State> = [], policy: EntryExitPolicy, definitions: [Syntax.Define<State, Event>],
+        location: SourceLocation, columnWidthLimit: Int = TypeColumns.maximumWidth
     ) throws(SchemaError) -> SchemaStorage<State, Event> {
         var compiler = SchemaCompiler()
         return try compiler.run(
-            initial: initial, policy: policy, definitions: definitions, location: location, columnWidthLimit: columnWidthLimit)
+            initial: initial, final: final, policy: policy, definitions: definitions, location: location,
+            columnWidthLimit: columnWidthLimit)
     }
 
     private mutating func run(
-        initial: State, policy: EntryExitPolicy, definitions: [Syntax.Define<State, Event>], location: SourceLocation,
-        columnWidthLimit: Int
+        initial: State, final: Set<State>, policy: EntryExitPolicy, definitions: [Syntax.Define<State, Event>],
+        location: SourceLocation, columnWidthLimit: Int
     ) throws(SchemaError) -> SchemaStorage<State, Event> {
         if definitions.isEmpty {
             diagnostics.append(.init(.emptyTable, "the table defines no state; add at least one `define`", at: [location]))
@@ -43,6 +44,11 @@ struct SchemaCompiler<State: Hashable & Sendable, Event: Sendable> {
                 & Inheritance.actions(adopting: definition.superStates, own: definition.onEntry) { $0.onEntry }
             exit[source, default: Actions()] = exit[source, default: Actions()]
                 & Inheritance.actions(adopting: definition.superStates, own: definition.onExit) { $0.onExit }
+        }
+        // An empty table is reported as such, not as an undefined initial state.
+        if !definitions.isEmpty {
+            diagnostics += StateCheck(initial: initial, final: final, definitions: definitions, transitions: transitions,
+                                      states: states, location: location).diagnostics
         }
         checkEventMatching()
         transitions = transitions.map(numberingTimeouts)
@@ -64,7 +70,7 @@ struct SchemaCompiler<State: Hashable & Sendable, Event: Sendable> {
         guard diagnostics.isEmpty else { throw SchemaError(diagnostics: diagnostics) }
 
         return SchemaStorage(
-            initial: stateIDs[initial]!, states: states, stateIDs: stateIDs,
+            initial: stateIDs[initial]!, finalStates: final, states: states, stateIDs: stateIDs,
             events: events.map(\.identity.base), eventLabels: eventNames, timeouts: timeouts,
             eventID: events.first.map { $0.makeIndex(events.map(\.identity)) } ?? { _ in nil },
             tagTable: events.first?.kind == .value ? events.first?.makeTagTable(events.map(\.identity)) : nil,
