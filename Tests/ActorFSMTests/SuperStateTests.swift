@@ -130,6 +130,39 @@ import Testing
         #expect(found.first?.locations.map(\.line) == [line, line + 1])
     }
 
+    @Test func aSuperStateAdoptedTwiceCountsOnce() async throws {
+        let log = Log()
+        let base = SuperState<State, Event>(onEntry: [log.action("base")]) { when(.reset) | then(.locked) }
+        let left = SuperState(adopts: base) { when(.coin) | then(.unlocked) }
+        let right = SuperState(adopts: base, onEntry: [log.action("right")]) { when(.pass) | then(.alarming) }
+        let schema = try Schema<State, Event>(initial: .locked, final: [.alarming]) {
+            define(.locked) { when(.coin) | then(.unlocked) }
+            // Directly twice, and through two parents: a diamond.
+            define(.unlocked, adopts: base, left, right, base)
+        }
+        #expect(schema.transitions.filter { $0.source == .unlocked }.map(\.eventDescription) == ["reset", "coin", "pass"])
+        var driver = Driver(schema)
+        try await driver.send(.coin)
+        #expect(log.lines == ["base", "right"])
+    }
+
+    @Test func superStatesMadeByOneFunctionAreDistinct() throws {
+        func goes(on event: Event, to target: State) -> SuperState<State, Event> {
+            SuperState { when(event) | then(target) }
+        }
+        let schema = try Schema<State, Event>(initial: .locked, final: [.unlocked, .alarming]) {
+            define(.locked, adopts: goes(on: .coin, to: .unlocked), goes(on: .pass, to: .alarming))
+        }
+        #expect(schema.resolve(.coin, in: .locked).target == .unlocked)
+        #expect(schema.resolve(.pass, in: .locked).target == .alarming)
+        let found = diagnostics {
+            try Schema<State, Event>(initial: .locked, final: [.unlocked, .alarming]) {
+                define(.locked, adopts: goes(on: .coin, to: .unlocked), goes(on: .coin, to: .alarming))
+            }
+        }
+        #expect(found.map(\.kind) == [.logicalClash])
+    }
+
     @Test func overrideWithNothingToOverrideIsAnError() {
         let line: UInt = #line + 3
         let found = diagnostics {

@@ -85,6 +85,9 @@ extension Syntax {
 /// directly to `adopts:`, or declared inside a ``SyntaxBuilder`` type, plain `SuperState { … }`
 /// suffices.
 public struct SuperState<State: Sendable, Event: Sendable>: Sendable {
+    /// Shared by every copy of this super state, and by no other: a state that adopts it more
+    /// than once (directly, or through several super states) gets its contents once.
+    let identity = SuperStateIdentity()
     let superStates: [SuperState]
     let onEntry: Actions<State, Event>
     let onExit: Actions<State, Event>
@@ -119,4 +122,10 @@ public struct SuperState<State: Sendable, Event: Sendable>: Sendable {
         self.block = .init(fragments: [])
         self.location = SourceLocation(fileID, line)
     }
+}
+
+/// The identity of a ``SuperState`` value and its copies: two super states written alike, or
+/// made by one function, are still two.
+final class SuperStateIdentity: Sendable {
+    init() {}
 }

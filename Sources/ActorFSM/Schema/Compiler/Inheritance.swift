@@ -13,13 +13,28 @@ struct Inheritance<State: Sendable, Event: Sendable> {
         let event: SendableHashable
     }
 
-    /// The statements that apply to a `define` (whose state is `state`) or to a super state
-    /// (`state` is `nil`: its problems belong to no single adopter), inherited ones first.
+    /// The statements that apply to a `define` (whose state is `state`), inherited ones first.
+    ///
+    /// A super state adopted more than once, directly or through other super states (a
+    /// diamond), contributes its statements once, where it is first met.
     mutating func candidates(
         adopting superStates: [SuperState<State, Event>], own block: Syntax.Block<State, Event, Syntax.Complete>,
         state: String?
     ) -> [Candidate<State, Event>] {
-        var inherited = superStates.flatMap { candidates(adopting: $0.superStates, own: $0.block, state: nil) }
+        var visited = Set<ObjectIdentifier>()
+        return candidates(adopting: superStates, own: block, state: state, visited: &visited)
+    }
+
+    /// ``candidates(adopting:own:state:)`` for a `define` or for a super state (`state` is
+    /// `nil`: its problems belong to no single adopter), skipping super states in `visited`.
+    private mutating func candidates(
+        adopting superStates: [SuperState<State, Event>], own block: Syntax.Block<State, Event, Syntax.Complete>,
+        state: String?, visited: inout Set<ObjectIdentifier>
+    ) -> [Candidate<State, Event>] {
+        var inherited: [Candidate<State, Event>] = []
+        for superState in superStates where visited.insert(ObjectIdentifier(superState.identity)).inserted {
+            inherited += candidates(adopting: superState.superStates, own: superState.block, state: nil, visited: &visited)
+        }
         for location in block.emptyBlockLocations {
             diagnostics.append(.init(.emptyBlock, "this block declares no transition; add one or remove the block",
                                      at: [location], state: state))
@@ -62,12 +77,25 @@ struct Inheritance<State: Sendable, Event: Sendable> {
         return inherited + own
     }
 
-    /// The entry or exit actions of a node: those of its super states first, in order.
+    /// The entry or exit actions of a `define`: those of its super states first, in order,
+    /// each super state's once however often it is adopted.
     static func actions(
         adopting superStates: [SuperState<State, Event>], own: Actions<State, Event>,
         _ select: (SuperState<State, Event>) -> Actions<State, Event>
     ) -> Actions<State, Event> {
-        superStates.reduce(Actions()) { $0 & actions(adopting: $1.superStates, own: select($1), select) } & own
+        var visited = Set<ObjectIdentifier>()
+        return actions(adopting: superStates, own: own, select, visited: &visited)
+    }
+
+    private static func actions(
+        adopting superStates: [SuperState<State, Event>], own: Actions<State, Event>,
+        _ select: (SuperState<State, Event>) -> Actions<State, Event>, visited: inout Set<ObjectIdentifier>
+    ) -> Actions<State, Event> {
+        var combined = Actions<State, Event>()
+        for superState in superStates where visited.insert(ObjectIdentifier(superState.identity)).inserted {
+            combined = combined & actions(adopting: superState.superStates, own: select(superState), select, visited: &visited)
+        }
+        return combined & own
     }
 
     /// Every diagnostic, with `nothing to override` dropped where the override is out of order.
