@@ -124,30 +124,6 @@ public struct Schema<State: Hashable & Sendable, Event: Sendable>: Sendable {
     /// The id of `state` in this schema's dense numbering, for the core step.
     package func stateID(of state: State) -> Int32? { storage.stateID(of: state) }
 
-    /// The synchronous core step: finds the transition, runs its exit, transition and entry
-    /// actions and returns the new state's id. Used by the benchmarks, to measure the table and
-    /// the actions without a machine.
-    ///
-    /// - Returns: the new state id; `stateID` itself if nothing fired, or if the transition has
-    ///   an asynchronous action (then nothing runs).
-    /// - Throws: what an action throws.
-    @inlinable
-    package func step(_ stateID: Int32, _ event: Event, _ predicates: PredicateContext) throws -> Int32 {
-        let storage = self.storage
-        guard case .fires(let index) = storage.lookup(state: stateID, event: event, predicates: predicates) else {
-            return stateID
-        }
-        let transition = storage.hot[Int(index)]
-        guard !transition.runsNothing else { return transition.target }
-        guard transition.isSynchronous else { return stateID }
-        var completed = 0
-        try storage.runSynchronously(transition, event: event, counting: &completed, context: {
-            TransitionContext(event: event, source: storage.states[Int(stateID)],
-                              target: storage.states[Int(transition.target)], predicates: predicates, runtime: nil)
-        }, commit: {})
-        return transition.target
-    }
-
     private func runsEntryAndExit(_ transition: Transition<State, Event>) -> Bool {
         storage.policy == .executeAlways || transition.compiled.source != transition.compiled.target
     }

@@ -306,25 +306,6 @@ final class SchemaStorage<State: Hashable & Sendable, Event: Sendable>: Sendable
         return .fires(transition)
     }
 
-    /// Runs the synchronous exit, own and entry actions of `transition`, calling `commit`
-    /// between the own and the entry actions. The context is built once, and only if an action
-    /// takes it.
-    @inlinable
-    func runSynchronously(
-        _ transition: HotTransition, event: Event?, counting completed: inout Int,
-        context makeContext: () -> TransitionContext<State, Event>, commit: () -> Void
-    ) throws {
-        guard let run = transition.synchronousRun else { preconditionFailure("the transition has asynchronous actions") }
-        try run._withUnsafeGuaranteedRef { run in
-            if transition.readsContext {
-                let context = makeContext()
-                try run.run(event: event, context: { context }, commit: commit, counting: &completed)
-            } else {
-                try run.run(event: event, context: makeContext, commit: commit, counting: &completed)
-            }
-        }
-    }
-
     /// Whether every condition of `transition` holds for `event`.
     @usableFromInline
     func admits(_ transition: Int32, _ event: Event?) -> Bool { transitions[Int(transition)].admits(event) }

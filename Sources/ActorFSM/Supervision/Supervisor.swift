@@ -35,7 +35,7 @@ public final class Supervisor<State: Hashable & Sendable, Event: Sendable, ID: H
         var escalation: Escalation?
         var escalating: Task<Void, Never>?
         /// Shared by every machine; made on the first spawn, since `init` cannot hand out `self`.
-        var link: SupervisorLink<State, Event, ID>?
+        var link: ParentLink<State, Event, ID>?
     }
 
     private struct Listeners {
@@ -50,7 +50,7 @@ public final class Supervisor<State: Hashable & Sendable, Event: Sendable, ID: H
     /// Whether anyone listens, and `Registry.machinesHandedOver`, readable without a lock: so
     /// that busy machines on different cores do not contend when nobody subscribes, and the
     /// million machines a shutdown finishes do not contend for the registry's lock.
-    private let flags = SupervisorFlags()
+    private let flags = ParentFlags()
     private let settings: MachineSettings<State>
     private let now: @Sendable () -> ContinuousClock.Instant
 
@@ -144,7 +144,7 @@ public final class Supervisor<State: Hashable & Sendable, Event: Sendable, ID: H
         let (stream, ending) = listeners.withLock { listeners in
             let stream = listeners.subscribers.subscribe(buffering) { [weak self] id in self?.removeListener(id) }
             let ending = listeners.isFinished ? listeners.subscribers.detachAll() : nil
-            flags.isListened.store(!listeners.subscribers.isEmpty, ordering: .releasing)
+            flags.isListening.store(!listeners.subscribers.isEmpty, ordering: .releasing)
             return (stream, ending)
         }
         ending?.finish()
@@ -160,7 +160,7 @@ public final class Supervisor<State: Hashable & Sendable, Event: Sendable, ID: H
         let (machines, escalating) = registry.withLock { registry in
             registry.isShutDown = true
             registry.machinesHandedOver = true
-            flags.machinesHandedOver.store(true, ordering: .releasing)
+            flags.hasLetGo.store(true, ordering: .releasing)
             defer { registry.machines = [:] }
             return (Array(registry.machines.values), registry.escalating)
         }
@@ -205,15 +205,14 @@ public final class Supervisor<State: Hashable & Sendable, Event: Sendable, ID: H
 
     // MARK: - Supervision (called by the machines)
 
-    @usableFromInline
-    func machineRecorded(_ record: TransitionRecord<State, Event, ID>) {
+    private func machineRecorded(_ record: TransitionRecord<State, Event, ID>) {
         publish(.transition(record))
     }
 
-    func machineStopped(id: ID, generation: UInt64, _ termination: MachineTermination) {
-        if flags.machinesHandedOver.load(ordering: .acquiring) {
+    private func machineStopped(id: ID, generation: UInt64, _ termination: MachineTermination) {
+        if flags.hasLetGo.load(ordering: .acquiring) {
             // Shutting down: the machine is no longer in the registry, and is not restarted.
-            if flags.isListened.load(ordering: .acquiring) { publish(.terminated(id: id, termination)) }
+            if flags.isListening.load(ordering: .acquiring) { publish(.terminated(id: id, termination)) }
             return
         }
         let decision = registry.withLock { registry in decide(id: id, generation: generation, termination, &registry) }
@@ -284,7 +283,9 @@ public final class Supervisor<State: Hashable & Sendable, Event: Sendable, ID: H
 
     private func makeMachine(id: ID, startingIn state: State?, in registry: inout Registry) -> Child {
         registry.generation += 1
-        let link = registry.link ?? SupervisorLink(self, flags: flags)
+        let link = registry.link ?? ParentLink(
+            flags: flags, recorded: { [weak self] in self?.machineRecorded($0) },
+            stopped: { [weak self] in self?.machineStopped(id: $0, generation: $1, $2) })
         registry.link = link
         let machine = Child(schema: schema, id: id, startingIn: state, settings: settings, link: link,
                             generation: registry.generation)
@@ -293,21 +294,21 @@ public final class Supervisor<State: Hashable & Sendable, Event: Sendable, ID: H
     }
 
     private func publish(_ event: Published) {
-        guard flags.isListened.load(ordering: .acquiring) else { return }
+        guard flags.isListening.load(ordering: .acquiring) else { return }
         listeners.withLock { $0.subscribers.publish(event) }
     }
 
     private func removeListener(_ id: Int) {
         listeners.withLock { listeners in
             listeners.subscribers.remove(id: id)
-            flags.isListened.store(!listeners.subscribers.isEmpty, ordering: .releasing)
+            flags.isListening.store(!listeners.subscribers.isEmpty, ordering: .releasing)
         }
     }
 
     private func finishListeners() {
         let ending = listeners.withLock { listeners in
             listeners.isFinished = true
-            flags.isListened.store(false, ordering: .releasing)
+            flags.isListening.store(false, ordering: .releasing)
             return listeners.subscribers.detachAll()
         }
         // Outside the lock: finishing resumes waiting consumers, which need not wait for it.

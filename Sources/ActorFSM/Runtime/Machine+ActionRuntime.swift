@@ -1,0 +1,22 @@
+// What a machine offers its actions: follow-up events and delayed posts.
+
+extension Machine: ActionRuntime {
+    @usableFromInline nonisolated var erasedMachineID: any Hashable & Sendable { id }
+
+    @usableFromInline nonisolated func schedule<E: Sendable>(
+        _ event: E, after delay: Duration, predicates: PredicateContext?
+    ) -> ScheduledEvent? {
+        // A context is only ever made by this machine for its own `Event` type.
+        guard let event = event as? Event else { return nil }
+        return schedule(event, after: delay, predicates: predicates)
+    }
+
+    @usableFromInline nonisolated func postFollowUp<E: Sendable>(_ event: E, predicates: PredicateContext?) -> Bool {
+        // A context is only ever made by this machine for its own `Event` type.
+        guard let event = event as? Event else { return false }
+        let entry = Entry(event: event, predicates: predicates, origin: .followUp, acceptedAt: .now)
+        guard let resumptions = inbox.withLock({ $0.followUp(entry) }) else { return false }
+        if !resumptions.isEmpty { perform(resumptions) }
+        return true
+    }
+}

@@ -1,0 +1,21 @@
+// Subscribing to a machine's records and states.
+
+extension Machine {
+    /// Subscribes to the records of every event processed from now on, in order. The stream
+    /// finishes when the machine stops.
+    public func transitions(buffering: SubscriptionBuffering = .unbounded) -> RecordStream<Record> {
+        hasHadSubscribers = true
+        let subscription = subscribers.subscribe(buffering)
+        if isFinalized { subscribers.finish() }
+        return subscription
+    }
+
+    /// Subscribes to the current state followed by every change of state. The stream finishes
+    /// when the machine stops.
+    public func states(buffering: SubscriptionBuffering = .unbounded) -> RecordStream<State> {
+        hasHadSubscribers = true
+        let subscription = stateSubscribers.subscribe(buffering, initial: state)
+        if isFinalized { stateSubscribers.finish() }
+        return subscription
+    }
+}

@@ -1,0 +1,190 @@
+// Processing one event: find the transition, run its actions, commit, record.
+
+extension Machine {
+    /// Processes one event, or a state timeout when `event` is `nil` (its duration is in `origin`).
+    ///
+    /// - Parameters:
+    ///   - scope: the sender's action scope, read only if an asynchronous action runs.
+    ///   - replying: whether the caller needs the record. Without a caller, subscriber or
+    ///     supervisor to read it, the record is not published and its completion time is not
+    ///     read from the clock.
+    @inlinable
+    func process(
+        _ event: Event?, _ predicates: PredicateContext?, origin: EventOrigin, acceptedAt: Timestamp,
+        scope: @autoclosure () -> [ObjectIdentifier], replying: Bool
+    ) async -> Record {
+        let context = predicates ?? settings.standingPredicates
+        let found = find(event, in: context, origin: origin)
+        if case .fires(let index) = found, !schema.storage.hot[Int(index)].isSynchronous {
+            return await process(event, context, suspendingAt: index, origin: origin, acceptedAt: acceptedAt,
+                                 scope: scope(), replying: replying)
+        }
+        return process(event, context, found: found, origin: origin, acceptedAt: acceptedAt, replying: replying)
+    }
+
+    /// What `event` (a timeout when `nil`) triggers in the current state.
+    @inlinable
+    func find(_ event: Event?, in context: PredicateContext, origin: EventOrigin) -> SchemaStorage<State, Event>.Lookup {
+        guard stateID >= 0 else { return .unhandled(UnhandledReason(.unknownState)) }
+        if let event { return schema.storage.lookup(state: stateID, event: event, predicates: context) }
+        return timeoutLookup(origin, predicates: context)
+    }
+
+    /// Processes an event without suspending: anything `find` can find but a transition with an
+    /// asynchronous action.
+    @inlinable
+    func process(
+        _ event: Event?, _ context: PredicateContext, found: SchemaStorage<State, Event>.Lookup, origin: EventOrigin,
+        acceptedAt: Timestamp, replying: Bool
+    ) -> Record {
+        sequenceNumber += 1
+        let number = sequenceNumber
+        let storage = schema.storage
+        let source = state
+        switch found {
+        case .unhandled(let reason):
+            return complete(number, event, context, origin, acceptedAt, source: source, outcome: .unhandled(reason),
+                            run: ActionRun(), location: nil, observed: isObserved(replying: replying))
+        case .conditionFalse(let index):
+            return complete(number, event, context, origin, acceptedAt, source: source, outcome: .conditionFalse,
+                            run: ActionRun(), location: storage.transitionLocations[Int(index)],
+                            observed: isObserved(replying: replying))
+        case .fires(let index):
+            let transition = storage.hot[Int(index)]
+            var run = ActionRun()
+            if transition.runsNothing {
+                commit(transition.target)
+            } else {
+                do {
+                    try storage.runSynchronously(transition, event: event, counting: &run.completed, context: {
+                        actionContext(event, context, origin, from: source, to: transition.target)
+                    }, commit: { commit(transition.target) })
+                } catch {
+                    run.failure = error
+                }
+            }
+            return fired(index, number, event, context, origin, acceptedAt, source: source, run: run, replying: replying)
+        }
+    }
+
+    /// Processes an event whose transition, at `index`, has an asynchronous action: the actions
+    /// run in a task of their own.
+    @inlinable
+    func process(
+        _ event: Event?, _ context: PredicateContext, suspendingAt index: Int32, origin: EventOrigin,
+        acceptedAt: Timestamp, scope: [ObjectIdentifier], replying: Bool
+    ) async -> Record {
+        sequenceNumber += 1
+        let number = sequenceNumber
+        let storage = schema.storage
+        let source = state
+        let transition = storage.hot[Int(index)]
+        // Subscribers must not wait for the records before this one while the actions suspend.
+        if isDraining { subscribers.wakeReaders() }
+        let run = await runInTask(
+            transition.runsExit ? storage.exitActions[Int(transition.source)] : Actions(),
+            storage.transitionActions[Int(index)],
+            transition.runsEntry ? storage.entryActions[Int(transition.target)] : Actions(),
+            to: transition.target, in: actionContext(event, context, origin, from: source, to: transition.target),
+            scope: scope)
+        return fired(index, number, event, context, origin, acceptedAt, source: source, run: run, replying: replying)
+    }
+
+    /// What the actions of a transition from `source` to the state with id `target` are told.
+    @inlinable
+    func actionContext(
+        _ event: Event?, _ context: PredicateContext, _ origin: EventOrigin, from source: State, to target: Int32
+    ) -> TransitionContext<State, Event> {
+        TransitionContext(
+            event: event, timeout: event == nil ? origin.timeout.map(Timeout.init) : nil, source: source,
+            target: schema.storage.states[Int(target)], predicates: context, runtime: self)
+    }
+
+    /// Whether anyone reads the record of the event in progress.
+    @inlinable
+    func isObserved(replying: Bool) -> Bool { replying || !subscribers.isEmpty || link?.isListenedTo == true }
+
+    /// The record of a transition that fired, once its actions ran; applies the failure policy
+    /// and starts the new state's tasks.
+    @inlinable
+    func fired(
+        _ index: Int32, _ number: UInt64, _ event: Event?, _ context: PredicateContext, _ origin: EventOrigin,
+        _ acceptedAt: Timestamp, source: State, run: ActionRun, replying: Bool
+    ) -> Record {
+        let storage = schema.storage
+        let record = complete(number, event, context, origin, acceptedAt, source: source,
+                              outcome: run.failure.map { .failed($0) } ?? .transitioned, run: run,
+                              location: storage.transitionLocations[Int(index)], observed: isObserved(replying: replying))
+        if let failure = run.failure { applyFailurePolicy(after: failure) }
+        if storage.hasTimedStates { startPendingStateTasks() }
+        return record
+    }
+
+    /// Runs a transition's actions in a task of their own, which `stop()` can cancel, with the
+    /// sender's scope extended by this machine (for reentrancy detection).
+    @usableFromInline func runInTask(
+        _ exit: Actions<State, Event>, _ actions: Actions<State, Event>, _ entry: Actions<State, Event>,
+        to target: Int32, in context: TransitionContext<State, Event>, scope: [ObjectIdentifier]
+    ) async -> ActionRun {
+        let chain = scope + [ObjectIdentifier(self)]
+        let task = Task {
+            await ActionScope.$machines.withValue(chain) {
+                await self.runAsynchronously(exit, actions, entry, to: target, in: context)
+            }
+        }
+        inFlight = task
+        let run = await task.value
+        inFlight = nil
+        return run
+    }
+
+    @usableFromInline func runAsynchronously(
+        _ exit: Actions<State, Event>, _ actions: Actions<State, Event>, _ entry: Actions<State, Event>,
+        to target: Int32, in context: TransitionContext<State, Event>
+    ) async -> ActionRun {
+        var run = ActionRun()
+        do {
+            try await exit.run(in: context, counting: &run.completed)
+            try await actions.run(in: context, counting: &run.completed)
+            commit(target)
+            try await entry.run(in: context, counting: &run.completed)
+        } catch {
+            run.failure = error
+        }
+        return run
+    }
+
+    @inlinable
+    func commit(_ target: Int32) {
+        let changed = target != stateID
+        stateID = target
+        offTableState = nil
+        if changed && !stateSubscribers.isEmpty { stateSubscribers.publish(state) }
+        if schema.storage.hasTimedStates && (changed || schema.storage.runsEntryAndExit) { enterTimedState(target) }
+    }
+
+    @inlinable
+    func complete(
+        _ number: UInt64, _ event: Event?, _ predicates: PredicateContext, _ origin: EventOrigin,
+        _ acceptedAt: Timestamp, source: State, outcome: Outcome, run: ActionRun, location: SourceLocation?,
+        observed: Bool = true
+    ) -> Record {
+        let record = Record(
+            sequenceNumber: number, machineID: id, source: source, event: event, predicates: predicates,
+            target: state, outcome: outcome, actionsRun: run.completed, transitionLocation: location, origin: origin,
+            acceptedAt: acceptedAt, completedAt: observed ? .now : acceptedAt)
+        guard observed else { return record }
+        if !subscribers.isEmpty { subscribers.publish(record, deferringWakeAt: isDraining ? record.completed : nil) }
+        if link != nil { reportToSupervisor(record) }
+        return record
+    }
+
+    /// Passes `record` to the supervisor, if anyone listens to it. Out of line, so that the
+    /// supervised path does not grow every inlined copy of `complete`; and it reads `link` in
+    /// place: binding it to pass it along retained it, and every machine of a supervisor shares
+    /// that one object, so cores contended for its reference count (B4 stopped scaling).
+    @usableFromInline func reportToSupervisor(_ record: Record) {
+        guard let link, link.isListenedTo else { return }
+        link.recorded(record)
+    }
+}

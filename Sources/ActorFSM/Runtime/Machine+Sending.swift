@@ -1,0 +1,85 @@
+// Handing events to a machine: `send` awaits the record, `post` and `enqueue` queue.
+
+extension Machine {
+    /// Processes `event` and returns its record once its transition has completed.
+    ///
+    /// - Parameter predicates: the event's predicates; the standing predicates when `nil`.
+    /// - Returns: the record, whose outcome is `.transitioned`, `.unhandled` or `.conditionFalse`.
+    /// - Throws: ``MachineError`` of kind `.actionFailed` (the record is published with outcome
+    ///   `.failed` and the failure policy applied), `.stopped`, `.cancelled` (the event was
+    ///   withdrawn before processing) or `.reentrantSend`.
+    @discardableResult
+    @inlinable
+    public func send(_ event: Event, predicates: PredicateContext? = nil) async throws(MachineError) -> Record {
+        guard phase == .running else { throw MachineError(.stopped) }
+        if Task.isCancelled { throw MachineError(.cancelled) }
+        let acceptedAt = Timestamp.now
+        if inbox.withLock({ $0.beginInline() }) {
+            // Not reentrant: none of this machine's actions is running.
+            let record = await process(event, predicates, origin: .send, acceptedAt: acceptedAt,
+                                       scope: ActionScope.machines, replying: true)
+            processingFinished()
+            return try Self.result(of: consume record)
+        }
+        let scope = ActionScope.machines
+        if scope.contains(ObjectIdentifier(self)) { throw MachineError(.reentrantSend) }
+        return try await sendThroughInbox(event, predicates, acceptedAt: acceptedAt, scope: scope)
+    }
+
+    /// Queues `event` without waiting for it to be processed. Callable from any thread without
+    /// awaiting the actor: the inbox has a lock of its own.
+    ///
+    /// - Throws: ``MachineError`` of kind `.inboxFull` if the inbox is at capacity (or senders
+    ///   wait for room, which a post does not overtake), or `.stopped`.
+    @inlinable
+    public nonisolated func post(_ event: Event, predicates: PredicateContext? = nil) throws(MachineError) {
+        let acceptedAt = Timestamp.now
+        // The entry is made inside the lock's closure, so that it moves into the queue (a copy
+        // and a destruction through its value witnesses otherwise).
+        switch inbox.withLock({ $0.post(Entry(event: event, predicates: predicates, origin: .post, acceptedAt: acceptedAt)) }) {
+        case .queued(let resumptions): if !resumptions.isEmpty { perform(resumptions) }
+        case .full: throw MachineError(.inboxFull)
+        case .closed: throw MachineError(.stopped)
+        }
+    }
+
+    /// Queues `event` without waiting for it to be processed, but waiting for room if the inbox
+    /// is full: `post` with back-pressure. From one of the machine's own actions it never waits,
+    /// since the room it would wait for cannot come: it throws `.inboxFull` instead.
+    ///
+    /// Once the inbox is full, waiting senders are let in, in order, when half of it is free
+    /// again: a producer that outruns the machine then wakes once per half inbox.
+    ///
+    /// It runs on the caller's executor (`nonisolated(nonsending)`), and returns without
+    /// suspending while the inbox has room, so a loop of `enqueue` calls on an actor holds
+    /// that actor until the inbox is full.
+    ///
+    /// - Throws: ``MachineError`` `.stopped`, `.inboxFull` (see above), or `.cancelled` if the task
+    ///   is cancelled while it waits.
+    @inlinable
+    public nonisolated(nonsending) func enqueue(
+        _ event: Event, predicates: PredicateContext? = nil
+    ) async throws(MachineError) {
+        let acceptedAt = Timestamp.now
+        switch inbox.withLock({ $0.post(Entry(event: event, predicates: predicates, origin: .post, acceptedAt: acceptedAt)) }) {
+        case .queued(let resumptions): if !resumptions.isEmpty { perform(resumptions) }
+        case .full:
+            try await enqueueWhenRoom(Entry(event: event, predicates: predicates, origin: .post, acceptedAt: acceptedAt))
+        case .closed: throw MachineError(.stopped)
+        }
+    }
+
+    /// Feeds every element of `events` into the inbox in order, waiting for room when it is
+    /// full, until the sequence ends. Returns without waiting for the last events to be processed.
+    ///
+    /// - Throws: ``MachineError`` `.stopped` if the machine stops first, or the sequence's error.
+    public nonisolated func consume<S: AsyncSequence & Sendable>(_ events: S) async throws where S.Element == Event {
+        for try await event in events { try await enqueue(event) }
+    }
+
+    /// Feeds every event of `envelopes`, with its predicates, into the inbox in order.
+    public nonisolated func consume<S: AsyncSequence & Sendable>(_ envelopes: S) async throws
+    where S.Element == Envelope<Event> {
+        for try await envelope in envelopes { try await enqueue(envelope.event, predicates: envelope.predicates) }
+    }
+}

@@ -1,0 +1,85 @@
+// Senders that wait: for their record through the inbox, or for room in it.
+
+extension Machine {
+    /// `send` on a busy machine: queues the event, or waits for room, then waits for its record.
+    @usableFromInline func sendThroughInbox(
+        _ event: Event, _ predicates: PredicateContext?, acceptedAt: Timestamp, scope: [ObjectIdentifier]
+    ) async throws(MachineError) -> Record {
+        let ticket = inbox.withLock { $0.takeTicket() }
+        let reply = await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Entry.Reply, Never>) in
+                let entry = Entry(event: event, predicates: predicates, origin: .send, acceptedAt: acceptedAt,
+                                  ticket: ticket, senderScope: scope, reply: Entry.ReplySlot(continuation))
+                park(Inbox.Waiter(entry: entry, admitted: nil), ticket: ticket)
+            }
+        } onCancel: {
+            withdraw(ticket)
+        }
+        switch reply {
+        case .processed(let record): return try Self.result(of: consume record)
+        case .withdrawn: throw MachineError(.cancelled)
+        case .refused: throw MachineError(.stopped)
+        }
+    }
+
+    /// `enqueue` into a full inbox: waits until the event is let in.
+    @usableFromInline nonisolated func enqueueWhenRoom(_ posted: Entry) async throws(MachineError) {
+        // Room for an action's own machine comes only once the action completes.
+        if ActionScope.machines.contains(ObjectIdentifier(self)) { throw MachineError(.inboxFull) }
+        let ticket = inbox.withLock { $0.takeTicket() }
+        let entry = Entry(event: posted.event, predicates: posted.predicates, origin: .post,
+                          acceptedAt: posted.acceptedAt, ticket: ticket)
+        let admitted = await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
+                park(Inbox.Waiter(entry: entry, admitted: continuation), ticket: ticket)
+            }
+        } onCancel: {
+            withdraw(ticket)
+        }
+        guard admitted else {
+            let open = inbox.withLock { if case .open = $0.admission { true } else { false } }
+            throw MachineError(open ? .cancelled : .stopped)
+        }
+    }
+
+    /// Queues a sender's event, or has it wait for room; refuses it if the machine no longer
+    /// takes events.
+    @usableFromInline nonisolated func park(_ waiter: Inbox<State, Event, ID>.Waiter, ticket: UInt64) {
+        guard let resumptions = inbox.withLock({ $0.admitOrPark(waiter) }) else {
+            waiter.entry.reply?.resume(returning: .refused)
+            waiter.admitted?.resume(returning: false)
+            return
+        }
+        perform(resumptions)
+        // A cancellation that came before the handler was installed found nothing to withdraw.
+        if Task.isCancelled { withdraw(ticket) }
+    }
+
+    /// Takes a cancelled sender's event back, if it has not started.
+    @usableFromInline nonisolated func withdraw(_ ticket: UInt64) {
+        var resumptions = Inbox<State, Event, ID>.Resumptions()
+        let (withdrawn, idle) = inbox.withLock { inbox in
+            let waiter = inbox.withdraw(ticket, into: &resumptions)
+            return (waiter, !inbox.isActive)
+        }
+        guard let withdrawn else { return }
+        withdrawn.entry.reply?.resume(returning: .withdrawn)
+        withdrawn.admitted?.resume(returning: false)
+        perform(resumptions)
+        // A finishing machine whose last queued event this was can now complete.
+        if idle { Task { await self.settleIfIdle() } }
+    }
+
+    @usableFromInline func settleIfIdle() {
+        if !inbox.withLock({ $0.isActive }) { settle() }
+    }
+
+    @inlinable
+    static func result(of record: consuming Record) throws(MachineError) -> Record {
+        switch record.outcome {
+        case .failed(let error): throw MachineError(.actionFailed, underlying: error, detail: " (\(record))")
+        case .stopped: throw MachineError(.stopped, detail: " (\(record))")
+        default: return record
+        }
+    }
+}

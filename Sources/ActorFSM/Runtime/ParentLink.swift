@@ -1,0 +1,43 @@
+import Synchronization
+
+/// How a machine reports to the parent that made it (a supervisor): one link per parent, shared
+/// by all its machines, so that a machine carries one reference instead of callbacks of its own.
+/// The runtime owns this type; a parent says what it wants to hear.
+@usableFromInline
+final class ParentLink<State: Hashable & Sendable, Event: Sendable, ID: Hashable & Sendable>: Sendable {
+    /// What the parent sets and its machines read without a lock.
+    @usableFromInline let flags: ParentFlags
+    /// Told each record, while the parent listens.
+    @usableFromInline let recorded: @Sendable (TransitionRecord<State, Event, ID>) -> Void
+    /// Told that the machine with this id and generation stopped, and how.
+    let stopped: @Sendable (ID, UInt64, MachineTermination) -> Void
+
+    init(
+        flags: ParentFlags, recorded: @escaping @Sendable (TransitionRecord<State, Event, ID>) -> Void,
+        stopped: @escaping @Sendable (ID, UInt64, MachineTermination) -> Void
+    ) {
+        self.flags = flags
+        self.recorded = recorded
+        self.stopped = stopped
+    }
+
+    /// Whether the parent listens for the machines' records.
+    @inlinable var isListenedTo: Bool { flags.isListening.load(ordering: .acquiring) }
+
+    /// Whether a machine that stops must report it.
+    var wantsStopReport: Bool { !flags.hasLetGo.load(ordering: .acquiring) || isListenedTo }
+}
+
+/// What a parent tells its machines without a lock. A machine reads `isListening` before each
+/// record: calling the parent for every record would make busy machines on different cores
+/// contend for it when nobody listens.
+@usableFromInline
+final class ParentFlags: Sendable {
+    /// Whether the parent listens for the machines' records.
+    @usableFromInline let isListening = Atomic<Bool>(false)
+    /// Whether the parent has let go of its machines (it is shutting down), so that a machine
+    /// that stops need not report it unless someone listens.
+    let hasLetGo = Atomic<Bool>(false)
+
+    init() {}
+}

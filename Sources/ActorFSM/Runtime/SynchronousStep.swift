@@ -1,0 +1,49 @@
+// Running a transition's synchronous actions: the runtime's part of the core step. The schema
+// finds transitions and holds their composed actions (`SynchronousRun`); running them is here.
+
+extension SchemaStorage {
+    /// Runs the synchronous exit, own and entry actions of `transition`, calling `commit`
+    /// between the own and the entry actions. The context is built once, and only if an action
+    /// takes it.
+    @inlinable
+    func runSynchronously(
+        _ transition: HotTransition, event: Event?, counting completed: inout Int,
+        context makeContext: () -> TransitionContext<State, Event>, commit: () -> Void
+    ) throws {
+        guard let run = transition.synchronousRun else { preconditionFailure("the transition has asynchronous actions") }
+        try run._withUnsafeGuaranteedRef { run in
+            if transition.readsContext {
+                let context = makeContext()
+                try run.run(event: event, context: { context }, commit: commit, counting: &completed)
+            } else {
+                try run.run(event: event, context: makeContext, commit: commit, counting: &completed)
+            }
+        }
+    }
+}
+
+extension Schema {
+    /// The synchronous core step: finds the transition, runs its exit, transition and entry
+    /// actions and returns the new state's id. Used by the benchmarks, to measure the table and
+    /// the actions without a machine.
+    ///
+    /// - Returns: the new state id; `stateID` itself if nothing fired, or if the transition has
+    ///   an asynchronous action (then nothing runs).
+    /// - Throws: what an action throws.
+    @inlinable
+    package func step(_ stateID: Int32, _ event: Event, _ predicates: PredicateContext) throws -> Int32 {
+        let storage = self.storage
+        guard case .fires(let index) = storage.lookup(state: stateID, event: event, predicates: predicates) else {
+            return stateID
+        }
+        let transition = storage.hot[Int(index)]
+        guard !transition.runsNothing else { return transition.target }
+        guard transition.isSynchronous else { return stateID }
+        var completed = 0
+        try storage.runSynchronously(transition, event: event, counting: &completed, context: {
+            TransitionContext(event: event, source: storage.states[Int(stateID)],
+                              target: storage.states[Int(transition.target)], predicates: predicates, runtime: nil)
+        }, commit: {})
+        return transition.target
+    }
+}

@@ -1,0 +1,11 @@
+/// What a running machine offers its actions. The ``Machine`` actor conforms.
+///
+/// Deliberately not parameterized by `Event`: a constrained existential such as
+/// `any ActionRuntime<Event>` needs its metadata looked up at run time in generic code, on every
+/// transition. `postFollowUp` takes the event generically instead and checks its type.
+@usableFromInline
+protocol ActionRuntime: AnyObject, Sendable {
+    var erasedMachineID: any Hashable & Sendable { get }
+    func postFollowUp<E: Sendable>(_ event: E, predicates: PredicateContext?) -> Bool
+    func schedule<E: Sendable>(_ event: E, after delay: Duration, predicates: PredicateContext?) -> ScheduledEvent?
+}
