@@ -76,9 +76,7 @@ extension Machine {
             }
             // Keeping up with a producer a couple of events at a time, the drain and the
             // producer meet at the lock for nearly every event. A turn of the scheduler first
-            // lets a few more gather (B1 post: batches of 2–7 events, 140–300 ns per event, at
-            // random from one process to the next; with the turn, batches of about 7 and
-            // 158–174 ns in every process).
+            // lets a few more gather, so that batches grow and the lock is met less often.
             if small && keepingUp { await Task.yield() }
         }
         if phase == .stopped {
@@ -90,9 +88,9 @@ extension Machine {
     }
 
     /// How long an idle drain keeps yielding, still owning the inbox, before it stops. Starting
-    /// a drain costs about a microsecond (a task, often a thread wake-up); a producer that posts
-    /// more often than this keeps one drain busy. The price is up to 10 µs of a pool thread's
-    /// time (in scheduler turns, which let other tasks run) each time a machine goes idle.
+    /// a drain costs a task and often a thread wake-up; a producer that posts more often than
+    /// this keeps one drain busy. The price is up to this much of a pool thread's time (in
+    /// scheduler turns, which let other tasks run) each time a machine goes idle.
     @usableFromInline static var idleWindow: Duration { .microseconds(10) }
 
     /// A batch smaller than this, taken while keeping up with producers, is followed by a turn

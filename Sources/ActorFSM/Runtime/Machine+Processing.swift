@@ -179,12 +179,12 @@ extension Machine {
         return record
     }
 
-    /// Passes `record` to the supervisor, if anyone listens to it. Out of line, so that the
+    /// Passes `record` to the parent, if anyone listens to it. Out of line, so that the
     /// supervised path does not grow every inlined copy of `complete`; and it reads `link` in
-    /// place: binding it to pass it along retained it, and every machine of a supervisor shares
-    /// that one object, so cores contended for its reference count (B4 stopped scaling).
+    /// place: binding it retains it, and every machine of a supervisor shares that one object,
+    /// so busy machines on different cores would contend for its reference count.
     @usableFromInline func reportToSupervisor(_ record: Record) {
-        guard let link, link.isListenedTo else { return }
-        link.recorded(record)
+        guard link?.isListenedTo == true else { return }
+        link?.recorded(record)
     }
 }

@@ -14,8 +14,8 @@ import Darwin
 /// `Duration`, and trivial.
 ///
 /// Why the system clock is read directly: `ContinuousClock.now` goes through the runtime's
-/// `swift_get_time` and builds a `Duration` (a 128-bit product), which cost about 15 ns on top
-/// of the system call's 22 ns on the project's machine, and every event takes two readings.
+/// `swift_get_time` and builds a `Duration` (a 128-bit product), a cost on top of the system
+/// call's, and every event takes two readings.
 /// The readings are the continuous clock's own: the runtime reads the same system clock
 /// (`CLOCK_BOOTTIME` on Linux, `CLOCK_MONOTONIC_RAW` on Darwin), and an instant of that clock is
 /// its reading as a duration since the clock's epoch (`systemEpoch`), so converting back is exact.
@@ -37,8 +37,8 @@ struct Timestamp: Sendable, BitwiseCopyable {
 
     /// The clock's current reading.
     ///
-    /// An ordinary call: it costs little next to the system call (about 22 ns), and it keeps
-    /// the platform's choice of clock in this file.
+    /// An ordinary call: it costs little next to the system call, and it keeps the platform's
+    /// choice of clock in this file.
     @usableFromInline
     static var now: Timestamp {
         #if os(Linux)
