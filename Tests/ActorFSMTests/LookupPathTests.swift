@@ -53,7 +53,7 @@ import Testing
     ]
 
     /// What a lookup found, in a form tests can compare.
-    static func answer(_ lookup: SchemaStorage<State, Event>.Lookup) -> String {
+    static func answer(_ lookup: LookupResult) -> String {
         switch lookup {
         case .fires(let index): "fires \(index)"
         case .conditionFalse(let index): "condition false \(index)"
@@ -67,13 +67,13 @@ import Testing
     ) -> [String] {
         var answers: [String] = []
         for state in [State.locked, .unlocked, .alarming] {
-            let stateID = storage.stateIDs[state]!
+            let stateID = storage.table.stateIDs[state]!
             for event in [Event.coin, .pass, .reset] {
-                let eventID = storage.tagTable?.id(of: event) ?? storage.eventID(event)!
+                let eventID = storage.table.tagTable?.id(of: event) ?? storage.table.eventID(event)!
                 for predicates in contexts {
                     let lookup = bySearch
-                        ? storage.search(Int(stateID) * storage.eventCount + Int(eventID), event: event, predicates: predicates)
-                        : storage.lookup(state: stateID, event: event, predicates: predicates)
+                        ? storage.table.search(Int(stateID) * storage.table.eventCount + Int(eventID), event: event, predicates: predicates)
+                        : storage.table.lookup(state: stateID, event: event, predicates: predicates)
                     answers.append("\(state) \(event) \(predicates): " + answer(lookup))
                 }
             }
@@ -90,17 +90,17 @@ import Testing
     @Test func theInlinePathTheSearchAndUnhashedColumnsAgree() throws {
         let hashed = try Self.compile(columnWidthLimit: TypeColumns.maximumWidth)
         let unhashed = try Self.compile(columnWidthLimit: 1)
-        #expect(hashed.typeColumns.isHashed)
-        #expect(!unhashed.typeColumns.isHashed)
+        #expect(hashed.table.typeColumns.isHashed)
+        #expect(!unhashed.table.typeColumns.isHashed)
         // The inline path answers a complete context of known types itself (so the comparison
         // below is not between two runs of the search), and leaves the rest to the search.
-        let locked = Int(hashed.stateIDs[.locked]!) * hashed.eventCount
-        let coin = Int(hashed.tagTable?.id(of: Event.coin) ?? hashed.eventID(Event.coin)!)
+        let locked = Int(hashed.table.stateIDs[.locked]!) * hashed.table.eventCount
+        let coin = Int(hashed.table.tagTable?.id(of: Event.coin) ?? hashed.table.eventID(Event.coin)!)
         func entry(_ storage: SchemaStorage<State, Event>, _ context: PredicateContext) -> Int32 {
             guard case .inline(let small) = context.representation else { return .min }
-            return storage.entry(in: storage.cells[locked + coin], for: small)
+            return storage.table.entry(in: storage.table.cells[locked + coin], for: small)
         }
-        let alarming = hashed.transitions.firstIndex { $0.target == hashed.stateIDs[.alarming]! }!
+        let alarming = hashed.transitions.firstIndex { $0.target == hashed.table.stateIDs[.alarming]! }!
         #expect(entry(hashed, PredicateContext(B.z, C.x, A.y)) == Int32(alarming))
         #expect(entry(hashed, PredicateContext(A.z, B.z)) == -1)
         #expect(entry(hashed, PredicateContext(B.z)) == -2)

@@ -88,13 +88,13 @@ import Testing
             }
         }
         let storage = schema.storage
-        guard case .fires(let index) = storage.lookup(state: try #require(schema.stateID(of: .locked)), event: .coin, predicates: .none) else {
+        guard case .fires(let index) = storage.table.lookup(state: try #require(schema.stateID(of: .locked)), event: .coin, predicates: .none) else {
             Issue.record("coin fires in locked")
             return
         }
         var completed = 0
         var contextsBuilt = 0
-        try storage.runSynchronously(storage.hot[Int(index)], event: .coin, counting: &completed, context: {
+        try storage.actions.runSynchronously(storage.actions.hot[Int(index)], event: .coin, counting: &completed, context: {
             contextsBuilt += 1
             return TransitionContext(event: .coin, source: .locked, target: .unlocked, predicates: .none)
         }, commit: {})

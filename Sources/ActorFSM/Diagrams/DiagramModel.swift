@@ -23,8 +23,8 @@ struct DiagramModel {
         initial = ids[Int(storage.initial)]
         nodes = storage.states.indices.map { index in
             var notes: [String] = []
-            let entry = storage.entryActions[index].count
-            let exit = storage.exitActions[index].count
+            let entry = storage.actions.entryActions[index].count
+            let exit = storage.actions.exitActions[index].count
             if entry > 0 { notes.append("\(entry) entry action\(entry == 1 ? "" : "s")") }
             if exit > 0 { notes.append("\(exit) exit action\(exit == 1 ? "" : "s")") }
             return Node(id: ids[index], label: "\(storage.states[index])", notes: notes)

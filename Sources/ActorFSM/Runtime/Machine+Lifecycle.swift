@@ -55,7 +55,7 @@ extension Machine {
         case .stop:
             terminate(.failed(failure))
         case .enter(let errorState):
-            if let id = schema.storage.stateIDs[errorState] {
+            if let id = schema.storage.table.stateIDs[errorState] {
                 commit(id)
             } else {
                 timers?.leave()

@@ -15,7 +15,7 @@ extension Machine {
     ) async -> Record {
         let context = predicates ?? settings.standingPredicates
         let found = find(event, in: context, origin: origin)
-        if case .fires(let index) = found, !schema.storage.hot[Int(index)].isSynchronous {
+        if case .fires(let index) = found, !schema.storage.actions.hot[Int(index)].isSynchronous {
             return await process(event, context, suspendingAt: index, origin: origin, acceptedAt: acceptedAt,
                                  scope: scope(), replying: replying)
         }
@@ -24,9 +24,9 @@ extension Machine {
 
     /// What `event` (a timeout when `nil`) triggers in the current state.
     @inlinable
-    func find(_ event: Event?, in context: PredicateContext, origin: EventOrigin) -> SchemaStorage<State, Event>.Lookup {
+    func find(_ event: Event?, in context: PredicateContext, origin: EventOrigin) -> LookupResult {
         guard stateID >= 0 else { return .unhandled(UnhandledReason(.unknownState)) }
-        if let event { return schema.storage.lookup(state: stateID, event: event, predicates: context) }
+        if let event { return schema.storage.table.lookup(state: stateID, event: event, predicates: context) }
         return timeoutLookup(origin, predicates: context)
     }
 
@@ -34,7 +34,7 @@ extension Machine {
     /// asynchronous action.
     @inlinable
     func process(
-        _ event: Event?, _ context: PredicateContext, found: SchemaStorage<State, Event>.Lookup, origin: EventOrigin,
+        _ event: Event?, _ context: PredicateContext, found: LookupResult, origin: EventOrigin,
         acceptedAt: Timestamp, replying: Bool
     ) -> Record {
         sequenceNumber += 1
@@ -47,16 +47,16 @@ extension Machine {
                             run: ActionRun(), location: nil, observed: isObserved(replying: replying))
         case .conditionFalse(let index):
             return complete(number, event, context, origin, acceptedAt, source: source, outcome: .conditionFalse,
-                            run: ActionRun(), location: storage.transitionLocations[Int(index)],
+                            run: ActionRun(), location: storage.actions.transitionLocations[Int(index)],
                             observed: isObserved(replying: replying))
         case .fires(let index):
-            let transition = storage.hot[Int(index)]
+            let transition = storage.actions.hot[Int(index)]
             var run = ActionRun()
             if transition.runsNothing {
                 commit(transition.target)
             } else {
                 do {
-                    try storage.runSynchronously(transition, event: event, counting: &run.completed, context: {
+                    try storage.actions.runSynchronously(transition, event: event, counting: &run.completed, context: {
                         actionContext(event, context, origin, from: source, to: transition.target)
                     }, commit: { commit(transition.target) })
                 } catch {
@@ -78,13 +78,13 @@ extension Machine {
         let number = sequenceNumber
         let storage = schema.storage
         let source = state
-        let transition = storage.hot[Int(index)]
+        let transition = storage.actions.hot[Int(index)]
         // Subscribers must not wait for the records before this one while the actions suspend.
         if isDraining { subscribers.wakeReaders() }
         let run = await runInTask(
-            transition.runsExit ? storage.exitActions[Int(transition.source)] : Actions(),
-            storage.transitionActions[Int(index)],
-            transition.runsEntry ? storage.entryActions[Int(transition.target)] : Actions(),
+            transition.runsExit ? storage.actions.exitActions[Int(transition.source)] : Actions(),
+            storage.actions.transitionActions[Int(index)],
+            transition.runsEntry ? storage.actions.entryActions[Int(transition.target)] : Actions(),
             to: transition.target, in: actionContext(event, context, origin, from: source, to: transition.target),
             scope: scope)
         return fired(index, number, event, context, origin, acceptedAt, source: source, run: run, replying: replying)
@@ -114,9 +114,9 @@ extension Machine {
         let storage = schema.storage
         let record = complete(number, event, context, origin, acceptedAt, source: source,
                               outcome: run.failure.map { .failed($0) } ?? .transitioned, run: run,
-                              location: storage.transitionLocations[Int(index)], observed: isObserved(replying: replying))
+                              location: storage.actions.transitionLocations[Int(index)], observed: isObserved(replying: replying))
         if let failure = run.failure { applyFailurePolicy(after: failure) }
-        if storage.hasTimedStates { startPendingStateTasks() }
+        if storage.timers.hasTimedStates { startPendingStateTasks() }
         return record
     }
 
@@ -160,7 +160,7 @@ extension Machine {
         stateID = target
         offTableState = nil
         if changed && !stateSubscribers.isEmpty { stateSubscribers.publish(state) }
-        if schema.storage.hasTimedStates && (changed || schema.storage.runsEntryAndExit) { enterTimedState(target) }
+        if schema.storage.timers.hasTimedStates && (changed || schema.storage.actions.runsEntryAndExit) { enterTimedState(target) }
     }
 
     @inlinable

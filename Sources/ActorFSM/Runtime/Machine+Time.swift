@@ -56,9 +56,9 @@ extension Machine {
         guard phase == .running else { return }
         let storage = schema.storage
         let clock = configuration.clock
-        let alarms = storage.stateTimeouts[Int(target)].map { (Alarm(after: $0.duration, on: clock), $0.duration) }
+        let alarms = storage.timers.stateTimeouts[Int(target)].map { (Alarm(after: $0.duration, on: clock), $0.duration) }
         timers.timeouts = startTimeouts(alarms, epoch: timers.epoch)
-        timers.tasksPending = !storage.stateTasks[Int(target)].isEmpty
+        timers.tasksPending = !storage.timers.stateTasks[Int(target)].isEmpty
     }
 
     /// Starts one task that waits for the state's deadlines in turn, shortest first (the order of
@@ -86,7 +86,7 @@ extension Machine {
         guard phase == .running, stateID >= 0 else { return }
         let epoch = timers.epoch
         let context = StateTaskContext(state: state, erasedMachineID: id)
-        for task in schema.storage.stateTasks[Int(stateID)] {
+        for task in schema.storage.timers.stateTasks[Int(stateID)] {
             timers.tasks.append(Task.detached {
                 // A result that comes despite cancellation is still handed over, to be dropped
                 // (and counted) on the actor.
@@ -111,12 +111,12 @@ extension Machine {
     /// The lookup for a state timeout, whose duration `origin` carries.
     @usableFromInline func timeoutLookup(
         _ origin: EventOrigin, predicates: PredicateContext
-    ) -> SchemaStorage<State, Event>.Lookup {
+    ) -> LookupResult {
         let storage = schema.storage
-        guard let duration = origin.timeout, let eventID = storage.timeoutID(duration) else {
+        guard let duration = origin.timeout, let eventID = storage.timers.timeoutID(duration) else {
             return .unhandled(UnhandledReason(.unknownEvent))
         }
-        return storage.lookup(state: stateID, eventID: eventID, event: nil, predicates: predicates)
+        return storage.table.lookup(state: stateID, eventID: eventID, event: nil, predicates: predicates)
     }
 
     /// Counts a timeout or task result dropped because the machine left its state (or stopped

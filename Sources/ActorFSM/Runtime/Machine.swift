@@ -114,16 +114,16 @@ public final actor Machine<State: Hashable & Sendable, Event: Sendable, ID: Hash
         self.generation = generation
         self.inbox = FencedMutex(Inbox(capacity: settings.configuration.inboxCapacity))
         let start = state ?? schema.initialState
-        let stateID = schema.storage.stateIDs[start] ?? -1
+        let stateID = schema.storage.table.stateIDs[start] ?? -1
         self.stateID = stateID
         self.offTableState = stateID < 0 ? start : nil
         let storage = schema.storage
-        if storage.hasTimedStates && stateID >= 0 {
+        if storage.timers.hasTimedStates && stateID >= 0 {
             // The deadlines are fixed now; the tasks that wait for them start on the actor.
             let clock = settings.configuration.clock
-            let alarms = storage.stateTimeouts[Int(stateID)].map { (Alarm(after: $0.duration, on: clock), $0.duration) }
+            let alarms = storage.timers.stateTimeouts[Int(stateID)].map { (Alarm(after: $0.duration, on: clock), $0.duration) }
             timers = StateTimers()
-            if !alarms.isEmpty || !storage.stateTasks[Int(stateID)].isEmpty {
+            if !alarms.isEmpty || !storage.timers.stateTasks[Int(stateID)].isEmpty {
                 Task { await self.armInitialState(alarms) }
             }
         }

@@ -1,7 +1,7 @@
 // Running a transition's synchronous actions: the runtime's part of the core step. The schema
 // finds transitions and holds their composed actions (`SynchronousRun`); running them is here.
 
-extension SchemaStorage {
+extension ActionTable {
     /// Runs the synchronous exit, own and entry actions of `transition`, calling `commit`
     /// between the own and the entry actions. The context is built once, and only if an action
     /// takes it.
@@ -33,14 +33,14 @@ extension Schema {
     @inlinable
     package func step(_ stateID: Int32, _ event: Event, _ predicates: PredicateContext) throws -> Int32 {
         let storage = self.storage
-        guard case .fires(let index) = storage.lookup(state: stateID, event: event, predicates: predicates) else {
+        guard case .fires(let index) = storage.table.lookup(state: stateID, event: event, predicates: predicates) else {
             return stateID
         }
-        let transition = storage.hot[Int(index)]
+        let transition = storage.actions.hot[Int(index)]
         guard !transition.runsNothing else { return transition.target }
         guard transition.isSynchronous else { return stateID }
         var completed = 0
-        try storage.runSynchronously(transition, event: event, counting: &completed, context: {
+        try storage.actions.runSynchronously(transition, event: event, counting: &completed, context: {
             TransitionContext(event: event, source: storage.states[Int(stateID)],
                               target: storage.states[Int(transition.target)], predicates: predicates, runtime: nil)
         }, commit: {})

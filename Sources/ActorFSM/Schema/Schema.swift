@@ -65,7 +65,7 @@ public struct Schema<State: Hashable & Sendable, Event: Sendable>: Sendable {
 
     /// The predicate types the table mentions, in order of first appearance.
     public var predicateTypes: [PredicateTypeDescription] {
-        storage.predicateTypes.map { PredicateTypeDescription(name: $0.name, cases: $0.cases) }
+        storage.table.predicateTypes.map { PredicateTypeDescription(name: $0.name, cases: $0.cases) }
     }
 
     /// Every transition, flattened: super states, context blocks and `when(.a, or: .b)` expanded,
@@ -75,16 +75,16 @@ public struct Schema<State: Hashable & Sendable, Event: Sendable>: Sendable {
     }
 
     /// When entry and exit actions run.
-    public var entryExitPolicy: EntryExitPolicy { storage.policy }
+    public var entryExitPolicy: EntryExitPolicy { storage.actions.policy }
 
     /// The entry actions of `state`, those of its super states first.
     public func entryActions(of state: State) -> Actions<State, Event> {
-        storage.stateID(of: state).map { storage.entryActions[Int($0)] } ?? Actions()
+        storage.table.stateID(of: state).map { storage.actions.entryActions[Int($0)] } ?? Actions()
     }
 
     /// The exit actions of `state`, those of its super states first.
     public func exitActions(of state: State) -> Actions<State, Event> {
-        storage.stateID(of: state).map { storage.exitActions[Int($0)] } ?? Actions()
+        storage.table.stateID(of: state).map { storage.actions.exitActions[Int($0)] } ?? Actions()
     }
 
     /// Finds what `event` does in `state`, without running anything: the synchronous core step.
@@ -103,8 +103,8 @@ public struct Schema<State: Hashable & Sendable, Event: Sendable>: Sendable {
     @inlinable
     public func resolve(_ event: Event, in state: State, predicates: PredicateContext = .none) -> Resolution<State, Event> {
         let storage = self.storage
-        guard let stateID = storage.stateID(of: state) else { return .unhandled(UnhandledReason(.unknownState)) }
-        return switch storage.lookup(state: stateID, event: event, predicates: predicates) {
+        guard let stateID = storage.table.stateID(of: state) else { return .unhandled(UnhandledReason(.unknownState)) }
+        return switch storage.table.lookup(state: stateID, event: event, predicates: predicates) {
         case .fires(let index): .transition(Transition(storage: storage, index: Int(index)))
         case .conditionFalse(let index): .conditionFalse(Transition(storage: storage, index: Int(index)))
         case .unhandled(let reason): .unhandled(reason)
@@ -113,19 +113,19 @@ public struct Schema<State: Hashable & Sendable, Event: Sendable>: Sendable {
 
     /// The exit actions to run when `transition` fires, according to the entry/exit policy.
     public func exitActions(for transition: Transition<State, Event>) -> Actions<State, Event> {
-        runsEntryAndExit(transition) ? storage.exitActions[Int(transition.compiled.source)] : Actions()
+        runsEntryAndExit(transition) ? storage.actions.exitActions[Int(transition.compiled.source)] : Actions()
     }
 
     /// The entry actions to run when `transition` fires, according to the entry/exit policy.
     public func entryActions(for transition: Transition<State, Event>) -> Actions<State, Event> {
-        runsEntryAndExit(transition) ? storage.entryActions[Int(transition.compiled.target)] : Actions()
+        runsEntryAndExit(transition) ? storage.actions.entryActions[Int(transition.compiled.target)] : Actions()
     }
 
     /// The id of `state` in this schema's dense numbering, for the core step.
-    package func stateID(of state: State) -> Int32? { storage.stateID(of: state) }
+    package func stateID(of state: State) -> Int32? { storage.table.stateID(of: state) }
 
     private func runsEntryAndExit(_ transition: Transition<State, Event>) -> Bool {
-        storage.policy == .executeAlways || transition.compiled.source != transition.compiled.target
+        storage.actions.policy == .executeAlways || transition.compiled.source != transition.compiled.target
     }
 }
 
@@ -143,12 +143,12 @@ public struct PredicateTypeDescription: Sendable, CustomStringConvertible {
 extension Schema {
     /// The timeouts armed when a machine enters `state`, shortest first.
     public func timeouts(of state: State) -> [Timeout] {
-        guard let id = storage.stateID(of: state) else { return [] }
-        return storage.stateTimeouts[Int(id)].map { Timeout($0.duration) }
+        guard let id = storage.table.stateID(of: state) else { return [] }
+        return storage.timers.stateTimeouts[Int(id)].map { Timeout($0.duration) }
     }
 
     /// How many ``StateTask``s run while a machine is in `state`.
     public func taskCount(of state: State) -> Int {
-        storage.stateID(of: state).map { storage.stateTasks[Int($0)].count } ?? 0
+        storage.table.stateID(of: state).map { storage.timers.stateTasks[Int($0)].count } ?? 0
     }
 }

@@ -13,23 +13,23 @@ public struct Transition<State: Hashable & Sendable, Event: Sendable>: Sendable,
     var compiled: CompiledTransition<State, Event> { storage.transitions[index] }
 
     /// The state the transition leaves.
-    @inlinable public var source: State { storage.states[Int(storage.hot[index].source)] }
+    @inlinable public var source: State { storage.states[Int(storage.actions.hot[index].source)] }
     /// The event it responds to: an `Event` value, an `Event.CaseKey` for ``CaseKeyed`` events, or
     /// a ``Timeout`` for `after(…)`.
     public var event: any Hashable & Sendable {
         let id = Int(compiled.event)
-        return id < storage.events.count ? storage.events[id] : Timeout(storage.timeouts[id - storage.events.count])
+        return id < storage.events.count ? storage.events[id] : Timeout(storage.timers.timeouts[id - storage.events.count])
     }
     /// The timeout that triggers it, for a transition declared with `after(…)`.
     public var timeout: Timeout? { event as? Timeout }
     /// The event's label, as written in the table.
     public var eventDescription: String { storage.eventLabels[Int(compiled.event)] }
     /// The state it moves to (the source state for `then()`).
-    @inlinable public var target: State { storage.states[Int(storage.hot[index].target)] }
+    @inlinable public var target: State { storage.states[Int(storage.actions.hot[index].target)] }
     /// The predicates it requires, per predicate type; an absent type is not constrained.
     public var predicates: [PredicateRequirement] {
         compiled.filter.constraints.map { constraint in
-            let type = storage.predicateTypes[constraint.slot]
+            let type = storage.table.predicateTypes[constraint.slot]
             return PredicateRequirement(typeName: type.name, anyOf: constraint.cases.map { type.cases[Int($0)] })
         }
     }

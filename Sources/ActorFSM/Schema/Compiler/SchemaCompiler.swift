@@ -62,24 +62,27 @@ struct SchemaCompiler<State: Hashable & Sendable, Event: Sendable> {
         let (stateNames, eventNames) = (states.map { "\($0)" }, events.map(\.label) + timeouts.map { Timeout($0).description })
         let columns = TypeColumns(
             typeIDs: inheritance.space.types.map(\.id) + [ObjectIdentifier(Never.self)], maximumWidth: columnWidthLimit)
-        let table = LookupTableBuilder(
+        let lookup = LookupTableBuilder(
             transitions: transitions, stateCount: states.count, eventCount: eventCount, space: inheritance.space,
-            columns: columns, describeState: { stateNames[Int($0)] }, describeEvent: { eventNames[Int($0)] })
-        let lookup = table.build()
+            columns: columns, describeState: { stateNames[Int($0)] }, describeEvent: { eventNames[Int($0)] }).build()
         diagnostics += inheritance.allDiagnostics + lookup.diagnostics
         guard diagnostics.isEmpty else { throw SchemaError(diagnostics: diagnostics) }
 
-        return SchemaStorage(
-            initial: stateIDs[initial]!, finalStates: final, states: states, stateIDs: stateIDs,
-            events: events.map(\.identity.base), eventLabels: eventNames, timeouts: timeouts,
+        let stateTasks = (0..<states.count).map { tasks[Int32($0)] ?? [] }
+        let table = LookupTable(
+            states: states, stateIDs: stateIDs, eventCount: eventCount,
             eventID: events.first.map { $0.makeIndex(events.map(\.identity)) } ?? { _ in nil },
             tagTable: events.first?.kind == .value ? events.first?.makeTagTable(events.map(\.identity)) : nil,
             predicateTypes: inheritance.space.types, predicateSlots: inheritance.space.slots.mapValues { Int32($0) },
-            typeColumns: columns,
-            transitions: transitions, groupIndex: lookup.groupIndex, groups: lookup.groups,
-            groupSlots: lookup.groupSlots, slotStrides: lookup.slotStrides, entries: lookup.entries,
-            entryActions: entryActions, exitActions: exitActions,
-            stateTasks: (0..<states.count).map { tasks[Int32($0)] ?? [] }, policy: policy)
+            typeColumns: columns, transitions: transitions, groupIndex: lookup.groupIndex, groups: lookup.groups,
+            groupSlots: lookup.groupSlots, slotStrides: lookup.slotStrides, entries: lookup.entries)
+        return SchemaStorage(
+            initial: stateIDs[initial]!, finalStates: final, states: states,
+            events: events.map(\.identity.base), eventLabels: eventNames, transitions: transitions, table: table,
+            actions: ActionTable(transitions: transitions, entryActions: entryActions, exitActions: exitActions,
+                                 policy: policy),
+            timers: TimerTable(timeouts: timeouts, eventCount: events.count, transitions: transitions,
+                               stateTasks: stateTasks))
     }
 
     private mutating func compile(
