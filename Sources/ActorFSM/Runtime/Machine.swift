@@ -34,7 +34,7 @@ public final actor Machine<State: Hashable & Sendable, Event: Sendable, ID: Hash
     @usableFromInline nonisolated let generation: UInt64
 
     // The properties read or written for every event skip the run-time exclusivity check (a
-    // call into the runtime per access, ~7% of a send). They are safe without it: they are
+    // call into the runtime per access). They are safe without it: they are
     // actor-isolated, so only the actor's serial executor touches them, and none is ever passed
     // `inout` across a call that could reach it again (the compiler's static check still applies).
     @exclusivity(unchecked) @usableFromInline var stateID: Int32
