@@ -4,7 +4,7 @@ extension Machine {
     /// Called when the sender that processed an event inline is done with it.
     @inlinable
     func processingFinished() {
-        if inbox.withLock({ $0.endInline(stopped: phase == .stopped) }) {
+        if inbox.withLock({ $0.endInline(stopped: lifecycle.hasStopped) }) {
             Task.detached { await self.drain() }
             return
         }
@@ -26,7 +26,7 @@ extension Machine {
             isDraining = false
             subscribers.wakeReaders()
         }
-        turns: while phase != .stopped {
+        turns: while !lifecycle.hasStopped {
             var resumptions = Inbox<State, Event, ID>.Resumptions()
             let keep = idleSince.map { ContinuousClock.now - $0 < Self.idleWindow } ?? true
             let took: Bool?
@@ -61,7 +61,7 @@ extension Machine {
             let small = batch.count < Self.smallBatch
             if !resumptions.isEmpty { perform(resumptions) }
             while let entry = batch.popFirst() {
-                guard phase != .stopped else {
+                guard !lifecycle.hasStopped else {
                     stopUnprocessed(entry)
                     break turns
                 }
@@ -79,7 +79,7 @@ extension Machine {
             // lets a few more gather, so that batches grow and the lock is met less often.
             if small && keepingUp { await Task.yield() }
         }
-        if phase == .stopped {
+        if lifecycle.hasStopped {
             // Events of the batch that did not start come first among those stopped unprocessed.
             for entry in batch.removeAll() { stopUnprocessed(entry) }
             inbox.withLock { $0.release() }
@@ -105,13 +105,12 @@ extension Machine {
         for watcher in resumptions.watchers { watcher.resume() }
     }
 
-    /// After processing: completes a `finish()` once drained, and finalizes once stopped.
+    /// After processing: completes a `finish()` once drained, and ends a stopping machine.
     @inlinable
     func settle() {
-        if phase == .finishing {
-            if !inbox.withLock({ $0.isActive }) { terminate(.finished) }
-        } else if phase == .stopped {
-            finalize()
-        }
+        if lifecycle.isRunning { return }
+        // A finishing machine may have more queued; a stopping one has let go of its inbox.
+        if !lifecycle.hasStopped && inbox.withLock({ $0.isActive }) { return }
+        processingEnded()
     }
 }

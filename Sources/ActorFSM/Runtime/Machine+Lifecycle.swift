@@ -7,7 +7,9 @@ extension Machine {
     public func finish() async {
         guard beginFinishing() else { return }
         if ActionScope.machines.contains(ObjectIdentifier(self)) { return }
-        await withCheckedContinuation { watchers.finish.append($0) }
+        await withCheckedContinuation { continuation in
+            if !lifecycle.awaitEnd(continuation) { continuation.resume() }
+        }
     }
 
     /// Stops taking events, and stops at once if nothing is queued or in progress.
@@ -15,30 +17,19 @@ extension Machine {
     /// - Returns: whether the machine still has events to process before it stops.
     @discardableResult
     func beginFinishing() -> Bool {
-        guard phase != .stopped else { return false }
-        if phase == .running && inFlight == nil && inbox.withLock({ $0.stopIfIdle() }) {
+        if lifecycle.isRunning && inFlight == nil && inbox.withLock({ $0.stopIfIdle() }) {
             // Idle: there is nothing to process, refuse or cancel in the inbox, so the machine
-            // stops at once. (A supervisor's shutdown meets a million of these.)
-            phase = .stopped
-            termination = .finished
+            // ends at once. (A supervisor's shutdown meets a million of these.)
+            _ = lifecycle.stop(.finished)
             timers?.cancelAll()
-            if !watchers.refusal.isEmpty {
-                for watcher in watchers.refusal { watcher.resume() }
-                watchers.refusal = []
-            }
-            finalize(queueIsEmpty: true)
+            resumeRefusalWatchers()
+            processingEnded(queueIsEmpty: true)
             return false
         }
-        if phase == .running {
-            phase = .finishing
-            closeInbox(stopping: false)
-        }
+        if lifecycle.finish() == .closeInbox { closeInbox(stopping: false) }
         // Nothing owns processing only when the queue is empty.
-        if !inbox.withLock({ $0.isActive }) {
-            terminate(.finished)
-            return false
-        }
-        return true
+        if !lifecycle.hasStopped && !inbox.withLock({ $0.isActive }) { processingEnded() }
+        return !lifecycle.hasEnded
     }
 
     /// Stops now. Senders awaiting queued events are answered with ``MachineError`` `.stopped`
@@ -66,13 +57,25 @@ extension Machine {
         }
     }
 
+    /// Stops the machine for `reason`: it takes nothing more, its actions in progress are
+    /// cancelled, and it ends once processing ends (at once if nothing is in progress).
     @usableFromInline func terminate(_ reason: MachineTermination) {
-        guard phase != .stopped else { return }
-        phase = .stopped
-        termination = reason
+        guard lifecycle.stop(reason) == .closeInboxAndCancel else { return }
         closeInbox(stopping: true)
         inFlight?.cancel()
-        if !inbox.withLock({ $0.isActive }) { finalize() }
+        if !inbox.withLock({ $0.isActive }) { processingEnded() }
+    }
+
+    /// Carries out what the lifecycle requires once nothing owns processing.
+    ///
+    /// - Parameter queueIsEmpty: whether the caller knows the inbox's queue is empty, which
+    ///   spares a turn of its lock.
+    @usableFromInline func processingEnded(queueIsEmpty: Bool = false) {
+        switch lifecycle.processingEnded() {
+        case .none: break
+        case .stopFinished: terminate(.finished)
+        case .end(let reason, let waiters): end(reason, waking: waiters, queueIsEmpty: queueIsEmpty)
+        }
     }
 
     /// Stops taking new events (or, when `stopping`, anything at all): refuses the senders
@@ -86,37 +89,35 @@ extension Machine {
         }
         // Their events keep their places, to get `.stopped` records after the one in progress.
         for sender in closing.queuedSenders { sender.resume(returning: .refused) }
-        for watcher in watchers.refusal { watcher.resume() }
-        watchers.refusal = []
+        resumeRefusalWatchers()
         timers?.cancelAll()
         for event in closing.scheduled { event.cancel() }
     }
 
     /// Ends the machine once nothing is in progress: queued events get the outcome `.stopped`
-    /// (after the record of the event that was in progress), the supervisor learns of the end,
-    /// and every stream finishes.
-    ///
-    /// - Parameter queueIsEmpty: whether the caller knows the inbox's queue is empty, which
-    ///   spares a turn of its lock.
-    @usableFromInline func finalize(queueIsEmpty: Bool = false) {
-        guard !isFinalized else { return }
-        isFinalized = true
-        // Each step is skipped when it has nothing to do: a supervisor's shutdown finalizes
-        // a million idle machines, and this code is not specialized for their types.
+    /// (after the record of the event that was in progress), the parent learns of the end,
+    /// every stream finishes, and `waiters` (callers of `finish()`) return.
+    @usableFromInline func end(
+        _ reason: MachineTermination, waking waiters: [CheckedContinuation<Void, Never>], queueIsEmpty: Bool
+    ) {
+        // Each step is skipped when it has nothing to do: a supervisor's shutdown ends a
+        // million idle machines, and this code is not specialized for their types.
         if !queueIsEmpty && !inbox.withLock({ $0.queue.isEmpty }) {
             for entry in inbox.withLock({ $0.takeAll() }) { stopUnprocessed(entry) }
         }
-        if let link, link.wantsStopReport {
-            link.stopped(id, generation, termination ?? .stopped)
-        }
+        if let link, link.wantsStopReport { link.stopped(id, generation, reason) }
         if hasHadSubscribers {
             subscribers.finish()
             stateSubscribers.finish()
         }
-        if !watchers.finish.isEmpty {
-            for waiter in watchers.finish { waiter.resume() }
-            watchers.finish = []
-        }
+        for waiter in waiters { waiter.resume() }
+    }
+
+    /// Resumes the tests waiting for the machine to refuse events.
+    func resumeRefusalWatchers() {
+        guard !watchers.refusal.isEmpty else { return }
+        for watcher in watchers.refusal { watcher.resume() }
+        watchers.refusal = []
     }
 
     /// Gives a queued event the outcome `.stopped`, or drops it if it is a stale timer event.

@@ -8,7 +8,7 @@ extension Machine {
     ///   - replying: whether the caller needs the record. Without a caller, subscriber or
     ///     supervisor to read it, the record is not published and its completion time is not
     ///     read from the clock.
-    @inlinable
+    @inlinable @inline(__always)
     func process(
         _ event: Event?, _ predicates: PredicateContext?, origin: EventOrigin, acceptedAt: Timestamp,
         scope: @autoclosure () -> [ObjectIdentifier], replying: Bool
@@ -23,7 +23,7 @@ extension Machine {
     }
 
     /// What `event` (a timeout when `nil`) triggers in the current state.
-    @inlinable
+    @inlinable @inline(__always)
     func find(_ event: Event?, in context: PredicateContext, origin: EventOrigin) -> LookupResult {
         guard stateID >= 0 else { return .unhandled(UnhandledReason(.unknownState)) }
         if let event { return schema.storage.table.lookup(state: stateID, event: event, predicates: context) }

@@ -37,7 +37,7 @@ extension Machine {
 
     /// Returns once the machine has stopped taking events (it is finishing or stopped).
     package func untilRefusingEvents() async {
-        guard phase == .running else { return }
+        guard lifecycle.isRunning else { return }
         await withCheckedContinuation { watchers.refusal.append($0) }
     }
 

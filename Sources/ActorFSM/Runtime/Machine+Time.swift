@@ -34,14 +34,14 @@ extension Machine {
     /// Called when a delayed post's wait ends, elapsed or cancelled.
     func deliver(_ scheduled: ScheduledEvent, _ event: Event, _ predicates: PredicateContext?, elapsed: Bool) {
         inbox.withLock { $0.unschedule(scheduled) }
-        guard elapsed, phase == .running, scheduled.markDelivered() else { return }
+        guard elapsed, lifecycle.isRunning, scheduled.markDelivered() else { return }
         appendTimerEvent(event, predicates, origin: .delayedPost, epoch: 0)
     }
 
     /// Starts the initial state's timeouts and tasks, whose deadlines `init` fixed, unless the
     /// machine has left that state meanwhile.
     func armInitialState(_ alarms: [(Alarm, Duration)]) {
-        guard phase == .running, let timers, timers.epoch == 1 else { return }
+        guard lifecycle.isRunning, let timers, timers.epoch == 1 else { return }
         timers.timeouts = startTimeouts(alarms, epoch: 1)
         timers.tasksPending = true
         startPendingStateTasks()
@@ -53,7 +53,7 @@ extension Machine {
         let timers = self.timers ?? StateTimers()
         self.timers = timers
         timers.leave()
-        guard phase == .running else { return }
+        guard lifecycle.isRunning else { return }
         let storage = schema.storage
         let clock = configuration.clock
         let alarms = storage.timers.stateTimeouts[Int(target)].map { (Alarm(after: $0.duration, on: clock), $0.duration) }
@@ -75,7 +75,7 @@ extension Machine {
     }
 
     func timeoutFired(after duration: Duration, epoch: UInt64) {
-        guard phase == .running, timers?.epoch == epoch else { return droppedTimerEvent() }
+        guard lifecycle.isRunning, timers?.epoch == epoch else { return droppedTimerEvent() }
         appendTimerEvent(nil, nil, origin: .timeout(after: duration), epoch: epoch)
     }
 
@@ -83,7 +83,7 @@ extension Machine {
     @usableFromInline func startPendingStateTasks() {
         guard let timers, timers.tasksPending else { return }
         timers.tasksPending = false
-        guard phase == .running, stateID >= 0 else { return }
+        guard lifecycle.isRunning, stateID >= 0 else { return }
         let epoch = timers.epoch
         let context = StateTaskContext(state: state, erasedMachineID: id)
         for task in schema.storage.timers.stateTasks[Int(stateID)] {
@@ -97,7 +97,7 @@ extension Machine {
     }
 
     func stateTaskFinished(_ event: Event, epoch: UInt64) {
-        guard phase == .running, timers?.epoch == epoch else { return droppedTimerEvent() }
+        guard lifecycle.isRunning, timers?.epoch == epoch else { return droppedTimerEvent() }
         appendTimerEvent(event, nil, origin: .stateTask, epoch: epoch)
     }
 

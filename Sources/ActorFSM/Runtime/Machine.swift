@@ -38,8 +38,6 @@ public final actor Machine<State: Hashable & Sendable, Event: Sendable, ID: Hash
     // actor-isolated, so only the actor's serial executor touches them, and none is ever passed
     // `inout` across a call that could reach it again (the compiler's static check still applies).
     @exclusivity(unchecked) @usableFromInline var stateID: Int32
-    @exclusivity(unchecked) @usableFromInline var phase = Phase.running
-    @usableFromInline var isFinalized = false
     /// The current state when it is not one of the schema's (a starting or error state given by
     /// the user); `stateID` is then -1.
     @exclusivity(unchecked) @usableFromInline var offTableState: State?
@@ -56,24 +54,21 @@ public final actor Machine<State: Hashable & Sendable, Event: Sendable, ID: Hash
     @exclusivity(unchecked) @usableFromInline var isDraining = false
     @usableFromInline var watchers = Watchers()
     @usableFromInline var inFlight: Task<ActionRun, Never>?
-    @usableFromInline var termination: MachineTermination?
     /// The current state's timeouts and tasks, for schemas that have any.
     @exclusivity(unchecked) @usableFromInline var timers: StateTimers?
     /// Timeouts and task results dropped as stale, for tests.
     @usableFromInline var droppedTimerEvents = 0
+    /// Running, finishing, stopping or stopped, and who waits for the end.
+    @exclusivity(unchecked) @usableFromInline var lifecycle = MachineLifecycle<CheckedContinuation<Void, Never>>()
     /// The events accepted and not yet started, behind a lock: posts, follow-ups and withdrawals
     /// reach it from any thread, without a hop onto the actor. Declared last, after the fields
     /// the actor writes per event, so that a producer's lock turns share as few cache lines as
     /// possible with the draining thread's stores.
     @usableFromInline nonisolated let inbox: FencedMutex<Inbox<State, Event, ID>>
 
-    @usableFromInline
-    enum Phase { case running, finishing, stopped }
-
-    /// Continuations waiting for the lifecycle, and for tests.
+    /// Continuations of tests waiting for the machine to reach a point.
     @usableFromInline
     struct Watchers {
-        @usableFromInline var finish: [CheckedContinuation<Void, Never>] = []
         @usableFromInline var refusal: [CheckedContinuation<Void, Never>] = []
         @usableFromInline var dropped: [(count: Int, continuation: CheckedContinuation<Void, Never>)] = []
 
@@ -137,10 +132,10 @@ public final actor Machine<State: Hashable & Sendable, Event: Sendable, ID: Hash
     public var state: State { offTableState ?? schema.storage.states[Int(stateID)] }
 
     /// Whether the machine has stopped: it takes no more events.
-    public var isStopped: Bool { phase == .stopped }
+    public var isStopped: Bool { lifecycle.hasStopped }
 
     /// Whether the machine takes new events: `false` once `finish()` or `stop()` was called.
-    public var isAcceptingEvents: Bool { phase == .running }
+    public var isAcceptingEvents: Bool { lifecycle.isRunning }
 
     /// How many accepted events wait in the inbox. While the machine works through a batch of
     /// queued events, the batch's events count until the batch is done.

@@ -1,0 +1,142 @@
+/// A machine's lifecycle as a pure state machine: one stage, and one input per thing that can
+/// happen to it, each returning what the actor must do. It performs nothing itself, so it is
+/// tested input by input without a machine.
+///
+/// ```
+/// running ──finish()──► finishing ──processing ends──► stopped(.finished)
+///    │                      │
+///    └──stop(reason)──► stopping(reason) ──processing ends──► stopped(reason)
+/// ```
+///
+/// `Waiter` is what `finish()` callers wait on (a continuation, in a machine).
+@usableFromInline
+struct MachineLifecycle<Waiter: Sendable>: Sendable {
+    /// Where the machine is in its life.
+    @usableFromInline
+    enum Stage: Sendable {
+        /// It takes events.
+        case running
+        /// It refuses new events and processes the queued ones; `waiters` wait for the end.
+        case finishing(waiters: [Waiter])
+        /// It takes nothing: the event in progress completes, then the machine ends.
+        case stopping(MachineTermination, waiters: [Waiter])
+        /// It has ended: queued events got `.stopped`, streams finished, the parent was told.
+        case stopped(MachineTermination)
+    }
+
+    @usableFromInline private(set) var stage = Stage.running {
+        didSet {
+            step = switch stage {
+            case .running: .running
+            case .finishing: .finishing
+            case .stopping: .stopping
+            case .stopped: .stopped
+            }
+        }
+    }
+
+    /// Which case `stage` is, without its payload: the questions below read this one byte, so
+    /// that the hot path does not match an enum whose payloads hold references.
+    @usableFromInline private(set) var step = Step.running
+
+    /// The cases of ``Stage``, without payloads.
+    @usableFromInline
+    enum Step: UInt8, Sendable { case running, finishing, stopping, stopped }
+
+    @inlinable init() {}
+
+    /// Whether the machine takes events.
+    @inlinable var isRunning: Bool { step == .running }
+
+    /// Whether it is processing its queued events before it ends.
+    var isFinishing: Bool { step == .finishing }
+
+    /// Whether it has stopped taking anything: it is stopping or has ended.
+    @inlinable var hasStopped: Bool { step.rawValue >= Step.stopping.rawValue }
+
+    /// Whether it has ended.
+    var hasEnded: Bool { step == .stopped }
+
+    // MARK: - Inputs
+
+    /// What `finish()` requires.
+    enum FinishAction: Equatable {
+        /// Close the inbox to new events; the machine ends once processing ends.
+        case closeInbox
+        /// Nothing: the machine is already finishing or stopping.
+        case none
+    }
+
+    /// `finish()` was called.
+    mutating func finish() -> FinishAction {
+        guard case .running = stage else { return .none }
+        stage = .finishing(waiters: [])
+        return .closeInbox
+    }
+
+    /// What `stop(_:)` requires.
+    enum StopAction: Equatable {
+        /// Close the inbox to everything and cancel the actions in progress; the machine ends
+        /// once processing ends.
+        case closeInboxAndCancel
+        /// Nothing: the machine is already stopping or has ended.
+        case none
+    }
+
+    /// The machine must stop, for `reason`: `stop()`, a failure under the `.stop` policy, or
+    /// the end of a `finish()`. Those waiting for a finish wait for this end instead.
+    mutating func stop(_ reason: MachineTermination) -> StopAction {
+        switch stage {
+        case .running:
+            stage = .stopping(reason, waiters: [])
+        case .finishing(let waiters):
+            stage = .stopping(reason, waiters: waiters)
+        case .stopping, .stopped:
+            return .none
+        }
+        return .closeInboxAndCancel
+    }
+
+    /// What the end of processing requires.
+    enum EndAction {
+        /// Nothing: the machine is running, or has ended already.
+        case none
+        /// A finishing machine has processed everything: stop it with `.finished` (close the
+        /// inbox to everything), then end it.
+        case stopFinished
+        /// End the machine: stop its queued events, tell its parent `reason`, finish its
+        /// streams and resume `waiters`.
+        case end(MachineTermination, waiters: [Waiter])
+    }
+
+    /// Nothing owns processing any more: the inbox is empty and no event is in progress.
+    mutating func processingEnded() -> EndAction {
+        switch stage {
+        case .running, .stopped:
+            return .none
+        case .finishing:
+            return .stopFinished
+        case .stopping(let reason, let waiters):
+            stage = .stopped(reason)
+            return .end(reason, waiters: waiters)
+        }
+    }
+
+    /// A caller of `finish()` waits for the end.
+    ///
+    /// - Returns: `false` if the machine has ended (or was never told to), so the caller must
+    ///   not wait; `true` if `waiter` is kept, to be returned by the input that ends it.
+    mutating func awaitEnd(_ waiter: Waiter) -> Bool {
+        switch stage {
+        case .running, .stopped:
+            return false
+        case .finishing(var waiters):
+            waiters.append(waiter)
+            stage = .finishing(waiters: waiters)
+        case .stopping(let reason, var waiters):
+            waiters.append(waiter)
+            stage = .stopping(reason, waiters: waiters)
+        }
+        return true
+    }
+}

@@ -1,0 +1,86 @@
+@testable import ActorFSM
+import Testing
+
+/// The machine's lifecycle, driven input by input without a machine; waiters are plain numbers.
+@Suite struct MachineLifecycleTests {
+    typealias Lifecycle = MachineLifecycle<Int>
+
+    /// The stage's name and what it carries, for comparisons.
+    private func describe(_ lifecycle: Lifecycle) -> String {
+        switch lifecycle.stage {
+        case .running: "running"
+        case .finishing(let waiters): "finishing \(waiters)"
+        case .stopping(let reason, let waiters): "stopping \(reason) \(waiters)"
+        case .stopped(let reason): "stopped \(reason)"
+        }
+    }
+
+    private func describe(_ action: Lifecycle.EndAction) -> String {
+        switch action {
+        case .none: "none"
+        case .stopFinished: "stop finished"
+        case .end(let reason, let waiters): "end \(reason) \(waiters)"
+        }
+    }
+
+    @Test func aRunningMachineTakesEventsAndHasNothingToEnd() {
+        var lifecycle = Lifecycle()
+        #expect(lifecycle.isRunning && !lifecycle.isFinishing && !lifecycle.hasStopped && !lifecycle.hasEnded)
+        let ended = describe(lifecycle.processingEnded())
+        let waits = lifecycle.awaitEnd(1)
+        #expect(ended == "none")
+        #expect(!waits, "nothing to wait for while running")
+        #expect(describe(lifecycle) == "running")
+    }
+
+    @Test func finishingClosesTheInboxOnceAndEndsAfterProcessing() {
+        var lifecycle = Lifecycle()
+        let first = lifecycle.finish()
+        let second = lifecycle.finish()
+        #expect(first == .closeInbox && second == .none)
+        #expect(lifecycle.isFinishing && !lifecycle.isRunning && !lifecycle.hasStopped)
+        let waits = (lifecycle.awaitEnd(1), lifecycle.awaitEnd(2))
+        #expect(waits == (true, true))
+        // Processing ends: the machine must stop as finished, which keeps the waiters.
+        let drained = describe(lifecycle.processingEnded())
+        #expect(drained == "stop finished")
+        let stop = lifecycle.stop(.finished)
+        #expect(stop == .closeInboxAndCancel)
+        #expect(describe(lifecycle) == "stopping finished [1, 2]")
+        let ended = describe(lifecycle.processingEnded())
+        #expect(ended == "end finished [1, 2]")
+        #expect(lifecycle.hasEnded && lifecycle.hasStopped)
+        let late = lifecycle.awaitEnd(3)
+        let again = describe(lifecycle.processingEnded())
+        #expect(!late, "an ended machine is not waited for")
+        #expect(again == "none", "it ends once")
+    }
+
+    @Test func stoppingTakesOverAFinishAndItsWaiters() {
+        var lifecycle = Lifecycle()
+        _ = lifecycle.finish()
+        _ = lifecycle.awaitEnd(7)
+        let stop = lifecycle.stop(.stopped)
+        let secondStop = lifecycle.stop(.finished)
+        let finish = lifecycle.finish()
+        let waits = lifecycle.awaitEnd(8)
+        #expect(stop == .closeInboxAndCancel)
+        #expect(secondStop == .none, "the first reason stands")
+        #expect(finish == .none && waits)
+        let ended = describe(lifecycle.processingEnded())
+        #expect(ended == "end stopped [7, 8]")
+        #expect(describe(lifecycle) == "stopped stopped")
+    }
+
+    @Test func aFailureStopsARunningMachineWithItsError() {
+        struct Boom: Error {}
+        var lifecycle = Lifecycle()
+        let stop = lifecycle.stop(.failed(Boom()))
+        #expect(stop == .closeInboxAndCancel)
+        #expect(lifecycle.hasStopped && !lifecycle.hasEnded && !lifecycle.isRunning)
+        let ended = describe(lifecycle.processingEnded())
+        let later = (lifecycle.stop(.stopped), lifecycle.finish())
+        #expect(ended == "end failed: Boom() []")
+        #expect(later == (.none, .none))
+    }
+}
