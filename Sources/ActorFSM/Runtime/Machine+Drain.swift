@@ -26,22 +26,13 @@ extension Machine {
             isDraining = false
             subscribers.wakeReaders()
         }
-        turns: while !lifecycle.hasStopped {
+        while !lifecycle.hasStopped {
             var resumptions = Inbox<State, Event, ID>.Resumptions()
             let keep = idleSince.map { ContinuousClock.now - $0 < Self.idleWindow } ?? true
-            let took: Bool?
-            if keep && keepingUp {
-                // Never contend with a producer for the lock while keeping up with it: a
-                // producer that meets the drain on every post slows down, which keeps the
-                // drain taking one event per turn of the lock.
-                took = inbox.withLockIfAvailable {
-                    $0.takeBatch(into: &batch, resumptions: &resumptions, keepingOwnership: true)
-                }
-            } else {
-                took = inbox.withLock { $0.takeBatch(into: &batch, resumptions: &resumptions, keepingOwnership: keep) }
-            }
-            guard let took, took else {
-                if took == false && !keep { break }
+            guard let took = takeBatch(into: &batch, &resumptions, keepingOwnership: keep, keepingUp: keepingUp),
+                  took
+            else {
+                if !keep { break }
                 // Still the owner: let a producer on another thread post more (or finish its
                 // turn of the lock) before stopping. Starting a new drain for its next event
                 // costs a task and a thread wake-up. The window runs from the first empty or
@@ -60,20 +51,7 @@ extension Machine {
             keepingUp = batch.count < batchLimit
             let small = batch.count < Self.smallBatch
             if !resumptions.isEmpty { perform(resumptions) }
-            while let entry = batch.popFirst() {
-                guard !lifecycle.hasStopped else {
-                    stopUnprocessed(entry)
-                    break turns
-                }
-                if entry.epoch != 0 && entry.epoch != timers?.epoch {
-                    droppedTimerEvent()
-                    continue
-                }
-                let record = await process(entry.event, entry.predicates, origin: entry.origin,
-                                           acceptedAt: entry.acceptedAt, scope: entry.senderScope,
-                                           replying: entry.reply != nil)
-                entry.reply?.resume(returning: .processed(record))
-            }
+            guard await process(&batch) else { break }
             // Keeping up with a producer a couple of events at a time, the drain and the
             // producer meet at the lock for nearly every event. A turn of the scheduler first
             // lets a few more gather, so that batches grow and the lock is met less often.
@@ -85,6 +63,49 @@ extension Machine {
             inbox.withLock { $0.release() }
         }
         settle()
+    }
+
+    /// Takes the next batch of queued events into `batch`.
+    ///
+    /// While keeping up with a producer it only tries the lock: a producer that meets the drain
+    /// on every post slows down, which keeps the drain taking one event per turn of the lock.
+    ///
+    /// - Returns: whether it took any event; `nil` if the lock was busy (which counts as
+    ///   finding nothing, without giving up ownership).
+    @inlinable @inline(__always)
+    func takeBatch(
+        into batch: inout RingBuffer<Entry>, _ resumptions: inout Inbox<State, Event, ID>.Resumptions,
+        keepingOwnership keep: Bool, keepingUp: Bool
+    ) -> Bool? {
+        if keep && keepingUp {
+            return inbox.withLockIfAvailable {
+                $0.takeBatch(into: &batch, resumptions: &resumptions, keepingOwnership: true)
+            }
+        }
+        return inbox.withLock { $0.takeBatch(into: &batch, resumptions: &resumptions, keepingOwnership: keep) }
+    }
+
+    /// Processes the events of `batch` in order, replying to their senders.
+    ///
+    /// - Returns: `false` if the machine stopped on the way; the event it was about to start
+    ///   has then got its `.stopped` record, and the rest stay in `batch`.
+    @inlinable @inline(__always)
+    func process(_ batch: inout RingBuffer<Entry>) async -> Bool {
+        while let entry = batch.popFirst() {
+            guard !lifecycle.hasStopped else {
+                stopUnprocessed(entry)
+                return false
+            }
+            if entry.epoch != 0 && entry.epoch != timers?.epoch {
+                droppedTimerEvent()
+                continue
+            }
+            let record = await process(entry.event, entry.predicates, origin: entry.origin,
+                                       acceptedAt: entry.acceptedAt, scope: entry.senderScope,
+                                       replying: entry.reply != nil)
+            entry.reply?.resume(returning: .processed(record))
+        }
+        return true
     }
 
     /// How long an idle drain keeps yielding, still owning the inbox, before it stops. Starting
