@@ -39,14 +39,11 @@ public final class ManualClock: Clock, Sendable {
         var sleepers = SleeperQueue<Instant, CheckedContinuation<Void, any Error>>()
         var nextID: UInt64 = 0
         var sleepCalls = 0
-        var watchers: [(count: Int, continuation: CheckedContinuation<Void, Never>)] = []
+        var watchers = CountWatchers()
 
         /// Takes the watchers whose count of sleepers has been reached.
         mutating func takeSatisfiedWatchers() -> [CheckedContinuation<Void, Never>] {
-            let count = sleepers.count
-            let ready = watchers.filter { $0.count <= count }.map(\.continuation)
-            watchers.removeAll { $0.count <= count }
-            return ready
+            watchers.reached(sleepers.count)
         }
     }
 
@@ -119,12 +116,10 @@ public final class ManualClock: Clock, Sendable {
     /// know its timers are armed before it looks at what they cost.
     public func waitUntilSleeping(count: Int) async {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            let reached = timeline.withLock { timeline in
-                if timeline.sleepers.count >= count { return true }
-                timeline.watchers.append((count, continuation))
-                return false
+            let waits = timeline.withLock { timeline in
+                timeline.watchers.wait(until: count, continuation, current: timeline.sleepers.count)
             }
-            if reached { continuation.resume() }
+            if !waits { continuation.resume() }
         }
     }
 }

@@ -27,16 +27,13 @@ final class Broadcast<Element: Sendable>: Sendable {
     @usableFromInline
     struct Parking: Sendable {
         @usableFromInline var parked: [(reader: ObjectIdentifier, waiter: Waiter)] = []
-        var watchers: [(count: Int, watcher: CheckedContinuation<Void, Never>)] = []
+        var watchers = CountWatchers()
 
         @usableFromInline init() {}
 
         /// Takes the watchers whose count of parked readers has been reached.
         mutating func satisfiedWatchers() -> [CheckedContinuation<Void, Never>] {
-            guard !watchers.isEmpty else { return [] }
-            let count = parked.count
-            defer { watchers.removeAll { $0.count <= count } }
-            return watchers.filter { $0.count <= count }.map(\.watcher)
+            watchers.isEmpty ? [] : watchers.reached(parked.count)
         }
     }
 
@@ -77,10 +74,7 @@ final class Broadcast<Element: Sendable>: Sendable {
         wakeAll()
         // No reader will park any more: let tests that wait for one go on (and fail) rather
         // than hang.
-        let watchers = parking.withLock { parking in
-            defer { parking.watchers = [] }
-            return parking.watchers.map(\.watcher)
-        }
+        let watchers = parking.withLock { $0.watchers.removeAll() }
         for watcher in watchers { watcher.resume() }
     }
 
@@ -123,12 +117,11 @@ final class Broadcast<Element: Sendable>: Sendable {
     /// (for tests).
     package func untilParked(_ count: Int) async {
         await withCheckedContinuation { (watcher: CheckedContinuation<Void, Never>) in
-            let reached = parking.withLock { parking in
-                if parking.parked.count >= count || isFinished.load(ordering: .acquiring) { return true }
-                parking.watchers.append((count, watcher))
-                return false
+            let waits = parking.withLock { parking in
+                !isFinished.load(ordering: .acquiring)
+                    && parking.watchers.wait(until: count, watcher, current: parking.parked.count)
             }
-            if reached { watcher.resume() }
+            if !waits { watcher.resume() }
         }
     }
 }

@@ -55,9 +55,6 @@ struct Inbox<State: Hashable & Sendable, Event: Sendable, ID: Hashable & Sendabl
         @inlinable init() {}
     }
 
-    /// A test watcher: resumed once a count reaches `count`.
-    @usableFromInline typealias Watcher = (count: Int, continuation: CheckedContinuation<Void, Never>)
-
     @usableFromInline let capacity: Int
     @usableFromInline var queue = RingBuffer<Entry>()
     @usableFromInline var waiters = RingBuffer<Waiter>()
@@ -71,8 +68,8 @@ struct Inbox<State: Hashable & Sendable, Event: Sendable, ID: Hashable & Sendabl
     /// Events posted with a delay that are still waiting, to cancel when the machine stops.
     @usableFromInline var scheduled: [ObjectIdentifier: ScheduledEvent] = [:]
     /// Test watchers for the queue's length and for the number of waiting senders.
-    @usableFromInline var queueWatchers: [Watcher] = []
-    @usableFromInline var waiterWatchers: [Watcher] = []
+    @usableFromInline var queueWatchers = CountWatchers()
+    @usableFromInline var waiterWatchers = CountWatchers()
 
     @inlinable
     init(capacity: Int) {
@@ -125,7 +122,7 @@ struct Inbox<State: Hashable & Sendable, Event: Sendable, ID: Hashable & Sendabl
         }
         waiters.append(waiter)
         var resumptions = Resumptions()
-        if !waiterWatchers.isEmpty { Self.collect(&waiterWatchers, reaching: waiters.count, into: &resumptions) }
+        if !waiterWatchers.isEmpty { resumptions.watchers += waiterWatchers.reached(waiters.count) }
         return resumptions
     }
 
@@ -153,7 +150,7 @@ struct Inbox<State: Hashable & Sendable, Event: Sendable, ID: Hashable & Sendabl
             isActive = true
             resumptions.startProcessing = true
         }
-        if !queueWatchers.isEmpty { Self.collect(&queueWatchers, reaching: queue.count, into: &resumptions) }
+        if !queueWatchers.isEmpty { resumptions.watchers += queueWatchers.reached(queue.count) }
         return resumptions
     }
 
@@ -306,17 +303,6 @@ struct Inbox<State: Hashable & Sendable, Event: Sendable, ID: Hashable & Sendabl
     @usableFromInline
     mutating func unschedule(_ event: ScheduledEvent) {
         scheduled[ObjectIdentifier(event)] = nil
-    }
-
-    // MARK: - Test support
-
-    @usableFromInline
-    static func collect(_ watchers: inout [Watcher], reaching count: Int, into resumptions: inout Resumptions) {
-        watchers.removeAll { watcher in
-            guard count >= watcher.count else { return false }
-            resumptions.watchers.append(watcher.continuation)
-            return true
-        }
     }
 }
 

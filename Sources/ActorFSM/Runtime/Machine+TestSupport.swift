@@ -23,15 +23,13 @@ extension Machine {
     /// watcher it registers here when the figure grows.
     private func until(
         _ count: Int, of measure: KeyPath<Inbox<State, Event, ID>, Int>,
-        watchers: WritableKeyPath<Inbox<State, Event, ID>, [Inbox<State, Event, ID>.Watcher]>
+        watchers: WritableKeyPath<Inbox<State, Event, ID>, CountWatchers>
     ) async {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            let reached = inbox.withLock { inbox in
-                if inbox[keyPath: measure] >= count { return true }
-                inbox[keyPath: watchers].append((count, continuation))
-                return false
+            let waits = inbox.withLock { inbox in
+                inbox[keyPath: watchers].wait(until: count, continuation, current: inbox[keyPath: measure])
             }
-            if reached { continuation.resume() }
+            if !waits { continuation.resume() }
         }
     }
 
@@ -43,15 +41,4 @@ extension Machine {
 
     /// How many subscriptions to ``transitions(buffering:)`` are live.
     package var transitionSubscriberCount: Int { subscribers.count }
-
-    /// Resumes, and forgets, the watchers waiting for a count that `count` has reached.
-    static func resume(
-        _ watchers: inout [(count: Int, continuation: CheckedContinuation<Void, Never>)], reaching count: Int
-    ) {
-        watchers.removeAll { watcher in
-            guard count >= watcher.count else { return false }
-            watcher.continuation.resume()
-            return true
-        }
-    }
 }

@@ -123,12 +123,13 @@ extension Machine {
     /// taking events) before it could be processed.
     @usableFromInline func droppedTimerEvent() {
         droppedTimerEvents += 1
-        if !watchers.dropped.isEmpty { Self.resume(&watchers.dropped, reaching: droppedTimerEvents) }
+        if !watchers.dropped.isEmpty { for watcher in watchers.dropped.reached(droppedTimerEvents) { watcher.resume() } }
     }
 
     /// Returns once at least `count` timeouts or task results have been dropped as stale.
     package func untilDroppedTimerEvents(_ count: Int) async {
-        guard droppedTimerEvents < count else { return }
-        await withCheckedContinuation { watchers.dropped.append((count, $0)) }
+        await withCheckedContinuation { continuation in
+            if !watchers.dropped.wait(until: count, continuation, current: droppedTimerEvents) { continuation.resume() }
+        }
     }
 }

@@ -70,7 +70,7 @@ public final actor Machine<State: Hashable & Sendable, Event: Sendable, ID: Hash
     @usableFromInline
     struct Watchers {
         @usableFromInline var refusal: [CheckedContinuation<Void, Never>] = []
-        @usableFromInline var dropped: [(count: Int, continuation: CheckedContinuation<Void, Never>)] = []
+        @usableFromInline var dropped = CountWatchers()
 
         @usableFromInline init() {}
     }
