@@ -164,40 +164,10 @@ public final class Supervisor<State: Hashable & Sendable, Event: Sendable, ID: H
             defer { registry.machines = [:] }
             return (Array(registry.machines.values), registry.escalating)
         }
-        let busy = await Self.apply(.beginFinishing, to: machines)
-        _ = await Self.apply(.finish, to: busy)
+        let busy = await MachineSweep.apply(.beginFinishing, to: machines)
+        _ = await MachineSweep.apply(.finish, to: busy)
         await escalating?.value
         finishListeners()
-    }
-
-    /// What ``apply(_:to:)`` does to each machine.
-    private enum Step: Sendable { case beginFinishing, finish, stop }
-
-    /// Applies `step` to every machine, from a few tasks that each take a share of them: one
-    /// child task per machine would cost memory per machine and, to reap, time that grows
-    /// faster than their number. A switch rather than a closure: calling one closure from
-    /// every task would count references to its context from every core.
-    ///
-    /// - Returns: for `.beginFinishing`, the machines that still have events to process.
-    private static func apply(_ step: Step, to machines: [Child]) async -> [Child] {
-        let workers = Swift.min(machines.count, 2)
-        return await withTaskGroup(of: [Child].self) { group in
-            for worker in 0..<workers {
-                group.addTask {
-                    var busy: [Child] = []
-                    for index in stride(from: worker, to: machines.count, by: workers) {
-                        let machine = machines[index]
-                        switch step {
-                        case .beginFinishing: if await machine.beginFinishing() { busy.append(machine) }
-                        case .finish: await machine.finish()
-                        case .stop: await machine.stop()
-                        }
-                    }
-                    return busy
-                }
-            }
-            return await group.reduce(into: []) { $0 += $1 }
-        }
     }
 
     /// How many subscriptions to ``events(buffering:)`` are live (for tests).
@@ -275,7 +245,7 @@ public final class Supervisor<State: Hashable & Sendable, Event: Sendable, ID: H
         let machines = Array(registry.machines.values)
         registry.machines = [:]
         registry.escalating = Task {
-            _ = await Self.apply(.stop, to: machines)
+            _ = await MachineSweep.apply(.stop, to: machines)
             self.publish(.escalated(id: id, error: error))
             self.finishListeners()
         }

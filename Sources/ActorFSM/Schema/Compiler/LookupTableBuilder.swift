@@ -76,13 +76,21 @@ struct LookupTableBuilder<State: Sendable, Event: Sendable> {
             output.entries.append(-1)
             return
         }
-        // Each transition writes itself into the cells it accepts; the most specific wins a cell,
-        // and equally specific ones are remembered, to be reported as clashes once all are in.
-        let filters = group.map { transitions[$0].filter }
+        let (winner, ties) = winners(of: group, slots: slots, strides: strides, size: size)
+        output.entries += winner.map { $0 < 0 ? -1 : Int32(group[Int($0)]) }
+        reportClashes(ties, in: group, slots: slots, strides: strides, into: &output)
+    }
+
+    /// Which member of `group` each cell of its table goes to: each transition writes itself
+    /// into the cells it accepts, and the most specific wins a cell. Equally specific ones are
+    /// remembered, to be reported as clashes once all are in; their cells go to none (-1).
+    private func winners(
+        of group: [Int], slots: [Int], strides: [Int32], size: Int
+    ) -> (winner: [Int32], ties: [Int: [Int]]) {
         var best = [Int](repeating: -1, count: size)
         var winner = [Int32](repeating: -1, count: size)
         var ties: [Int: [Int]] = [:]
-        for (member, filter) in filters.enumerated() {
+        for (member, filter) in group.map({ transitions[$0].filter }).enumerated() {
             let allowed = slots.map { slot in
                 filter.constraints.first { $0.slot == slot }?.cases ?? (0..<Int32(space.types[slot].caseCount)).map { $0 }
             }
@@ -97,7 +105,14 @@ struct LookupTableBuilder<State: Sendable, Event: Sendable> {
             }
         }
         for cell in ties.keys { winner[cell] = -1 }
-        output.entries += winner.map { $0 < 0 ? -1 : Int32(group[Int($0)]) }
+        return (winner, ties)
+    }
+
+    /// Reports each pair of members of `group` tied in some cell of `ties`, once, with the
+    /// first combination of cases they tie on.
+    private func reportClashes(
+        _ ties: [Int: [Int]], in group: [Int], slots: [Int], strides: [Int32], into output: inout Output
+    ) {
         var reported = Set<[Int]>()
         for cell in ties.keys.sorted() {
             let tied = ties[cell]!.map { group[$0] }

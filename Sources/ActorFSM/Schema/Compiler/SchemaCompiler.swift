@@ -30,21 +30,8 @@ struct SchemaCompiler<State: Hashable & Sendable, Event: Sendable> {
             diagnostics.append(.init(.emptyTable, "the table defines no state; add at least one `define`", at: [location]))
         }
         _ = intern(initial)
-        var transitions: [CompiledTransition<State, Event>] = []
-        var entry: [Int32: Actions<State, Event>] = [:]
-        var exit: [Int32: Actions<State, Event>] = [:]
-        var tasks: [Int32: [StateTask<State, Event>]] = [:]
-        for definition in definitions {
-            let source = intern(definition.state)
-            tasks[source, default: []] += definition.tasks
-            let candidates = inheritance.candidates(
-                adopting: definition.superStates, own: definition.block, state: "\(definition.state)")
-            transitions += candidates.map { compile($0, from: source, state: definition.state) }
-            entry[source, default: Actions()] = entry[source, default: Actions()]
-                & Inheritance.actions(adopting: definition.superStates, own: definition.onEntry) { $0.onEntry }
-            exit[source, default: Actions()] = exit[source, default: Actions()]
-                & Inheritance.actions(adopting: definition.superStates, own: definition.onExit) { $0.onExit }
-        }
+        let flat = flatten(definitions)
+        var transitions = flat.transitions
         // An empty table is reported as such, not as an undefined initial state.
         if !definitions.isEmpty {
             diagnostics += StateCheck(initial: initial, final: final, definitions: definitions, transitions: transitions,
@@ -52,8 +39,8 @@ struct SchemaCompiler<State: Hashable & Sendable, Event: Sendable> {
         }
         checkEventMatching()
         transitions = transitions.map(numberingTimeouts)
-        let entryActions = (0..<states.count).map { entry[Int32($0)] ?? Actions() }
-        let exitActions = (0..<states.count).map { exit[Int32($0)] ?? Actions() }
+        let entryActions = (0..<states.count).map { flat.entry[Int32($0)] ?? Actions() }
+        let exitActions = (0..<states.count).map { flat.exit[Int32($0)] ?? Actions() }
         let check = TimeoutCheck(
             policy: policy, firstTimeoutID: Int32(events.count), durations: timeouts, entryActions: entryActions,
             exitActions: exitActions, describeState: { [states] in "\(states[Int($0)])" })
@@ -68,7 +55,7 @@ struct SchemaCompiler<State: Hashable & Sendable, Event: Sendable> {
         diagnostics += inheritance.allDiagnostics + lookup.diagnostics
         guard diagnostics.isEmpty else { throw SchemaError(diagnostics: diagnostics) }
 
-        let stateTasks = (0..<states.count).map { tasks[Int32($0)] ?? [] }
+        let stateTasks = (0..<states.count).map { flat.tasks[Int32($0)] ?? [] }
         let table = LookupTable(
             states: states, stateIDs: stateIDs, eventCount: eventCount,
             eventID: events.first.map { $0.makeIndex(events.map(\.identity)) } ?? { _ in nil },
@@ -83,6 +70,32 @@ struct SchemaCompiler<State: Hashable & Sendable, Event: Sendable> {
                                  policy: policy),
             timers: TimerTable(timeouts: timeouts, eventCount: events.count, transitions: transitions,
                                stateTasks: stateTasks))
+    }
+
+    /// What the `define` statements add up to, per state id.
+    private struct Flattened {
+        var transitions: [CompiledTransition<State, Event>] = []
+        var entry: [Int32: Actions<State, Event>] = [:]
+        var exit: [Int32: Actions<State, Event>] = [:]
+        var tasks: [Int32: [StateTask<State, Event>]] = [:]
+    }
+
+    /// Every state's transitions, entry and exit actions and tasks, from its `define`
+    /// statements and the super states they adopt.
+    private mutating func flatten(_ definitions: [Syntax.Define<State, Event>]) -> Flattened {
+        var flat = Flattened()
+        for definition in definitions {
+            let source = intern(definition.state)
+            flat.tasks[source, default: []] += definition.tasks
+            let candidates = inheritance.candidates(
+                adopting: definition.superStates, own: definition.block, state: "\(definition.state)")
+            flat.transitions += candidates.map { compile($0, from: source, state: definition.state) }
+            flat.entry[source, default: Actions()] = flat.entry[source, default: Actions()]
+                & Inheritance.actions(adopting: definition.superStates, own: definition.onEntry) { $0.onEntry }
+            flat.exit[source, default: Actions()] = flat.exit[source, default: Actions()]
+                & Inheritance.actions(adopting: definition.superStates, own: definition.onExit) { $0.onExit }
+        }
+        return flat
     }
 
     private mutating func compile(

@@ -1,0 +1,34 @@
+/// Applies one lifecycle step to many machines, for a supervisor's shutdown or escalation.
+enum MachineSweep {
+    /// What to do to each machine.
+    enum Step: Sendable { case beginFinishing, finish, stop }
+
+    /// Applies `step` to every machine, from a few tasks that each take a share of them: one
+    /// child task per machine would cost memory per machine and, to reap, time that grows
+    /// faster than their number. A switch rather than a closure: calling one closure from
+    /// every task would count references to its context from every core.
+    ///
+    /// - Returns: for `.beginFinishing`, the machines that still have events to process.
+    static func apply<State, Event, ID>(
+        _ step: Step, to machines: [Machine<State, Event, ID>]
+    ) async -> [Machine<State, Event, ID>] {
+        let workers = Swift.min(machines.count, 2)
+        return await withTaskGroup(of: [Machine<State, Event, ID>].self) { group in
+            for worker in 0..<workers {
+                group.addTask {
+                    var busy: [Machine<State, Event, ID>] = []
+                    for index in stride(from: worker, to: machines.count, by: workers) {
+                        let machine = machines[index]
+                        switch step {
+                        case .beginFinishing: if await machine.beginFinishing() { busy.append(machine) }
+                        case .finish: await machine.finish()
+                        case .stop: await machine.stop()
+                        }
+                    }
+                    return busy
+                }
+            }
+            return await group.reduce(into: []) { $0 += $1 }
+        }
+    }
+}
