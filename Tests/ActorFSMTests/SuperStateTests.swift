@@ -146,6 +146,29 @@ import Testing
         #expect(log.lines == ["base", "right"])
     }
 
+    @Test func anOverrideInOneBranchOfADiamondDoesNotDependOnTheOrderOfAdoption() {
+        let shared = SuperState<State, Event> {
+            when(.coin) | then(.unlocked)
+            when(.reset) | then(.locked)
+        }
+        let left = SuperState(adopts: shared) { when(.pass) | then(.locked) }
+        let right = SuperState(adopts: shared) { override { when(.coin) | then(.alarming) } }
+        for (first, second) in [(left, right), (right, left)] {
+            let found = diagnostics {
+                try Schema<State, Event>(initial: .locked, final: [.unlocked, .alarming]) {
+                    define(.locked, adopts: first, second)
+                }
+            }
+            // The left branch brings the shared coin, the right one its override of it: a clash
+            // either way, and the override replaced something in its own branch.
+            #expect(found.map(\.kind) == [.logicalClash])
+        }
+        let schema = try? Schema<State, Event>(initial: .locked, final: [.alarming]) {
+            define(.locked, adopts: right, shared)
+        }
+        #expect(schema == nil, "the shared coin comes back through the direct adoption and clashes")
+    }
+
     @Test func superStatesMadeByOneFunctionAreDistinct() throws {
         func goes(on event: Event, to target: State) -> SuperState<State, Event> {
             SuperState { when(event) | then(target) }

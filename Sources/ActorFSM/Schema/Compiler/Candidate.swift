@@ -4,6 +4,18 @@ struct Candidate<State: Sendable, Event: Sendable>: Sendable {
     let fragment: Fragment<State, Event>
     let event: EventMatcher<Event>
     let filter: PredicateFilter
+    /// The super state whose block holds the statement (`nil` for a `define`'s own).
+    let declaredIn: ObjectIdentifier?
+
+    /// Which statement this is, wherever it is inherited from: a super state adopted twice
+    /// yields candidates of one origin twice.
+    struct Origin: Hashable {
+        let superState: ObjectIdentifier?
+        let location: SourceLocation
+        let event: SendableHashable
+    }
+
+    var origin: Origin { Origin(superState: declaredIn, location: location, event: event.identity) }
 
     var location: SourceLocation { fragment.location }
     var isOverride: Bool { fragment.isOverride }

@@ -13,34 +13,30 @@ struct Inheritance<State: Sendable, Event: Sendable> {
         let event: SendableHashable
     }
 
-    /// The statements that apply to a `define` (whose state is `state`), inherited ones first.
+    /// The statements that apply to a `define` (whose state is `state`) or to a super state
+    /// (`state` is `nil`: its problems belong to no single adopter), inherited ones first.
     ///
     /// A super state adopted more than once, directly or through other super states (a
-    /// diamond), contributes its statements once, where it is first met.
+    /// diamond), contributes each of its statements once, where it is first met. Each branch
+    /// still sees the whole super state, so an `override` in one branch replaces what that
+    /// branch inherits, whatever the order of adoption.
     mutating func candidates(
         adopting superStates: [SuperState<State, Event>], own block: Syntax.Block<State, Event, Syntax.Complete>,
-        state: String?
-    ) -> [Candidate<State, Event>] {
-        var visited = Set<ObjectIdentifier>()
-        return candidates(adopting: superStates, own: block, state: state, visited: &visited)
-    }
-
-    /// ``candidates(adopting:own:state:)`` for a `define` or for a super state (`state` is
-    /// `nil`: its problems belong to no single adopter), skipping super states in `visited`.
-    private mutating func candidates(
-        adopting superStates: [SuperState<State, Event>], own block: Syntax.Block<State, Event, Syntax.Complete>,
-        state: String?, visited: inout Set<ObjectIdentifier>
+        state: String?, origin: ObjectIdentifier? = nil
     ) -> [Candidate<State, Event>] {
         var inherited: [Candidate<State, Event>] = []
-        for superState in superStates where visited.insert(ObjectIdentifier(superState.identity)).inserted {
-            inherited += candidates(adopting: superState.superStates, own: superState.block, state: nil, visited: &visited)
+        var seen = Set<Candidate<State, Event>.Origin>()
+        for superState in superStates {
+            let parent = candidates(adopting: superState.superStates, own: superState.block, state: nil,
+                                    origin: ObjectIdentifier(superState.identity))
+            for candidate in parent where seen.insert(candidate.origin).inserted { inherited.append(candidate) }
         }
         for location in block.emptyBlockLocations {
             diagnostics.append(.init(.emptyBlock, "this block declares no transition; add one or remove the block",
                                      at: [location], state: state))
         }
         var own: [Candidate<State, Event>] = []
-        for fragment in block.fragments { own += split(fragment, state: state) }
+        for fragment in block.fragments { own += split(fragment, state: state, origin: origin) }
         var plainKeys: [SendableHashable: SourceLocation] = [:]
         for statement in own where !statement.isOverride && plainKeys[statement.overrideKey] == nil {
             plainKeys[statement.overrideKey] = statement.location
@@ -103,8 +99,10 @@ struct Inheritance<State: Sendable, Event: Sendable> {
         diagnostics + nothingToOverride.filter { !outOfOrder.contains($0.key.location) }.map(\.value)
     }
 
-    private mutating func split(_ fragment: Fragment<State, Event>, state: String?) -> [Candidate<State, Event>] {
+    private mutating func split(
+        _ fragment: Fragment<State, Event>, state: String?, origin: ObjectIdentifier?
+    ) -> [Candidate<State, Event>] {
         let filter = PredicateFilter.combining(fragment.clauses, in: &space, state: state, diagnostics: &diagnostics)
-        return fragment.events.map { Candidate(fragment: fragment, event: $0, filter: filter) }
+        return fragment.events.map { Candidate(fragment: fragment, event: $0, filter: filter, declaredIn: origin) }
     }
 }
