@@ -194,6 +194,32 @@ import Testing
         #expect(seen == ["1 coin transitioned", "2 pass stopped"])
     }
 
+    @Test func stopAnswersAnAwaitedSendQueuedBehindTheEventInProgress() async throws {
+        let first = Gate()
+        let second = Gate()
+        let schema = try Schema<State, Event>(initial: .locked, final: [.alarming]) {
+            define(.locked) {
+                when(.reset) | then(.unlocked) | { await first.wait() }
+                when(.pass) | then(.alarming)
+            }
+            define(.unlocked) { when(.coin) | then(.locked) | { await second.wait() } }
+        }
+        let machine = Machine(schema: schema, id: 0)
+        let inline = Task { try await machine.send(.reset) }
+        await first.untilArrivals(1)
+        // Queued behind the busy machine: a post, then an awaited send.
+        try machine.post(.coin)
+        let sender = Task { try await machine.send(.pass) }
+        await machine.untilQueued(2)
+        first.open()
+        // The post's action now runs, and will not finish before the sender is answered.
+        await second.untilArrivals(1)
+        await machine.stop()
+        await #expect(throws: MachineError.self) { try await sender.value }
+        second.open()
+        #expect(try await inline.value.outcome.isTransitioned)
+    }
+
     @Test func stoppingDuringASuspendedActionKeepsOneOrderedOutcomePerEvent() async throws {
         let gate = Gate()
         let schema = try Schema<State, Event>(initial: .locked) {

@@ -185,8 +185,9 @@ struct Inbox<State: Hashable & Sendable, Event: Sendable, ID: Hashable & Sendabl
     /// The next events to process, in order, letting waiting senders in once there is room
     /// enough; gives up ownership when the queue is empty.
     ///
-    /// A batch ends after an awaited `send`'s event, so that such an event is either still
-    /// queued (and its sender may withdraw it) or processed next.
+    /// An awaited `send`'s event is taken only alone, in a batch of its own: while any other
+    /// event is processed, every awaited event is still queued, so its sender may withdraw it
+    /// and `stop()` answers it at once.
     ///
     /// - Parameter keepingOwnership: whether to keep ownership when the queue is empty, for a
     ///   drain that waits a little for a producer before it stops, so that a steady producer
@@ -197,7 +198,8 @@ struct Inbox<State: Hashable & Sendable, Event: Sendable, ID: Hashable & Sendabl
         into batch: inout RingBuffer<Entry>, resumptions: inout Resumptions, keepingOwnership: Bool = false
     ) -> Bool {
         inHand = 0
-        let taken = queue.moveFront(into: &batch, limit: batchLimit, endingAfter: { $0.pointee.reply != nil })
+        let taken = queue.moveFront(into: &batch, limit: batchLimit, endingBefore: { $0.pointee.reply != nil },
+                                    endingAfter: { $0.pointee.reply != nil })
         guard taken > 0 else {
             if !keepingOwnership { isActive = false }
             return false

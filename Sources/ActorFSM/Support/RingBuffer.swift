@@ -82,14 +82,17 @@ struct RingBuffer<Element> {
         return element
     }
 
-    /// Moves elements from the front of this queue to the back of `target`: at most `limit`, and
-    /// none after the first one for which `isLast` is true. Returns how many moved.
+    /// Moves elements from the front of this queue to the back of `target`: at most `limit`,
+    /// none after the first one for which `isLast` is true, and none from the first one after
+    /// the front for which `isFirst` is true. Returns how many moved.
     ///
     /// Elements are moved as raw memory, in at most two runs of contiguous slots each way, so
     /// handing a batch over (under the inbox's lock) costs a scan and a memory copy.
     @inlinable
     mutating func moveFront(
-        into target: inout RingBuffer, limit: Int, endingAfter isLast: (UnsafeMutablePointer<Element>) -> Bool
+        into target: inout RingBuffer, limit: Int,
+        endingBefore isFirst: (UnsafeMutablePointer<Element>) -> Bool = { _ in false },
+        endingAfter isLast: (UnsafeMutablePointer<Element>) -> Bool
     ) -> Int {
         guard storage != nil, storage!.filled > 0, limit > 0 else { return 0 }
         if !isKnownUniquelyReferenced(&storage!) { grow() }
@@ -101,6 +104,7 @@ struct RingBuffer<Element> {
             var moving = 0
             while moving < available {
                 let slot = head + moving < capacity ? head + moving : head + moving - capacity
+                if moving > 0 && isFirst(elements + slot) { break }
                 moving += 1
                 if isLast(elements + slot) { break }
             }
