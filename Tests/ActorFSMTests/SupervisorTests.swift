@@ -179,10 +179,15 @@ import Testing
         let machines = (0..<15).compactMap { supervisor.machine(id: $0) }
         let shutdown = Task { await supervisor.shutdown() }
         for machine in machines { await machine.untilRefusingEvents() }
+        // A second call waits for the first; the machines stay reachable meanwhile.
+        let again = Task { await supervisor.shutdown() }
+        #expect(supervisor.machine(id: 3) === machines[3])
         // Every machine refuses new events before the busy ones have drained.
         for machine in machines { #expect(throws: MachineError.self) { try machine.post(.coin) } }
         await #expect(throws: MachineError.self) { try await supervisor.send(to: 12, .coin) }
         gate.open()
+        await again.value
+        #expect(supervisor.count == 0, "the second call returned once the first was done")
         await shutdown.value
         var outcomes: [String: Int] = [:]
         var terminated: [Int] = []

@@ -30,10 +30,13 @@ public final class Supervisor<State: Hashable & Sendable, Event: Sendable, ID: H
         var generation: UInt64 = 0
         var restarts = RingBuffer<ContinuousClock.Instant>()
         var isShutDown = false
-        /// Whether `shutdown()` has taken every machine out of `machines`, to finish them.
+        /// Whether `shutdown()` is finishing every machine: they no longer report one by one,
+        /// and leave `machines` together at the end.
         var machinesHandedOver = false
         var escalation: Escalation?
         var escalating: Task<Void, Never>?
+        /// The shutdown in progress or done, which later calls wait for.
+        var shuttingDown: Task<Void, Never>?
         /// Shared by every machine; made on the first spawn, since `init` cannot hand out `self`.
         var link: ParentLink<State, Event, ID>?
     }
@@ -155,18 +158,35 @@ public final class Supervisor<State: Hashable & Sendable, Event: Sendable, ID: H
     /// and finishes the event stream. After an escalation, waits for its machines to stop.
     ///
     /// Every machine stops taking events first; then the supervisor waits for those that still
-    /// have events queued. Its time and memory grow linearly with the number of machines.
+    /// have events queued. Its time and memory grow linearly with the number of machines. A
+    /// second call waits for the first to complete.
     public func shutdown() async {
-        let (machines, escalating) = registry.withLock { registry in
+        let shutdown = registry.withLock { registry -> Task<Void, Never> in
+            if let started = registry.shuttingDown { return started }
             registry.isShutDown = true
-            registry.machinesHandedOver = true
-            flags.hasLetGo.store(true, ordering: .releasing)
-            defer { registry.machines = [:] }
-            return (Array(registry.machines.values), registry.escalating)
+            let task: Task<Void, Never>
+            if let escalating = registry.escalating {
+                // The escalation stops the machines and finishes the stream itself.
+                task = Task { await escalating.value }
+            } else {
+                registry.machinesHandedOver = true
+                flags.hasLetGo.store(true, ordering: .releasing)
+                task = Task { await self.finishAll() }
+            }
+            registry.shuttingDown = task
+            return task
         }
+        await shutdown.value
+    }
+
+    /// Finishes every machine: all stop taking events first, then the busy ones are awaited.
+    /// They stay in the registry meanwhile (`machine(id:)` and `stop(id:)` still reach them)
+    /// and leave it together at the end.
+    private func finishAll() async {
+        let machines = registry.withLock { Array($0.machines.values) }
         let busy = await MachineSweep.apply(.beginFinishing, to: machines)
         _ = await MachineSweep.apply(.finish, to: busy)
-        await escalating?.value
+        registry.withLock { $0.machines = [:] }
         finishListeners()
     }
 
@@ -181,7 +201,8 @@ public final class Supervisor<State: Hashable & Sendable, Event: Sendable, ID: H
 
     private func machineStopped(id: ID, generation: UInt64, _ termination: MachineTermination) {
         if flags.hasLetGo.load(ordering: .acquiring) {
-            // Shutting down: the machine is no longer in the registry, and is not restarted.
+            // Shutting down: the machine leaves the registry with all the others at the end,
+            // and is not restarted.
             if flags.isListening.load(ordering: .acquiring) { publish(.terminated(id: id, termination)) }
             return
         }
@@ -208,7 +229,7 @@ public final class Supervisor<State: Hashable & Sendable, Event: Sendable, ID: H
     private func decide(
         id: ID, generation: UInt64, _ termination: MachineTermination, _ registry: inout Registry
     ) -> Decision {
-        // Shut down after this machine's report began: shutdown() has taken the machine.
+        // Shut down after this machine's report began: it leaves with the others at the end.
         if registry.machinesHandedOver { return .removed(termination) }
         guard registry.machines[id]?.generation == generation else { return .none }
         guard case .failed(let error) = termination, !registry.isShutDown else {
