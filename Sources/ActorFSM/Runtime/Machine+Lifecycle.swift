@@ -3,7 +3,7 @@
 extension Machine {
     /// Stops taking events, processes those already queued, then stops. Returns once stopped;
     /// called from one of the machine's own actions, it returns at once and the machine stops
-    /// when its inbox is empty.
+    /// when its inbox is empty. After `stop()` it returns at once.
     public func finish() async {
         guard beginFinishing() else { return }
         if ActionScope.machines.contains(ObjectIdentifier(self)) { return }
@@ -17,6 +17,9 @@ extension Machine {
     /// - Returns: whether the machine still has events to process before it stops.
     @discardableResult
     func beginFinishing() -> Bool {
+        // Stopping or stopped: `finish()` returns at once, as it did once the machine stopped
+        // taking events (its action in progress may be waiting for the caller to go on).
+        guard !lifecycle.hasStopped else { return false }
         if lifecycle.isRunning && inFlight == nil && inbox.withLock({ $0.stopIfIdle() }) {
             // Idle: there is nothing to process, refuse or cancel in the inbox, so the machine
             // ends at once. (A supervisor's shutdown meets a million of these.)
