@@ -12,8 +12,9 @@ extension CaseOrdinals {
     /// the slots left behind add up to less than the current ones).
     @usableFromInline
     enum Index {
-        /// Serializes writers; counts the keys.
-        private static let writer = Mutex<Int>(0)
+        /// Serializes writers; counts the keys. A `Locked` rather than a `Mutex`: ThreadSanitizer
+        /// cannot follow the Linux `Mutex`'s hand-over under contention (see `Locked`).
+        private static let writer = Locked<Int>(0)
 
         /// A power-of-two number of slots, each a key (0 when empty) and the table stored under it.
         @usableFromInline
