@@ -30,9 +30,6 @@ public final class Supervisor<State: Hashable & Sendable, Event: Sendable, ID: H
         var generation: UInt64 = 0
         var restarts = RingBuffer<ContinuousClock.Instant>()
         var isShutDown = false
-        /// Whether `shutdown()` is finishing every machine: they no longer report one by one,
-        /// and leave `machines` together at the end.
-        var machinesHandedOver = false
         var escalation: Escalation?
         var escalating: Task<Void, Never>?
         /// The shutdown in progress or done, which later calls wait for.
@@ -50,9 +47,11 @@ public final class Supervisor<State: Hashable & Sendable, Event: Sendable, ID: H
     private let listeners = Locked(Listeners())
     /// Whether anyone listens: checked without the lock on every record, so that busy machines
     /// on different cores do not contend when nobody subscribes.
-    /// Whether anyone listens, and `Registry.machinesHandedOver`, readable without a lock: so
-    /// that busy machines on different cores do not contend when nobody subscribes, and the
-    /// million machines a shutdown finishes do not contend for the registry's lock.
+    /// Whether anyone listens, and whether `shutdown()` is finishing every machine (they then
+    /// leave the registry together at the end), readable without a lock: so that busy machines
+    /// on different cores do not contend when nobody subscribes, and the million machines a
+    /// shutdown finishes do not contend for the registry's lock. `hasLetGo` is set under the
+    /// registry's lock, so a reading under that lock is current.
     private let flags = ParentFlags()
     private let settings: MachineSettings<State>
     private let now: @Sendable () -> ContinuousClock.Instant
@@ -169,7 +168,6 @@ public final class Supervisor<State: Hashable & Sendable, Event: Sendable, ID: H
                 // The escalation stops the machines and finishes the stream itself.
                 task = Task { await escalating.value }
             } else {
-                registry.machinesHandedOver = true
                 flags.hasLetGo.store(true, ordering: .releasing)
                 task = Task { await self.finishAll() }
             }
@@ -230,7 +228,7 @@ public final class Supervisor<State: Hashable & Sendable, Event: Sendable, ID: H
         id: ID, generation: UInt64, _ termination: MachineTermination, _ registry: inout Registry
     ) -> Decision {
         // Shut down after this machine's report began: it leaves with the others at the end.
-        if registry.machinesHandedOver { return .removed(termination) }
+        if flags.hasLetGo.load(ordering: .acquiring) { return .removed(termination) }
         guard registry.machines[id]?.generation == generation else { return .none }
         guard case .failed(let error) = termination, !registry.isShutDown else {
             registry.machines[id] = nil
