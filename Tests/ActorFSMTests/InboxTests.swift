@@ -27,15 +27,12 @@ import Testing
         guard case .full = inbox.post(entry(.reset)) else { Issue.record("a full inbox took a post"); return }
         _ = inbox.close(stopping: false)
         guard case .closed = inbox.post(entry(.reset)) else { Issue.record("a closed inbox took a post"); return }
-        let fullRefusesFollowUp = inbox.followUp(entry(.reset))
-        #expect(fullRefusesFollowUp == nil, "still full")
+        guard case .full = inbox.followUp(entry(.reset)) else { Issue.record("a full inbox took a follow-up"); return }
         _ = takeBatch(&inbox)
-        let finishingTakesFollowUp = inbox.followUp(entry(.reset))
-        #expect(finishingTakesFollowUp != nil, "a finishing machine takes follow-ups")
+        guard case .queued = inbox.followUp(entry(.reset)) else { Issue.record("a finishing machine takes follow-ups"); return }
         _ = inbox.close(stopping: true)
         _ = takeBatch(&inbox)
-        let stoppedRefusesFollowUp = inbox.followUp(entry(.reset))
-        #expect(stoppedRefusesFollowUp == nil, "a stopped machine takes nothing")
+        guard case .closed = inbox.followUp(entry(.reset)) else { Issue.record("a stopped machine takes nothing"); return }
     }
 
     @Test func ownershipPassesFromAnInlineSendToTheDrainAndBack() {
@@ -50,7 +47,7 @@ import Testing
         #expect(keepsOwnership, "an event arrived meanwhile: keep ownership for the drain")
         #expect(takeBatch(&inbox).map(events) == [.pass])
         #expect(takeBatch(&inbox) == nil)
-        #expect(!inbox.isActive)
+        #expect(!inbox.isProcessing)
         let ownsAgain = inbox.beginInline()
         #expect(ownsAgain)
         let keepsOwnershipWhenEmpty = inbox.endInline(stopped: false)
@@ -61,8 +58,10 @@ import Testing
         var inbox = TestInbox(capacity: 4)
         for event in [Event.coin, .pass, .coin, .pass] { _ = inbox.post(entry(event)) }
         for event in [Event.reset, .coin] {
-            let parked = inbox.admitOrPark(.init(entry: entry(event), admitted: nil))
-            #expect(parked != nil)
+            guard case .accepted = inbox.park(.init(entry: entry(event), admitted: nil)) else {
+                Issue.record("an open inbox refused a sender")
+                return
+            }
         }
         #expect(inbox.waiters.count == 2)
         guard case .full = inbox.post(entry(.pass)) else { Issue.record("a post overtook the waiters"); return }
@@ -90,14 +89,13 @@ import Testing
             let reply = TestInbox.Entry.ReplySlot(continuation)
             var inbox = TestInbox(capacity: 1_024)
             _ = inbox.post(entry(.coin, ticket: 1))
-            _ = inbox.admitOrPark(.init(entry: entry(.pass, ticket: 2, reply: reply), admitted: nil))
+            _ = inbox.park(.init(entry: entry(.pass, ticket: 2, reply: reply), admitted: nil))
             _ = inbox.post(entry(.reset, ticket: 3))
-            _ = inbox.admitOrPark(.init(entry: entry(.coin, ticket: 4, reply: reply), admitted: nil))
-            var resumptions = TestInbox.Resumptions()
-            let withdrawnPost = inbox.withdraw(1, into: &resumptions)
-            #expect(withdrawnPost == nil, "a posted event stays once queued")
-            let withdrawnSend = inbox.withdraw(4, into: &resumptions)?.entry.event
-            #expect(withdrawnSend == .coin)
+            _ = inbox.park(.init(entry: entry(.coin, ticket: 4, reply: reply), admitted: nil))
+            guard case .none = inbox.withdraw(1) else { Issue.record("a posted event stays once queued"); return }
+            guard case .withdrawn(let waiter, _, let idle) = inbox.withdraw(4) else { Issue.record("not withdrawn"); return }
+            #expect(waiter.entry.event == .coin)
+            #expect(!idle, "the drain still owns the other events")
             #expect(takeBatch(&inbox).map(events) == [.coin])
             #expect(takeBatch(&inbox).map(events) == [.pass])
             #expect(takeBatch(&inbox).map(events) == [.reset])
@@ -110,7 +108,7 @@ import Testing
             let reply = TestInbox.Entry.ReplySlot(continuation)
             var inbox = TestInbox(capacity: 8)
             _ = inbox.post(entry(.coin))
-            _ = inbox.admitOrPark(.init(entry: entry(.pass, ticket: 2, reply: reply), admitted: nil))
+            _ = inbox.park(.init(entry: entry(.pass, ticket: 2, reply: reply), admitted: nil))
             let closing = inbox.close(stopping: true)
             #expect(closing.queuedSenders.count == 1 && closing.queuedSenders.first === reply)
             #expect(events(inbox.takeAll()) == [.coin, .pass])
@@ -120,20 +118,55 @@ import Testing
         }
     }
 
-    @Test func closingRefusesWaitersAndCancelsDelayedPosts() {
+    @Test func closingRefusesWaitersAndKeepsTheQueueForAFinish() {
         var inbox = TestInbox(capacity: 1)
         _ = inbox.post(entry(.coin))
-        _ = inbox.admitOrPark(.init(entry: entry(.pass), admitted: nil))
-        let delayed = ScheduledEvent()
-        let accepted = inbox.schedule(delayed)
-        #expect(accepted)
+        _ = inbox.park(.init(entry: entry(.pass), admitted: nil))
         let closing = inbox.close(stopping: false)
         #expect(closing.waiters.map { $0.entry.event } == [.pass])
-        #expect(closing.scheduled.count == 1)
         #expect(closing.queuedSenders.isEmpty, "finishing processes the queued events")
-        let scheduledWhileFinishing = inbox.schedule(ScheduledEvent())
-        #expect(!scheduledWhileFinishing, "a finishing machine schedules nothing new")
-        let parkedWhileFinishing = inbox.admitOrPark(.init(entry: entry(.reset), admitted: nil))
-        #expect(parkedWhileFinishing == nil)
+        #expect(!closing.isIdle, "an event is queued")
+        guard case .refused = inbox.park(.init(entry: entry(.reset), admitted: nil)) else {
+            Issue.record("a finishing inbox took a sender")
+            return
+        }
+        #expect(takeBatch(&inbox).map(events) == [.coin])
+    }
+
+    @Test func closingAnIdleInboxStopsItEvenForAFinish() {
+        var inbox = TestInbox(capacity: 4)
+        let closing = inbox.close(stopping: false)
+        #expect(closing.isIdle && closing.waiters.isEmpty && closing.queuedSenders.isEmpty)
+        guard case .closed = inbox.followUp(entry(.reset)) else {
+            Issue.record("the machine ends at once, so nothing more is taken")
+            return
+        }
+        guard case .closed = inbox.post(entry(.coin)) else { Issue.record("a post was taken"); return }
+    }
+
+    @Test func aWithdrawalSaysWhetherProcessingIsOwned() async {
+        _ = await withCheckedContinuation { (continuation: CheckedContinuation<TestInbox.Entry.Reply, Never>) in
+            let reply = TestInbox.Entry.ReplySlot(continuation)
+            var inbox = TestInbox(capacity: 1)
+            _ = inbox.post(entry(.coin))
+            _ = inbox.park(.init(entry: entry(.pass, ticket: 7, reply: reply), admitted: nil))
+            guard case .withdrawn(let waiter, let resumptions, let idle) = inbox.withdraw(7) else {
+                Issue.record("a waiting sender is withdrawn")
+                return
+            }
+            #expect(waiter.entry.event == .pass && resumptions.isEmpty && !idle, "the drain owns the queue")
+            guard case .none = inbox.withdraw(7) else { Issue.record("withdrawn twice"); return }
+            // A stopped machine's drain lets go of a queue that still holds a send's event.
+            _ = takeBatch(&inbox)
+            _ = inbox.park(.init(entry: entry(.pass, ticket: 8, reply: reply), admitted: nil))
+            _ = inbox.close(stopping: true)
+            inbox.release()
+            guard case .withdrawn(_, _, let idleAfterRelease) = inbox.withdraw(8) else {
+                Issue.record("a queued send is withdrawn")
+                return
+            }
+            #expect(idleAfterRelease, "nothing owns processing: the machine must settle")
+            reply.resume(returning: .withdrawn)
+        }
     }
 }

@@ -37,7 +37,7 @@ import Testing
         var lifecycle = Lifecycle()
         let first = lifecycle.finish()
         let second = lifecycle.finish()
-        #expect(first == .closeInbox && second == .none)
+        #expect(first == .closeInbox && second == .awaitEnd)
         #expect(lifecycle.isFinishing && !lifecycle.isRunning && !lifecycle.hasStopped)
         let waits = (lifecycle.awaitEnd(1), lifecycle.awaitEnd(2))
         #expect(waits == (true, true))
@@ -82,5 +82,20 @@ import Testing
         let later = (lifecycle.stop(.stopped), lifecycle.finish())
         #expect(ended == "end failed: Boom() []")
         #expect(later == (.none, .none))
+    }
+
+    @Test func closingAnIdleInboxEndsAFinishingOrStoppingMachineAtOnce() {
+        var finishing = Lifecycle()
+        _ = finishing.finish()
+        _ = finishing.awaitEnd(4)
+        #expect(describe(finishing.inboxClosedIdle()) == "end finished [4]")
+        #expect(describe(finishing) == "stopped finished")
+        #expect(describe(finishing.inboxClosedIdle()) == "none", "it ends once")
+        var stopping = Lifecycle()
+        _ = stopping.stop(.stopped)
+        #expect(describe(stopping.inboxClosedIdle()) == "end stopped []")
+        var running = Lifecycle()
+        #expect(describe(running.inboxClosedIdle()) == "none", "a running machine's inbox is never closed")
+        #expect(running.isRunning)
     }
 }

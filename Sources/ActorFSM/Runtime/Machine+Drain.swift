@@ -4,7 +4,7 @@ extension Machine {
     /// Called when the sender that processed an event inline is done with it.
     @inlinable
     func processingFinished() {
-        if inbox.withLock({ $0.endInline(stopped: lifecycle.hasStopped) }) {
+        if inbox.withLock({ $0.endInline(stopped: core.hasStopped) }) {
             Task.detached { await self.drain() }
             return
         }
@@ -26,7 +26,7 @@ extension Machine {
             isDraining = false
             subscribers.wakeReaders()
         }
-        while !lifecycle.hasStopped {
+        while !core.hasStopped {
             var resumptions = Inbox<State, Event, ID>.Resumptions()
             let keep = idleSince.map { ContinuousClock.now - $0 < Self.idleWindow } ?? true
             guard let took = takeBatch(into: &batch, &resumptions, keepingOwnership: keep, keepingUp: keepingUp),
@@ -57,7 +57,7 @@ extension Machine {
             // lets a few more gather, so that batches grow and the lock is met less often.
             if small && keepingUp { await Task.yield() }
         }
-        if lifecycle.hasStopped {
+        if core.hasStopped {
             // Events of the batch that did not start come first among those stopped unprocessed.
             for entry in batch.removeAll() { stopUnprocessed(entry) }
             inbox.withLock { $0.release() }
@@ -92,18 +92,18 @@ extension Machine {
     @inlinable @inline(__always)
     func process(_ batch: inout RingBuffer<Entry>) async -> Bool {
         while let entry = batch.popFirst() {
-            guard !lifecycle.hasStopped else {
+            switch core.turn(ofEventFrom: entry.epoch) {
+            case .process:
+                let record = await process(entry.event, entry.predicates, origin: entry.origin,
+                                           acceptedAt: entry.acceptedAt, scope: entry.senderScope,
+                                           replying: entry.reply != nil)
+                entry.reply?.resume(returning: .processed(record))
+            case .dropStale:
+                droppedTimerEvent()
+            case .stop:
                 stopUnprocessed(entry)
                 return false
             }
-            if entry.epoch != 0 && entry.epoch != timers?.epoch {
-                droppedTimerEvent()
-                continue
-            }
-            let record = await process(entry.event, entry.predicates, origin: entry.origin,
-                                       acceptedAt: entry.acceptedAt, scope: entry.senderScope,
-                                       replying: entry.reply != nil)
-            entry.reply?.resume(returning: .processed(record))
         }
         return true
     }
@@ -122,16 +122,16 @@ extension Machine {
     @inlinable
     nonisolated func perform(_ resumptions: Inbox<State, Event, ID>.Resumptions) {
         if resumptions.startProcessing { Task.detached { await self.drain() } }
-        for sender in resumptions.admitted { sender.resume(returning: true) }
+        for sender in resumptions.admitted { sender.resume(returning: .queued) }
         for watcher in resumptions.watchers { watcher.resume() }
     }
 
     /// After processing: completes a `finish()` once drained, and ends a stopping machine.
     @inlinable
     func settle() {
-        if lifecycle.isRunning { return }
+        if core.isAcceptingEvents { return }
         // A finishing machine may have more queued; a stopping one has let go of its inbox.
-        if !lifecycle.hasStopped && inbox.withLock({ $0.isActive }) { return }
+        if !core.hasStopped && inbox.withLock({ $0.isProcessing }) { return }
         processingEnded()
     }
 }

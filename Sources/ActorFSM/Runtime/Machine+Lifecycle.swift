@@ -8,7 +8,7 @@ extension Machine {
         guard beginFinishing() else { return }
         if ActionScope.machines.contains(ObjectIdentifier(self)) { return }
         await withCheckedContinuation { continuation in
-            if !lifecycle.awaitEnd(continuation) { continuation.resume() }
+            if !core.awaitEnd(continuation) { continuation.resume() }
         }
     }
 
@@ -17,22 +17,16 @@ extension Machine {
     /// - Returns: whether the machine still has events to process before it stops.
     @discardableResult
     func beginFinishing() -> Bool {
-        // Stopping or stopped: `finish()` returns at once, as it did once the machine stopped
-        // taking events (its action in progress may be waiting for the caller to go on).
-        guard !lifecycle.hasStopped else { return false }
-        if lifecycle.isRunning && inFlight == nil && inbox.withLock({ $0.stopIfIdle() }) {
-            // Idle: there is nothing to process, refuse or cancel in the inbox, so the machine
-            // ends at once. (A supervisor's shutdown meets a million of these.)
-            _ = lifecycle.stop(.finished)
-            timers?.cancelAll()
-            resumeRefusalWatchers()
-            processingEnded(queueIsEmpty: true)
+        switch core.finish() {
+        case .none:
             return false
+        case .awaitEnd:
+            return true
+        case .closeInbox:
+            let closing = closeInbox(stopping: false)
+            perform(core.inboxClosed(idle: closing.isIdle), queueIsEmpty: true)
+            return !core.hasEnded
         }
-        if lifecycle.finish() == .closeInbox { closeInbox(stopping: false) }
-        // Nothing owns processing only when the queue is empty.
-        if !lifecycle.hasStopped && !inbox.withLock({ $0.isActive }) { processingEnded() }
-        return !lifecycle.hasEnded
     }
 
     /// Stops now. Senders awaiting queued events are answered with ``MachineError`` `.stopped`
@@ -42,39 +36,41 @@ extension Machine {
         terminate(.stopped)
     }
 
+    /// Applies the failure policy after an action threw `failure`.
     @usableFromInline func applyFailurePolicy(after failure: any Error) {
-        switch configuration.failurePolicy.code {
-        case .resume:
+        switch core.failed(failure, policy: configuration.failurePolicy, in: schema.storage) {
+        case .none:
             break
-        case .stop:
-            terminate(.failed(failure))
-        case .enter(let errorState):
-            if let id = schema.storage.table.stateIDs[errorState] {
-                commit(id)
-            } else {
-                timers?.leave()
-                stateID = -1
-                offTableState = errorState
-                if !stateSubscribers.isEmpty { stateSubscribers.publish(errorState) }
-            }
+        case .terminate(let reason):
+            terminate(reason)
+        case .entered(let commit):
+            perform(commit)
+        case .enteredOffTable(let errorState):
+            timers?.cancelAll()
+            if !stateSubscribers.isEmpty { stateSubscribers.publish(errorState) }
         }
     }
 
     /// Stops the machine for `reason`: it takes nothing more, its actions in progress are
     /// cancelled, and it ends once processing ends (at once if nothing is in progress).
     @usableFromInline func terminate(_ reason: MachineTermination) {
-        guard lifecycle.stop(reason) == .closeInboxAndCancel else { return }
-        closeInbox(stopping: true)
+        guard core.stop(reason) == .closeInboxAndCancel else { return }
+        let closing = closeInbox(stopping: true)
         inFlight?.cancel()
-        if !inbox.withLock({ $0.isActive }) { processingEnded() }
+        perform(core.inboxClosed(idle: closing.isIdle), queueIsEmpty: true)
     }
 
     /// Carries out what the lifecycle requires once nothing owns processing.
+    @usableFromInline func processingEnded() {
+        perform(core.processingEnded(), queueIsEmpty: false)
+    }
+
+    /// Carries out what the lifecycle requires at an end of processing.
     ///
-    /// - Parameter queueIsEmpty: whether the caller knows the inbox's queue is empty, which
-    ///   spares a turn of its lock.
-    @usableFromInline func processingEnded(queueIsEmpty: Bool = false) {
-        switch lifecycle.processingEnded() {
+    /// - Parameter queueIsEmpty: whether the inbox's queue is known to be empty, which spares a
+    ///   turn of its lock.
+    func perform(_ action: MachineLifecycle<CheckedContinuation<Void, Never>>.EndAction, queueIsEmpty: Bool) {
+        switch action {
         case .none: break
         case .stopFinished: terminate(.finished)
         case .end(let reason, let waiters): end(reason, waking: waiters, queueIsEmpty: queueIsEmpty)
@@ -84,28 +80,27 @@ extension Machine {
     /// Stops taking new events (or, when `stopping`, anything at all): refuses the senders
     /// waiting for room and cancels every timer, task and delayed post. Timer events already in
     /// the inbox stay valid: they fired before, like any event queued before.
-    @usableFromInline func closeInbox(stopping: Bool) {
+    ///
+    /// - Returns: what the inbox answered, to tell the core.
+    func closeInbox(stopping: Bool) -> Inbox<State, Event, ID>.Closing {
+        // Delayed posts first: one accepted after this would be cancelled by nothing.
+        for event in delayedPosts.withLock({ $0.close() }) { event.cancel() }
         let closing = inbox.withLock { $0.close(stopping: stopping) }
-        for waiter in closing.waiters {
-            waiter.entry.reply?.resume(returning: .refused)
-            waiter.admitted?.resume(returning: false)
-        }
+        for waiter in closing.waiters { waiter.answer(.refused, admission: .refused) }
         // Their events keep their places, to get `.stopped` records after the one in progress.
         for sender in closing.queuedSenders { sender.resume(returning: .refused) }
         resumeRefusalWatchers()
         timers?.cancelAll()
-        for event in closing.scheduled { event.cancel() }
+        return closing
     }
 
     /// Ends the machine once nothing is in progress: queued events get the outcome `.stopped`
     /// (after the record of the event that was in progress), the parent learns of the end,
     /// every stream finishes, and `waiters` (callers of `finish()`) return.
-    @usableFromInline func end(
-        _ reason: MachineTermination, waking waiters: [CheckedContinuation<Void, Never>], queueIsEmpty: Bool
-    ) {
+    func end(_ reason: MachineTermination, waking waiters: [CheckedContinuation<Void, Never>], queueIsEmpty: Bool) {
         // Each step is skipped when it has nothing to do: a supervisor's shutdown ends a
         // million idle machines, and this code is not specialized for their types.
-        if !queueIsEmpty && !inbox.withLock({ $0.queue.isEmpty }) {
+        if !queueIsEmpty {
             for entry in inbox.withLock({ $0.takeAll() }) { stopUnprocessed(entry) }
         }
         if let link, link.wantsStopReport { link.stopped(id, generation, reason) }
@@ -123,22 +118,16 @@ extension Machine {
         watchers.refusal = []
     }
 
-    /// Gives a queued event the outcome `.stopped`, or drops it if it is a stale timer event.
+    /// Gives an event a stopped machine will not process the outcome `.stopped`, or drops it
+    /// if it is a stale timer event.
     @usableFromInline func stopUnprocessed(_ entry: Entry) {
-        if entry.epoch != 0 && entry.epoch != timers?.epoch {
+        switch core.discard(eventFrom: entry.epoch) {
+        case .dropStale:
             droppedTimerEvent()
-        } else {
-            stopWithoutProcessing(entry.event, entry.predicates, origin: entry.origin, reply: entry.reply)
+        case .recordStopped(let number):
+            let record = complete(number, entry.event, entry.predicates ?? settings.standingPredicates, entry.origin,
+                                  .now, source: state, outcome: .stopped, run: ActionRun(), location: nil)
+            entry.reply?.resume(returning: .processed(record))
         }
-    }
-
-    @usableFromInline func stopWithoutProcessing(
-        _ event: Event?, _ predicates: PredicateContext?, origin: EventOrigin,
-        reply: Entry.ReplySlot?
-    ) {
-        sequenceNumber += 1
-        let record = complete(sequenceNumber, event, predicates ?? settings.standingPredicates, origin, .now,
-                              source: state, outcome: .stopped, run: ActionRun(), location: nil)
-        reply?.resume(returning: .processed(record))
     }
 }

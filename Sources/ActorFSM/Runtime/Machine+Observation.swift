@@ -6,7 +6,7 @@ extension Machine {
     public func transitions(buffering: SubscriptionBuffering = .unbounded) -> RecordStream<Record> {
         hasHadSubscribers = true
         let subscription = subscribers.subscribe(buffering)
-        if lifecycle.hasEnded { subscribers.finish() }
+        if core.hasEnded { subscribers.finish() }
         return subscription
     }
 
@@ -15,7 +15,7 @@ extension Machine {
     public func states(buffering: SubscriptionBuffering = .unbounded) -> RecordStream<State> {
         hasHadSubscribers = true
         let subscription = stateSubscribers.subscribe(buffering, initial: state)
-        if lifecycle.hasEnded { stateSubscribers.finish() }
+        if core.hasEnded { stateSubscribers.finish() }
         return subscription
     }
 }

@@ -14,39 +14,29 @@ extension Machine {
         scope: @autoclosure () -> [ObjectIdentifier], replying: Bool
     ) async -> Record {
         let context = predicates ?? settings.standingPredicates
-        let found = find(event, in: context, origin: origin)
-        if case .fires(let index) = found, !schema.storage.actions.hot[Int(index)].isSynchronous {
-            return await process(event, context, suspendingAt: index, origin: origin, acceptedAt: acceptedAt,
-                                 scope: scope(), replying: replying)
+        let source = state
+        let step = core.begin(event, in: context, origin: origin, of: schema.storage)
+        if case .fires(let index) = step.found, !schema.storage.actions.hot[Int(index)].isSynchronous {
+            return await process(event, context, step.number, suspendingAt: index, source: source, origin: origin,
+                                 acceptedAt: acceptedAt, scope: scope(), replying: replying)
         }
-        return process(event, context, found: found, origin: origin, acceptedAt: acceptedAt, replying: replying)
+        return process(event, context, step, source: source, origin: origin, acceptedAt: acceptedAt, replying: replying)
     }
 
-    /// What `event` (a timeout when `nil`) triggers in the current state.
-    @inlinable @inline(__always)
-    func find(_ event: Event?, in context: PredicateContext, origin: EventOrigin) -> LookupResult {
-        guard stateID >= 0 else { return .unhandled(UnhandledReason(.unknownState)) }
-        if let event { return schema.storage.table.lookup(state: stateID, event: event, predicates: context) }
-        return timeoutLookup(origin, predicates: context)
-    }
-
-    /// Processes an event without suspending: anything `find` can find but a transition with an
-    /// asynchronous action.
+    /// Processes an event without suspending: anything the core can find but a transition with
+    /// an asynchronous action.
     @inlinable
     func process(
-        _ event: Event?, _ context: PredicateContext, found: LookupResult, origin: EventOrigin,
-        acceptedAt: Timestamp, replying: Bool
+        _ event: Event?, _ context: PredicateContext, _ step: MachineCore<State, Event, CheckedContinuation<Void, Never>>.Step,
+        source: State, origin: EventOrigin, acceptedAt: Timestamp, replying: Bool
     ) -> Record {
-        sequenceNumber += 1
-        let number = sequenceNumber
         let storage = schema.storage
-        let source = state
-        switch found {
+        switch step.found {
         case .unhandled(let reason):
-            return complete(number, event, context, origin, acceptedAt, source: source, outcome: .unhandled(reason),
+            return complete(step.number, event, context, origin, acceptedAt, source: source, outcome: .unhandled(reason),
                             run: ActionRun(), location: nil, observed: isObserved(replying: replying))
         case .conditionFalse(let index):
-            return complete(number, event, context, origin, acceptedAt, source: source, outcome: .conditionFalse,
+            return complete(step.number, event, context, origin, acceptedAt, source: source, outcome: .conditionFalse,
                             run: ActionRun(), location: storage.actions.transitionLocations[Int(index)],
                             observed: isObserved(replying: replying))
         case .fires(let index):
@@ -63,7 +53,8 @@ extension Machine {
                     run.failure = error
                 }
             }
-            return fired(index, number, event, context, origin, acceptedAt, source: source, run: run, replying: replying)
+            return fired(index, step.number, event, context, origin, acceptedAt, source: source, run: run,
+                         replying: replying)
         }
     }
 
@@ -71,13 +62,10 @@ extension Machine {
     /// run in a task of their own.
     @inlinable
     func process(
-        _ event: Event?, _ context: PredicateContext, suspendingAt index: Int32, origin: EventOrigin,
-        acceptedAt: Timestamp, scope: [ObjectIdentifier], replying: Bool
+        _ event: Event?, _ context: PredicateContext, _ number: UInt64, suspendingAt index: Int32, source: State,
+        origin: EventOrigin, acceptedAt: Timestamp, scope: [ObjectIdentifier], replying: Bool
     ) async -> Record {
-        sequenceNumber += 1
-        let number = sequenceNumber
         let storage = schema.storage
-        let source = state
         let transition = storage.actions.hot[Int(index)]
         // Subscribers must not wait for the records before this one while the actions suspend.
         if isDraining { subscribers.wakeReaders() }
@@ -154,13 +142,17 @@ extension Machine {
         return run
     }
 
+    /// Enters the state with id `target`: the core commits it, and says whether to publish it
+    /// and what becomes of the timers.
     @inlinable
     func commit(_ target: Int32) {
-        let changed = target != stateID
-        stateID = target
-        offTableState = nil
-        if changed && !stateSubscribers.isEmpty { stateSubscribers.publish(state) }
-        if schema.storage.timers.hasTimedStates && (changed || schema.storage.actions.runsEntryAndExit) { enterTimedState(target) }
+        perform(core.commit(target, in: schema.storage))
+    }
+
+    @inlinable
+    func perform(_ commit: MachineCore<State, Event, CheckedContinuation<Void, Never>>.Commit) {
+        if commit.stateChanged && !stateSubscribers.isEmpty { stateSubscribers.publish(state) }
+        if commit.timers != .keep { changeTimers(commit.timers) }
     }
 
     @inlinable

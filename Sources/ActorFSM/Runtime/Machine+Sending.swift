@@ -11,7 +11,7 @@ extension Machine {
     @discardableResult
     @inlinable
     public func send(_ event: Event, predicates: PredicateContext? = nil) async throws(MachineError) -> Record {
-        guard lifecycle.isRunning else { throw MachineError(.stopped) }
+        guard core.isAcceptingEvents else { throw MachineError(.stopped) }
         if Task.isCancelled { throw MachineError(.cancelled) }
         let acceptedAt = Timestamp.now
         if inbox.withLock({ $0.beginInline() }) {

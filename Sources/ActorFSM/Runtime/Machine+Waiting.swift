@@ -29,49 +29,46 @@ extension Machine {
         let ticket = inbox.withLock { $0.takeTicket() }
         let entry = Entry(event: posted.event, predicates: posted.predicates, origin: .post,
                           acceptedAt: posted.acceptedAt, ticket: ticket)
-        let admitted = await withTaskCancellationHandler {
-            await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
+        let admission = await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Inbox<State, Event, ID>.Admission, Never>) in
                 park(Inbox.Waiter(entry: entry, admitted: continuation), ticket: ticket)
             }
         } onCancel: {
             withdraw(ticket)
         }
-        guard admitted else {
-            let open = inbox.withLock { if case .open = $0.admission { true } else { false } }
-            throw MachineError(open ? .cancelled : .stopped)
+        switch admission {
+        case .queued: return
+        case .withdrawn: throw MachineError(.cancelled)
+        case .refused: throw MachineError(.stopped)
         }
     }
 
     /// Queues a sender's event, or has it wait for room; refuses it if the machine no longer
     /// takes events.
     @usableFromInline nonisolated func park(_ waiter: Inbox<State, Event, ID>.Waiter, ticket: UInt64) {
-        guard let resumptions = inbox.withLock({ $0.admitOrPark(waiter) }) else {
-            waiter.entry.reply?.resume(returning: .refused)
-            waiter.admitted?.resume(returning: false)
-            return
+        switch inbox.withLock({ $0.park(waiter) }) {
+        case .refused:
+            waiter.answer(.refused, admission: .refused)
+        case .accepted(let resumptions):
+            perform(resumptions)
+            // A cancellation that came before the handler was installed found nothing to withdraw.
+            if Task.isCancelled { withdraw(ticket) }
         }
-        perform(resumptions)
-        // A cancellation that came before the handler was installed found nothing to withdraw.
-        if Task.isCancelled { withdraw(ticket) }
     }
 
     /// Takes a cancelled sender's event back, if it has not started.
     @usableFromInline nonisolated func withdraw(_ ticket: UInt64) {
-        var resumptions = Inbox<State, Event, ID>.Resumptions()
-        let (withdrawn, idle) = inbox.withLock { inbox in
-            let waiter = inbox.withdraw(ticket, into: &resumptions)
-            return (waiter, !inbox.isActive)
+        guard case .withdrawn(let waiter, let resumptions, let idle) = inbox.withLock({ $0.withdraw(ticket) }) else {
+            return
         }
-        guard let withdrawn else { return }
-        withdrawn.entry.reply?.resume(returning: .withdrawn)
-        withdrawn.admitted?.resume(returning: false)
+        waiter.answer(.withdrawn, admission: .withdrawn)
         perform(resumptions)
         // A finishing machine whose last queued event this was can now complete.
         if idle { Task { await self.settleIfIdle() } }
     }
 
     @usableFromInline func settleIfIdle() {
-        if !inbox.withLock({ $0.isActive }) { settle() }
+        if !inbox.withLock({ $0.isProcessing }) { settle() }
     }
 
     @inlinable

@@ -37,11 +37,8 @@ public final actor Machine<State: Hashable & Sendable, Event: Sendable, ID: Hash
     // call into the runtime per access). They are safe without it: they are
     // actor-isolated, so only the actor's serial executor touches them, and none is ever passed
     // `inout` across a call that could reach it again (the compiler's static check still applies).
-    @exclusivity(unchecked) @usableFromInline var stateID: Int32
-    /// The current state when it is not one of the schema's (a starting or error state given by
-    /// the user); `stateID` is then -1.
-    @exclusivity(unchecked) @usableFromInline var offTableState: State?
-    @exclusivity(unchecked) @usableFromInline var sequenceNumber: UInt64 = 0
+    /// The state, the sequence number and the lifecycle, which decide what every input does.
+    @exclusivity(unchecked) @usableFromInline var core: MachineCore<State, Event, CheckedContinuation<Void, Never>>
     @exclusivity(unchecked) @usableFromInline var subscribers = Subscribers<Record>()
     @exclusivity(unchecked) @usableFromInline var stateSubscribers = Subscribers<State>()
     /// Whether anyone ever subscribed to records or states: until then, finishing the streams
@@ -58,13 +55,14 @@ public final actor Machine<State: Hashable & Sendable, Event: Sendable, ID: Hash
     @exclusivity(unchecked) @usableFromInline var timers: StateTimers?
     /// Timeouts and task results dropped as stale, for tests.
     @usableFromInline var droppedTimerEvents = 0
-    /// Running, finishing, stopping or stopped, and who waits for the end.
-    @exclusivity(unchecked) @usableFromInline var lifecycle = MachineLifecycle<CheckedContinuation<Void, Never>>()
     /// The events accepted and not yet started, behind a lock: posts, follow-ups and withdrawals
     /// reach it from any thread, without a hop onto the actor. Declared last, after the fields
     /// the actor writes per event, so that a producer's lock turns share as few cache lines as
     /// possible with the draining thread's stores.
     @usableFromInline nonisolated let inbox: FencedMutex<Inbox<State, Event, ID>>
+    /// Events posted with a delay and not yet delivered, behind a lock of their own: they are
+    /// posted from any thread, and `finish()` and `stop()` cancel them.
+    nonisolated let delayedPosts = FencedMutex(DelayedPosts())
 
     /// Continuations of tests waiting for the machine to reach a point.
     @usableFromInline
@@ -109,16 +107,15 @@ public final actor Machine<State: Hashable & Sendable, Event: Sendable, ID: Hash
         self.generation = generation
         self.inbox = FencedMutex(Inbox(capacity: settings.configuration.inboxCapacity))
         let start = state ?? schema.initialState
-        let stateID = schema.storage.table.stateIDs[start] ?? -1
-        self.stateID = stateID
-        self.offTableState = stateID < 0 ? start : nil
         let storage = schema.storage
-        if storage.timers.hasTimedStates && stateID >= 0 {
+        let core = MachineCore<State, Event, CheckedContinuation<Void, Never>>(startingIn: start, of: storage)
+        self.core = core
+        if storage.timers.hasTimedStates && core.stateID >= 0 {
             // The deadlines are fixed now; the tasks that wait for them start on the actor.
             let clock = settings.configuration.clock
-            let alarms = storage.timers.stateTimeouts[Int(stateID)].map { (Alarm(after: $0.duration, on: clock), $0.duration) }
+            let alarms = storage.timers.stateTimeouts[Int(core.stateID)].map { (Alarm(after: $0.duration, on: clock), $0.duration) }
             timers = StateTimers()
-            if !alarms.isEmpty || !storage.timers.stateTasks[Int(stateID)].isEmpty {
+            if !alarms.isEmpty || !storage.timers.stateTasks[Int(core.stateID)].isEmpty {
                 Task { await self.armInitialState(alarms) }
             }
         }
@@ -129,15 +126,18 @@ public final actor Machine<State: Hashable & Sendable, Event: Sendable, ID: Hash
 
     /// The current state.
     @inlinable
-    public var state: State { offTableState ?? schema.storage.states[Int(stateID)] }
+    public var state: State {
+        // Read field by field: a method call with an argument on the core would copy it whole.
+        core.offTableState ?? schema.storage.states[Int(core.stateID)]
+    }
 
     /// Whether the machine has stopped: it takes no more events.
-    public var isStopped: Bool { lifecycle.hasStopped }
+    public var isStopped: Bool { core.hasStopped }
 
     /// Whether the machine takes new events: `false` once `finish()` or `stop()` was called.
-    public var isAcceptingEvents: Bool { lifecycle.isRunning }
+    public var isAcceptingEvents: Bool { core.isAcceptingEvents }
 
     /// How many accepted events wait in the inbox. While the machine works through a batch of
     /// queued events, the batch's events count until the batch is done.
-    public nonisolated var queuedCount: Int { inbox.withLock { $0.queue.count + $0.inHand } }
+    public nonisolated var queuedCount: Int { inbox.withLock { $0.count } }
 }

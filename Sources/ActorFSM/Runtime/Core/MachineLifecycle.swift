@@ -3,9 +3,11 @@
 /// tested input by input without a machine.
 ///
 /// ```
-/// running ──finish()──► finishing ──processing ends──► stopped(.finished)
+/// running ──finish()──► finishing ──processing ends──► stopping(.finished) ──► stopped(.finished)
 ///    │                      │
 ///    └──stop(reason)──► stopping(reason) ──processing ends──► stopped(reason)
+///
+/// A finishing or stopping machine whose inbox is closed while idle ends at once.
 /// ```
 ///
 /// `Waiter` is what `finish()` callers wait on (a continuation, in a machine).
@@ -55,26 +57,38 @@ struct MachineLifecycle<Waiter: Sendable>: Sendable {
     @inlinable var hasStopped: Bool { step.rawValue >= Step.stopping.rawValue }
 
     /// Whether it has ended.
-    var hasEnded: Bool { step == .stopped }
+    @inlinable var hasEnded: Bool { step == .stopped }
 
     // MARK: - Inputs
 
     /// What `finish()` requires.
+    @usableFromInline
     enum FinishAction: Equatable {
         /// Close the inbox to new events; the machine ends once processing ends.
         case closeInbox
-        /// Nothing: the machine is already finishing or stopping.
+        /// Nothing to do: the machine is already finishing. The caller waits for the end.
+        case awaitEnd
+        /// Nothing: the machine is stopping or has ended. The caller returns at once (the action
+        /// in progress of a stopping machine may be waiting for it to go on).
         case none
     }
 
     /// `finish()` was called.
+    @usableFromInline
     mutating func finish() -> FinishAction {
-        guard case .running = stage else { return .none }
-        stage = .finishing(waiters: [])
-        return .closeInbox
+        switch stage {
+        case .running:
+            stage = .finishing(waiters: [])
+            return .closeInbox
+        case .finishing:
+            return .awaitEnd
+        case .stopping, .stopped:
+            return .none
+        }
     }
 
     /// What `stop(_:)` requires.
+    @usableFromInline
     enum StopAction: Equatable {
         /// Close the inbox to everything and cancel the actions in progress; the machine ends
         /// once processing ends.
@@ -85,6 +99,7 @@ struct MachineLifecycle<Waiter: Sendable>: Sendable {
 
     /// The machine must stop, for `reason`: `stop()`, a failure under the `.stop` policy, or
     /// the end of a `finish()`. Those waiting for a finish wait for this end instead.
+    @usableFromInline
     mutating func stop(_ reason: MachineTermination) -> StopAction {
         switch stage {
         case .running:
@@ -98,6 +113,7 @@ struct MachineLifecycle<Waiter: Sendable>: Sendable {
     }
 
     /// What the end of processing requires.
+    @usableFromInline
     enum EndAction {
         /// Nothing: the machine is running, or has ended already.
         case none
@@ -110,6 +126,7 @@ struct MachineLifecycle<Waiter: Sendable>: Sendable {
     }
 
     /// Nothing owns processing any more: the inbox is empty and no event is in progress.
+    @usableFromInline
     mutating func processingEnded() -> EndAction {
         switch stage {
         case .running, .stopped:
@@ -122,10 +139,27 @@ struct MachineLifecycle<Waiter: Sendable>: Sendable {
         }
     }
 
+    /// The inbox was closed (after ``finish()`` or ``stop(_:)``) with nothing queued or in
+    /// progress, and now takes nothing: a finishing or stopping machine ends at once.
+    @usableFromInline
+    mutating func inboxClosedIdle() -> EndAction {
+        switch stage {
+        case .running, .stopped:
+            return .none
+        case .finishing(let waiters):
+            stage = .stopped(.finished)
+            return .end(.finished, waiters: waiters)
+        case .stopping(let reason, let waiters):
+            stage = .stopped(reason)
+            return .end(reason, waiters: waiters)
+        }
+    }
+
     /// A caller of `finish()` waits for the end.
     ///
     /// - Returns: `false` if the machine has ended (or was never told to), so the caller must
     ///   not wait; `true` if `waiter` is kept, to be returned by the input that ends it.
+    @usableFromInline
     mutating func awaitEnd(_ waiter: Waiter) -> Bool {
         switch stage {
         case .running, .stopped:

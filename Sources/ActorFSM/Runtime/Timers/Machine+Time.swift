@@ -23,7 +23,7 @@ extension Machine {
     /// Schedules a delayed post, from the actor or from an action running off it.
     nonisolated func schedule(_ event: Event, after delay: Duration, predicates: PredicateContext?) -> ScheduledEvent? {
         let scheduled = ScheduledEvent()
-        guard inbox.withLock({ $0.schedule(scheduled) }) else { return nil }
+        guard delayedPosts.withLock({ $0.add(scheduled) }) else { return nil }
         let alarm = Alarm(after: delay, on: configuration.clock)
         scheduled.attach(alarm.start { elapsed in
             await self.deliver(scheduled, event, predicates, elapsed: elapsed)
@@ -33,32 +33,31 @@ extension Machine {
 
     /// Called when a delayed post's wait ends, elapsed or cancelled.
     func deliver(_ scheduled: ScheduledEvent, _ event: Event, _ predicates: PredicateContext?, elapsed: Bool) {
-        inbox.withLock { $0.unschedule(scheduled) }
-        guard elapsed, lifecycle.isRunning, scheduled.markDelivered() else { return }
+        delayedPosts.withLock { $0.remove(scheduled) }
+        guard elapsed, core.isAcceptingEvents, scheduled.markDelivered() else { return }
         appendTimerEvent(event, predicates, origin: .delayedPost, epoch: 0)
     }
 
     /// Starts the initial state's timeouts and tasks, whose deadlines `init` fixed, unless the
     /// machine has left that state meanwhile.
     func armInitialState(_ alarms: [(Alarm, Duration)]) {
-        guard lifecycle.isRunning, let timers, timers.epoch == 1 else { return }
-        timers.timeouts = startTimeouts(alarms, epoch: 1)
-        timers.tasksPending = true
+        guard core.armInitialState(), let timers else { return }
+        timers.timeouts = startTimeouts(alarms, epoch: core.epoch)
         startPendingStateTasks()
     }
 
-    /// Leaves the old state's timers and arms the new state's timeouts. Its tasks start once the
-    /// transition completes, after the entry actions.
-    @usableFromInline func enterTimedState(_ target: Int32) {
+    /// Carries out what the core decided for the timers on entering a state: cancel the old
+    /// state's, and arm the new state's timeouts (its tasks start once the transition completes).
+    @usableFromInline func changeTimers(_ change: MachineCore<State, Event, CheckedContinuation<Void, Never>>.TimerChange) {
         let timers = self.timers ?? StateTimers()
         self.timers = timers
-        timers.leave()
-        guard lifecycle.isRunning else { return }
-        let storage = schema.storage
+        timers.cancelAll()
+        guard case .rearm(let epoch) = change else { return }
         let clock = configuration.clock
-        let alarms = storage.timers.stateTimeouts[Int(target)].map { (Alarm(after: $0.duration, on: clock), $0.duration) }
-        timers.timeouts = startTimeouts(alarms, epoch: timers.epoch)
-        timers.tasksPending = !storage.timers.stateTasks[Int(target)].isEmpty
+        let alarms = schema.storage.timers.stateTimeouts[Int(core.stateID)].map {
+            (Alarm(after: $0.duration, on: clock), $0.duration)
+        }
+        timers.timeouts = startTimeouts(alarms, epoch: epoch)
     }
 
     /// Starts one task that waits for the state's deadlines in turn, shortest first (the order of
@@ -75,18 +74,18 @@ extension Machine {
     }
 
     func timeoutFired(after duration: Duration, epoch: UInt64) {
-        guard lifecycle.isRunning, timers?.epoch == epoch else { return droppedTimerEvent() }
+        guard core.admitsTimerEvent(from: epoch) else { return droppedTimerEvent() }
         appendTimerEvent(nil, nil, origin: .timeout(after: duration), epoch: epoch)
     }
 
     /// Starts the tasks of the state just entered, once the transition into it has completed.
     @usableFromInline func startPendingStateTasks() {
-        guard let timers, timers.tasksPending else { return }
-        timers.tasksPending = false
-        guard lifecycle.isRunning, stateID >= 0 else { return }
-        let epoch = timers.epoch
+        guard let start = core.takePendingTasks() else { return }
+        let timers = self.timers ?? StateTimers()
+        self.timers = timers
+        let epoch = start.epoch
         let context = StateTaskContext(state: state, erasedMachineID: id)
-        for task in schema.storage.timers.stateTasks[Int(stateID)] {
+        for task in schema.storage.timers.stateTasks[Int(start.stateID)] {
             timers.tasks.append(Task.detached {
                 // A result that comes despite cancellation is still handed over, to be dropped
                 // (and counted) on the actor.
@@ -97,7 +96,7 @@ extension Machine {
     }
 
     func stateTaskFinished(_ event: Event, epoch: UInt64) {
-        guard lifecycle.isRunning, timers?.epoch == epoch else { return droppedTimerEvent() }
+        guard core.admitsTimerEvent(from: epoch) else { return droppedTimerEvent() }
         appendTimerEvent(event, nil, origin: .stateTask, epoch: epoch)
     }
 
@@ -106,17 +105,6 @@ extension Machine {
     private func appendTimerEvent(_ event: Event?, _ predicates: PredicateContext?, origin: EventOrigin, epoch: UInt64) {
         let entry = Entry(event: event, predicates: predicates, origin: origin, acceptedAt: .now, epoch: epoch)
         perform(inbox.withLock { $0.timerEvent(entry) })
-    }
-
-    /// The lookup for a state timeout, whose duration `origin` carries.
-    @usableFromInline func timeoutLookup(
-        _ origin: EventOrigin, predicates: PredicateContext
-    ) -> LookupResult {
-        let storage = schema.storage
-        guard let duration = origin.timeout, let eventID = storage.timers.timeoutID(duration) else {
-            return .unhandled(UnhandledReason(.unknownEvent))
-        }
-        return storage.table.lookup(state: stateID, eventID: eventID, event: nil, predicates: predicates)
     }
 
     /// Counts a timeout or task result dropped because the machine left its state (or stopped

@@ -2,38 +2,22 @@
 /// waiting for room, and whether a loop on the actor owns processing.
 ///
 /// A machine keeps it behind a lock, because posts, follow-ups and withdrawals reach it from any
-/// thread without hopping onto the actor. Each operation changes the state and returns the
-/// ``Resumptions`` its caller must carry out once the lock is released: start the drain task,
-/// resume admitted senders.
+/// thread without hopping onto the actor. Each input changes the state and returns what its
+/// caller must carry out once the lock is released (see `InboxActions.swift`): start the drain
+/// task, resume admitted senders, answer refused ones. Callers decide nothing from its fields.
 ///
 /// Invariants:
 /// - the queue never holds more than `capacity` events, apart from timer events, which are
-///   admitted regardless (see `appendTimerEvent`);
+///   admitted regardless (see `timerEvent(_:)`);
 /// - a non-empty queue always has an owner (`isActive`), so no event is left behind;
 /// - senders wait only while the queue is full, and are let in, in order, with their events.
 @usableFromInline
 struct Inbox<State: Hashable & Sendable, Event: Sendable, ID: Hashable & Sendable>: Sendable {
     @usableFromInline typealias Entry = InboxEntry<State, Event, ID>
 
-    /// A sender waiting for room, with its event: the event is queued the moment the sender is
-    /// let in, so nothing can take the room first.
-    @usableFromInline
-    struct Waiter: Sendable {
-        @usableFromInline let entry: Entry
-        /// Resumed with `true` once the event is queued (for `enqueue`), with `false` if the
-        /// machine stops taking events first; `nil` for `send`, whose reply tells it everything.
-        @usableFromInline let admitted: CheckedContinuation<Bool, Never>?
-
-        @inlinable
-        init(entry: Entry, admitted: CheckedContinuation<Bool, Never>?) {
-            self.entry = entry
-            self.admitted = admitted
-        }
-    }
-
     /// What the inbox takes.
     @usableFromInline
-    enum Admission: Sendable {
+    enum Intake: Sendable {
         /// Every event.
         case open
         /// The machine is finishing: follow-ups and timer events, not new events.
@@ -42,31 +26,16 @@ struct Inbox<State: Hashable & Sendable, Event: Sendable, ID: Hashable & Sendabl
         case stopped
     }
 
-    /// What the caller must do once the lock is released.
-    @usableFromInline
-    struct Resumptions: Sendable {
-        /// The queue gained an event and had no owner: start the drain task.
-        @usableFromInline var startProcessing = false
-        /// Waiting `enqueue` calls whose events are now queued.
-        @usableFromInline var admitted: [CheckedContinuation<Bool, Never>] = []
-        /// Test watchers whose awaited count was reached.
-        @usableFromInline var watchers: [CheckedContinuation<Void, Never>] = []
-
-        @inlinable init() {}
-    }
-
     @usableFromInline let capacity: Int
     @usableFromInline var queue = RingBuffer<Entry>()
     @usableFromInline var waiters = RingBuffer<Waiter>()
-    @usableFromInline var admission = Admission.open
+    @usableFromInline private(set) var intake = Intake.open
     /// Whether a loop on the actor owns processing: a `send` processing inline, or the drain task.
     @usableFromInline var isActive = false
     /// Events of the drain's current batch after the first, which still count against the
     /// capacity until the drain comes back for more.
     @usableFromInline var inHand = 0
     @usableFromInline var nextTicket: UInt64 = 0
-    /// Events posted with a delay that are still waiting, to cancel when the machine stops.
-    @usableFromInline var scheduled: [ObjectIdentifier: ScheduledEvent] = [:]
     /// Test watchers for the queue's length and for the number of waiting senders.
     @usableFromInline var queueWatchers = CountWatchers()
     @usableFromInline var waiterWatchers = CountWatchers()
@@ -89,50 +58,38 @@ struct Inbox<State: Hashable & Sendable, Event: Sendable, ID: Hashable & Sendabl
 
     // MARK: - Taking events
 
-    /// What became of a posted event.
-    @usableFromInline
-    enum PostResult: Sendable {
-        case queued(Resumptions)
-        /// Refused: the queue is full, or senders wait for room.
-        case full
-        /// Refused: the machine no longer takes events.
-        case closed
-    }
-
     /// Takes a posted event, or refuses it: a post never waits, and never overtakes senders that
     /// wait for room.
     @inlinable
-    mutating func post(_ entry: consuming Entry) -> PostResult {
-        guard case .open = admission else { return .closed }
+    mutating func post(_ entry: consuming Entry) -> PostAction {
+        guard case .open = intake else { return .closed }
         guard hasRoom && waiters.isEmpty else { return .full }
         return .queued(append(entry))
     }
 
     /// Takes a sender's event now if there is room and nobody waits; otherwise queues the sender
     /// behind those waiting. Refuses it if the inbox no longer takes events.
-    ///
-    /// - Returns: `nil` if refused.
     @usableFromInline
-    mutating func admitOrPark(_ waiter: Waiter) -> Resumptions? {
-        guard case .open = admission else { return nil }
+    mutating func park(_ waiter: Waiter) -> ParkAction {
+        guard case .open = intake else { return .refused }
         if hasRoom && waiters.isEmpty {
             var resumptions = append(waiter.entry)
             if let admitted = waiter.admitted { resumptions.admitted.append(admitted) }
-            return resumptions
+            return .accepted(resumptions)
         }
         waiters.append(waiter)
         var resumptions = Resumptions()
         if !waiterWatchers.isEmpty { resumptions.watchers += waiterWatchers.reached(waiters.count) }
-        return resumptions
+        return .accepted(resumptions)
     }
 
     /// Takes a follow-up posted by an action: refused once stopped or when the queue is full,
     /// since an action cannot wait for room its own machine would have to make.
     @usableFromInline
-    mutating func followUp(_ entry: Entry) -> Resumptions? {
-        if case .stopped = admission { return nil }
-        guard hasRoom else { return nil }
-        return append(entry)
+    mutating func followUp(_ entry: Entry) -> PostAction {
+        if case .stopped = intake { return .closed }
+        guard hasRoom else { return .full }
+        return .queued(append(entry))
     }
 
     /// Takes an event the machine's own timers produced, even beyond the capacity: there is at
@@ -154,6 +111,7 @@ struct Inbox<State: Hashable & Sendable, Event: Sendable, ID: Hashable & Sendabl
         return resumptions
     }
 
+    /// A number that identifies a waiting sender's event, for its withdrawal.
     @usableFromInline
     mutating func takeTicket() -> UInt64 {
         nextTicket &+= 1
@@ -234,81 +192,56 @@ struct Inbox<State: Hashable & Sendable, Event: Sendable, ID: Hashable & Sendabl
     /// Takes back the event of the sender with `ticket`: a sender waiting for room, or a `send`
     /// whose event is queued and not yet started. (An `enqueue` call has returned once its event
     /// is queued, so that event stays.)
-    ///
-    /// - Returns: the withdrawn waiter (its entry and admission continuation), or `nil` if the
-    ///   event has started or was never taken.
     @usableFromInline
-    mutating func withdraw(_ ticket: UInt64, into resumptions: inout Resumptions) -> Waiter? {
-        if let waiter = waiters.removeFirst(where: { $0.entry.ticket == ticket }) { return waiter }
-        guard let entry = queue.removeFirst(where: { $0.ticket == ticket && $0.reply != nil }) else { return nil }
+    mutating func withdraw(_ ticket: UInt64) -> WithdrawAction {
+        var resumptions = Resumptions()
+        if let waiter = waiters.removeFirst(where: { $0.entry.ticket == ticket }) {
+            return .withdrawn(waiter, resumptions, idle: !isActive)
+        }
+        guard let entry = queue.removeFirst(where: { $0.ticket == ticket && $0.reply != nil }) else { return .none }
         if !waiters.isEmpty { admitWaiters(into: &resumptions) }
-        return Waiter(entry: entry, admitted: nil)
+        return .withdrawn(Waiter(entry: entry, admitted: nil), resumptions, idle: !isActive)
     }
 
-    /// What a machine must answer or cancel when its inbox closes.
-    @usableFromInline
-    struct Closing: Sendable {
-        /// Senders that were waiting for room: refuse them.
-        @usableFromInline var waiters: [Waiter] = []
-        /// Delayed posts: cancel them.
-        @usableFromInline var scheduled: [ScheduledEvent] = []
-        /// When stopping, the senders of queued events: their events will never be processed,
-        /// so they are told now rather than when the event in progress ends (which may never
-        /// happen, if its action waits for one of them).
-        @usableFromInline var queuedSenders: [Entry.ReplySlot] = []
-    }
-
-    /// Stops taking new events (`finish`), or anything at all (`stop`).
+    /// Stops taking new events (`finish`), or anything at all (`stop`). An idle inbox, with
+    /// nothing queued or processing, takes nothing at all from then on either way: its machine
+    /// ends at once.
     @usableFromInline
     mutating func close(stopping: Bool) -> Closing {
         var closing = Closing()
-        if stopping {
-            admission = .stopped
-            queue.forEach { if let reply = $0.reply { closing.queuedSenders.append(reply) } }
-        } else if case .open = admission {
-            admission = .closed
+        closing.isIdle = !isActive
+        if stopping || closing.isIdle {
+            intake = .stopped
+            if stopping { queue.forEach { if let reply = $0.reply { closing.queuedSenders.append(reply) } } }
+        } else if case .open = intake {
+            intake = .closed
         }
-        closing.waiters = waiters.removeAll()
-        closing.scheduled = Array(scheduled.values)
-        scheduled = [:]
+        if !waiters.isEmpty { closing.waiters = waiters.removeAll() }
         return closing
-    }
-
-    /// Stops taking anything, if nothing is queued, owned, waiting or scheduled: the machine can
-    /// then stop at once, with nothing to refuse or cancel.
-    ///
-    /// - Returns: whether the inbox was idle and is now stopped; if not, nothing changed.
-    @usableFromInline
-    mutating func stopIfIdle() -> Bool {
-        guard !isActive && queue.isEmpty && waiters.isEmpty && scheduled.isEmpty else { return false }
-        admission = .stopped
-        return true
     }
 
     /// Empties the queue, once the machine has stopped, to give each event the outcome `.stopped`.
     @usableFromInline
     mutating func takeAll() -> [Entry] {
-        queue.removeAll()
+        queue.isEmpty ? [] : queue.removeAll()
     }
 
-    // MARK: - Delayed posts
+    // MARK: - Questions
 
-    /// Remembers a delayed post, to cancel it when the machine stops. Refused once the machine
-    /// no longer takes events.
-    @usableFromInline
-    mutating func schedule(_ event: ScheduledEvent) -> Bool {
-        guard case .open = admission else { return false }
-        scheduled[ObjectIdentifier(event)] = event
-        return true
+    /// How many accepted events wait, counting those of the batch in progress.
+    @usableFromInline var count: Int { queue.count + inHand }
+
+    /// Whether a loop on the actor owns processing.
+    @usableFromInline var isProcessing: Bool { isActive }
+
+    /// Registers a test watcher for the queue's length to reach `count`; `false` if it has.
+    mutating func watchQueue(until count: Int, _ watcher: CheckedContinuation<Void, Never>) -> Bool {
+        queueWatchers.wait(until: count, watcher, current: queue.count)
     }
 
-    @usableFromInline
-    mutating func unschedule(_ event: ScheduledEvent) {
-        scheduled[ObjectIdentifier(event)] = nil
+    /// Registers a test watcher for the number of senders waiting for room to reach `count`;
+    /// `false` if it has.
+    mutating func watchWaiters(until count: Int, _ watcher: CheckedContinuation<Void, Never>) -> Bool {
+        waiterWatchers.wait(until: count, watcher, current: waiters.count)
     }
-}
-
-extension Inbox.Resumptions {
-    /// Whether there is nothing to do.
-    @inlinable var isEmpty: Bool { !startProcessing && admitted.isEmpty && watchers.isEmpty }
 }

@@ -1,0 +1,290 @@
+/// A machine as a pure, synchronous state machine: the current state, the sequence number, the
+/// count of entries into states that timer events are checked against, and the lifecycle. Each
+/// input is a `mutating func` that decides what happens and returns what the actor must do;
+/// the actor (``Machine``) performs those effects and decides nothing itself. The core never
+/// awaits, runs an action or touches a lock, so it is tested input by input without a machine.
+///
+/// The schema's tables are passed to the inputs that read them rather than stored, so that a
+/// million idle machines do not each hold another reference to them.
+///
+/// `Waiter` is what callers of `finish()` wait on (a continuation, in a machine).
+///
+/// The questions the actor asks on every event (``isAcceptingEvents``, ``hasStopped``) have
+/// `mutating` getters, and ``turn(ofEventFrom:)`` is `mutating`: the actor's core is a stored
+/// property, and a non-mutating call on it would first copy the whole core, through its generic
+/// value witness, once per event.
+@usableFromInline
+struct MachineCore<State: Hashable & Sendable, Event: Sendable, Waiter: Sendable>: Sendable {
+    @usableFromInline typealias Storage = SchemaStorage<State, Event>
+
+    // The fields whose layout does not depend on `State` come first, so that code not
+    // specialized for the machine's types (a supervisor's shutdown) reaches them at fixed
+    // offsets, without looking up the core's generic metadata.
+
+    /// Running, finishing, stopping or stopped, and who waits for the end.
+    @usableFromInline private(set) var lifecycle = MachineLifecycle<Waiter>()
+    /// The number of the last event taken: processed, or recorded as stopped.
+    @usableFromInline private(set) var sequenceNumber: UInt64 = 0
+    /// Counts entries into timed states. A timer event carries the count of the entry that armed
+    /// it, so one that arrives after the machine left that state is recognised and dropped.
+    @usableFromInline private(set) var epoch: UInt64 = 1
+    /// The current state's id, or -1 while the machine is in a state the schema does not know.
+    @usableFromInline private(set) var stateID: Int32
+    /// Whether the current state's tasks wait to start once the transition into it completes.
+    @usableFromInline private(set) var tasksPending = false
+    /// The current state when it is not one of the schema's (a starting or error state given by
+    /// the user).
+    @usableFromInline private(set) var offTableState: State?
+
+    /// A core in `state`.
+    init(startingIn state: State, of storage: Storage) {
+        let id = storage.table.stateIDs[state] ?? -1
+        stateID = id
+        offTableState = id < 0 ? state : nil
+    }
+
+    /// The current state.
+    @inlinable
+    func state(in storage: Storage) -> State { offTableState ?? storage.states[Int(stateID)] }
+
+    /// Whether the machine takes new events.
+    @inlinable var isAcceptingEvents: Bool { mutating get { lifecycle.isRunning } }
+
+    /// Whether it has stopped taking anything: it is stopping or has ended.
+    @inlinable var hasStopped: Bool { mutating get { lifecycle.hasStopped } }
+
+    /// Whether it has ended.
+    @inlinable var hasEnded: Bool { mutating get { lifecycle.hasEnded } }
+
+    // MARK: - Processing an event
+
+    /// What an event does: its number, and what the schema found for it.
+    @usableFromInline
+    struct Step {
+        @usableFromInline let number: UInt64
+        @usableFromInline let found: LookupResult
+
+        @inlinable init(number: UInt64, found: LookupResult) {
+            self.number = number
+            self.found = found
+        }
+    }
+
+    /// An event starts (a state timeout when `event` is `nil`, its duration in `origin`): it
+    /// takes the next sequence number, and the schema says what it triggers. When it fires a
+    /// transition, the actor runs its actions, calling ``commit(_:in:)`` between the
+    /// transition's own actions and the entry actions, then ``transitionEnded(failure:policy:in:)``.
+    @inlinable
+    mutating func begin(_ event: Event?, in context: PredicateContext, origin: EventOrigin, of storage: Storage) -> Step {
+        sequenceNumber &+= 1
+        guard stateID >= 0 else { return Step(number: sequenceNumber, found: .unhandled(UnhandledReason(.unknownState))) }
+        if let event {
+            return Step(number: sequenceNumber, found: storage.table.lookup(state: stateID, event: event, predicates: context))
+        }
+        return Step(number: sequenceNumber, found: timeoutLookup(origin, in: context, of: storage))
+    }
+
+    /// What a state timeout, whose duration `origin` carries, triggers.
+    @usableFromInline
+    func timeoutLookup(_ origin: EventOrigin, in context: PredicateContext, of storage: Storage) -> LookupResult {
+        guard let duration = origin.timeout, let eventID = storage.timers.timeoutID(duration) else {
+            return .unhandled(UnhandledReason(.unknownEvent))
+        }
+        return storage.table.lookup(state: stateID, eventID: eventID, event: nil, predicates: context)
+    }
+
+    /// What a commit requires.
+    @usableFromInline
+    struct Commit {
+        /// Whether the state changed: publish it to the state subscribers.
+        @usableFromInline let stateChanged: Bool
+        /// What becomes of the state's timers.
+        @usableFromInline let timers: TimerChange
+
+        @inlinable init(stateChanged: Bool, timers: TimerChange) {
+            self.stateChanged = stateChanged
+            self.timers = timers
+        }
+    }
+
+    /// What becomes of the timers when the machine enters a state.
+    @usableFromInline
+    enum TimerChange: Equatable {
+        /// Nothing: the schema has no timed states, or the state was not re-entered.
+        case keep
+        /// Cancel the old state's timeouts and tasks; arm nothing, since the machine no longer
+        /// takes events.
+        case cancel
+        /// Cancel the old state's timeouts and tasks, and arm the new state's timeouts for this
+        /// epoch; its tasks start once the transition completes (see ``takePendingTasks()``).
+        case rearm(epoch: UInt64)
+    }
+
+    /// The transition in progress enters the state with id `target`.
+    @inlinable
+    mutating func commit(_ target: Int32, in storage: Storage) -> Commit {
+        let changed = target != stateID
+        stateID = target
+        offTableState = nil
+        guard storage.timers.hasTimedStates && (changed || storage.actions.runsEntryAndExit) else {
+            return Commit(stateChanged: changed, timers: .keep)
+        }
+        return Commit(stateChanged: changed, timers: enterTimedState(target, of: storage))
+    }
+
+    /// Enters a state of a schema with timers: a new epoch, so that the old state's timer events
+    /// are dropped, and the new state's timers armed if the machine still takes events.
+    @usableFromInline
+    mutating func enterTimedState(_ target: Int32, of storage: Storage) -> TimerChange {
+        let hasTasks = !storage.timers.stateTasks[Int(target)].isEmpty
+        epoch &+= 1
+        guard lifecycle.isRunning else {
+            tasksPending = false
+            return .cancel
+        }
+        tasksPending = hasTasks
+        return .rearm(epoch: epoch)
+    }
+
+    /// What the failure policy requires after an action threw.
+    @usableFromInline
+    enum FailureAction {
+        /// Nothing: the policy is `.resume`.
+        case none
+        /// Stop the machine for this reason (see ``stop(_:)``).
+        case terminate(MachineTermination)
+        /// The machine entered the policy's error state, one of the schema's.
+        case entered(Commit)
+        /// The machine entered the policy's error state, which the schema does not know:
+        /// publish it, and cancel the old state's timers.
+        case enteredOffTable(State)
+    }
+
+    /// A transition's actions ended; `failure` is what one of them threw.
+    @inlinable
+    mutating func transitionEnded(failure: (any Error)?, policy: FailurePolicy<State>, in storage: Storage) -> FailureAction {
+        guard let failure else { return .none }
+        return failed(failure, policy: policy, in: storage)
+    }
+
+    @usableFromInline
+    mutating func failed(_ failure: any Error, policy: FailurePolicy<State>, in storage: Storage) -> FailureAction {
+        switch policy.code {
+        case .resume:
+            return .none
+        case .stop:
+            return .terminate(.failed(failure))
+        case .enter(let errorState):
+            if let id = storage.table.stateIDs[errorState] { return .entered(commit(id, in: storage)) }
+            epoch &+= 1
+            tasksPending = false
+            stateID = -1
+            offTableState = errorState
+            return .enteredOffTable(errorState)
+        }
+    }
+
+    /// The tasks of the state just entered, which start once the transition has completed.
+    @usableFromInline
+    struct TaskStart: Equatable {
+        /// The state whose tasks to start.
+        @usableFromInline let stateID: Int32
+        /// The epoch their results carry.
+        @usableFromInline let epoch: UInt64
+    }
+
+    /// The transition into the current state has completed: its tasks start now, if it has any
+    /// and the machine still takes events.
+    mutating func takePendingTasks() -> TaskStart? {
+        guard tasksPending else { return nil }
+        tasksPending = false
+        guard lifecycle.isRunning, stateID >= 0 else { return nil }
+        return TaskStart(stateID: stateID, epoch: epoch)
+    }
+
+    /// The initial state's timers are about to start, in a task that `init` started. They do not
+    /// if the machine has left that state, or stopped taking events, meanwhile.
+    ///
+    /// - Returns: whether to arm them; its tasks are then pending.
+    mutating func armInitialState() -> Bool {
+        guard lifecycle.isRunning, epoch == 1, stateID >= 0 else { return false }
+        tasksPending = true
+        return true
+    }
+
+    // MARK: - Queued events
+
+    /// What to do with a queued event whose turn has come.
+    @usableFromInline
+    enum Turn: Equatable {
+        /// Process it: call ``begin(_:in:origin:of:)``.
+        case process
+        /// Drop it: a timer event of a state the machine has left.
+        case dropStale
+        /// Process nothing more: the machine has stopped. Call ``discard(eventFrom:)`` for it and
+        /// every other event left.
+        case stop
+    }
+
+    /// A queued event's turn has come; `timerEpoch` is the epoch of the state entry a timer
+    /// event belongs to, 0 for any other event.
+    @inlinable
+    mutating func turn(ofEventFrom timerEpoch: UInt64) -> Turn {
+        if lifecycle.hasStopped { return .stop }
+        return timerEpoch != 0 && timerEpoch != epoch ? .dropStale : .process
+    }
+
+    /// What becomes of an event a stopped machine will not process.
+    @usableFromInline
+    enum Discard: Equatable {
+        /// Drop it without a record: a timer event of a state the machine has left.
+        case dropStale
+        /// Record it, unprocessed, with the outcome `.stopped` and this number.
+        case recordStopped(UInt64)
+    }
+
+    /// An event will not be processed, since the machine has stopped.
+    @usableFromInline
+    mutating func discard(eventFrom timerEpoch: UInt64) -> Discard {
+        if timerEpoch != 0 && timerEpoch != epoch { return .dropStale }
+        sequenceNumber &+= 1
+        return .recordStopped(sequenceNumber)
+    }
+
+    /// Whether a timer event armed in the state entry `timerEpoch` may join the inbox: the
+    /// machine still takes events and has not left that state.
+    @inlinable
+    func admitsTimerEvent(from timerEpoch: UInt64) -> Bool {
+        lifecycle.isRunning && timerEpoch == epoch
+    }
+
+    // MARK: - Lifecycle
+
+    /// `finish()` was called.
+    @inlinable
+    mutating func finish() -> MachineLifecycle<Waiter>.FinishAction { lifecycle.finish() }
+
+    /// The machine must stop, for `reason`.
+    @inlinable
+    mutating func stop(_ reason: MachineTermination) -> MachineLifecycle<Waiter>.StopAction {
+        let action = lifecycle.stop(reason)
+        if action == .closeInboxAndCancel { tasksPending = false }
+        return action
+    }
+
+    /// The actor closed the inbox, after ``finish()`` or ``stop(_:)``; `idle` says whether
+    /// nothing was queued or processing (then the inbox now takes nothing at all).
+    @inlinable
+    mutating func inboxClosed(idle: Bool) -> MachineLifecycle<Waiter>.EndAction {
+        guard idle else { return .none }
+        return lifecycle.inboxClosedIdle()
+    }
+
+    /// Nothing owns processing any more.
+    @inlinable
+    mutating func processingEnded() -> MachineLifecycle<Waiter>.EndAction { lifecycle.processingEnded() }
+
+    /// A caller of `finish()` waits for the end; `false` if it must not wait.
+    @inlinable
+    mutating func awaitEnd(_ waiter: Waiter) -> Bool { lifecycle.awaitEnd(waiter) }
+}
