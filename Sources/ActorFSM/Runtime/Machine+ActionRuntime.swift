@@ -15,7 +15,7 @@ extension Machine: ActionRuntime {
         // A context is only ever made by this machine for its own `Event` type.
         guard let event = event as? Event else { return false }
         let entry = Entry(event: event, predicates: predicates, origin: .followUp, acceptedAt: .now)
-        guard case .queued(let resumptions) = inbox.withLock({ $0.followUp(entry) }) else { return false }
+        guard case .queued(let resumptions) = mailbox.withLock({ $0.inbox.followUp(entry) }) else { return false }
         if !resumptions.isEmpty { perform(resumptions) }
         return true
     }

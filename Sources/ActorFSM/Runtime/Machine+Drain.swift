@@ -4,7 +4,7 @@ extension Machine {
     /// Called when the sender that processed an event inline is done with it.
     @inlinable
     func processingFinished() {
-        if inbox.withLock({ $0.endInline(stopped: core.hasStopped) }) {
+        if mailbox.withLock({ $0.inbox.endInline(stopped: core.hasStopped) }) {
             Task.detached { await self.drain() }
             return
         }
@@ -20,7 +20,7 @@ extension Machine {
         var idleSince: ContinuousClock.Instant?
         // Whether the last batch was smaller than the limit: the drain is keeping up.
         var keepingUp = false
-        let batchLimit = inbox.withLock { $0.batchLimit }
+        let batchLimit = mailbox.withLock { $0.inbox.batchLimit }
         isDraining = true
         defer {
             isDraining = false
@@ -60,7 +60,7 @@ extension Machine {
         if core.hasStopped {
             // Events of the batch that did not start come first among those stopped unprocessed.
             for entry in batch.removeAll() { stopUnprocessed(entry) }
-            inbox.withLock { $0.release() }
+            mailbox.withLock { $0.inbox.release() }
         }
         settle()
     }
@@ -78,11 +78,11 @@ extension Machine {
         keepingOwnership keep: Bool, keepingUp: Bool
     ) -> Bool? {
         if keep && keepingUp {
-            return inbox.withLockIfAvailable {
-                $0.takeBatch(into: &batch, resumptions: &resumptions, keepingOwnership: true)
+            return mailbox.withLockIfAvailable {
+                $0.inbox.takeBatch(into: &batch, resumptions: &resumptions, keepingOwnership: true)
             }
         }
-        return inbox.withLock { $0.takeBatch(into: &batch, resumptions: &resumptions, keepingOwnership: keep) }
+        return mailbox.withLock { $0.inbox.takeBatch(into: &batch, resumptions: &resumptions, keepingOwnership: keep) }
     }
 
     /// Processes the events of `batch` in order, replying to their senders.
@@ -131,7 +131,7 @@ extension Machine {
     func settle() {
         if core.isAcceptingEvents { return }
         // A finishing machine may have more queued; a stopping one has let go of its inbox.
-        if !core.hasStopped && inbox.withLock({ $0.isProcessing }) { return }
+        if !core.hasStopped && mailbox.withLock({ $0.inbox.isProcessing }) { return }
         processingEnded()
     }
 }

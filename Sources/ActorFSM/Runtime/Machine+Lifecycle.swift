@@ -23,8 +23,8 @@ extension Machine {
         case .awaitEnd:
             return true
         case .closeInbox:
-            let closing = closeInbox(stopping: false)
-            perform(core.inboxClosed(idle: closing.isIdle), queueIsEmpty: true)
+            let idle = closeInbox(stopping: false)
+            perform(core.inboxClosed(idle: idle), queueIsEmpty: true)
             return !core.hasEnded
         }
     }
@@ -55,9 +55,9 @@ extension Machine {
     /// cancelled, and it ends once processing ends (at once if nothing is in progress).
     @usableFromInline func terminate(_ reason: MachineTermination) {
         guard core.stop(reason) == .closeInboxAndCancel else { return }
-        let closing = closeInbox(stopping: true)
+        let idle = closeInbox(stopping: true)
         inFlight?.cancel()
-        perform(core.inboxClosed(idle: closing.isIdle), queueIsEmpty: true)
+        perform(core.inboxClosed(idle: idle), queueIsEmpty: true)
     }
 
     /// Carries out what the lifecycle requires once nothing owns processing.
@@ -81,17 +81,20 @@ extension Machine {
     /// waiting for room and cancels every timer, task and delayed post. Timer events already in
     /// the inbox stay valid: they fired before, like any event queued before.
     ///
-    /// - Returns: what the inbox answered, to tell the core.
-    func closeInbox(stopping: Bool) -> Inbox<State, Event, ID>.Closing {
-        // Delayed posts first: one accepted after this would be cancelled by nothing.
-        for event in delayedPosts.withLock({ $0.close() }) { event.cancel() }
-        let closing = inbox.withLock { $0.close(stopping: stopping) }
+    /// - Returns: whether the inbox was idle (nothing queued or processing), to tell the core.
+    func closeInbox(stopping: Bool) -> Bool {
+        timers?.cancelAll()
+        defer { resumeRefusalWatchers() }
+        // The delayed posts close in the same turn of the lock as the inbox, so that none is
+        // accepted after it.
+        let (delayed, idle) = mailbox.withLock { ($0.delayedPosts.close(), $0.inbox.closeIfIdle()) }
+        for event in delayed { event.cancel() }
+        if idle { return true }
+        let closing = mailbox.withLock { $0.inbox.close(stopping: stopping) }
         for waiter in closing.waiters { waiter.answer(.refused, admission: .refused) }
         // Their events keep their places, to get `.stopped` records after the one in progress.
         for sender in closing.queuedSenders { sender.resume(returning: .refused) }
-        resumeRefusalWatchers()
-        timers?.cancelAll()
-        return closing
+        return closing.isIdle
     }
 
     /// Ends the machine once nothing is in progress: queued events get the outcome `.stopped`
@@ -101,7 +104,7 @@ extension Machine {
         // Each step is skipped when it has nothing to do: a supervisor's shutdown ends a
         // million idle machines, and this code is not specialized for their types.
         if !queueIsEmpty {
-            for entry in inbox.withLock({ $0.takeAll() }) { stopUnprocessed(entry) }
+            for entry in mailbox.withLock({ $0.inbox.takeAll() }) { stopUnprocessed(entry) }
         }
         if let link, link.wantsStopReport { link.stopped(id, generation, reason) }
         if hasHadSubscribers {

@@ -14,7 +14,7 @@ extension Machine {
         guard core.isAcceptingEvents else { throw MachineError(.stopped) }
         if Task.isCancelled { throw MachineError(.cancelled) }
         let acceptedAt = Timestamp.now
-        if inbox.withLock({ $0.beginInline() }) {
+        if mailbox.withLock({ $0.inbox.beginInline() }) {
             // Not reentrant: none of this machine's actions is running.
             let record = await process(event, predicates, origin: .send, acceptedAt: acceptedAt,
                                        scope: ActionScope.machines, replying: true)
@@ -36,7 +36,7 @@ extension Machine {
         let acceptedAt = Timestamp.now
         // The entry is made inside the lock's closure, so that it moves into the queue (a copy
         // and a destruction through its value witnesses otherwise).
-        switch inbox.withLock({ $0.post(Entry(event: event, predicates: predicates, origin: .post, acceptedAt: acceptedAt)) }) {
+        switch mailbox.withLock({ $0.inbox.post(Entry(event: event, predicates: predicates, origin: .post, acceptedAt: acceptedAt)) }) {
         case .queued(let resumptions): if !resumptions.isEmpty { perform(resumptions) }
         case .full: throw MachineError(.inboxFull)
         case .closed: throw MachineError(.stopped)
@@ -61,7 +61,7 @@ extension Machine {
         _ event: Event, predicates: PredicateContext? = nil
     ) async throws(MachineError) {
         let acceptedAt = Timestamp.now
-        switch inbox.withLock({ $0.post(Entry(event: event, predicates: predicates, origin: .post, acceptedAt: acceptedAt)) }) {
+        switch mailbox.withLock({ $0.inbox.post(Entry(event: event, predicates: predicates, origin: .post, acceptedAt: acceptedAt)) }) {
         case .queued(let resumptions): if !resumptions.isEmpty { perform(resumptions) }
         case .full:
             try await enqueueWhenRoom(Entry(event: event, predicates: predicates, origin: .post, acceptedAt: acceptedAt))

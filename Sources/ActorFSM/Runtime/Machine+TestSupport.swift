@@ -12,14 +12,14 @@ extension Machine {
     /// have piled up.
     package func untilQueued(_ count: Int) async {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            if !inbox.withLock({ $0.watchQueue(until: count, continuation) }) { continuation.resume() }
+            if !mailbox.withLock({ $0.inbox.watchQueue(until: count, continuation) }) { continuation.resume() }
         }
     }
 
     /// Returns once at least `count` senders wait for room in a full inbox.
     package func untilWaitingForRoom(_ count: Int) async {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            if !inbox.withLock({ $0.watchWaiters(until: count, continuation) }) { continuation.resume() }
+            if !mailbox.withLock({ $0.inbox.watchWaiters(until: count, continuation) }) { continuation.resume() }
         }
     }
 

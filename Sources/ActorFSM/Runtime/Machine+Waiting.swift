@@ -5,7 +5,7 @@ extension Machine {
     @usableFromInline func sendThroughInbox(
         _ event: Event, _ predicates: PredicateContext?, acceptedAt: Timestamp, scope: [ObjectIdentifier]
     ) async throws(MachineError) -> Record {
-        let ticket = inbox.withLock { $0.takeTicket() }
+        let ticket = mailbox.withLock { $0.inbox.takeTicket() }
         let reply = await withTaskCancellationHandler {
             await withCheckedContinuation { (continuation: CheckedContinuation<Entry.Reply, Never>) in
                 let entry = Entry(event: event, predicates: predicates, origin: .send, acceptedAt: acceptedAt,
@@ -26,7 +26,7 @@ extension Machine {
     @usableFromInline nonisolated func enqueueWhenRoom(_ posted: Entry) async throws(MachineError) {
         // Room for an action's own machine comes only once the action completes.
         if ActionScope.machines.contains(ObjectIdentifier(self)) { throw MachineError(.inboxFull) }
-        let ticket = inbox.withLock { $0.takeTicket() }
+        let ticket = mailbox.withLock { $0.inbox.takeTicket() }
         let entry = Entry(event: posted.event, predicates: posted.predicates, origin: .post,
                           acceptedAt: posted.acceptedAt, ticket: ticket)
         let admission = await withTaskCancellationHandler {
@@ -46,7 +46,7 @@ extension Machine {
     /// Queues a sender's event, or has it wait for room; refuses it if the machine no longer
     /// takes events.
     @usableFromInline nonisolated func park(_ waiter: Inbox<State, Event, ID>.Waiter, ticket: UInt64) {
-        switch inbox.withLock({ $0.park(waiter) }) {
+        switch mailbox.withLock({ $0.inbox.park(waiter) }) {
         case .refused:
             waiter.answer(.refused, admission: .refused)
         case .accepted(let resumptions):
@@ -58,7 +58,7 @@ extension Machine {
 
     /// Takes a cancelled sender's event back, if it has not started.
     @usableFromInline nonisolated func withdraw(_ ticket: UInt64) {
-        guard case .withdrawn(let waiter, let resumptions, let idle) = inbox.withLock({ $0.withdraw(ticket) }) else {
+        guard case .withdrawn(let waiter, let resumptions, let idle) = mailbox.withLock({ $0.inbox.withdraw(ticket) }) else {
             return
         }
         waiter.answer(.withdrawn, admission: .withdrawn)
@@ -68,7 +68,7 @@ extension Machine {
     }
 
     @usableFromInline func settleIfIdle() {
-        if !inbox.withLock({ $0.isProcessing }) { settle() }
+        if !mailbox.withLock({ $0.inbox.isProcessing }) { settle() }
     }
 
     @inlinable

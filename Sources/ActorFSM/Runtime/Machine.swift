@@ -55,14 +55,11 @@ public final actor Machine<State: Hashable & Sendable, Event: Sendable, ID: Hash
     @exclusivity(unchecked) @usableFromInline var timers: StateTimers?
     /// Timeouts and task results dropped as stale, for tests.
     @usableFromInline var droppedTimerEvents = 0
-    /// The events accepted and not yet started, behind a lock: posts, follow-ups and withdrawals
-    /// reach it from any thread, without a hop onto the actor. Declared last, after the fields
-    /// the actor writes per event, so that a producer's lock turns share as few cache lines as
-    /// possible with the draining thread's stores.
-    @usableFromInline nonisolated let inbox: FencedMutex<Inbox<State, Event, ID>>
-    /// Events posted with a delay and not yet delivered, behind a lock of their own: they are
-    /// posted from any thread, and `finish()` and `stop()` cancel them.
-    nonisolated let delayedPosts = FencedMutex(DelayedPosts())
+    /// The events accepted and not yet started, and those posted with a delay, behind a lock:
+    /// posts, follow-ups, delayed posts and withdrawals reach them from any thread, without a
+    /// hop onto the actor. Declared last, after the fields the actor writes per event, so that a
+    /// producer's lock turns share as few cache lines as possible with the draining thread's stores.
+    @usableFromInline nonisolated let mailbox: FencedMutex<Mailbox<State, Event, ID>>
 
     /// Continuations of tests waiting for the machine to reach a point.
     @usableFromInline
@@ -105,7 +102,7 @@ public final actor Machine<State: Hashable & Sendable, Event: Sendable, ID: Hash
         self.settings = settings
         self.link = link
         self.generation = generation
-        self.inbox = FencedMutex(Inbox(capacity: settings.configuration.inboxCapacity))
+        self.mailbox = FencedMutex(Mailbox(capacity: settings.configuration.inboxCapacity))
         let start = state ?? schema.initialState
         let storage = schema.storage
         let core = MachineCore<State, Event, CheckedContinuation<Void, Never>>(startingIn: start, of: storage)
@@ -139,5 +136,5 @@ public final actor Machine<State: Hashable & Sendable, Event: Sendable, ID: Hash
 
     /// How many accepted events wait in the inbox. While the machine works through a batch of
     /// queued events, the batch's events count until the batch is done.
-    public nonisolated var queuedCount: Int { inbox.withLock { $0.count } }
+    public nonisolated var queuedCount: Int { mailbox.withLock { $0.inbox.count } }
 }

@@ -220,6 +220,18 @@ struct Inbox<State: Hashable & Sendable, Event: Sendable, ID: Hashable & Sendabl
         return closing
     }
 
+    /// Stops taking anything if nothing is queued, processing or waiting: what ``close(stopping:)``
+    /// does to an idle inbox, answered with a plain `Bool`, so that ending an idle machine (a
+    /// shutdown meets a million) builds no ``Closing``.
+    ///
+    /// - Returns: whether the inbox was idle and now takes nothing; if not, nothing changed.
+    @usableFromInline
+    mutating func closeIfIdle() -> Bool {
+        guard !isActive && waiters.isEmpty else { return false }
+        intake = .stopped
+        return true
+    }
+
     /// Empties the queue, once the machine has stopped, to give each event the outcome `.stopped`.
     @usableFromInline
     mutating func takeAll() -> [Entry] {

@@ -23,7 +23,7 @@ extension Machine {
     /// Schedules a delayed post, from the actor or from an action running off it.
     nonisolated func schedule(_ event: Event, after delay: Duration, predicates: PredicateContext?) -> ScheduledEvent? {
         let scheduled = ScheduledEvent()
-        guard delayedPosts.withLock({ $0.add(scheduled) }) else { return nil }
+        guard mailbox.withLock({ $0.delayedPosts.add(scheduled) }) else { return nil }
         let alarm = Alarm(after: delay, on: configuration.clock)
         scheduled.attach(alarm.start { elapsed in
             await self.deliver(scheduled, event, predicates, elapsed: elapsed)
@@ -33,7 +33,7 @@ extension Machine {
 
     /// Called when a delayed post's wait ends, elapsed or cancelled.
     func deliver(_ scheduled: ScheduledEvent, _ event: Event, _ predicates: PredicateContext?, elapsed: Bool) {
-        delayedPosts.withLock { $0.remove(scheduled) }
+        mailbox.withLock { $0.delayedPosts.remove(scheduled) }
         guard elapsed, core.isAcceptingEvents, scheduled.markDelivered() else { return }
         appendTimerEvent(event, predicates, origin: .delayedPost, epoch: 0)
     }
@@ -104,7 +104,7 @@ extension Machine {
     /// full: there is at most one per timer, and dropping it would lose it.
     private func appendTimerEvent(_ event: Event?, _ predicates: PredicateContext?, origin: EventOrigin, epoch: UInt64) {
         let entry = Entry(event: event, predicates: predicates, origin: origin, acceptedAt: .now, epoch: epoch)
-        perform(inbox.withLock { $0.timerEvent(entry) })
+        perform(mailbox.withLock { $0.inbox.timerEvent(entry) })
     }
 
     /// Counts a timeout or task result dropped because the machine left its state (or stopped

@@ -1,0 +1,16 @@
+/// What a machine keeps behind its one lock: the ``Inbox`` of accepted events, and the
+/// ``DelayedPosts`` not yet delivered. Both are reached from any thread; sharing the lock keeps a
+/// machine at one lock, and lets closing stop both in one turn of it, so that no delayed post is
+/// accepted once the machine stops taking events.
+@usableFromInline
+struct Mailbox<State: Hashable & Sendable, Event: Sendable, ID: Hashable & Sendable>: Sendable {
+    /// The accepted events not yet started, and the senders waiting for room.
+    @usableFromInline var inbox: Inbox<State, Event, ID>
+    /// The events posted with a delay and not yet delivered.
+    var delayedPosts = DelayedPosts()
+
+    @inlinable
+    init(capacity: Int) {
+        inbox = Inbox(capacity: capacity)
+    }
+}
