@@ -52,7 +52,7 @@ struct InboxEntry<State: Hashable & Sendable, Event: Sendable, ID: Hashable & Se
     /// Resumed with the record, for `send`; `nil` for posted events.
     @usableFromInline let reply: ReplySlot?
     /// For a timeout or a state task's result, the entry into the state it belongs to (see
-    /// `StateTimers.epoch`): it is dropped if the machine has left that state by its turn. 0 otherwise.
+    /// `MachineCore.epoch`): it is dropped if the machine has left that state by its turn. 0 otherwise.
     @usableFromInline let epoch: UInt64
 
     @inlinable
