@@ -169,4 +169,21 @@ import Testing
             reply.resume(returning: .withdrawn)
         }
     }
+
+    @Test func onlyAnInboxWithNothingQueuedOrOwnedClosesAsIdle() {
+        var idle = TestInbox(capacity: 4)
+        let closesIdle = idle.closeIfIdle()
+        #expect(closesIdle)
+        guard case .closed = idle.followUp(entry(.coin)) else { Issue.record("an idle inbox stopped"); return }
+        var busy = TestInbox(capacity: 4)
+        _ = busy.post(entry(.coin))
+        let closesBusy = busy.closeIfIdle()
+        #expect(!closesBusy, "the drain owns a queued event")
+        // A stopped machine's drain lets go of a queue still holding events: not idle either.
+        _ = busy.close(stopping: true)
+        busy.release()
+        let closesReleased = busy.closeIfIdle()
+        #expect(!closesReleased, "its events still wait for their stopped records")
+        #expect(events(busy.takeAll()) == [.coin])
+    }
 }

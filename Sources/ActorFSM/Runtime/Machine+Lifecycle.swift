@@ -85,8 +85,8 @@ extension Machine {
     func closeInbox(stopping: Bool) -> Bool {
         timers?.cancelAll()
         defer { resumeRefusalWatchers() }
-        // The delayed posts close in the same turn of the lock as the inbox, so that none is
-        // accepted after it.
+        // The delayed posts close first, in the turn of the lock that stops an idle inbox, so
+        // that none is accepted once the inbox closes.
         let (delayed, idle) = mailbox.withLock { ($0.delayedPosts.close(), $0.inbox.closeIfIdle()) }
         for event in delayed { event.cancel() }
         if idle { return true }

@@ -27,7 +27,7 @@ extension Machine {
     }
 
     /// Queues `event` without waiting for it to be processed. Callable from any thread without
-    /// awaiting the actor: the inbox has a lock of its own.
+    /// awaiting the actor: the inbox is behind a lock of its own.
     ///
     /// - Throws: ``MachineError`` of kind `.inboxFull` if the inbox is at capacity (or senders
     ///   wait for room, which a post does not overtake), or `.stopped`.

@@ -37,7 +37,8 @@ public final actor Machine<State: Hashable & Sendable, Event: Sendable, ID: Hash
     // call into the runtime per access). They are safe without it: they are
     // actor-isolated, so only the actor's serial executor touches them, and none is ever passed
     // `inout` across a call that could reach it again (the compiler's static check still applies).
-    /// The state, the sequence number and the lifecycle, which decide what every input does.
+    /// The state, the sequence number, the timer epoch and the lifecycle, which decide what every
+    /// input does.
     @exclusivity(unchecked) @usableFromInline var core: MachineCore<State, Event, CheckedContinuation<Void, Never>>
     @exclusivity(unchecked) @usableFromInline var subscribers = Subscribers<Record>()
     @exclusivity(unchecked) @usableFromInline var stateSubscribers = Subscribers<State>()

@@ -1,7 +1,8 @@
 /// What a machine keeps behind its one lock: the ``Inbox`` of accepted events, and the
 /// ``DelayedPosts`` not yet delivered. Both are reached from any thread; sharing the lock keeps a
-/// machine at one lock, and lets closing stop both in one turn of it, so that no delayed post is
-/// accepted once the machine stops taking events.
+/// machine at one lock. Closing stops the delayed posts first, in the same turn of the lock in
+/// which an idle inbox stops, so that no delayed post is accepted once the machine stops taking
+/// events.
 @usableFromInline
 struct Mailbox<State: Hashable & Sendable, Event: Sendable, ID: Hashable & Sendable>: Sendable {
     /// The accepted events not yet started, and the senders waiting for room.

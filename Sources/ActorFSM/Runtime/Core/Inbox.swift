@@ -9,7 +9,9 @@
 /// Invariants:
 /// - the queue never holds more than `capacity` events, apart from timer events, which are
 ///   admitted regardless (see `timerEvent(_:)`);
-/// - a non-empty queue always has an owner (`isActive`), so no event is left behind;
+/// - while the machine has not stopped, a non-empty queue always has an owner (`isActive`), so
+///   no event is left behind (a stopped machine's drain lets go of its queue, which `takeAll`
+///   then empties);
 /// - senders wait only while the queue is full, and are let in, in order, with their events.
 @usableFromInline
 struct Inbox<State: Hashable & Sendable, Event: Sendable, ID: Hashable & Sendable>: Sendable {
@@ -227,7 +229,7 @@ struct Inbox<State: Hashable & Sendable, Event: Sendable, ID: Hashable & Sendabl
     /// - Returns: whether the inbox was idle and now takes nothing; if not, nothing changed.
     @usableFromInline
     mutating func closeIfIdle() -> Bool {
-        guard !isActive && waiters.isEmpty else { return false }
+        guard !isActive && queue.isEmpty && waiters.isEmpty else { return false }
         intake = .stopped
         return true
     }

@@ -10,7 +10,8 @@
 /// `Waiter` is what callers of `finish()` wait on (a continuation, in a machine).
 ///
 /// The questions the actor asks on every event (``isAcceptingEvents``, ``hasStopped``) have
-/// `mutating` getters, and ``turn(ofEventFrom:)`` is `mutating`: the actor's core is a stored
+/// `mutating` getters, and ``turn(ofEventFrom:)`` and ``admitsTimerEvent(from:)`` are
+/// `mutating`: the actor's core is a stored
 /// property, and a non-mutating call on it would first copy the whole core, through its generic
 /// value witness, once per event.
 @usableFromInline
@@ -254,7 +255,7 @@ struct MachineCore<State: Hashable & Sendable, Event: Sendable, Waiter: Sendable
     /// Whether a timer event armed in the state entry `timerEpoch` may join the inbox: the
     /// machine still takes events and has not left that state.
     @inlinable
-    func admitsTimerEvent(from timerEpoch: UInt64) -> Bool {
+    mutating func admitsTimerEvent(from timerEpoch: UInt64) -> Bool {
         lifecycle.isRunning && timerEpoch == epoch
     }
 

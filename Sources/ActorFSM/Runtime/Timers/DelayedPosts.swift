@@ -1,5 +1,5 @@
 /// The events a machine has posted with a delay and not yet delivered, so that `finish()` and
-/// `stop()` can cancel them. A pure value: the machine keeps it behind a lock of its own, since
+/// `stop()` can cancel them. A pure value: the machine keeps it behind its mailbox's lock, since
 /// delayed posts are made from any thread, and closing it under that lock is what guarantees
 /// that no delayed post is accepted once the machine has stopped taking events.
 struct DelayedPosts: Sendable {
