@@ -44,7 +44,7 @@ import Testing
 
     @Test func aStateTheSchemaDoesNotKnowHandlesNothing() {
         var core = Core(startingIn: .cancelled, of: storage)
-        #expect(core.stateID == -1 && core.state(in: storage) == .cancelled)
+        #expect(core.stateID == -1 && core.offTableState == .cancelled)
         let step = core.begin(.pay, in: .none, origin: .send, of: storage)
         guard case .unhandled(let reason) = step.found else { Issue.record("fired off the table"); return }
         #expect(reason.kind == .unknownState)
@@ -55,7 +55,7 @@ import Testing
         #expect(core.epoch == 1)
         let reopen = core.commit(id(.loading), in: storage)
         #expect(reopen.stateChanged && reopen.timers == .rearm(epoch: 2))
-        #expect(core.state(in: storage) == .loading)
+        #expect(core.stateID == id(.loading) && core.offTableState == nil)
         #expect(core.takePendingTasks() == Core.TaskStart(stateID: id(.loading), epoch: 2))
         #expect(core.takePendingTasks() == nil, "the tasks start once")
         let stay = core.commit(id(.loading), in: storage)
@@ -106,10 +106,6 @@ import Testing
     @Test func theFailurePolicyDecidesWhatAThrowingActionLeads() {
         struct Boom: Error {}
         var core = Core(startingIn: .pending, of: storage)
-        guard case .none = core.transitionEnded(failure: nil, policy: .stop, in: storage) else {
-            Issue.record("no failure, nothing to do")
-            return
-        }
         guard case .none = core.failed(Boom(), policy: .resume, in: storage) else { Issue.record("resume"); return }
         guard case .terminate(.failed(let error)) = core.failed(Boom(), policy: .stop, in: storage), error is Boom else {
             Issue.record("stop")
@@ -124,7 +120,7 @@ import Testing
             Issue.record("enter a state the schema does not know")
             return
         }
-        #expect(state == .failed && core.stateID == -1 && core.state(in: storage) == .failed)
+        #expect(state == .failed && core.stateID == -1 && core.offTableState == .failed)
         #expect(core.turn(ofEventFrom: 2) == .dropStale, "leaving the table leaves the timed state too")
     }
 

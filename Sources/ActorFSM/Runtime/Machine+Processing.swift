@@ -27,7 +27,7 @@ extension Machine {
     /// an asynchronous action.
     @inlinable
     func process(
-        _ event: Event?, _ context: PredicateContext, _ step: MachineCore<State, Event, CheckedContinuation<Void, Never>>.Step,
+        _ event: Event?, _ context: PredicateContext, _ step: Core.Step,
         source: State, origin: EventOrigin, acceptedAt: Timestamp, replying: Bool
     ) -> Record {
         let storage = schema.storage
@@ -150,9 +150,10 @@ extension Machine {
     }
 
     @inlinable
-    func perform(_ commit: MachineCore<State, Event, CheckedContinuation<Void, Never>>.Commit) {
+    func perform(_ commit: Core.Commit) {
         if commit.stateChanged && !stateSubscribers.isEmpty { stateSubscribers.publish(state) }
-        if commit.timers != .keep { changeTimers(commit.timers) }
+        if case .keep = commit.timers { return }
+        changeTimers(commit.timers)
     }
 
     @inlinable

@@ -24,6 +24,8 @@ public final actor Machine<State: Hashable & Sendable, Event: Sendable, ID: Hash
     /// The record type this machine publishes.
     public typealias Record = TransitionRecord<State, Event, ID>
     @usableFromInline typealias Entry = InboxEntry<State, Event, ID>
+    /// The machine's core, whose `finish()` waiters are continuations.
+    @usableFromInline typealias Core = MachineCore<State, Event, CheckedContinuation<Void, Never>>
 
     /// The machine's id.
     public nonisolated let id: ID
@@ -39,7 +41,7 @@ public final actor Machine<State: Hashable & Sendable, Event: Sendable, ID: Hash
     // `inout` across a call that could reach it again (the compiler's static check still applies).
     /// The state, the sequence number, the timer epoch and the lifecycle, which decide what every
     /// input does.
-    @exclusivity(unchecked) @usableFromInline var core: MachineCore<State, Event, CheckedContinuation<Void, Never>>
+    @exclusivity(unchecked) @usableFromInline var core: Core
     @exclusivity(unchecked) @usableFromInline var subscribers = Subscribers<Record>()
     @exclusivity(unchecked) @usableFromInline var stateSubscribers = Subscribers<State>()
     /// Whether anyone ever subscribed to records or states: until then, finishing the streams
@@ -106,7 +108,7 @@ public final actor Machine<State: Hashable & Sendable, Event: Sendable, ID: Hash
         self.mailbox = FencedMutex(Mailbox(capacity: settings.configuration.inboxCapacity))
         let start = state ?? schema.initialState
         let storage = schema.storage
-        let core = MachineCore<State, Event, CheckedContinuation<Void, Never>>(startingIn: start, of: storage)
+        let core = Core(startingIn: start, of: storage)
         self.core = core
         if storage.timers.hasTimedStates && core.stateID >= 0 {
             // The deadlines are fixed now; the tasks that wait for them start on the actor.

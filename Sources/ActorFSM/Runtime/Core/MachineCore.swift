@@ -44,10 +44,6 @@ struct MachineCore<State: Hashable & Sendable, Event: Sendable, Waiter: Sendable
         offTableState = id < 0 ? state : nil
     }
 
-    /// The current state.
-    @inlinable
-    func state(in storage: Storage) -> State { offTableState ?? storage.states[Int(stateID)] }
-
     /// Whether the machine takes new events.
     @inlinable var isAcceptingEvents: Bool { mutating get { lifecycle.isRunning } }
 
@@ -74,7 +70,7 @@ struct MachineCore<State: Hashable & Sendable, Event: Sendable, Waiter: Sendable
     /// An event starts (a state timeout when `event` is `nil`, its duration in `origin`): it
     /// takes the next sequence number, and the schema says what it triggers. When it fires a
     /// transition, the actor runs its actions, calling ``commit(_:in:)`` between the
-    /// transition's own actions and the entry actions, then ``transitionEnded(failure:policy:in:)``.
+    /// transition's own actions and the entry actions, and ``failed(_:policy:in:)`` if one throws.
     @inlinable
     mutating func begin(_ event: Event?, in context: PredicateContext, origin: EventOrigin, of storage: Storage) -> Step {
         sequenceNumber &+= 1
@@ -161,13 +157,7 @@ struct MachineCore<State: Hashable & Sendable, Event: Sendable, Waiter: Sendable
         case enteredOffTable(State)
     }
 
-    /// A transition's actions ended; `failure` is what one of them threw.
-    @inlinable
-    mutating func transitionEnded(failure: (any Error)?, policy: FailurePolicy<State>, in storage: Storage) -> FailureAction {
-        guard let failure else { return .none }
-        return failed(failure, policy: policy, in: storage)
-    }
-
+    /// An action of the transition in progress threw `failure`.
     @usableFromInline
     mutating func failed(_ failure: any Error, policy: FailurePolicy<State>, in storage: Storage) -> FailureAction {
         switch policy.code {

@@ -48,7 +48,7 @@ extension Machine {
 
     /// Carries out what the core decided for the timers on entering a state: cancel the old
     /// state's, and arm the new state's timeouts (its tasks start once the transition completes).
-    @usableFromInline func changeTimers(_ change: MachineCore<State, Event, CheckedContinuation<Void, Never>>.TimerChange) {
+    @usableFromInline func changeTimers(_ change: Core.TimerChange) {
         let timers = self.timers ?? StateTimers()
         self.timers = timers
         timers.cancelAll()
