@@ -60,9 +60,9 @@ let screen = try Schema<Screen, FeedEvent>(initial: .idle) {
     let load = Actions<Screen, FeedEvent> { context in
         let page = await feed.page
         do {
-            context.post(.loaded(page: page, items: try await api.fetch(page: page)))
+            try context.tryPost(.loaded(page: page, items: try await api.fetch(page: page)))
         } catch {
-            context.post(.loadingFailed(page: page))
+            try context.tryPost(.loadingFailed(page: page))
         }
     }
     define(.idle) { when(.refresh) | then(.loading) }
@@ -79,14 +79,14 @@ let screen = try Schema<Screen, FeedEvent>(initial: .idle) {
 }
 
 let machine = Machine(schema: screen, id: "trending")
-let records = await machine.transitions()
+let records = await machine.records()
 let printer = Task {
     for await record in records { print("  \(record.source) --\(record.eventDescription)--> \(record.target)") }
 }
 /// Plays the user: sends each intent, then waits on the state stream until the screen settles
 /// on loaded or failed. Returns what the screen showed after each intent.
 func play(_ intents: [FeedEvent]) async throws -> [Screen] {
-    var states = await machine.states().makeAsyncIterator()
+    var states = await machine.stateChanges().makeAsyncIterator()
     _ = await states.next()   // the current state, idle
     var shown: [Screen] = []
     for intent in intents {

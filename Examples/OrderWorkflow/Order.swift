@@ -61,9 +61,9 @@ func orderSchema(_ services: Services) throws -> Schema<OrderState, OrderEvent> 
         guard let order = context.machineID(as: Int.self) else { return }
         switch try await services.payments.charge(order: order, attempt: attempt) {
         case .approved:
-            context.post(.paymentSucceeded)
+            try context.tryPost(.paymentSucceeded)
         case .declined:
-            context.post(.paymentDeclined(attempt: attempt), predicates: PredicateContext(
+            try context.tryPost(.paymentDeclined(attempt: attempt), predicates: PredicateContext(
                 attempt < maxAttempts ? RetryBudget.available : RetryBudget.exhausted))
         case .none:
             break   // no answer: the payment timeout ends the wait
@@ -80,7 +80,7 @@ func orderSchema(_ services: Services) throws -> Schema<OrderState, OrderEvent> 
         define(.paymentPending) {
             when(.paymentSucceeded) | then(.paid) | { context in
                 guard let order = context.machineID(as: Int.self) else { return }
-                context.post(services.customerCancels(order: order) ? .cancel : .picked)
+                try context.tryPost(services.customerCancels(order: order) ? .cancel : .picked)
             }
             when(.paymentDeclined) {
                 matching(RetryBudget.available) | then() | { context in
@@ -99,7 +99,7 @@ func orderSchema(_ services: Services) throws -> Schema<OrderState, OrderEvent> 
             when(.picked) | then(.picking) | { context in
                 guard let order = context.machineID(as: Int.self) else { return }
                 try await services.warehouse.pick(order: order)
-                context.post(.handedToCarrier)
+                try context.tryPost(.handedToCarrier)
             }
             when(.cancel) | then(.cancelled) | { context in
                 guard let order = context.machineID(as: Int.self) else { return }
@@ -110,7 +110,7 @@ func orderSchema(_ services: Services) throws -> Schema<OrderState, OrderEvent> 
             when(.handedToCarrier) | then(.shipped) | { context in
                 guard let order = context.machineID(as: Int.self) else { return }
                 try await services.carrier.deliver(order: order)
-                context.post(.delivered)
+                try context.tryPost(.delivered)
             }
         }
         define(.shipped) { when(.delivered) | then(.delivered) }

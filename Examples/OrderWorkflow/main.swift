@@ -31,13 +31,13 @@ let orders = Supervisor<OrderState, OrderEvent, Int>(
         machine: MachineConfiguration(inboxCapacity: 16, failurePolicy: .stop),
         restartStrategy: .restart,
         intensity: RestartIntensity(maxRestarts: max(100, settings.orders), within: .seconds(60))))
-let events = orders.events()
+let reports = orders.reports()
 let clock = ContinuousClock()
 let start = clock.now
 for id in 0..<settings.orders { try orders.spawn(id: id) }
 for id in 0..<settings.orders {
     // A few customers change their mind before paying: the order goes from placed to cancelled.
-    try orders.post(to: id, services.customerCancelsEarly(order: id) ? .cancel : .submit)
+    try orders.tryPost(to: id, services.customerCancelsEarly(order: id) ? .cancel : .submit)
 }
 
 let progress = Progress(total: settings.orders)
@@ -45,8 +45,8 @@ var finalStates: [Int: OrderState] = [:]
 var processed = 0
 var failures = 0
 var restarts = 0
-listening: for await event in events {
-    switch event {
+listening: for await report in reports {
+    switch report {
     case .transition(let record):
         processed += 1
         if case .failed = record.outcome { failures += 1 }
@@ -57,7 +57,7 @@ listening: for await event in events {
         }
     case .restarted(let id, _):
         restarts += 1
-        try orders.post(to: id, .submit)   // the replacement starts placed: resubmit it
+        try orders.tryPost(to: id, .submit)   // the replacement starts placed: resubmit it
     case .escalated(let id, let error):
         print("\nThe supervisor escalated order \(id): \(error)")
         break listening

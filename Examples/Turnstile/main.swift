@@ -75,7 +75,7 @@ var recordCount = 0
 for (title, schema) in stages {
     print("\n\(title)")
     let gate = Machine(schema: schema, id: "gate-7")
-    let records = await gate.transitions()
+    let records = await gate.records()
     let observer = Task {
         var count = 0
         for await _ in records { count += 1 }

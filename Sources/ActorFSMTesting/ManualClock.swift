@@ -5,7 +5,7 @@ import ActorFSM
 /// ```swift
 /// let clock = ManualClock()
 /// let machine = Machine(schema: payment, id: 1, configuration: MachineConfiguration(clock: clock))
-/// var records = await machine.transitions().makeAsyncIterator()
+/// var records = await machine.records().makeAsyncIterator()
 /// clock.advance(by: .seconds(30))
 /// let timedOut = await records.next()   // origin: .timeout(after: .seconds(30))
 /// ```

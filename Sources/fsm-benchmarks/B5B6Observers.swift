@@ -12,7 +12,7 @@ func benchmarkB5(_ settings: Settings) async throws -> [Measurement] {
             let machine = Machine(schema: try turnstileSchema(counter), id: 0)
             var readers: [Task<Int, Never>] = []
             for _ in 0..<subscribers {
-                let stream = await machine.transitions()
+                let stream = await machine.records()
                 readers.append(Task {
                     var seen = 0
                     for await record in stream { seen &+= Int(record.sequenceNumber & 1) }
@@ -20,7 +20,7 @@ func benchmarkB5(_ settings: Settings) async throws -> [Measurement] {
                 })
             }
             let start = clock.now
-            for event in events { try await machine.enqueue(event) }
+            for event in events { try await machine.post(event) }
             await machine.finish()
             var checksum = counter.value
             for reader in readers { checksum &+= await reader.value }

@@ -13,12 +13,12 @@ import Testing
             define(.alarming) { when(.reset) | then(.locked) }
         }
         let machine = Machine(schema: schema, id: 0, configuration: .init(inboxCapacity: 1))
-        let records = await machine.transitions()
+        let records = await machine.records()
         let blocker = Task { try await machine.send(.coin) }
         await gate.untilArrivals(1)
-        try machine.post(.reset)
+        try machine.tryPost(.reset)
         do {
-            try machine.post(.pass)
+            try machine.tryPost(.pass)
             Issue.record("a full inbox should refuse a post")
         } catch {
             #expect(error.kind == .inboxFull)
@@ -29,7 +29,7 @@ import Testing
         await machine.untilWaitingForRoom(2)
         #expect(machine.queuedCount == 1)
         do {
-            try machine.post(.pass)
+            try machine.tryPost(.pass)
             Issue.record("a post must not overtake senders waiting for room")
         } catch {
             #expect(error.kind == .inboxFull)
@@ -50,11 +50,11 @@ import Testing
             define(.unlocked) { when(.pass) | then(.locked) }
         }
         let machine = Machine(schema: schema, id: 0, configuration: .init(inboxCapacity: 2))
-        let records = await machine.transitions()
+        let records = await machine.records()
         let (events, continuation) = AsyncStream.makeStream(of: Event.self)
         for index in 0..<100 { continuation.yield(index.isMultiple(of: 2) ? .coin : .pass) }
         continuation.finish()
-        let consumer = Task { try await machine.consume(events) }
+        let consumer = Task { try await machine.post(contentsOf: events) }
         await machine.untilWaitingForRoom(1)
         // consume had to wait for room, and the inbox holds no more than its capacity.
         #expect(machine.queuedCount <= 2)
@@ -71,14 +71,14 @@ import Testing
         #expect(await machine.state == .locked)
     }
 
-    @Test func anActionThatEnqueuesIntoItsOwnFullInboxIsRefusedRatherThanWaitingForever() async throws {
+    @Test func anActionThatPostsIntoItsOwnFullInboxIsRefusedRatherThanWaitingForever() async throws {
         let machine = Later<Machine<State, Event, Int>>()
         let gate = Gate()
         let schema = try Schema<State, Event>(initial: .locked) {
             define(.locked) {
                 when(.coin) | then(.unlocked) | { () async throws in
                     await gate.wait()
-                    try await machine.get?.enqueue(.pass)
+                    try await machine.get?.post(.pass)
                 }
             }
             define(.unlocked) { when(.pass) | then(.locked) }
@@ -87,7 +87,7 @@ import Testing
         machine.set(gateMachine)
         let first = Task { try await gateMachine.send(.coin) }
         await gate.untilArrivals(1)
-        try gateMachine.post(.pass)
+        try gateMachine.tryPost(.pass)
         gate.open()
         do {
             _ = try await first.value
@@ -98,21 +98,23 @@ import Testing
     }
 
     @Test func followUpsBeyondTheInboxCapacityAreRefused() async throws {
-        let accepted = Later<[Bool]>()
+        let accepted = Later<[MachineError.Kind?]>()
         let schema = try Schema<State, Event>(initial: .locked) {
             define(.locked) {
                 when(.coin) | then(.unlocked) | { (context: TransitionContext<State, Event>) in
-                    accepted.set((0..<5).map { _ in context.post(.pass) })
+                    accepted.set((0..<5).map { _ -> MachineError.Kind? in
+                        do { try context.tryPost(.pass); return nil } catch { return (error as? MachineError)?.kind }
+                    })
                 }
             }
             define(.unlocked) { when(.pass) | then(.locked) }
         }
         let machine = Machine(schema: schema, id: 0, configuration: .init(inboxCapacity: 3))
         try await machine.send(.coin)
-        #expect(accepted.get == [true, true, true, false, false])
+        #expect(accepted.get == [nil, nil, nil, .inboxFull, .inboxFull])
     }
 
-    @Test func consumeTakesPredicatesWithEachEvent() async throws {
+    @Test func postContentsOfTakesPredicatesWithEachEvent() async throws {
         let schema = try Schema<State, Event>(initial: .locked, final: [.alarming]) {
             define(.locked) {
                 matching(Enforcement.strong) | when(.pass) | then(.alarming)
@@ -125,7 +127,7 @@ import Testing
             continuation.yield(Envelope(.pass, predicates: PredicateContext(Enforcement.strong)))
             continuation.finish()
         }
-        try await machine.consume(envelopes)
+        try await machine.post(contentsOf: envelopes)
         await machine.finish()
         #expect(await machine.state == .alarming)
     }

@@ -6,7 +6,7 @@ import Testing
     static let reminders = try! Schema<Checkout, CheckoutEvent>(initial: .pending, final: [.cancelled]) {
         define(.pending) {
             when(.ping) | then()
-            when(.pay) | then(.paid) | { context in _ = context.post(.retry, after: .seconds(5)) }
+            when(.pay) | then(.paid) | { context in try context.post(.retry, after: .seconds(5)) }
             matching(Mode.strict) | when(.retry) | then(.reminded)
             matching(Mode.lenient) | when(.retry) | then(.cancelled)
         }

@@ -17,7 +17,7 @@ import Testing
     @Test(arguments: [("exit", State.locked), ("transition", .locked), ("entry", .unlocked)])
     func resumeStaysInTheCommittedStateAndGoesOn(phase: String, committed: State) async throws {
         let machine = Machine(schema: try schema(throwingIn: phase), id: 0)
-        let records = await machine.transitions()
+        let records = await machine.records()
         do {
             try await machine.send(.coin)
             Issue.record("expected a failure")
@@ -43,10 +43,10 @@ import Testing
             define(.unlocked) { when(.pass) | then(.locked) }
         }
         let machine = Machine(schema: schema, id: 0, configuration: .init(failurePolicy: .stop))
-        let records = await machine.transitions()
+        let records = await machine.records()
         let failing = Task { try await machine.send(.coin) }
         await gate.untilArrivals(1)
-        try machine.post(.pass)
+        try machine.tryPost(.pass)
         let waiting = Task { try await machine.send(.pass) }
         await machine.untilQueued(2)
         gate.open()
@@ -67,7 +67,7 @@ import Testing
     @Test func enterMovesToTheErrorState() async throws {
         let machine = Machine(schema: try schema(throwingIn: "transition"), id: 0,
                               configuration: .init(failurePolicy: .enter(.alarming)))
-        let states = await machine.states()
+        let states = await machine.stateChanges()
         await #expect(throws: MachineError.self) { try await machine.send(.coin) }
         #expect(await machine.state == .alarming)
         #expect(try await machine.send(.reset).target == .locked)
@@ -105,16 +105,16 @@ import Testing
 
     @Test func finishDrainsTheInboxThenStops() async throws {
         let machine = Machine(schema: schema, id: 0)
-        let records = await machine.transitions()
+        let records = await machine.records()
         let blocker = Task { try await machine.send(.coin) }
         await gate.untilArrivals(1)
-        try machine.post(.pass)
-        try machine.post(.coin)
+        try machine.tryPost(.pass)
+        try machine.tryPost(.coin)
         let finished = Task { await machine.finish() }
         await machine.untilRefusingEvents()
         #expect(await !machine.isAcceptingEvents)
         do {
-            try machine.post(.pass)
+            try machine.tryPost(.pass)
             Issue.record("a finishing machine should refuse events")
         } catch {
             #expect(error.kind == .stopped)
@@ -181,7 +181,7 @@ import Testing
         }
         let machine = Machine(schema: schema, id: 0)
         target.set(machine)
-        let records = await machine.transitions()
+        let records = await machine.records()
         let first = Task { try await machine.send(.coin) }
         await machine.untilQueued(1)
         await machine.stop()
@@ -208,7 +208,7 @@ import Testing
         let inline = Task { try await machine.send(.reset) }
         await first.untilArrivals(1)
         // Queued behind the busy machine: a post, then an awaited send.
-        try machine.post(.coin)
+        try machine.tryPost(.coin)
         let sender = Task { try await machine.send(.pass) }
         await machine.untilQueued(2)
         first.open()
@@ -224,19 +224,19 @@ import Testing
         let gate = Gate()
         let schema = try Schema<State, Event>(initial: .locked) {
             define(.locked) {
-                when(.coin) | then(.unlocked) | { (context: TransitionContext<State, Event>) async in
-                    context.post(.pass)
+                when(.coin) | then(.unlocked) | { (context: TransitionContext<State, Event>) async throws in
+                    try context.tryPost(.pass)
                     await gate.wait()
                 }
             }
             define(.unlocked) { when(.pass) | then(.locked) }
         }
         let machine = Machine(schema: schema, id: 0)
-        let records = await machine.transitions()
+        let records = await machine.records()
         let inFlight = Task { try await machine.send(.coin) }
         await gate.untilArrivals(1)
-        try machine.post(.pass)
-        try machine.post(.coin)
+        try machine.tryPost(.pass)
+        try machine.tryPost(.coin)
         await machine.stop()
         gate.open()
         _ = try await inFlight.value
@@ -248,7 +248,7 @@ import Testing
 
     @Test func cancellingAWaitingSenderWithdrawsItsEvent() async throws {
         let machine = Machine(schema: schema, id: 0)
-        let records = await machine.transitions()
+        let records = await machine.records()
         let blocker = Task { try await machine.send(.coin) }
         await gate.untilArrivals(1)
         let withdrawn = Task { try await machine.send(.pass) }
@@ -277,7 +277,7 @@ import Testing
         }
         let gate = Machine(schema: schema, id: 0)
         machine.set(gate)
-        let records = await gate.transitions()
+        let records = await gate.records()
         try await gate.send(.coin)
         #expect(await gate.isStopped)
         var count = 0
@@ -291,7 +291,7 @@ import Testing
             define(.locked) {
                 when(.coin) | then(.unlocked) | { (context: TransitionContext<State, Event>) in
                     started.set(Task.detached {
-                        for _ in 0..<10 { context.post(.pass) }
+                        for _ in 0..<10 { try? context.tryPost(.pass) }
                     })
                 }
                 when(.pass) | then(.locked)
@@ -299,7 +299,7 @@ import Testing
             define(.unlocked) { when(.pass) | then(.locked) }
         }
         let machine = Machine(schema: schema, id: 0)
-        let records = await machine.transitions()
+        let records = await machine.records()
         try await machine.send(.coin)
         await started.get?.value
         let seen = try await first(11, of: records)
@@ -311,9 +311,9 @@ import Testing
         let machine = Machine(schema: schema, id: 0)
         await machine.stop()
         await #expect(throws: MachineError.self) { try await machine.send(.pass) }
-        #expect(throws: MachineError.self) { try machine.post(.pass) }
+        #expect(throws: MachineError.self) { try machine.tryPost(.pass) }
         var count = 0
-        for await _ in await machine.transitions() { count += 1 }
+        for await _ in await machine.records() { count += 1 }
         #expect(count == 0)
     }
 }

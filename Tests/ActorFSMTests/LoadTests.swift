@@ -55,7 +55,7 @@ enum Tick: CaseKeyed {
                             if sender.isMultiple(of: 2) {
                                 try await machine.send(.tick(sender: sender, index: index))
                             } else {
-                                try machine.post(.tick(sender: sender, index: index))
+                                try machine.tryPost(.tick(sender: sender, index: index))
                             }
                         }
                     }
@@ -81,7 +81,7 @@ enum Tick: CaseKeyed {
             define(.unlocked) { when(.pass) | then(.locked) | { await Task.yield() } }
         }
         let supervisor = Supervisor<State, Event, Int>(schema: schema)
-        let events = supervisor.events()
+        let events = supervisor.reports()
         let machines = try (0..<50).map { try supervisor.spawn(id: $0) }
         let counted = Task {
             var outcomes = 0
@@ -103,7 +103,7 @@ enum Tick: CaseKeyed {
                                     cancelled += 1
                                 }
                             } else {
-                                try await machine.enqueue(event)
+                                try await machine.post(event)
                             }
                         }
                     }

@@ -47,7 +47,7 @@ import Testing
 
     @Test func statesStreamStartsWithTheCurrentStateThenEveryChange() async throws {
         let gate = Machine(schema: turnstile, id: 0)
-        let states = await gate.states()
+        let states = await gate.stateChanges()
         try await gate.send(.coin)
         try await gate.send(.coin)   // unhandled in unlocked: no change
         try await gate.send(.pass)
@@ -63,13 +63,13 @@ import Testing
             define(.locked) {
                 when(.coin) | then(.unlocked) | { (context: TransitionContext<State, Event>) in
                     ids.set(context.machineID(as: String.self) ?? "none")
-                    context.post(.pass)
+                    try context.tryPost(.pass)
                 }
             }
             define(.unlocked) { when(.pass) | then(.locked) }
         }
         let gate = Machine(schema: schema, id: "g")
-        let records = await gate.transitions()
+        let records = await gate.records()
         try await gate.send(.coin)
         let seen = try await first(2, of: records)
         #expect(seen.map(\.event) == [.coin, .pass])
@@ -185,11 +185,11 @@ import Testing
             }
         }
         let machine = Machine(schema: schema, id: 0)
-        let records = await machine.transitions()
+        let records = await machine.records()
         let blocker = Task { try await machine.send(.coin) }
         await gate.untilArrivals(1)
-        try machine.post(.pass)
-        try machine.post(.coin)
+        try machine.tryPost(.pass)
+        try machine.tryPost(.coin)
         await machine.untilQueued(2)
         gate.open()
         _ = try await blocker.value

@@ -13,7 +13,7 @@ import Testing
 
     @Test func everySubscriberSeesEveryRecordInOrder() async throws {
         let machine = Machine(schema: schema, id: 0)
-        let subscriptions = [await machine.transitions(), await machine.transitions(), await machine.transitions()]
+        let subscriptions = [await machine.records(), await machine.records(), await machine.records()]
         for index in 0..<100 { try await machine.send(index.isMultiple(of: 2) ? .coin : .pass) }
         await machine.stop()
         for subscription in subscriptions {
@@ -26,7 +26,7 @@ import Testing
     @Test func aSubscriberSeesOnlyWhatHappensAfterItSubscribed() async throws {
         let machine = Machine(schema: schema, id: 0)
         try await machine.send(.coin)
-        let late = await machine.transitions()
+        let late = await machine.records()
         try await machine.send(.pass)
         await machine.stop()
         var numbers: [UInt64] = []
@@ -36,8 +36,8 @@ import Testing
 
     @Test func aSlowSubscriberDropsAndCountsWithoutStallingTheMachine() async throws {
         let machine = Machine(schema: schema, id: 0)
-        let newest = await machine.transitions(buffering: .keepingNewest(2))
-        let oldest = await machine.transitions(buffering: .keepingOldest(3))
+        let newest = await machine.records(buffering: .keepingNewest(2))
+        let oldest = await machine.records(buffering: .keepingOldest(3))
         for index in 0..<10 { try await machine.send(index.isMultiple(of: 2) ? .coin : .pass) }
         await machine.stop()
         var kept: [UInt64] = []
@@ -52,8 +52,8 @@ import Testing
 
     @Test func aCancelledSubscriberIsRemoved() async throws {
         let machine = Machine(schema: schema, id: 0)
-        let kept = await machine.transitions()
-        let cancelled = await machine.transitions()
+        let kept = await machine.records()
+        let cancelled = await machine.records()
         let reader = Task { for await _ in cancelled {} }
         reader.cancel()
         await reader.value
@@ -64,7 +64,7 @@ import Testing
 
     @Test func aSubscriberThatLeavesItsLoopIsForgottenThoughItsStreamLives() async throws {
         let machine = Machine(schema: schema, id: 0)
-        let transitions = await machine.transitions()
+        let transitions = await machine.records()
         try await machine.send(.coin)
         for await record in transitions {
             #expect(record.event == .coin)
@@ -76,8 +76,8 @@ import Testing
 
     @Test func aStreamReleasedWithoutBeingIteratedIsForgotten() async throws {
         let machine = Machine(schema: schema, id: 0)
-        _ = await machine.transitions()
-        let kept = await machine.transitions()
+        _ = await machine.records()
+        let kept = await machine.records()
         try await machine.send(.coin)
         #expect(await machine.transitionSubscriberCount == 1)
         #expect(try await first(1, of: kept).map(\.event) == [.coin])
@@ -85,22 +85,22 @@ import Testing
 
     @Test func thousandsOfPostedRecordsReachEverySubscriberInOrder() async throws {
         let machine = Machine(schema: schema, id: 0)
-        let subscriptions = [await machine.transitions(), await machine.transitions(),
-                             await machine.transitions(buffering: .keepingOldest(10_000))]
+        let subscriptions = [await machine.records(), await machine.records(),
+                             await machine.records(buffering: .keepingOldest(10_000))]
         let readers = subscriptions.map { subscription in
             Task { try await first(3_000, of: subscription).map(\.sequenceNumber) }
         }
-        for index in 0..<3_000 { try await machine.enqueue(index.isMultiple(of: 2) ? .coin : .pass) }
+        for index in 0..<3_000 { try await machine.post(index.isMultiple(of: 2) ? .coin : .pass) }
         for reader in readers { #expect(try await reader.value == Array(1...3_000)) }
     }
 
     @Test func aWaitingSubscriberGetsPostedRecordsOnceTheMachineRunsDry() async throws {
         let machine = Machine(schema: schema, id: 0)
-        let transitions = await machine.transitions()
+        let transitions = await machine.records()
         let reader = Task { try await first(10, of: transitions).map(\.sequenceNumber) }
         await machine.untilSubscribersWait(1)
         // Fewer records than the wake-up interval: the wake-up comes when the inbox runs dry.
-        for index in 0..<10 { try machine.post(index.isMultiple(of: 2) ? .coin : .pass) }
+        for index in 0..<10 { try machine.tryPost(index.isMultiple(of: 2) ? .coin : .pass) }
         #expect(try await reader.value == Array(1...10))
     }
 
@@ -115,11 +115,11 @@ import Testing
             define(.unlocked) { when(.pass) | then(.locked) | { await last.wait() } }
         }
         let machine = Machine(schema: schema, id: 0)
-        let transitions = await machine.transitions()
+        let transitions = await machine.records()
         // Everything is queued, and the subscriber waits, before the first record.
-        try machine.post(.reset)
-        try machine.post(.coin)
-        try machine.post(.pass)
+        try machine.tryPost(.reset)
+        try machine.tryPost(.coin)
+        try machine.tryPost(.pass)
         await opening.untilArrivals(1)
         let reader = Task { try await first(2, of: transitions).map(\.event) }
         await machine.untilSubscribersWait(1)
@@ -133,7 +133,7 @@ import Testing
     @Test func aStreamIsIteratedOnce() async throws {
         for buffering in [SubscriptionBuffering.unbounded, .keepingOldest(4)] {
             let machine = Machine(schema: schema, id: 0)
-            let transitions = await machine.transitions(buffering: buffering)
+            let transitions = await machine.records(buffering: buffering)
             var firstIterator = transitions.makeAsyncIterator()
             var second = transitions.makeAsyncIterator()
             try await machine.send(.coin)

@@ -68,7 +68,7 @@ import Testing
             return .loaded
         })
         let machine = Machine(schema: schema, id: 1, configuration: MachineConfiguration(clock: clock))
-        var records = await machine.transitions().makeAsyncIterator()
+        var records = await machine.records().makeAsyncIterator()
         try await machine.send(.reopen)
         await clock.waitUntilSleeping(count: 1)
         try await machine.send(.cancel)
@@ -104,7 +104,7 @@ import Testing
         let schema = try Self.loading(StateTask { .loaded })
         let clock = ManualClock()
         let machine = Machine(schema: schema, id: 1, startingIn: .loading, configuration: MachineConfiguration(clock: clock))
-        var records = await machine.transitions().makeAsyncIterator()
+        var records = await machine.records().makeAsyncIterator()
         let record = try #require(await records.next())
         #expect(record.event == .loaded && record.origin == .stateTask && record.source == .loading)
     }

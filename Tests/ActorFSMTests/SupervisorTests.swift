@@ -31,7 +31,7 @@ import Testing
 
     @Test func theMergedStreamTagsRecordsWithTheirMachine() async throws {
         let supervisor = Supervisor<State, Event, Int>(schema: schema)
-        let events = supervisor.events()
+        let events = supervisor.reports()
         for id in 0..<3 { try supervisor.spawn(id: id) }
         for id in 0..<3 { try await supervisor.send(to: id, .coin) }
         let records = try await first(3, of: events).compactMap(\.record)
@@ -41,7 +41,7 @@ import Testing
 
     @Test func aFailedMachineIsRestartedInTheInitialState() async throws {
         let supervisor = Supervisor<State, Event, Int>(schema: schema)
-        let events = supervisor.events()
+        let events = supervisor.reports()
         let original = try supervisor.spawn(id: 7)
         try await supervisor.send(to: 7, .coin)
         try await supervisor.send(to: 7, .pass)
@@ -65,7 +65,7 @@ import Testing
         let supervisor = Supervisor<State, Event, Int>(
             schema: schema,
             configuration: .init(intensity: RestartIntensity(maxRestarts: 2, within: .seconds(3_600))))
-        let events = supervisor.events()
+        let events = supervisor.reports()
         try supervisor.spawn(id: 1)
         try supervisor.spawn(id: 2)
         for _ in 0..<3 { await #expect(throws: MachineError.self) { try await supervisor.send(to: 1, .reset) } }
@@ -89,7 +89,7 @@ import Testing
             let error = await #expect(throws: MachineError.self) { try await supervisor.send(to: id, .coin) }
             #expect(error?.kind == .stopped)
             #expect(error?.description.contains("the supervisor is shut down") == true)
-            #expect(throws: MachineError.self) { try supervisor.post(to: id, .coin) }
+            #expect(throws: MachineError.self) { try supervisor.tryPost(to: id, .coin) }
         }
     }
 
@@ -118,7 +118,7 @@ import Testing
 
     @Test func theEscalateStrategyStopsEverythingOnTheFirstFailure() async throws {
         let supervisor = Supervisor<State, Event, Int>(schema: schema, configuration: .init(restartStrategy: .escalate))
-        let events = supervisor.events()
+        let events = supervisor.reports()
         let bystander = try supervisor.spawn(id: 2)
         try supervisor.spawn(id: 1)
         await #expect(throws: MachineError.self) { try await supervisor.send(to: 1, .reset) }
@@ -132,8 +132,8 @@ import Testing
 
     @Test func aSubscriberThatStopsListeningIsRemovedAtOnce() async throws {
         let supervisor = Supervisor<State, Event, Int>(schema: schema)
-        let events = supervisor.events()
-        let kept = supervisor.events()
+        let events = supervisor.reports()
+        let kept = supervisor.reports()
         #expect(supervisor.listenerCount == 2)
         let reader = Task { for await _ in events {} }
         reader.cancel()
@@ -149,7 +149,7 @@ import Testing
 
     @Test func leaveStoppedRemovesTheFailedMachine() async throws {
         let supervisor = Supervisor<State, Event, Int>(schema: schema, configuration: .init(restartStrategy: .leaveStopped))
-        let events = supervisor.events()
+        let events = supervisor.reports()
         try supervisor.spawn(id: 1)
         await #expect(throws: MachineError.self) { try await supervisor.send(to: 1, .reset) }
         let seen = try await first(2, of: events)
@@ -168,12 +168,12 @@ import Testing
             define(.unlocked) { when(.pass) | then(.locked) }
         }
         let supervisor = Supervisor<State, Event, Int>(schema: slow)
-        let events = supervisor.events()
+        let events = supervisor.reports()
         // Ten busy machines and five idle ones.
         for id in 0..<15 { try supervisor.spawn(id: id) }
         for id in 0..<10 {
-            try supervisor.post(to: id, .coin)
-            try supervisor.post(to: id, .pass)
+            try supervisor.tryPost(to: id, .coin)
+            try supervisor.tryPost(to: id, .pass)
         }
         await gate.untilArrivals(10)
         let machines = (0..<15).compactMap { supervisor.machine(id: $0) }
@@ -183,7 +183,7 @@ import Testing
         let again = Task { await supervisor.shutdown() }
         #expect(supervisor.machine(id: 3) === machines[3])
         // Every machine refuses new events before the busy ones have drained.
-        for machine in machines { #expect(throws: MachineError.self) { try machine.post(.coin) } }
+        for machine in machines { #expect(throws: MachineError.self) { try machine.tryPost(.coin) } }
         await #expect(throws: MachineError.self) { try await supervisor.send(to: 12, .coin) }
         gate.open()
         await again.value

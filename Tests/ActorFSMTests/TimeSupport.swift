@@ -11,12 +11,12 @@ typealias CheckoutMachine = Machine<Checkout, CheckoutEvent, Int>
 struct TimedMachine {
     let clock = ManualClock()
     let machine: CheckoutMachine
-    var records: RecordStream<CheckoutMachine.Record>.Iterator
+    var records: Subscription<CheckoutMachine.Record>.Iterator
 
     init(_ schema: Schema<Checkout, CheckoutEvent>, startingIn state: Checkout? = nil, standing: PredicateContext = .none) async {
         machine = Machine(schema: schema, id: 1, startingIn: state,
                           configuration: MachineConfiguration(standingPredicates: standing, clock: clock))
-        records = await machine.transitions().makeAsyncIterator()
+        records = await machine.records().makeAsyncIterator()
     }
 
     /// The next record published.

@@ -17,7 +17,7 @@ import Testing
         let supervisor = Supervisor<Checkout, CheckoutEvent, Int>(
             schema: TimeoutTests.payment,
             configuration: SupervisorConfiguration(machine: MachineConfiguration(clock: clock)))
-        let records = supervisor.events()
+        let records = supervisor.reports()
         let threadsBefore = try Self.threadCount()
         for id in 0..<count { try supervisor.spawn(id: id) }
         await clock.waitUntilSleeping(count: count)

@@ -1,6 +1,6 @@
 import Synchronization
 
-/// One unbounded subscription to a ``Broadcast``, shared by its ``RecordStream`` and iterator:
+/// One unbounded subscription to a ``Broadcast``, shared by its ``Subscription`` and iterator:
 /// where it starts, whether its consumer has gone, and how it waits for records.
 @usableFromInline
 final class LogReader<Element: Sendable>: Sendable {

@@ -8,7 +8,7 @@ import Synchronization
 /// a buffer of their own, which decides what they keep.
 @usableFromInline
 struct Subscribers<Element: Sendable>: Sendable {
-    @usableFromInline var entries: [(id: Int, subscription: Subscription<Element>)] = []
+    @usableFromInline var entries: [(id: Int, subscription: SubscriptionBuffer<Element>)] = []
     /// The shared log, while an unbounded subscription is live.
     @usableFromInline var log: LogWriter<Element>?
     @usableFromInline var nextID = 0
@@ -26,19 +26,19 @@ struct Subscribers<Element: Sendable>: Sendable {
     mutating func subscribe(
         _ buffering: SubscriptionBuffering, initial: Element? = nil,
         onTermination: (@Sendable (Int) -> Void)? = nil
-    ) -> RecordStream<Element> {
+    ) -> Subscription<Element> {
         nextID += 1
         let id = nextID
         var terminated: (@Sendable () -> Void)?
         if let onTermination { terminated = { onTermination(id) } }
         if case .unbounded = buffering.code, initial == nil {
             if log == nil { log = LogWriter() }
-            return RecordStream(.log(LogReader(log!.broadcast, at: log!.position, onTermination: terminated)))
+            return Subscription(.log(LogReader(log!.broadcast, at: log!.position, onTermination: terminated)))
         }
-        let subscription = Subscription<Element>(buffering: buffering, onTermination: terminated)
+        let subscription = SubscriptionBuffer<Element>(buffering: buffering, onTermination: terminated)
         if let initial { _ = subscription.publish(initial) }
         entries.append((id, subscription))
-        return RecordStream(.buffer(subscription))
+        return Subscription(.buffer(subscription))
     }
 
     /// Forgets a subscription whose consumer has gone.
@@ -108,7 +108,7 @@ struct Subscribers<Element: Sendable>: Sendable {
     /// Subscriptions a publisher has let go of, to be finished.
     @usableFromInline
     struct Ending: Sendable {
-        let subscriptions: [Subscription<Element>]
+        let subscriptions: [SubscriptionBuffer<Element>]
         let broadcast: Broadcast<Element>?
 
         /// Finishes every subscription: consumers read what they have been sent, then the end.

@@ -1,99 +1,109 @@
-/// One subscriber's own buffer, shared by the publisher (a machine or supervisor) and the
-/// consumer (a ``RecordStream`` and its iterator): for bounded subscriptions, and for those that
-/// start with a value (`states()`). Other unbounded subscriptions read a shared ``Broadcast``.
+/// An asynchronous sequence of what a machine or supervisor publishes, from the moment of
+/// subscription until the publisher stops or the consumer stops iterating.
 ///
-/// Why not `AsyncStream`: it is not specialised for our records (a quarter of a publication went
-/// to generic metadata lookups). Here a consumer is woken only when it had nothing left to read,
-/// and an unbounded one takes every buffered record in one lock turn.
-@usableFromInline
-final class Subscription<Element: Sendable>: Sendable {
-    @usableFromInline typealias Waiter = UnsafeContinuation<Void, Never>
-
-    @usableFromInline let state: FencedMutex<SubscriptionState<Element, Waiter>>
-    /// Told once, when the consumer goes (so a publisher can forget the subscription at once).
-    let onTermination: (@Sendable () -> Void)?
-
-    init(buffering: SubscriptionBuffering, onTermination: (@Sendable () -> Void)? = nil) {
-        state = FencedMutex(SubscriptionState(buffering: buffering.code))
-        self.onTermination = onTermination
-    }
-
-    /// Records dropped so far because the buffer was full.
-    var droppedCount: Int { state.withLock { $0.dropped } }
-
-    /// Whether the consumer has gone.
-    var isTerminated: Bool { state.withLock { $0.phase == .terminated } }
-
-    // MARK: Publisher
-
-    /// Delivers `element` without waiting; returns `false` if the consumer has gone.
-    @inlinable
-    func publish(_ element: Element) -> Bool {
-        switch state.withLock({ $0.publish(element) }) {
-        case .none:
-            return true
-        case .resume(let waiter):
-            waiter.resume()
-            return true
-        case .terminated:
-            return false
-        }
-    }
-
-    /// Ends the subscription once the consumer has read what is buffered.
-    func finish() {
-        state.withLock { $0.finish() }?.resume()
-    }
-
-    // MARK: Consumer
-
-    /// Returns the next record, refilling `batch` (empty on entry) from the buffer, or waiting
-    /// for the publisher; `nil` at the end. Cancelling the calling task ends the subscription.
-    @inlinable
-    func next(refilling batch: inout RingBuffer<Element>, isolation actor: isolated (any Actor)?) async -> Element? {
-        while true {
-            if Task.isCancelled {
-                terminate()
-                return nil
-            }
-            switch state.withLock({ $0.take(into: &batch) }) {
-            case .element(let element):
-                return element
-            case .batch:
-                return batch.popFirst()
-            case .end:
-                return nil
-            case .wait:
-                await withTaskCancellationHandler {
-                    await withUnsafeContinuation(isolation: actor) { (waiter: Waiter) in
-                        if state.withLock({ $0.park(waiter) }) { waiter.resume() }
-                    }
-                } onCancel: {
-                    terminate()
-                }
-            }
-        }
-    }
-
-    /// An iterator was made: from now on its lifetime decides when the consumer has gone.
-    /// Returns `false` if one was made before (this one then ends at once).
-    func beginIteration() -> Bool {
-        state.withLock { state in
-            defer { state.isIterated = true }
-            return !state.isIterated
-        }
-    }
-
-    /// The stream value (`iterator == false`) or its iterator is gone.
-    func release(iterator: Bool) {
-        if state.withLock({ $0.release(iterator: iterator) }) { terminate() }
-    }
-
-    /// The consumer has gone: drop what is buffered, wake it if it waits, tell the publisher.
+/// ```swift
+/// let transitions = await machine.records()
+/// for await record in transitions { print(record) }
+/// print("dropped:", transitions.droppedCount)
+/// ```
+///
+/// A stream has one consumer: iterate it once, from one task (an iterator made after the first
+/// one ends at once). The subscription ends, and the publisher forgets it, when its iterator is
+/// released (for example after `break`), when the stream is released without being iterated,
+/// or when the iterating task is cancelled: `next()` then returns `nil` instead of waiting or
+/// looking for newer records.
+public struct Subscription<Element: Sendable>: AsyncSequence, Sendable {
+    /// Where the records come from: the publisher's shared log (unbounded subscriptions), or a
+    /// buffer of the subscription's own (bounded ones, and those that start with a value).
     @usableFromInline
-    func terminate() {
-        let (ended, waiter) = state.withLock { $0.terminate() }
-        waiter?.resume()
-        if ended { onTermination?() }
+    enum Source: Sendable {
+        case log(LogReader<Element>)
+        case buffer(SubscriptionBuffer<Element>)
+    }
+
+    let source: Source
+    let lifetime: Lifetime
+
+    init(_ source: Source) {
+        self.source = source
+        lifetime = Lifetime(source, iterator: false)
+    }
+
+    /// Records dropped so far because the subscription's buffer was full.
+    public var droppedCount: Int {
+        switch source {
+        case .log: 0
+        case .buffer(let subscription): subscription.droppedCount
+        }
+    }
+
+    /// Makes the iterator.
+    public func makeAsyncIterator() -> Iterator {
+        // Only the first iterator reads, and its lifetime ends the subscription.
+        switch source {
+        case .log(let reader):
+            let cursor = reader.makeCursor()
+            return Iterator(cursor: cursor, subscription: nil,
+                            lifetime: cursor == nil ? nil : Lifetime(source, iterator: true))
+        case .buffer(let subscription):
+            let isFirst = subscription.beginIteration()
+            return Iterator(cursor: nil, subscription: isFirst ? subscription : nil,
+                            lifetime: isFirst ? Lifetime(source, iterator: true) : nil)
+        }
+    }
+
+    /// Reads a ``Subscription``; not `Sendable`: iterate from one task.
+    public struct Iterator: AsyncIteratorProtocol {
+        @usableFromInline var cursor: LogCursor<Element>?
+        /// `nil` for a log reader, and for an iterator that was not the stream's first.
+        @usableFromInline let subscription: SubscriptionBuffer<Element>?
+        /// Records taken from the subscription's buffer in one turn and not yet returned.
+        @usableFromInline var batch = RingBuffer<Element>()
+        /// `nil` for an iterator that was not the stream's first.
+        @usableFromInline let lifetime: Lifetime?
+
+        init(cursor: LogCursor<Element>?, subscription: SubscriptionBuffer<Element>?, lifetime: Lifetime?) {
+            self.cursor = cursor
+            self.subscription = subscription
+            self.lifetime = lifetime
+        }
+
+        /// The next record, or `nil` once the subscription has ended; waits on `actor` (the
+        /// caller's isolation) without leaving it.
+        @inlinable
+        public mutating func next(isolation actor: isolated (any Actor)? = #isolation) async -> Element? {
+            if cursor != nil { return await cursor!.next(isolation: actor) }
+            guard let subscription else { return nil }
+            if let element = batch.popFirst() { return element }
+            return await subscription.next(refilling: &batch, isolation: actor)
+        }
+
+        /// The next record, or `nil` once the subscription has ended.
+        @inlinable
+        public mutating func next() async -> Element? {
+            await next(isolation: nil)
+        }
+    }
+
+    /// Tells the subscription when the last copy of a stream value or of an iterator is gone.
+    @usableFromInline
+    final class Lifetime: Sendable {
+        let source: Source
+        let isIterator: Bool
+
+        init(_ source: Source, iterator: Bool) {
+            self.source = source
+            isIterator = iterator
+        }
+
+        deinit {
+            switch source {
+            case .log(let reader): reader.release(iterator: isIterator)
+            case .buffer(let subscription): subscription.release(iterator: isIterator)
+            }
+        }
     }
 }
+
+@available(*, unavailable)
+extension Subscription.Iterator: Sendable {}

@@ -1,7 +1,7 @@
 /// How many records a subscription may hold while its consumer is slow, and which it keeps.
 ///
 /// A machine never waits for a subscriber: once the buffer is full, records are dropped and
-/// counted (see ``RecordStream/droppedCount``).
+/// counted (see ``Subscription/droppedCount``).
 public struct SubscriptionBuffering: Sendable, Hashable {
     @usableFromInline
     enum Code: Sendable, Hashable {

@@ -95,7 +95,7 @@ struct SubscriptionState<Element, Waiter> {
     /// said to wait; returns whether the caller must resume it at once.
     @inlinable
     mutating func park(_ waiter: Waiter) -> Bool {
-        precondition(self.waiter == nil, "A RecordStream was iterated by two tasks at once; it has one consumer.")
+        precondition(self.waiter == nil, "A Subscription was iterated by two tasks at once; it has one consumer.")
         guard phase == .open && pending.isEmpty else { return true }
         self.waiter = waiter
         return false

@@ -93,9 +93,9 @@ public enum Outcome: Sendable, CustomStringConvertible {
 public enum EventOrigin: Sendable, Hashable {
     /// `send`, awaited by its sender.
     case send
-    /// `post`, or an element of a sequence given to `consume`.
+    /// `post`, `tryPost` or `post(contentsOf:)`.
     case post
-    /// `context.post` from one of the machine's own actions.
+    /// `context.tryPost` from one of the machine's own actions.
     case followUp
     /// A state timeout, `after(duration)`, that fired: the record's event is `nil`.
     case timeout(after: Duration)

@@ -1,4 +1,4 @@
-/// An event with the predicates it was sent with, for ``Machine/consume(_:)``.
+/// An event with the predicates it was sent with, for `post(contentsOf:)` (see ``Machine``).
 public struct Envelope<Event: Sendable>: Sendable {
     /// The event.
     public var event: Event

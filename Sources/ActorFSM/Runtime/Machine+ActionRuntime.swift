@@ -11,12 +11,14 @@ extension Machine: ActionRuntime {
         return schedule(event, after: delay, predicates: predicates)
     }
 
-    @usableFromInline nonisolated func postFollowUp<E: Sendable>(_ event: E, predicates: PredicateContext?) -> Bool {
+    @usableFromInline nonisolated func postFollowUp<E: Sendable>(_ event: E, predicates: PredicateContext?) throws(MachineError) {
         // A context is only ever made by this machine for its own `Event` type.
-        guard let event = event as? Event else { return false }
+        guard let event = event as? Event else { throw MachineError(.stopped) }
         let entry = Entry(event: event, predicates: predicates, origin: .followUp, acceptedAt: .now)
-        guard case .queued(let resumptions) = mailbox.withLock({ $0.inbox.followUp(entry) }) else { return false }
-        if !resumptions.isEmpty { perform(resumptions) }
-        return true
+        switch mailbox.withLock({ $0.inbox.followUp(entry) }) {
+        case .queued(let resumptions): if !resumptions.isEmpty { perform(resumptions) }
+        case .full: throw MachineError(.inboxFull)
+        case .closed: throw MachineError(.stopped)
+        }
     }
 }

@@ -3,7 +3,7 @@
 extension Machine {
     /// Subscribes to the records of every event processed from now on, in order. The stream
     /// finishes when the machine stops.
-    public func transitions(buffering: SubscriptionBuffering = .unbounded) -> RecordStream<Record> {
+    public func records(buffering: SubscriptionBuffering = .unbounded) -> Subscription<Record> {
         hasHadSubscribers = true
         let subscription = subscribers.subscribe(buffering)
         if core.hasEnded { subscribers.finish() }
@@ -12,7 +12,7 @@ extension Machine {
 
     /// Subscribes to the current state followed by every change of state. The stream finishes
     /// when the machine stops.
-    public func states(buffering: SubscriptionBuffering = .unbounded) -> RecordStream<State> {
+    public func stateChanges(buffering: SubscriptionBuffering = .unbounded) -> Subscription<State> {
         hasHadSubscribers = true
         let subscription = stateSubscribers.subscribe(buffering, initial: state)
         if core.hasEnded { stateSubscribers.finish() }

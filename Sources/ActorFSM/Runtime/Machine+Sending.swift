@@ -1,4 +1,5 @@
-// Handing events to a machine: `send` awaits the record, `post` and `enqueue` queue.
+// Handing events to a machine: `send` awaits the record; `post` queues, waiting for room;
+// `tryPost` queues or refuses at once; `post(contentsOf:)` queues a sequence.
 
 extension Machine {
     /// Processes `event` and returns its record once its transition has completed.
@@ -26,13 +27,14 @@ extension Machine {
         return try await sendThroughInbox(event, predicates, acceptedAt: acceptedAt, scope: scope)
     }
 
-    /// Queues `event` without waiting for it to be processed. Callable from any thread without
-    /// awaiting the actor: the inbox is behind a lock of its own.
+    /// Queues `event` without waiting for it to be processed, or refuses it at once if the inbox
+    /// has no room. Callable from any thread without awaiting the actor: the inbox is behind a
+    /// lock of its own.
     ///
     /// - Throws: ``MachineError`` of kind `.inboxFull` if the inbox is at capacity (or senders
-    ///   wait for room, which a post does not overtake), or `.stopped`.
+    ///   wait for room, which `tryPost` does not overtake), or `.stopped`.
     @inlinable
-    public nonisolated func post(_ event: Event, predicates: PredicateContext? = nil) throws(MachineError) {
+    public nonisolated func tryPost(_ event: Event, predicates: PredicateContext? = nil) throws(MachineError) {
         let acceptedAt = Timestamp.now
         // The entry is made inside the lock's closure, so that it moves into the queue (a copy
         // and a destruction through its value witnesses otherwise).
@@ -44,20 +46,20 @@ extension Machine {
     }
 
     /// Queues `event` without waiting for it to be processed, but waiting for room if the inbox
-    /// is full: `post` with back-pressure. From one of the machine's own actions it never waits,
-    /// since the room it would wait for cannot come: it throws `.inboxFull` instead.
+    /// is full: back-pressure for producers. From one of the machine's own actions it never
+    /// waits, since the room it would wait for cannot come: it throws `.inboxFull` instead.
     ///
     /// Once the inbox is full, waiting senders are let in, in order, when half of it is free
     /// again: a producer that outruns the machine then wakes once per half inbox.
     ///
     /// It runs on the caller's executor (`nonisolated(nonsending)`), and returns without
-    /// suspending while the inbox has room, so a loop of `enqueue` calls on an actor holds
+    /// suspending while the inbox has room, so a loop of `post` calls on an actor holds
     /// that actor until the inbox is full.
     ///
     /// - Throws: ``MachineError`` `.stopped`, `.inboxFull` (see above), or `.cancelled` if the task
     ///   is cancelled while it waits.
     @inlinable
-    public nonisolated(nonsending) func enqueue(
+    public nonisolated(nonsending) func post(
         _ event: Event, predicates: PredicateContext? = nil
     ) async throws(MachineError) {
         let acceptedAt = Timestamp.now
@@ -73,13 +75,13 @@ extension Machine {
     /// full, until the sequence ends. Returns without waiting for the last events to be processed.
     ///
     /// - Throws: ``MachineError`` `.stopped` if the machine stops first, or the sequence's error.
-    public nonisolated func consume<S: AsyncSequence & Sendable>(_ events: S) async throws where S.Element == Event {
-        for try await event in events { try await enqueue(event) }
+    public nonisolated func post<S: AsyncSequence & Sendable>(contentsOf events: S) async throws where S.Element == Event {
+        for try await event in events { try await post(event) }
     }
 
     /// Feeds every event of `envelopes`, with its predicates, into the inbox in order.
-    public nonisolated func consume<S: AsyncSequence & Sendable>(_ envelopes: S) async throws
+    public nonisolated func post<S: AsyncSequence & Sendable>(contentsOf envelopes: S) async throws
     where S.Element == Envelope<Event> {
-        for try await envelope in envelopes { try await enqueue(envelope.event, predicates: envelope.predicates) }
+        for try await envelope in envelopes { try await post(envelope.event, predicates: envelope.predicates) }
     }
 }

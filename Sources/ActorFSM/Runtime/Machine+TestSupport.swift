@@ -29,6 +29,6 @@ extension Machine {
         await withCheckedContinuation { watchers.refusal.append($0) }
     }
 
-    /// How many subscriptions to ``transitions(buffering:)`` are live.
+    /// How many subscriptions to ``records(buffering:)`` are live.
     package var transitionSubscriberCount: Int { subscribers.count }
 }

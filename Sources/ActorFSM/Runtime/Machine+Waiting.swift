@@ -22,7 +22,7 @@ extension Machine {
         }
     }
 
-    /// `enqueue` into a full inbox: waits until the event is let in.
+    /// `post` into a full inbox: waits until the event is let in.
     @usableFromInline nonisolated func enqueueWhenRoom(_ posted: Entry) async throws(MachineError) {
         // Room for an action's own machine comes only once the action completes.
         if ActionScope.machines.contains(ObjectIdentifier(self)) { throw MachineError(.inboxFull) }

@@ -1,7 +1,7 @@
 /// How a machine runs: its inbox capacity, what it does after a failure, and the predicates it
 /// uses when an event brings none.
 public struct MachineConfiguration<State: Hashable & Sendable>: Sendable {
-    /// How many events may wait in the inbox. When it is full, `send` waits for room and `post`
+    /// How many events may wait in the inbox. When it is full, `send` and `post` wait for room and `tryPost`
     /// refuses the event. At least 1.
     public var inboxCapacity: Int
     /// What the machine does after an action throws.

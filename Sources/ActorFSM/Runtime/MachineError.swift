@@ -28,7 +28,7 @@ public struct MachineError: Error, Sendable, CustomStringConvertible {
         case .stopped: "the machine is stopped or finishing and accepts no more events\(detail)"
         case .inboxFull: "the machine's inbox is full; use send, which waits for room, or raise inboxCapacity"
         case .reentrantSend:
-            "an action awaited send on its own machine, which would wait for itself forever; use context.post for follow-up events"
+            "an action awaited send on its own machine, which would wait for itself forever; use context.tryPost for follow-up events"
         case .actionFailed: "an action failed: \(underlying.map { "\($0)" } ?? "unknown error")\(detail)"
         case .cancelled: "the sending task was cancelled before the machine took the event"
         case .unknownMachine: "the supervisor has no machine with this id\(detail)"
@@ -45,7 +45,7 @@ public struct MachineError: Error, Sendable, CustomStringConvertible {
 
         /// The machine is stopped, or finishing, and takes no new event.
         public static let stopped = Kind(code: .stopped)
-        /// The inbox is full and the event was refused (only `post` refuses; `send` waits).
+        /// The inbox is full and the event was refused (only `tryPost` and follow-ups refuse; `send` and `post` wait).
         public static let inboxFull = Kind(code: .inboxFull)
         /// An action awaited `send` on its own machine: waiting would deadlock.
         public static let reentrantSend = Kind(code: .reentrantSend)

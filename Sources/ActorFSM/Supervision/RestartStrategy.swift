@@ -7,7 +7,7 @@ public struct RestartStrategy: Sendable, Hashable, CustomStringConvertible {
     public static let restart = RestartStrategy(code: .restart)
     /// Leave the machine stopped and remove it.
     public static let leaveStopped = RestartStrategy(code: .leaveStopped)
-    /// Stop every machine and the supervisor, and report ``SupervisorEvent/escalated(id:error:)``.
+    /// Stop every machine and the supervisor, and report ``SupervisorReport/escalated(id:error:)``.
     public static let escalate = RestartStrategy(code: .escalate)
 
     /// The strategy's name.

@@ -6,19 +6,19 @@ import Synchronization
 /// let orders = Supervisor<OrderState, OrderEvent, Int>(schema: orderSchema)
 /// try orders.spawn(id: 42)
 /// try await orders.send(to: 42, .pay)
-/// for await event in orders.events() { … }
+/// for await report in orders.reports() { … }
 /// await orders.shutdown()
 /// ```
 ///
 /// An idle machine costs its actor and one table entry: no task, no stream, no callback of its
 /// own. When a machine stops after a failure, the supervisor applies its ``RestartStrategy``
 /// within its ``RestartIntensity``, as OTP supervisors do, and reports each decision on
-/// ``events(buffering:)``.
+/// ``reports(buffering:)``.
 public final class Supervisor<State: Hashable & Sendable, Event: Sendable, ID: Hashable & Sendable>: Sendable {
     /// The machines' type.
     public typealias Child = Machine<State, Event, ID>
     /// What the supervisor publishes.
-    public typealias Published = SupervisorEvent<State, Event, ID>
+    public typealias Report = SupervisorReport<State, Event, ID>
 
     /// The schema every machine runs.
     public let schema: Schema<State, Event>
@@ -39,7 +39,7 @@ public final class Supervisor<State: Hashable & Sendable, Event: Sendable, ID: H
     }
 
     private struct Listeners {
-        var subscribers = Subscribers<Published>()
+        var subscribers = Subscribers<Report>()
         var isFinished = false
     }
 
@@ -120,10 +120,18 @@ public final class Supervisor<State: Hashable & Sendable, Event: Sendable, ID: H
         return try await machine.send(event, predicates: predicates)
     }
 
-    /// Posts `event` to the machine under `id`; see ``Machine/post(_:predicates:)``.
-    public func post(to id: ID, _ event: Event, predicates: PredicateContext? = nil) throws(MachineError) {
+    /// Posts `event` to the machine under `id`, waiting for room in its inbox; see
+    /// ``Machine/post(_:predicates:)``.
+    public func post(to id: ID, _ event: Event, predicates: PredicateContext? = nil) async throws(MachineError) {
         guard let machine = machine(id: id) else { throw noMachine(id) }
-        try machine.post(event, predicates: predicates)
+        try await machine.post(event, predicates: predicates)
+    }
+
+    /// Posts `event` to the machine under `id`, or refuses it at once if its inbox is full; see
+    /// ``Machine/tryPost(_:predicates:)``.
+    public func tryPost(to id: ID, _ event: Event, predicates: PredicateContext? = nil) throws(MachineError) {
+        guard let machine = machine(id: id) else { throw noMachine(id) }
+        try machine.tryPost(event, predicates: predicates)
     }
 
     /// Why there is no machine under `id`: the supervisor has shut down (by `shutdown()` or
@@ -142,7 +150,7 @@ public final class Supervisor<State: Hashable & Sendable, Event: Sendable, ID: H
 
     /// Subscribes to every machine's records and to supervision decisions, from now on. The
     /// stream finishes at shutdown or escalation.
-    public func events(buffering: SubscriptionBuffering = .unbounded) -> RecordStream<Published> {
+    public func reports(buffering: SubscriptionBuffering = .unbounded) -> Subscription<Report> {
         let (stream, ending) = listeners.withLock { listeners in
             let stream = listeners.subscribers.subscribe(buffering) { [weak self] id in self?.removeListener(id) }
             let ending = listeners.isFinished ? listeners.subscribers.detachAll() : nil
@@ -188,7 +196,7 @@ public final class Supervisor<State: Hashable & Sendable, Event: Sendable, ID: H
         finishListeners()
     }
 
-    /// How many subscriptions to ``events(buffering:)`` are live (for tests).
+    /// How many subscriptions to ``reports(buffering:)`` are live (for tests).
     package var listenerCount: Int { listeners.withLock { $0.subscribers.count } }
 
     // MARK: - Supervision (called by the machines)
@@ -282,7 +290,7 @@ public final class Supervisor<State: Hashable & Sendable, Event: Sendable, ID: H
         return machine
     }
 
-    private func publish(_ event: Published) {
+    private func publish(_ event: Report) {
         guard flags.isListening.load(ordering: .acquiring) else { return }
         listeners.withLock { $0.subscribers.publish(event) }
     }

@@ -6,6 +6,6 @@
 @usableFromInline
 protocol ActionRuntime: AnyObject, Sendable {
     var erasedMachineID: any Hashable & Sendable { get }
-    func postFollowUp<E: Sendable>(_ event: E, predicates: PredicateContext?) -> Bool
+    func postFollowUp<E: Sendable>(_ event: E, predicates: PredicateContext?) throws(MachineError)
     func schedule<E: Sendable>(_ event: E, after delay: Duration, predicates: PredicateContext?) -> ScheduledEvent?
 }

@@ -61,17 +61,19 @@ public struct TransitionContext<State: Sendable, Event: Sendable>: Sendable {
     /// The id of the machine running the action, if it is of type `ID`.
     public func machineID<ID: Hashable & Sendable>(as _: ID.Type) -> ID? { runtime?.erasedMachineID as? ID }
 
-    /// Posts a follow-up event to the machine running the action.
+    /// Posts a follow-up event to the machine running the action, or refuses it at once.
     ///
     /// The event is queued at once, behind the events waiting at that moment, and processed
     /// after the current transition completes, with origin ``EventOrigin/followUp``. A finishing
-    /// machine still takes follow-ups.
+    /// machine still takes follow-ups. An action cannot wait for room that only its own
+    /// completion would make, so there is no waiting form.
     ///
-    /// - Returns: `false`, refusing the event, if there is no machine, it has stopped, or its
-    ///   inbox is full (an action cannot wait for room that only its own completion would make).
-    @discardableResult
-    public func post(_ event: Event, predicates: PredicateContext? = nil) -> Bool {
-        runtime?.postFollowUp(event, predicates: predicates) ?? false
+    /// - Throws: ``MachineError`` `.inboxFull` if the inbox is at capacity, `.stopped` if the
+    ///   machine has stopped (or no machine runs the action). Rethrown by the action, the error
+    ///   fails it and the machine's failure policy applies, so no follow-up is lost unseen.
+    public func tryPost(_ event: Event, predicates: PredicateContext? = nil) throws(MachineError) {
+        guard let runtime else { throw MachineError(.stopped) }
+        try runtime.postFollowUp(event, predicates: predicates)
     }
 
     /// Posts `event` to the machine running the action once `delay` has passed on the machine's
@@ -81,14 +83,17 @@ public struct TransitionContext<State: Sendable, Event: Sendable>: Sendable {
     /// returned handle; stopping the machine cancels it too.
     ///
     /// ```swift
-    /// when(.declined) | then(.waiting) | { context in context.post(.retry, after: .seconds(5)) }
+    /// when(.declined) | then(.waiting) | { context in try context.post(.retry, after: .seconds(5)) }
     /// ```
     ///
-    /// - Returns: the handle, or `nil`, refusing the event, if there is no machine or it no
-    ///   longer takes events.
+    /// - Throws: ``MachineError`` `.stopped` if the machine no longer takes events (or no
+    ///   machine runs the action).
     @discardableResult
-    public func post(_ event: Event, after delay: Duration, predicates: PredicateContext? = nil) -> ScheduledEvent? {
-        runtime?.schedule(event, after: delay, predicates: predicates)
+    public func post(_ event: Event, after delay: Duration, predicates: PredicateContext? = nil) throws(MachineError) -> ScheduledEvent {
+        guard let scheduled = runtime?.schedule(event, after: delay, predicates: predicates) else {
+            throw MachineError(.stopped)
+        }
+        return scheduled
     }
 }
 

@@ -192,7 +192,7 @@ struct Inbox<State: Hashable & Sendable, Event: Sendable, ID: Hashable & Sendabl
     // MARK: - Withdrawal and the end
 
     /// Takes back the event of the sender with `ticket`: a sender waiting for room, or a `send`
-    /// whose event is queued and not yet started. (An `enqueue` call has returned once its event
+    /// whose event is queued and not yet started. (A waiting `post` has returned once its event
     /// is queued, so that event stays.)
     @usableFromInline
     mutating func withdraw(_ ticket: UInt64) -> WithdrawAction {

@@ -6,7 +6,7 @@ extension Inbox {
     @usableFromInline
     struct Waiter: Sendable {
         @usableFromInline let entry: Entry
-        /// Answered once the event is queued (for `enqueue`), withdrawn or refused; `nil` for
+        /// Answered once the event is queued (for a waiting `post`), withdrawn or refused; `nil` for
         /// `send`, whose reply tells it everything.
         @usableFromInline let admitted: CheckedContinuation<Admission, Never>?
 
@@ -40,7 +40,7 @@ extension Inbox {
     struct Resumptions: Sendable {
         /// The queue gained an event and had no owner: start the drain task.
         @usableFromInline var startProcessing = false
-        /// Waiting `enqueue` calls whose events are now queued.
+        /// Waiting `post` calls whose events are now queued.
         @usableFromInline var admitted: [CheckedContinuation<Admission, Never>] = []
         /// Test watchers whose awaited count was reached.
         @usableFromInline var watchers: [CheckedContinuation<Void, Never>] = []

@@ -1,5 +1,5 @@
 /// What a supervisor publishes: every record of every machine, and its supervision decisions.
-public enum SupervisorEvent<State: Hashable & Sendable, Event: Sendable, ID: Hashable & Sendable>: Sendable {
+public enum SupervisorReport<State: Hashable & Sendable, Event: Sendable, ID: Hashable & Sendable>: Sendable {
     /// A machine processed an event (the record carries the machine's id).
     case transition(TransitionRecord<State, Event, ID>)
     /// A failed machine was replaced by a new one in the initial state.
