@@ -8,7 +8,7 @@ import Testing
     /// The stage's name and what it carries, for comparisons.
     private func describe(_ lifecycle: Lifecycle) -> String {
         switch lifecycle.stage {
-        case .running: "running"
+        case .running(let waiters): waiters.isEmpty ? "running" : "running \(waiters)"
         case .finishing(let waiters): "finishing \(waiters)"
         case .stopping(let reason, let waiters): "stopping \(reason) \(waiters)"
         case .stopped(let reason): "stopped \(reason)"
@@ -27,10 +27,23 @@ import Testing
         var lifecycle = Lifecycle()
         #expect(lifecycle.isRunning && !lifecycle.isFinishing && !lifecycle.hasStopped && !lifecycle.hasEnded)
         let ended = describe(lifecycle.processingEnded())
-        let waits = lifecycle.awaitEnd(1)
         #expect(ended == "none")
-        #expect(!waits, "nothing to wait for while running")
         #expect(describe(lifecycle) == "running")
+        #expect(lifecycle.termination == nil)
+    }
+
+    @Test func thoseWaitingOnARunningMachineWaitUntilItEnds() {
+        var lifecycle = Lifecycle()
+        let waits = lifecycle.awaitEnd(1)
+        #expect(waits, "run() waits for the end while the machine runs")
+        #expect(describe(lifecycle) == "running [1]")
+        let finish = lifecycle.finish()
+        #expect(finish == .closeInbox)
+        #expect(describe(lifecycle) == "finishing [1]", "the waiter carries over to the finish")
+        _ = lifecycle.stop(.stopped)
+        let ended = describe(lifecycle.processingEnded())
+        #expect(ended == "end stopped [1]")
+        #expect(lifecycle.termination.map { "\($0)" } == "stopped")
     }
 
     @Test func finishingClosesTheInboxOnceAndEndsAfterProcessing() {

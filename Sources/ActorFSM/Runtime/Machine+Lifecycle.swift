@@ -12,6 +12,27 @@ extension Machine {
         }
     }
 
+    /// Runs until the machine ends, in the shape of a swift-service-lifecycle `Service`: returns
+    /// once `finish()` or `stop()` has ended it, and treats cancellation of the calling task as
+    /// a hard stop (``stop()``), after which it throws `CancellationError`.
+    ///
+    /// The machine processes events whether or not anyone calls `run()`; call it to tie the
+    /// machine's life to a task, for example a service group's.
+    ///
+    /// - Throws: the action's error if the machine stopped after a failure under the `.stop`
+    ///   policy; `CancellationError` if the task was cancelled.
+    public func run() async throws {
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                if !core.awaitEnd(continuation) { continuation.resume() }
+            }
+        } onCancel: {
+            Task { await self.stop() }
+        }
+        if case .failed(let error) = core.termination { throw error }
+        try Task.checkCancellation()
+    }
+
     /// Stops taking events, and stops at once if nothing is queued or in progress.
     ///
     /// - Returns: whether the machine still has events to process before it stops.
@@ -34,6 +55,15 @@ extension Machine {
     /// cancellation); then every queued event gets the outcome `.stopped` and streams finish.
     public func stop() {
         terminate(.stopped)
+    }
+
+    /// Stops now and returns once the machine has ended: its event in progress has completed and
+    /// its last records are published. For a supervisor's hard stop.
+    func stopAndAwaitEnd() async {
+        terminate(.stopped)
+        await withCheckedContinuation { continuation in
+            if !core.awaitEnd(continuation) { continuation.resume() }
+        }
     }
 
     /// Applies the failure policy after an action threw `failure`.

@@ -1,6 +1,7 @@
 /// Applies one lifecycle step to many machines, for a supervisor's shutdown or escalation.
 enum MachineSweep {
-    /// What to do to each machine.
+    /// What to do to each machine: `stop` returns once the machine has ended, so that its last
+    /// records are published before the supervisor finishes its stream.
     enum Step: Sendable { case beginFinishing, finish, stop }
 
     /// Applies `step` to every machine, from a few tasks that each take a share of them: one
@@ -22,7 +23,7 @@ enum MachineSweep {
                         switch step {
                         case .beginFinishing: if await machine.beginFinishing() { busy.append(machine) }
                         case .finish: await machine.finish()
-                        case .stop: await machine.stop()
+                        case .stop: await machine.stopAndAwaitEnd()
                         }
                     }
                     return busy

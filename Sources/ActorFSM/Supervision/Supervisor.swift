@@ -34,6 +34,10 @@ public final class Supervisor<State: Hashable & Sendable, Event: Sendable, ID: H
         var escalating: Task<Void, Never>?
         /// The shutdown in progress or done, which later calls wait for.
         var shuttingDown: Task<Void, Never>?
+        /// Whether the shutdown (or escalation) is complete: every machine has ended.
+        var hasEnded = false
+        /// Callers of `run()`, resumed when the shutdown is complete.
+        var runners: [CheckedContinuation<Void, Never>] = []
         /// Shared by every machine; made on the first spawn, since `init` cannot hand out `self`.
         var link: ParentLink<State, Event, ID>?
     }
@@ -103,12 +107,17 @@ public final class Supervisor<State: Hashable & Sendable, Event: Sendable, ID: H
     /// intensity (or the strategy), and the error.
     public var escalation: Escalation? { registry.withLock { $0.escalation } }
 
-    /// A failure the supervisor escalated.
-    public struct Escalation: Sendable {
+    /// A failure the supervisor escalated; ``run()`` throws it.
+    public struct Escalation: Error, Sendable, CustomStringConvertible {
         /// The machine that failed.
         public let id: ID
         /// Its action's error.
         public let error: any Error
+
+        /// Says which machine failed, and how.
+        public var description: String {
+            "the supervisor escalated the failure of machine \(id) and stopped every machine: \(error)"
+        }
     }
 
     /// Sends `event` to the machine under `id`; see ``Machine/send(_:predicates:)``.
@@ -142,7 +151,9 @@ public final class Supervisor<State: Hashable & Sendable, Event: Sendable, ID: H
 
     private static var shutDownDetail: String { " (the supervisor is shut down)" }
 
-    /// Stops the machine under `id` now and removes it.
+    /// Stops the machine under `id` now. It leaves the supervisor (and `.terminated` is
+    /// reported) once its event in progress, if any, has completed, which may be after this
+    /// call returns.
     public func stop(id: ID) async {
         guard let machine = machine(id: id) else { return }
         await machine.stop()
@@ -161,15 +172,58 @@ public final class Supervisor<State: Hashable & Sendable, Event: Sendable, ID: H
         return stream
     }
 
+    /// Runs until the supervisor shuts down, in the shape of a swift-service-lifecycle
+    /// `Service`: returns once ``shutdown()`` or ``stop()`` has ended every machine, and treats
+    /// cancellation of the calling task as a hard stop (``stop()``), after which it throws
+    /// `CancellationError`.
+    ///
+    /// Machines run whether or not anyone calls `run()`; call it to tie the supervisor's life to
+    /// a task, for example a service group's (see `Docs/Supervisor.md`).
+    ///
+    /// - Throws: ``Escalation`` if a failure escalated; `CancellationError` if the task was
+    ///   cancelled.
+    public func run() async throws {
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                let hasEnded = registry.withLock { registry in
+                    if !registry.hasEnded { registry.runners.append(continuation) }
+                    return registry.hasEnded
+                }
+                if hasEnded { continuation.resume() }
+            }
+        } onCancel: {
+            Task { await self.stop() }
+        }
+        if let escalation { throw escalation }
+        try Task.checkCancellation()
+    }
+
     /// Refuses new machines, lets every machine process what it has queued, then stops them all
-    /// and finishes the event stream. After an escalation, waits for its machines to stop.
+    /// and finishes the report stream: the graceful end. After an escalation, waits for its
+    /// machines to stop.
     ///
     /// Every machine stops taking events first; then the supervisor waits for those that still
     /// have events queued. Its time and memory grow linearly with the number of machines. A
     /// second call waits for the first to complete.
     public func shutdown() async {
-        let shutdown = registry.withLock { registry -> Task<Void, Never> in
-            if let started = registry.shuttingDown { return started }
+        await end(draining: true)
+    }
+
+    /// Refuses new machines and stops every machine now: the hard end. Each machine's event in
+    /// progress completes (its asynchronous actions see cancellation), its queued events get
+    /// the outcome `.stopped`, and the report stream finishes. It hurries a graceful shutdown
+    /// in progress, and returns once every machine has ended.
+    public func stop() async {
+        await end(draining: false)
+    }
+
+    /// Starts the end, or joins the one in progress (stopping its machines now unless
+    /// `draining`), and waits for it.
+    private func end(draining: Bool) async {
+        let (ending, hurried) = registry.withLock { registry -> (Task<Void, Never>, [Child]) in
+            if let started = registry.shuttingDown {
+                return (started, draining ? [] : Array(registry.machines.values))
+            }
             registry.isShutDown = true
             let task: Task<Void, Never>
             if let escalating = registry.escalating {
@@ -177,23 +231,28 @@ public final class Supervisor<State: Hashable & Sendable, Event: Sendable, ID: H
                 task = Task { await escalating.value }
             } else {
                 flags.hasLetGo.store(true, ordering: .releasing)
-                task = Task { await self.finishAll() }
+                task = Task { await self.endAll(draining: draining) }
             }
             registry.shuttingDown = task
-            return task
+            return (task, [])
         }
-        await shutdown.value
+        if !hurried.isEmpty { _ = await MachineSweep.apply(.stop, to: hurried) }
+        await ending.value
     }
 
-    /// Finishes every machine: all stop taking events first, then the busy ones are awaited.
-    /// They stay in the registry meanwhile (`machine(id:)` and `stop(id:)` still reach them)
-    /// and leave it together at the end.
-    private func finishAll() async {
+    /// Ends every machine. Draining, all stop taking events first, then the busy ones are
+    /// awaited; otherwise all stop now. They stay in the registry meanwhile (`machine(id:)` and
+    /// `stop(id:)` still reach them) and leave it together at the end.
+    private func endAll(draining: Bool) async {
         let machines = registry.withLock { Array($0.machines.values) }
-        let busy = await MachineSweep.apply(.beginFinishing, to: machines)
-        _ = await MachineSweep.apply(.finish, to: busy)
+        if draining {
+            let busy = await MachineSweep.apply(.beginFinishing, to: machines)
+            _ = await MachineSweep.apply(.finish, to: busy)
+        } else {
+            _ = await MachineSweep.apply(.stop, to: machines)
+        }
         registry.withLock { $0.machines = [:] }
-        finishListeners()
+        completeEnd()
     }
 
     /// How many subscriptions to ``reports(buffering:)`` are live (for tests).
@@ -274,7 +333,7 @@ public final class Supervisor<State: Hashable & Sendable, Event: Sendable, ID: H
         registry.escalating = Task {
             _ = await MachineSweep.apply(.stop, to: machines)
             self.publish(.escalated(id: id, error: error))
-            self.finishListeners()
+            self.completeEnd()
         }
     }
 
@@ -302,7 +361,8 @@ public final class Supervisor<State: Hashable & Sendable, Event: Sendable, ID: H
         }
     }
 
-    private func finishListeners() {
+    /// Finishes the report stream, then resumes the callers of `run()`: the end is complete.
+    private func completeEnd() {
         let ending = listeners.withLock { listeners in
             listeners.isFinished = true
             flags.isListening.store(false, ordering: .releasing)
@@ -310,5 +370,11 @@ public final class Supervisor<State: Hashable & Sendable, Event: Sendable, ID: H
         }
         // Outside the lock: finishing resumes waiting consumers, which need not wait for it.
         ending.finish()
+        let runners = registry.withLock { registry in
+            registry.hasEnded = true
+            defer { registry.runners = [] }
+            return registry.runners
+        }
+        for runner in runners { runner.resume() }
     }
 }

@@ -53,6 +53,9 @@ struct MachineCore<State: Hashable & Sendable, Event: Sendable, Waiter: Sendable
     /// Whether it has ended.
     @inlinable var hasEnded: Bool { mutating get { lifecycle.hasEnded } }
 
+    /// How it ended, once it has.
+    var termination: MachineTermination? { lifecycle.termination }
+
     // MARK: - Processing an event
 
     /// What an event does: its number, and what the schema found for it.
@@ -275,7 +278,7 @@ struct MachineCore<State: Hashable & Sendable, Event: Sendable, Waiter: Sendable
     @inlinable
     mutating func processingEnded() -> MachineLifecycle<Waiter>.EndAction { lifecycle.processingEnded() }
 
-    /// A caller of `finish()` waits for the end; `false` if it must not wait.
+    /// A caller of `finish()` or `run()` waits for the end; `false` if it must not wait.
     @inlinable
     mutating func awaitEnd(_ waiter: Waiter) -> Bool { lifecycle.awaitEnd(waiter) }
 }

@@ -16,8 +16,8 @@ struct MachineLifecycle<Waiter: Sendable>: Sendable {
     /// Where the machine is in its life.
     @usableFromInline
     enum Stage: Sendable {
-        /// It takes events.
-        case running
+        /// It takes events; `waiters` wait for its end (callers of `run()`).
+        case running(waiters: [Waiter])
         /// It refuses new events and processes the queued ones; `waiters` wait for the end.
         case finishing(waiters: [Waiter])
         /// It takes nothing: the event in progress completes, then the machine ends.
@@ -26,7 +26,7 @@ struct MachineLifecycle<Waiter: Sendable>: Sendable {
         case stopped(MachineTermination)
     }
 
-    @usableFromInline private(set) var stage = Stage.running {
+    @usableFromInline private(set) var stage = Stage.running(waiters: []) {
         didSet {
             step = switch stage {
             case .running: .running
@@ -59,6 +59,11 @@ struct MachineLifecycle<Waiter: Sendable>: Sendable {
     /// Whether it has ended.
     @inlinable var hasEnded: Bool { step == .stopped }
 
+    /// How it ended, once it has.
+    var termination: MachineTermination? {
+        if case .stopped(let reason) = stage { reason } else { nil }
+    }
+
     // MARK: - Inputs
 
     /// What `finish()` requires.
@@ -77,8 +82,8 @@ struct MachineLifecycle<Waiter: Sendable>: Sendable {
     @usableFromInline
     mutating func finish() -> FinishAction {
         switch stage {
-        case .running:
-            stage = .finishing(waiters: [])
+        case .running(let waiters):
+            stage = .finishing(waiters: waiters)
             return .closeInbox
         case .finishing:
             return .awaitEnd
@@ -102,9 +107,7 @@ struct MachineLifecycle<Waiter: Sendable>: Sendable {
     @usableFromInline
     mutating func stop(_ reason: MachineTermination) -> StopAction {
         switch stage {
-        case .running:
-            stage = .stopping(reason, waiters: [])
-        case .finishing(let waiters):
+        case .running(let waiters), .finishing(let waiters):
             stage = .stopping(reason, waiters: waiters)
         case .stopping, .stopped:
             return .none
@@ -155,15 +158,18 @@ struct MachineLifecycle<Waiter: Sendable>: Sendable {
         }
     }
 
-    /// A caller of `finish()` waits for the end.
+    /// A caller of `finish()` or `run()` waits for the end.
     ///
-    /// - Returns: `false` if the machine has ended (or was never told to), so the caller must
-    ///   not wait; `true` if `waiter` is kept, to be returned by the input that ends it.
+    /// - Returns: `false` if the machine has ended, so the caller must not wait; `true` if
+    ///   `waiter` is kept, to be returned by the input that ends it.
     @usableFromInline
     mutating func awaitEnd(_ waiter: Waiter) -> Bool {
         switch stage {
-        case .running, .stopped:
+        case .stopped:
             return false
+        case .running(var waiters):
+            waiters.append(waiter)
+            stage = .running(waiters: waiters)
         case .finishing(var waiters):
             waiters.append(waiter)
             stage = .finishing(waiters: waiters)
