@@ -33,6 +33,9 @@ actor FloorActor {
     var checksum: Int { turnstile.checksum }
 }
 
+/// An instrument that keeps every default: it hears everything and does nothing.
+final class NoOpInstrument: Instrument {}
+
 /// The B1 turnstile: four transitions, each running `tick`.
 func turnstileSchema(_ tick: Actions<TurnstileState, TurnstileEvent>) throws -> Schema<TurnstileState, TurnstileEvent> {
     try Schema<TurnstileState, TurnstileEvent>(initial: .locked) {
@@ -86,6 +89,17 @@ func benchmarkB1(_ settings: Settings) async throws -> [Measurement] {
     results.append(try await measure("B1 send", unit: "ns/event", repetitions: reps, units: count) {
         let counter = Counter()
         let machine = Machine(schema: try turnstileSchema(counter), id: 0)
+        let start = clock.now
+        for event in events { try await machine.send(event) }
+        let elapsed = clock.now - start
+        return (elapsed, counter.value &+ (await machine.state == .locked ? 0 : 1))
+    })
+
+    // The same sends to a machine with an instrument that does nothing: the cost of the hooks.
+    results.append(try await measure("B1 send, no-op instrument", unit: "ns/event", repetitions: reps, units: count) {
+        let counter = Counter()
+        let machine = Machine(schema: try turnstileSchema(counter), id: 0,
+                              configuration: MachineConfiguration(instrument: NoOpInstrument()))
         let start = clock.now
         for event in events { try await machine.send(event) }
         let elapsed = clock.now - start

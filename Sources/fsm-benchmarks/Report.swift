@@ -26,6 +26,7 @@ struct Report {
         }
         add("B1 core/switch", "B1 core", "B1 switch", "≤ 3")
         add("B1 send/actor-floor", "B1 send", "B1 actor-floor", "≤ 1.5")
+        add("B1 send, no-op instrument/none", "B1 send, no-op instrument", "B1 send", "≤ 1.05")
         add("B1 stream-floor/post", "B1 stream-floor", "B1 post", "≥ 10")
         add("B2 core/B1 core", "B2 core", "B1 core", "≤ 2")
         add("B2 core/table-floor", "B2 core", "B2 table-floor", "")

@@ -67,7 +67,8 @@ import Testing
             do { try await clock.sleep(for: .seconds(3_600)) } catch { await cancelled.wait() }
             return .loaded
         })
-        let machine = Machine(schema: schema, id: 1, configuration: MachineConfiguration(clock: clock))
+        let instrument = RecordingInstrument()
+        let machine = Machine(schema: schema, id: 1, configuration: MachineConfiguration(clock: clock, instrument: instrument))
         var records = await machine.records().makeAsyncIterator()
         try await machine.send(.reopen)
         await clock.waitUntilSleeping(count: 1)
@@ -75,6 +76,7 @@ import Testing
         #expect(clock.sleeperCount == 0, "the cancellation reached the operation's wait at once")
         await cancelled.untilArrivals(1)
         await machine.untilDroppedTimerEvents(1)
+        #expect(instrument.lines.contains("dropped stateTask"), "the instrument hears of the drop")
         _ = try await machine.send(.ping)
         let seen = [await records.next(), await records.next(), await records.next()].map { $0?.event }
         #expect(seen == [.reopen, .cancel, .ping], "the late .loaded was never processed")

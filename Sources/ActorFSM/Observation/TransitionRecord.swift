@@ -29,6 +29,10 @@ public struct TransitionRecord<State: Hashable & Sendable, Event: Sendable, ID: 
     public var acceptedAt: ContinuousClock.Instant { accepted.instant }
     /// When processing finished.
     public var completedAt: ContinuousClock.Instant { completed.instant }
+    /// How long the event took from acceptance to the end of processing, its wait in the inbox
+    /// included. Zero when nobody read the record as it was made (no sender waiting for it, no
+    /// subscriber, supervisor listener or instrument): the machine then skips the clock.
+    public var latency: Duration { .nanoseconds(completed.nanoseconds(since: accepted)) }
 
     @usableFromInline
     init(

@@ -54,12 +54,14 @@ struct InboxEntry<State: Hashable & Sendable, Event: Sendable, ID: Hashable & Se
     /// For a timeout or a state task's result, the entry into the state it belongs to (see
     /// `MachineCore.epoch`): it is dropped if the machine has left that state by its turn. 0 otherwise.
     @usableFromInline let epoch: UInt64
+    /// The sender's context, captured by the machine's instrument, to run the actions in.
+    @usableFromInline let trace: (any AnyObject & Sendable)?
 
     @inlinable
     init(
         event: Event?, predicates: PredicateContext?, origin: EventOrigin, acceptedAt: Timestamp,
         ticket: UInt64 = 0, senderScope: [ObjectIdentifier] = [], reply: ReplySlot? = nil,
-        epoch: UInt64 = 0
+        epoch: UInt64 = 0, trace: (any AnyObject & Sendable)? = nil
     ) {
         self.event = event
         self.predicates = predicates
@@ -69,5 +71,6 @@ struct InboxEntry<State: Hashable & Sendable, Event: Sendable, ID: Hashable & Se
         self.senderScope = senderScope
         self.reply = reply
         self.epoch = epoch
+        self.trace = trace
     }
 }

@@ -14,11 +14,13 @@ extension Machine: ActionRuntime {
     @usableFromInline nonisolated func postFollowUp<E: Sendable>(_ event: E, predicates: PredicateContext?) throws(MachineError) {
         // A context is only ever made by this machine for its own `Event` type.
         guard let event = event as? Event else { throw MachineError(.stopped) }
-        let entry = Entry(event: event, predicates: predicates, origin: .followUp, acceptedAt: .now)
+        let entry = Entry(event: event, predicates: predicates, origin: .followUp, acceptedAt: .now, trace: callerContext)
         switch mailbox.withLock({ $0.inbox.followUp(entry) }) {
-        case .queued(let resumptions): if !resumptions.isEmpty { perform(resumptions) }
-        case .full: throw MachineError(.inboxFull)
-        case .closed: throw MachineError(.stopped)
+        case .queued(let resumptions):
+            if !resumptions.isEmpty { perform(resumptions) }
+            reportQueued(origin: .followUp)
+        case .full: throw refusal(.inboxFull, origin: .followUp)
+        case .closed: throw refusal(.stopped, origin: .followUp)
         }
     }
 }

@@ -96,10 +96,10 @@ extension Machine {
             case .process:
                 let record = await process(entry.event, entry.predicates, origin: entry.origin,
                                            acceptedAt: entry.acceptedAt, scope: entry.senderScope,
-                                           replying: entry.reply != nil)
+                                           replying: entry.reply != nil, trace: entry.trace)
                 entry.reply?.resume(returning: .processed(record))
             case .dropStale:
-                droppedTimerEvent()
+                droppedTimerEvent(entry.origin)
             case .stop:
                 stopUnprocessed(entry)
                 return false

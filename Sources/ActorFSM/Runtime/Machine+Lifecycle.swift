@@ -136,6 +136,7 @@ extension Machine {
         if !queueIsEmpty {
             for entry in mailbox.withLock({ $0.inbox.takeAll() }) { stopUnprocessed(entry) }
         }
+        settings.instrument?.machineEnded(id, termination: reason)
         if let link, link.wantsStopReport { link.stopped(id, generation, reason) }
         if hasHadSubscribers {
             subscribers.finish()
@@ -156,7 +157,7 @@ extension Machine {
     @usableFromInline func stopUnprocessed(_ entry: Entry) {
         switch core.discard(eventFrom: entry.epoch) {
         case .dropStale:
-            droppedTimerEvent()
+            droppedTimerEvent(entry.origin)
         case .recordStopped(let number):
             let record = complete(number, entry.event, entry.predicates ?? settings.standingPredicates, entry.origin,
                                   .now, source: state, outcome: .stopped, run: ActionRun(), location: nil)

@@ -5,22 +5,24 @@ extension Machine {
     ///
     /// - Parameters:
     ///   - scope: the sender's action scope, read only if an asynchronous action runs.
-    ///   - replying: whether the caller needs the record. Without a caller, subscriber or
-    ///     supervisor to read it, the record is not published and its completion time is not
-    ///     read from the clock.
+    ///   - replying: whether the caller needs the record. Without a caller, subscriber,
+    ///     supervisor or instrument to read it, the record is not published and its completion
+    ///     time is not read from the clock.
+    ///   - trace: the sender's context, captured by the instrument, to run the actions in.
     @inlinable @inline(__always)
     func process(
         _ event: Event?, _ predicates: PredicateContext?, origin: EventOrigin, acceptedAt: Timestamp,
-        scope: @autoclosure () -> [ObjectIdentifier], replying: Bool
+        scope: @autoclosure () -> [ObjectIdentifier], replying: Bool, trace: (any AnyObject & Sendable)? = nil
     ) async -> Record {
         let context = predicates ?? settings.standingPredicates
         let source = state
         let step = core.begin(event, in: context, origin: origin, of: schema.storage)
         if case .fires(let index) = step.found, !schema.storage.actions.hot[Int(index)].isSynchronous {
             return await process(event, context, step.number, suspendingAt: index, source: source, origin: origin,
-                                 acceptedAt: acceptedAt, scope: scope(), replying: replying)
+                                 acceptedAt: acceptedAt, scope: scope(), replying: replying, trace: trace)
         }
-        return process(event, context, step, source: source, origin: origin, acceptedAt: acceptedAt, replying: replying)
+        return process(event, context, step, source: source, origin: origin, acceptedAt: acceptedAt, replying: replying,
+                       trace: trace)
     }
 
     /// Processes an event without suspending: anything the core can find but a transition with
@@ -28,7 +30,7 @@ extension Machine {
     @inlinable
     func process(
         _ event: Event?, _ context: PredicateContext, _ step: Core.Step,
-        source: State, origin: EventOrigin, acceptedAt: Timestamp, replying: Bool
+        source: State, origin: EventOrigin, acceptedAt: Timestamp, replying: Bool, trace: (any AnyObject & Sendable)?
     ) -> Record {
         let storage = schema.storage
         switch step.found {
@@ -44,6 +46,8 @@ extension Machine {
             var run = ActionRun()
             if transition.runsNothing {
                 commit(transition.target)
+            } else if let trace {
+                runSynchronously(transition, event, context, origin, from: source, in: trace, run: &run)
             } else {
                 do {
                     try storage.actions.runSynchronously(transition, event: event, counting: &run.completed, context: {
@@ -63,7 +67,8 @@ extension Machine {
     @inlinable
     func process(
         _ event: Event?, _ context: PredicateContext, _ number: UInt64, suspendingAt index: Int32, source: State,
-        origin: EventOrigin, acceptedAt: Timestamp, scope: [ObjectIdentifier], replying: Bool
+        origin: EventOrigin, acceptedAt: Timestamp, scope: [ObjectIdentifier], replying: Bool,
+        trace: (any AnyObject & Sendable)?
     ) async -> Record {
         let storage = schema.storage
         let transition = storage.actions.hot[Int(index)]
@@ -74,7 +79,7 @@ extension Machine {
             storage.actions.transitionActions[Int(index)],
             transition.runsEntry ? storage.actions.entryActions[Int(transition.target)] : Actions(),
             to: transition.target, in: actionContext(event, context, origin, from: source, to: transition.target),
-            scope: scope)
+            scope: scope, trace: trace)
         return fired(index, number, event, context, origin, acceptedAt, source: source, run: run, replying: replying)
     }
 
@@ -90,7 +95,9 @@ extension Machine {
 
     /// Whether anyone reads the record of the event in progress.
     @inlinable
-    func isObserved(replying: Bool) -> Bool { replying || !subscribers.isEmpty || link?.isListenedTo == true }
+    func isObserved(replying: Bool) -> Bool {
+        replying || !subscribers.isEmpty || link?.isListenedTo == true || settings.isInstrumented
+    }
 
     /// The record of a transition that fired, once its actions ran; applies the failure policy
     /// and starts the new state's tasks.
@@ -109,15 +116,23 @@ extension Machine {
     }
 
     /// Runs a transition's actions in a task of their own, which `stop()` can cancel, with the
-    /// sender's scope extended by this machine (for reentrancy detection).
+    /// sender's scope extended by this machine (for reentrancy detection), inside the sender's
+    /// context if the instrument captured one.
     @usableFromInline func runInTask(
         _ exit: Actions<State, Event>, _ actions: Actions<State, Event>, _ entry: Actions<State, Event>,
-        to target: Int32, in context: TransitionContext<State, Event>, scope: [ObjectIdentifier]
+        to target: Int32, in context: TransitionContext<State, Event>, scope: [ObjectIdentifier],
+        trace: (any AnyObject & Sendable)?
     ) async -> ActionRun {
         let chain = scope + [ObjectIdentifier(self)]
+        let instrument = trace == nil ? nil : settings.instrument
         let task = Task {
             await ActionScope.$machines.withValue(chain) {
-                await self.runAsynchronously(exit, actions, entry, to: target, in: context)
+                guard let trace, let instrument else {
+                    return await self.runAsynchronously(exit, actions, entry, to: target, in: context)
+                }
+                return await instrument.withContext(trace) {
+                    await self.runAsynchronously(exit, actions, entry, to: target, in: context)
+                }
             }
         }
         inFlight = task
@@ -169,6 +184,7 @@ extension Machine {
         guard observed else { return record }
         if !subscribers.isEmpty { subscribers.publish(record, deferringWakeAt: isDraining ? record.completed : nil) }
         if link != nil { reportToSupervisor(record) }
+        if settings.isInstrumented { reportToInstrument(record) }
         return record
     }
 

@@ -12,18 +12,19 @@ extension Machine {
     @discardableResult
     @inlinable
     public func send(_ event: Event, predicates: PredicateContext? = nil) async throws(MachineError) -> Record {
-        guard core.isAcceptingEvents else { throw MachineError(.stopped) }
-        if Task.isCancelled { throw MachineError(.cancelled) }
+        guard core.isAcceptingEvents else { throw refusal(.stopped, origin: .send) }
+        if Task.isCancelled { throw refusal(.cancelled, origin: .send) }
         let acceptedAt = Timestamp.now
         if mailbox.withLock({ $0.inbox.beginInline() }) {
             // Not reentrant: none of this machine's actions is running.
+            if settings.isInstrumented { reportInlineSend() }
             let record = await process(event, predicates, origin: .send, acceptedAt: acceptedAt,
                                        scope: ActionScope.machines, replying: true)
             processingFinished()
             return try Self.result(of: consume record)
         }
         let scope = ActionScope.machines
-        if scope.contains(ObjectIdentifier(self)) { throw MachineError(.reentrantSend) }
+        if scope.contains(ObjectIdentifier(self)) { throw refusal(.reentrantSend, origin: .send) }
         return try await sendThroughInbox(event, predicates, acceptedAt: acceptedAt, scope: scope)
     }
 
@@ -36,12 +37,17 @@ extension Machine {
     @inlinable
     public nonisolated func tryPost(_ event: Event, predicates: PredicateContext? = nil) throws(MachineError) {
         let acceptedAt = Timestamp.now
+        let trace = settings.isInstrumented ? callerContext : nil
         // The entry is made inside the lock's closure, so that it moves into the queue (a copy
         // and a destruction through its value witnesses otherwise).
-        switch mailbox.withLock({ $0.inbox.post(Entry(event: event, predicates: predicates, origin: .post, acceptedAt: acceptedAt)) }) {
-        case .queued(let resumptions): if !resumptions.isEmpty { perform(resumptions) }
-        case .full: throw MachineError(.inboxFull)
-        case .closed: throw MachineError(.stopped)
+        switch mailbox.withLock({
+            $0.inbox.post(Entry(event: event, predicates: predicates, origin: .post, acceptedAt: acceptedAt, trace: trace))
+        }) {
+        case .queued(let resumptions):
+            if !resumptions.isEmpty { perform(resumptions) }
+            if settings.isInstrumented { reportQueued(origin: .post) }
+        case .full: throw refusal(.inboxFull, origin: .post)
+        case .closed: throw refusal(.stopped, origin: .post)
         }
     }
 
@@ -63,11 +69,18 @@ extension Machine {
         _ event: Event, predicates: PredicateContext? = nil
     ) async throws(MachineError) {
         let acceptedAt = Timestamp.now
-        switch mailbox.withLock({ $0.inbox.post(Entry(event: event, predicates: predicates, origin: .post, acceptedAt: acceptedAt)) }) {
-        case .queued(let resumptions): if !resumptions.isEmpty { perform(resumptions) }
+        let trace = settings.isInstrumented ? callerContext : nil
+        switch mailbox.withLock({
+            $0.inbox.post(Entry(event: event, predicates: predicates, origin: .post, acceptedAt: acceptedAt, trace: trace))
+        }) {
+        case .queued(let resumptions):
+            if !resumptions.isEmpty { perform(resumptions) }
+            if settings.isInstrumented { reportQueued(origin: .post) }
         case .full:
-            try await enqueueWhenRoom(Entry(event: event, predicates: predicates, origin: .post, acceptedAt: acceptedAt))
-        case .closed: throw MachineError(.stopped)
+            try await enqueueWhenRoom(Entry(event: event, predicates: predicates, origin: .post, acceptedAt: acceptedAt,
+                                            trace: trace))
+            reportQueued(origin: .post)
+        case .closed: throw refusal(.stopped, origin: .post)
         }
     }
 

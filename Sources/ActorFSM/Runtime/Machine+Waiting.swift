@@ -6,10 +6,11 @@ extension Machine {
         _ event: Event, _ predicates: PredicateContext?, acceptedAt: Timestamp, scope: [ObjectIdentifier]
     ) async throws(MachineError) -> Record {
         let ticket = mailbox.withLock { $0.inbox.takeTicket() }
+        let trace = callerContext
         let reply = await withTaskCancellationHandler {
             await withCheckedContinuation { (continuation: CheckedContinuation<Entry.Reply, Never>) in
                 let entry = Entry(event: event, predicates: predicates, origin: .send, acceptedAt: acceptedAt,
-                                  ticket: ticket, senderScope: scope, reply: Entry.ReplySlot(continuation))
+                                  ticket: ticket, senderScope: scope, reply: Entry.ReplySlot(continuation), trace: trace)
                 park(Inbox.Waiter(entry: entry, admitted: nil), ticket: ticket)
             }
         } onCancel: {
@@ -17,18 +18,18 @@ extension Machine {
         }
         switch reply {
         case .processed(let record): return try Self.result(of: consume record)
-        case .withdrawn: throw MachineError(.cancelled)
-        case .refused: throw MachineError(.stopped)
+        case .withdrawn: throw refusal(.cancelled, origin: .send)
+        case .refused: throw refusal(.stopped, origin: .send)
         }
     }
 
     /// `post` into a full inbox: waits until the event is let in.
     @usableFromInline nonisolated func enqueueWhenRoom(_ posted: Entry) async throws(MachineError) {
         // Room for an action's own machine comes only once the action completes.
-        if ActionScope.machines.contains(ObjectIdentifier(self)) { throw MachineError(.inboxFull) }
+        if ActionScope.machines.contains(ObjectIdentifier(self)) { throw refusal(.inboxFull, origin: .post) }
         let ticket = mailbox.withLock { $0.inbox.takeTicket() }
         let entry = Entry(event: posted.event, predicates: posted.predicates, origin: .post,
-                          acceptedAt: posted.acceptedAt, ticket: ticket)
+                          acceptedAt: posted.acceptedAt, ticket: ticket, trace: posted.trace)
         let admission = await withTaskCancellationHandler {
             await withCheckedContinuation { (continuation: CheckedContinuation<Inbox<State, Event, ID>.Admission, Never>) in
                 park(Inbox.Waiter(entry: entry, admitted: continuation), ticket: ticket)
@@ -38,8 +39,8 @@ extension Machine {
         }
         switch admission {
         case .queued: return
-        case .withdrawn: throw MachineError(.cancelled)
-        case .refused: throw MachineError(.stopped)
+        case .withdrawn: throw refusal(.cancelled, origin: .post)
+        case .refused: throw refusal(.stopped, origin: .post)
         }
     }
 
@@ -51,6 +52,8 @@ extension Machine {
             waiter.answer(.refused, admission: .refused)
         case .accepted(let resumptions):
             perform(resumptions)
+            // A waiting `post` is reported once it is let in.
+            if waiter.admitted == nil { reportQueued(origin: .send) }
             // A cancellation that came before the handler was installed found nothing to withdraw.
             if Task.isCancelled { withdraw(ticket) }
         }

@@ -110,6 +110,7 @@ public final actor Machine<State: Hashable & Sendable, Event: Sendable, ID: Hash
         let storage = schema.storage
         let core = Core(startingIn: start, of: storage)
         self.core = core
+        settings.instrument?.machineStarted(id)
         if storage.timers.hasTimedStates && core.stateID >= 0 {
             // The deadlines are fixed now; the tasks that wait for them start on the actor.
             let clock = settings.configuration.clock

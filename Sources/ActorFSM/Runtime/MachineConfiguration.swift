@@ -11,6 +11,9 @@ public struct MachineConfiguration<State: Hashable & Sendable>: Sendable {
     /// The clock that state timeouts and delayed posts wait on: `ContinuousClock` by default, a
     /// `ManualClock` from `ActorFSMTesting` in tests.
     public var clock: any Clock<Duration>
+    /// What is told of the machine's life, events, records, failures and timers, for logs,
+    /// metrics and traces; `nil` (the default) for nothing. See ``Instrument``.
+    public var instrument: (any Instrument)?
 
     /// Creates a configuration.
     ///
@@ -19,13 +22,16 @@ public struct MachineConfiguration<State: Hashable & Sendable>: Sendable {
     ///   - failurePolicy: what to do after an action throws; `.resume` by default.
     ///   - standingPredicates: predicates for events sent without any; none by default.
     ///   - clock: what timers wait on; `ContinuousClock()` by default.
+    ///   - instrument: what observes the machine; none by default.
     public init(
         inboxCapacity: Int = 1_024, failurePolicy: FailurePolicy<State> = .resume,
-        standingPredicates: PredicateContext = .none, clock: any Clock<Duration> = ContinuousClock()
+        standingPredicates: PredicateContext = .none, clock: any Clock<Duration> = ContinuousClock(),
+        instrument: (any Instrument)? = nil
     ) {
         self.inboxCapacity = Swift.max(1, inboxCapacity)
         self.failurePolicy = failurePolicy
         self.standingPredicates = standingPredicates
         self.clock = clock
+        self.instrument = instrument
     }
 }

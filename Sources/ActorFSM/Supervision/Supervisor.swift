@@ -125,28 +125,31 @@ public final class Supervisor<State: Hashable & Sendable, Event: Sendable, ID: H
     public func send(
         to id: ID, _ event: Event, predicates: PredicateContext? = nil
     ) async throws(MachineError) -> TransitionRecord<State, Event, ID> {
-        guard let machine = machine(id: id) else { throw noMachine(id) }
+        guard let machine = machine(id: id) else { throw noMachine(id, origin: .send) }
         return try await machine.send(event, predicates: predicates)
     }
 
     /// Posts `event` to the machine under `id`, waiting for room in its inbox; see
     /// ``Machine/post(_:predicates:)``.
     public func post(to id: ID, _ event: Event, predicates: PredicateContext? = nil) async throws(MachineError) {
-        guard let machine = machine(id: id) else { throw noMachine(id) }
+        guard let machine = machine(id: id) else { throw noMachine(id, origin: .post) }
         try await machine.post(event, predicates: predicates)
     }
 
     /// Posts `event` to the machine under `id`, or refuses it at once if its inbox is full; see
     /// ``Machine/tryPost(_:predicates:)``.
     public func tryPost(to id: ID, _ event: Event, predicates: PredicateContext? = nil) throws(MachineError) {
-        guard let machine = machine(id: id) else { throw noMachine(id) }
+        guard let machine = machine(id: id) else { throw noMachine(id, origin: .post) }
         try machine.tryPost(event, predicates: predicates)
     }
 
     /// Why there is no machine under `id`: the supervisor has shut down (by `shutdown()` or
     /// an escalation, which removes every machine), or it never had one.
-    private func noMachine(_ id: ID) -> MachineError {
-        isShutDown ? MachineError(.stopped, detail: Self.shutDownDetail) : MachineError(.unknownMachine, detail: " (\(id))")
+    private func noMachine(_ id: ID, origin: EventOrigin) -> MachineError {
+        let error = isShutDown ? MachineError(.stopped, detail: Self.shutDownDetail)
+            : MachineError(.unknownMachine, detail: " (\(id))")
+        settings.instrument?.eventRefused(by: id, origin: origin, error: error)
+        return error
     }
 
     private static var shutDownDetail: String { " (the supervisor is shut down)" }
@@ -278,6 +281,7 @@ public final class Supervisor<State: Hashable & Sendable, Event: Sendable, ID: H
         case .removed(let termination):
             publish(.terminated(id: id, termination))
         case .restarted(let error):
+            settings.instrument?.machineRestarted(id, after: error)
             publish(.restarted(id: id, after: error))
         case .escalated:
             break

@@ -4,39 +4,46 @@
 /// timers deterministic under a manual clock: time advanced after a state was entered counts,
 /// whenever the waiting task starts.
 struct Alarm: Sendable {
-    private let sleep: @Sendable () async throws -> Void
+    /// Sleeps until the deadline, then returns how late it woke.
+    private let sleep: @Sendable () async throws -> Duration
 
     /// An alarm `delay` from now on `clock`.
     init(after delay: Duration, on clock: any Clock<Duration>) {
         self = Self.make(after: delay, on: clock)
     }
 
-    private init(sleep: @escaping @Sendable () async throws -> Void) { self.sleep = sleep }
+    private init(sleep: @escaping @Sendable () async throws -> Duration) { self.sleep = sleep }
 
     private static func make<C: Clock<Duration>>(after delay: Duration, on clock: C) -> Alarm {
         let deadline = clock.now.advanced(by: delay)
-        return Alarm { try await clock.sleep(until: deadline, tolerance: nil) }
+        return Alarm {
+            try await clock.sleep(until: deadline, tolerance: nil)
+            return max(.zero, deadline.duration(to: clock.now))
+        }
     }
 
     /// Waits for the deadline: returns at once if it has passed, throws `CancellationError` if
     /// the task is cancelled first.
-    func wait() async throws {
-        try await sleep()
+    ///
+    /// - Returns: how long after the deadline it woke, on the alarm's clock.
+    @discardableResult
+    func wait() async throws -> Duration {
+        let lateness = try await sleep()
         try Task.checkCancellation()
+        return lateness
     }
 
-    /// Starts a task that waits for the deadline, then calls `ring(true)`; if the task is
-    /// cancelled first, `ring(false)`. The task inherits no task-local values.
-    func start(_ ring: @escaping @Sendable (_ elapsed: Bool) async -> Void) -> Task<Void, Never> {
+    /// Starts a task that waits for the deadline, then calls `ring` with how late it woke; if
+    /// the task is cancelled first, `ring(nil)`. The task inherits no task-local values.
+    func start(_ ring: @escaping @Sendable (_ lateness: Duration?) async -> Void) -> Task<Void, Never> {
         Task.detached {
-            let elapsed: Bool
+            let lateness: Duration?
             do {
-                try await wait()
-                elapsed = true
+                lateness = try await wait()
             } catch {
-                elapsed = false
+                lateness = nil
             }
-            await ring(elapsed)
+            await ring(lateness)
         }
     }
 }

@@ -25,16 +25,18 @@ extension Machine {
         let scheduled = ScheduledEvent()
         guard mailbox.withLock({ $0.delayedPosts.add(scheduled) }) else { return nil }
         let alarm = Alarm(after: delay, on: configuration.clock)
-        scheduled.attach(alarm.start { elapsed in
-            await self.deliver(scheduled, event, predicates, elapsed: elapsed)
+        scheduled.attach(alarm.start { lateness in
+            await self.deliver(scheduled, event, predicates, lateness: lateness)
         })
         return scheduled
     }
 
-    /// Called when a delayed post's wait ends, elapsed or cancelled.
-    func deliver(_ scheduled: ScheduledEvent, _ event: Event, _ predicates: PredicateContext?, elapsed: Bool) {
+    /// Called when a delayed post's wait ends: `lateness` after its deadline, or `nil` if it was
+    /// cancelled.
+    func deliver(_ scheduled: ScheduledEvent, _ event: Event, _ predicates: PredicateContext?, lateness: Duration?) {
         mailbox.withLock { $0.delayedPosts.remove(scheduled) }
-        guard elapsed, core.isAcceptingEvents, scheduled.markDelivered() else { return }
+        guard let lateness, core.isAcceptingEvents, scheduled.markDelivered() else { return }
+        settings.instrument?.timerFired(by: id, origin: .delayedPost, lateness: lateness)
         appendTimerEvent(event, predicates, origin: .delayedPost, epoch: 0)
     }
 
@@ -67,14 +69,16 @@ extension Machine {
         guard !alarms.isEmpty else { return nil }
         return Task.detached {
             for (alarm, duration) in alarms {
-                do { try await alarm.wait() } catch { return }
-                await self.timeoutFired(after: duration, epoch: epoch)
+                let lateness: Duration
+                do { lateness = try await alarm.wait() } catch { return }
+                await self.timeoutFired(after: duration, epoch: epoch, lateness: lateness)
             }
         }
     }
 
-    func timeoutFired(after duration: Duration, epoch: UInt64) {
-        guard core.admitsTimerEvent(from: epoch) else { return droppedTimerEvent() }
+    func timeoutFired(after duration: Duration, epoch: UInt64, lateness: Duration) {
+        settings.instrument?.timerFired(by: id, origin: .timeout(after: duration), lateness: lateness)
+        guard core.admitsTimerEvent(from: epoch) else { return droppedTimerEvent(.timeout(after: duration)) }
         appendTimerEvent(nil, nil, origin: .timeout(after: duration), epoch: epoch)
     }
 
@@ -96,7 +100,7 @@ extension Machine {
     }
 
     func stateTaskFinished(_ event: Event, epoch: UInt64) {
-        guard core.admitsTimerEvent(from: epoch) else { return droppedTimerEvent() }
+        guard core.admitsTimerEvent(from: epoch) else { return droppedTimerEvent(.stateTask) }
         appendTimerEvent(event, nil, origin: .stateTask, epoch: epoch)
     }
 
@@ -105,11 +109,13 @@ extension Machine {
     private func appendTimerEvent(_ event: Event?, _ predicates: PredicateContext?, origin: EventOrigin, epoch: UInt64) {
         let entry = Entry(event: event, predicates: predicates, origin: origin, acceptedAt: .now, epoch: epoch)
         perform(mailbox.withLock { $0.inbox.timerEvent(entry) })
+        reportQueued(origin: origin)
     }
 
     /// Counts a timeout or task result dropped because the machine left its state (or stopped
     /// taking events) before it could be processed.
-    @usableFromInline func droppedTimerEvent() {
+    @usableFromInline func droppedTimerEvent(_ origin: EventOrigin) {
+        settings.instrument?.timerEventDropped(by: id, origin: origin)
         droppedTimerEvents += 1
         if !watchers.dropped.isEmpty { for watcher in watchers.dropped.reached(droppedTimerEvents) { watcher.resume() } }
     }

@@ -1,0 +1,107 @@
+/// Receives what machines do as it happens, for logs, metrics and traces, without the package
+/// depending on any of them.
+///
+/// Set one in ``MachineConfiguration/instrument`` (a supervisor passes its machine
+/// configuration's instrument to every machine, and reports restarts to it). An instrument is a
+/// class, shared by every machine it observes. Every requirement has a default that does
+/// nothing, so an instrument implements only what it uses:
+///
+/// ```swift
+/// final class FailureLog: Instrument {
+///     func actionFailed<S, E, I>(_ record: TransitionRecord<S, E, I>, error: any Error) {
+///         print("\(record.machineID): \(error)")
+///     }
+/// }
+/// let configuration = MachineConfiguration<OrderState>(instrument: FailureLog())
+/// ```
+///
+/// The hooks are called synchronously, on the machine's executor or the caller's thread, in the
+/// order things happen to one machine, with one exception: an event posted from another thread
+/// may be processed before its `eventAccepted` call returns. Hooks about different machines may
+/// run concurrently. They must return quickly and must not wait for a machine. The package
+/// itself logs nothing. `Docs/Observability.md` has the adapters to swift-log, swift-metrics
+/// and swift-distributed-tracing.
+public protocol Instrument: AnyObject, Sendable {
+    /// A machine was made: by `Machine.init`, or by a supervisor's `spawn` or restart.
+    func machineStarted<ID: Hashable & Sendable>(_ id: ID)
+
+    /// A machine ended: `finish()` drained it, `stop()` stopped it, or a failure did.
+    func machineEnded<ID: Hashable & Sendable>(_ id: ID, termination: MachineTermination)
+
+    /// A supervisor replaced the failed machine `id` with a new one.
+    func machineRestarted<ID: Hashable & Sendable>(_ id: ID, after error: any Error)
+
+    /// A machine accepted an event. `queueDepth` is how many events wait in its inbox, this one
+    /// included; 0 when `send` found the machine idle and runs the event at once.
+    func eventAccepted<ID: Hashable & Sendable>(by id: ID, origin: EventOrigin, queueDepth: Int)
+
+    /// A machine refused an event: `error` says why (`.inboxFull`, `.stopped`, `.cancelled`,
+    /// `.reentrantSend`). A refused event gets no record.
+    func eventRefused<ID: Hashable & Sendable>(by id: ID, origin: EventOrigin, error: MachineError)
+
+    /// A state timeout or a state task's result was dropped without a record: the machine had
+    /// left the state it belonged to.
+    func timerEventDropped<ID: Hashable & Sendable>(by id: ID, origin: EventOrigin)
+
+    /// A state timeout or a delayed post reached its deadline `lateness` late (on the machine's
+    /// clock), and its event joins the inbox.
+    func timerFired<ID: Hashable & Sendable>(by id: ID, origin: EventOrigin, lateness: Duration)
+
+    /// An accepted event has its record: it was processed, or stopped unprocessed. Its
+    /// ``TransitionRecord/latency`` runs from acceptance to completion.
+    func eventProcessed<State, Event, ID>(_ record: TransitionRecord<State, Event, ID>)
+
+    /// An action threw; ``eventProcessed(_:)`` follows with the same record, and the failure
+    /// policy applies.
+    func actionFailed<State, Event, ID>(_ record: TransitionRecord<State, Event, ID>, error: any Error)
+
+    /// Captures the calling task's context (a trace, say) when a machine queues an event, so
+    /// that the event's actions run inside it even though the machine's processing task, not
+    /// the caller, runs them. Called only for events that wait in the inbox: a `send` that
+    /// finds the machine idle runs the actions in the caller's task, inside its context.
+    ///
+    /// - Returns: an object that holds the context, or `nil` (the default) for none.
+    func captureContext() -> (any AnyObject & Sendable)?
+
+    /// Runs `body`, the synchronous actions of an event queued with `context`, inside it.
+    func withContext<T>(_ context: any AnyObject & Sendable, _ body: () throws -> T) rethrows -> T
+
+    /// Runs `body`, the asynchronous actions of an event queued with `context`, inside it, on
+    /// the caller's executor.
+    nonisolated(nonsending) func withContext<T>(
+        _ context: any AnyObject & Sendable, _ body: nonisolated(nonsending) () async throws -> T
+    ) async rethrows -> T
+}
+
+extension Instrument {
+    /// Does nothing.
+    public func machineStarted<ID: Hashable & Sendable>(_ id: ID) {}
+    /// Does nothing.
+    public func machineEnded<ID: Hashable & Sendable>(_ id: ID, termination: MachineTermination) {}
+    /// Does nothing.
+    public func machineRestarted<ID: Hashable & Sendable>(_ id: ID, after error: any Error) {}
+    /// Does nothing.
+    public func eventAccepted<ID: Hashable & Sendable>(by id: ID, origin: EventOrigin, queueDepth: Int) {}
+    /// Does nothing.
+    public func eventRefused<ID: Hashable & Sendable>(by id: ID, origin: EventOrigin, error: MachineError) {}
+    /// Does nothing.
+    public func timerEventDropped<ID: Hashable & Sendable>(by id: ID, origin: EventOrigin) {}
+    /// Does nothing.
+    public func timerFired<ID: Hashable & Sendable>(by id: ID, origin: EventOrigin, lateness: Duration) {}
+    /// Does nothing.
+    public func eventProcessed<State, Event, ID>(_ record: TransitionRecord<State, Event, ID>) {}
+    /// Does nothing.
+    public func actionFailed<State, Event, ID>(_ record: TransitionRecord<State, Event, ID>, error: any Error) {}
+    /// Captures nothing.
+    public func captureContext() -> (any AnyObject & Sendable)? { nil }
+    /// Runs `body` as it is.
+    public func withContext<T>(_ context: any AnyObject & Sendable, _ body: () throws -> T) rethrows -> T {
+        try body()
+    }
+    /// Runs `body` as it is.
+    public nonisolated(nonsending) func withContext<T>(
+        _ context: any AnyObject & Sendable, _ body: nonisolated(nonsending) () async throws -> T
+    ) async rethrows -> T {
+        try await body()
+    }
+}

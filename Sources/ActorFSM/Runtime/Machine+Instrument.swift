@@ -1,0 +1,53 @@
+// What a machine tells its instrument. The hot path checks `settings.isInstrumented` and calls
+// these out of line: inlinable, so that they are specialized for the machine's types (generic
+// code would look up the record's metadata on every call), and never inlined, so that a machine
+// without an instrument carries none of their code.
+
+extension Machine {
+    /// Tells the instrument that an event was refused, and returns the error to throw.
+    @usableFromInline nonisolated func refusal(_ kind: MachineError.Kind, origin: EventOrigin) -> MachineError {
+        let error = MachineError(kind)
+        settings.instrument?.eventRefused(by: id, origin: origin, error: error)
+        return error
+    }
+
+    /// Tells the instrument that `send` runs an event at once.
+    @inlinable @inline(never) nonisolated func reportInlineSend() {
+        settings.instrument?.eventAccepted(by: id, origin: .send, queueDepth: 0)
+    }
+
+    /// Tells the instrument of a record, and of the failure it carries.
+    @inlinable @inline(never) func reportToInstrument(_ record: borrowing Record) {
+        guard let instrument = settings.instrument else { return }
+        if case .failed(let error) = record.outcome { instrument.actionFailed(record, error: error) }
+        instrument.eventProcessed(record)
+    }
+
+    /// Tells the instrument that an event joined the inbox, with the inbox's depth.
+    @inlinable @inline(never) nonisolated func reportQueued(origin: EventOrigin) {
+        guard let instrument = settings.instrument else { return }
+        instrument.eventAccepted(by: id, origin: origin, queueDepth: queuedCount)
+    }
+
+    /// The calling task's context, for an event about to wait in the inbox.
+    @inlinable nonisolated var callerContext: (any AnyObject & Sendable)? {
+        settings.instrument?.captureContext()
+    }
+
+    /// Runs a transition's synchronous actions inside the context its sender had.
+    @inlinable @inline(never) func runSynchronously(
+        _ transition: ActionTable<State, Event>.HotTransition, _ event: Event?, _ context: PredicateContext,
+        _ origin: EventOrigin, from source: State, in trace: any AnyObject & Sendable, run: inout ActionRun
+    ) {
+        guard let instrument = settings.instrument else { return }
+        do {
+            try instrument.withContext(trace) {
+                try schema.storage.actions.runSynchronously(transition, event: event, counting: &run.completed, context: {
+                    actionContext(event, context, origin, from: source, to: transition.target)
+                }, commit: { commit(transition.target) })
+            }
+        } catch {
+            run.failure = error
+        }
+    }
+}
