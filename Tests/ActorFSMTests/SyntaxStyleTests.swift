@@ -1,7 +1,7 @@
 import ActorFSM
 import Testing
 
-final class TurnstileTable: ExpandedSyntaxBuilder {
+final class TurnstileTable: SyntaxBuilder {
     typealias State = ActorFSMTests.State
     typealias Event = ActorFSMTests.Event
 

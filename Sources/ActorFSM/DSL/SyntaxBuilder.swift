@@ -23,11 +23,6 @@ public protocol SyntaxBuilder {
     associatedtype Event: Sendable
 }
 
-/// ``SyntaxBuilder`` with the expanded syntax: `matching`, `condition`, `actions` and context blocks.
-///
-/// The free functions are available everywhere; conforming only fixes the types.
-public protocol ExpandedSyntaxBuilder: SyntaxBuilder {}
-
 extension SyntaxBuilder {
     /// A super state of this type's schema.
     public typealias SuperState = ActorFSM.SuperState<State, Event>

@@ -45,6 +45,15 @@ public struct SupervisorConfiguration<State: Hashable & Sendable>: Sendable {
     public var intensity: RestartIntensity
 
     /// Creates a configuration.
+    ///
+    /// - Parameters:
+    ///   - machine: how each machine runs. Its failure policy is `.stop` by default, unlike a
+    ///     lone machine's `.resume`: a supervised machine that fails stops, so that the restart
+    ///     strategy replaces it with a fresh one rather than letting it go on in a state an
+    ///     error left. Pass `MachineConfiguration(failurePolicy: .resume)` to keep failed
+    ///     machines running.
+    ///   - restartStrategy: what to do when a machine stops after a failure; `.restart` by default.
+    ///   - intensity: how many restarts are tolerated before escalating; 3 within 5 s by default.
     public init(
         machine: MachineConfiguration<State> = MachineConfiguration(failurePolicy: .stop),
         restartStrategy: RestartStrategy = .restart,
