@@ -25,7 +25,9 @@ public struct TransitionRecord<State: Hashable & Sendable, Event: Sendable, ID: 
     @usableFromInline let accepted: Timestamp
     @usableFromInline let completed: Timestamp
 
-    /// When the machine accepted the event.
+    /// When the machine accepted the event, on the system's continuous clock. Records read the
+    /// real clock even when the machine's timers wait on another one (a `ManualClock` in tests),
+    /// so that ``latency`` is the time the event really took.
     public var acceptedAt: ContinuousClock.Instant { accepted.instant }
     /// When processing finished.
     public var completedAt: ContinuousClock.Instant { completed.instant }

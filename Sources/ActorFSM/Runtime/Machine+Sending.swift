@@ -38,16 +38,8 @@ extension Machine {
     public nonisolated func tryPost(_ event: Event, predicates: PredicateContext? = nil) throws(MachineError) {
         let acceptedAt = Timestamp.now
         let trace = settings.isInstrumented ? callerContext : nil
-        // The entry is made inside the lock's closure, so that it moves into the queue (a copy
-        // and a destruction through its value witnesses otherwise).
-        switch mailbox.withLock({
-            $0.inbox.post(Entry(event: event, predicates: predicates, origin: .post, acceptedAt: acceptedAt, trace: trace))
-        }) {
-        case .queued(let resumptions):
-            if !resumptions.isEmpty { perform(resumptions) }
-            if settings.isInstrumented { reportQueued(origin: .post) }
-        case .full: throw refusal(.inboxFull, origin: .post)
-        case .closed: throw refusal(.stopped, origin: .post)
+        guard try queue(event, predicates, acceptedAt: acceptedAt, trace: trace) else {
+            throw refusal(.inboxFull, origin: .post)
         }
     }
 
@@ -70,16 +62,30 @@ extension Machine {
     ) async throws(MachineError) {
         let acceptedAt = Timestamp.now
         let trace = settings.isInstrumented ? callerContext : nil
+        if try queue(event, predicates, acceptedAt: acceptedAt, trace: trace) { return }
+        try await enqueueWhenRoom(Entry(event: event, predicates: predicates, origin: .post, acceptedAt: acceptedAt,
+                                        trace: trace))
+        reportQueued(origin: .post)
+    }
+
+    /// Queues a posted event if the inbox has room.
+    ///
+    /// - Returns: `false` if the inbox is full.
+    /// - Throws: ``MachineError`` `.stopped` if the machine takes no more events.
+    @inlinable @inline(__always)
+    nonisolated func queue(
+        _ event: Event, _ predicates: PredicateContext?, acceptedAt: Timestamp, trace: (any AnyObject & Sendable)?
+    ) throws(MachineError) -> Bool {
+        // The entry is made inside the lock's closure, so that it moves into the queue (a copy
+        // and a destruction through its value witnesses otherwise).
         switch mailbox.withLock({
             $0.inbox.post(Entry(event: event, predicates: predicates, origin: .post, acceptedAt: acceptedAt, trace: trace))
         }) {
         case .queued(let resumptions):
             if !resumptions.isEmpty { perform(resumptions) }
             if settings.isInstrumented { reportQueued(origin: .post) }
-        case .full:
-            try await enqueueWhenRoom(Entry(event: event, predicates: predicates, origin: .post, acceptedAt: acceptedAt,
-                                            trace: trace))
-            reportQueued(origin: .post)
+            return true
+        case .full: return false
         case .closed: throw refusal(.stopped, origin: .post)
         }
     }
