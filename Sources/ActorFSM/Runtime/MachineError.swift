@@ -3,8 +3,8 @@
 /// ```swift
 /// do {
 ///     try await machine.send(.coin)
-/// } catch let error as MachineError where error.kind == .actionFailed {
-///     print(error.underlying!, error.detail)
+/// } catch {
+///     if error.kind == .actionFailed { print(error.underlying!, error.detail) }
 /// }
 /// ```
 public struct MachineError: Error, Sendable, CustomStringConvertible {

@@ -28,8 +28,7 @@ public struct Schema<State: Hashable & Sendable, Event: Sendable>: Sendable {
     ///
     /// ```swift
     /// let order = try Schema<OrderState, OrderEvent>(initial: .placed, final: [.delivered, .cancelled]) {
-    ///     define(.placed) { when(.cancel) | then(.cancelled) … }
-    ///     …
+    ///     define(.placed) { when(.cancel) | then(.cancelled) }
     /// }
     /// ```
     ///

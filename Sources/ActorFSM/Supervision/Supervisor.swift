@@ -6,7 +6,7 @@ import Synchronization
 /// let orders = Supervisor<OrderState, OrderEvent, Int>(schema: orderSchema)
 /// try orders.spawn(id: 42)
 /// try await orders.send(to: 42, .pay)
-/// for await report in orders.reports() { … }
+/// for await report in orders.reports() { print(report) }
 /// await orders.shutdown()
 /// ```
 ///

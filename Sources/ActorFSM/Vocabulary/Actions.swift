@@ -5,9 +5,10 @@
 /// synchronous actions, or joined with `&` (which also takes asynchronous ones):
 ///
 /// ```swift
-/// define(.alarming, onEntry: [alarmOn], onExit: [alarmOff]) { … }
-/// when(.reset) | then(.locked) | alarmOff & lock
-/// when(.coin)  | then(.unlocked) | Actions { context in audit(context.eventDescription) }
+/// define(.alarming, onEntry: [alarmOn], onExit: [alarmOff]) {
+///     when(.reset) | then(.locked) | alarmOff & lock
+///     when(.coin)  | then(.unlocked) | Actions { context in audit(context.eventDescription) }
+/// }
 /// ```
 ///
 /// Synchronous actions are kept synchronous, so a machine runs them without a suspension point.

@@ -1,7 +1,9 @@
 /// When a state's entry and exit actions run.
 ///
 /// ```swift
-/// let schema = try Schema<State, Event>(initial: .locked, entryExitPolicy: .executeAlways) { … }
+/// let schema = try Schema<State, Event>(initial: .locked, entryExitPolicy: .executeAlways) {
+///     define(.locked) { when(.coin) | then(.locked) }
+/// }
 /// ```
 public struct EntryExitPolicy: Sendable, Hashable, CustomStringConvertible {
     enum Code: Sendable, Hashable { case onChangeOnly, always }

@@ -5,9 +5,11 @@
 /// ```swift
 /// enum Enforcement: MatchingPredicate { case weak, strong }
 ///
-/// define(.locked) {
-///     matching(Enforcement.weak)   | when(.pass) | then(.locked)
-///     matching(Enforcement.strong) | when(.pass) | then(.alarming)
+/// let schema = try Schema<State, Event>(initial: .locked, final: [.alarming]) {
+///     define(.locked) {
+///         matching(Enforcement.weak)   | when(.pass) | then(.locked)
+///         matching(Enforcement.strong) | when(.pass) | then(.alarming)
+///     }
 /// }
 /// ```
 ///

@@ -4,7 +4,7 @@
 ///
 /// ```swift
 /// let rushHour = PredicateContext(Enforcement.weak, Reward.positive)
-/// schema.resolve(.pass, in: .locked, predicates: rushHour)
+/// let resolution = schema.resolve(.pass, in: .locked, predicates: rushHour)
 /// ```
 ///
 /// A context of up to three predicates is a plain value of 32 bytes: making one allocates

@@ -3,7 +3,6 @@
 ///
 /// ```swift
 /// let reminder = try machine.post(.remind, after: .seconds(60))
-/// …
 /// reminder.cancel()
 /// ```
 public final class ScheduledEvent: Sendable {

@@ -1,0 +1,337 @@
+import ActorFSM
+import ActorFSMTesting
+import Foundation
+import Testing
+
+// Every ```swift example in a doc comment of the package's sources, verbatim, in a context that
+// declares the names it uses: this file compiles only if the examples do, and the first test
+// fails if an example is missing here or differs from its doc comment.
+
+enum DocOrderState: Hashable, Sendable { case placed, paymentPending, paid, waiting, delivered, cancelled, failed }
+enum DocOrderEvent: Hashable, Sendable { case submit, pay, paid, cancel, declined, retry, remind }
+
+enum DocCatalogue: Hashable, Sendable { case loading, showing, showingError }
+enum DocCatalogueEvent: CaseKeyed {
+    case loaded([String])
+    case failed(String)
+
+    enum CaseKey: Hashable, Sendable { case loaded, failed }
+    var caseKey: CaseKey {
+        switch self {
+        case .loaded: .loaded
+        case .failed: .failed
+        }
+    }
+}
+
+/// The names the examples use for actions.
+private let lock: @Sendable () -> Void = {}
+private let unlock: @Sendable () -> Void = {}
+private let alarm: @Sendable () -> Void = {}
+private let thankyou: @Sendable () -> Void = {}
+private let alarmOn: @Sendable () -> Void = {}
+private let alarmOff: @Sendable () -> Void = {}
+private let beGrumpy: @Sendable () -> Void = {}
+private let refund: @Sendable () -> Void = {}
+private func audit(_ text: String) {}
+
+private let turnstile = try! Schema<State, Event>(initial: .locked, final: [.alarming]) {
+    define(.locked) { when(.coin) | then(.unlocked) }
+    define(.unlocked) { when(.pass) | then(.locked) }
+}
+
+enum SnippetSyntaxBuilder {
+    final class Turnstile: SyntaxBuilder {
+        enum State: Hashable { case locked, unlocked }
+        enum Event: Hashable { case coin, pass, reset }
+
+        func makeSchema() throws -> Schema<State, Event> {
+            try Schema(initial: .locked) {
+                let resetable = SuperState { when(.reset) | then(.locked) }
+                define(.locked, adopts: resetable) { when(.coin) | then(.unlocked) }
+                define(.unlocked, adopts: resetable) { when(.pass) | then(.locked) }
+            }
+        }
+    }
+}
+
+enum SnippetCaseKeyed {
+    enum Event: CaseKeyed {
+        case coin(cents: Int)
+        case pass
+
+        enum CaseKey: Hashable, Sendable { case coin, pass }
+
+        var caseKey: CaseKey {
+            switch self {
+            case .coin: .coin
+            case .pass: .pass
+            }
+        }
+    }
+}
+
+typealias OrderState = DocOrderState
+
+final class FailureLog: Instrument {
+    func actionFailed<S, E, I>(_ record: TransitionRecord<S, E, I>, error: any Error) {
+        print("\(record.machineID): \(error)")
+    }
+}
+let configuration = MachineConfiguration<OrderState>(instrument: FailureLog())
+
+@Suite struct DocSnippetTests {
+    /// The package root, found from this file's path.
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
+
+    /// Every ```swift block of the doc comments under `Sources/ActorFSM` and
+    /// `Sources/ActorFSMTesting`: where it is, and its lines without their indentation.
+    static func docExamples() throws -> [(place: String, lines: [String])] {
+        var examples: [(String, [String])] = []
+        for folder in ["Sources/ActorFSM", "Sources/ActorFSMTesting"] {
+            let base = root.appendingPathComponent(folder)
+            let files = FileManager.default.enumerator(at: base, includingPropertiesForKeys: nil)?
+                .compactMap { $0 as? URL }.filter { $0.pathExtension == "swift" } ?? []
+            for file in files.sorted(by: { $0.path < $1.path }) {
+                var block: [String]?
+                for (number, line) in try String(contentsOf: file, encoding: .utf8).split(separator: "\n",
+                                                                                         omittingEmptySubsequences: false).enumerated() {
+                    let text = line.trimmingCharacters(in: .whitespaces)
+                    guard text.hasPrefix("///") else { block = nil; continue }
+                    let body = text.dropFirst(3).trimmingCharacters(in: .whitespaces)
+                    if body == "```swift" && block == nil { block = []; continue }
+                    if body == "```", let lines = block {
+                        let path = file.path.replacingOccurrences(of: root.path + "/", with: "")
+                        examples.append(("\(path):\(number)", lines))
+                        block = nil
+                        continue
+                    }
+                    block?.append(body)
+                }
+            }
+        }
+        return examples
+    }
+
+    @Test func everyDocCommentExampleIsCompiledInThisFile() throws {
+        let here = try String(contentsOf: URL(fileURLWithPath: #filePath), encoding: .utf8)
+            .split(separator: "\n", omittingEmptySubsequences: false)
+            .map { $0.trimmingCharacters(in: .whitespaces) }
+        let examples = try Self.docExamples()
+        #expect(examples.count >= 25, "the doc comments' examples were found")
+        for example in examples {
+            let lines = example.lines.filter { !$0.isEmpty }
+            let found = here.indices.contains { start in
+                var position = start
+                for line in lines {
+                    while position < here.count && here[position].isEmpty { position += 1 }
+                    guard position < here.count, here[position] == line else { return false }
+                    position += 1
+                }
+                return true
+            }
+            #expect(found, "the example at \(example.place) is not in DocSnippetTests.swift, verbatim")
+        }
+    }
+
+    // MARK: - The examples, in their contexts
+
+    func freeFunctions(resetable: SuperState<State, Event>, s1: SuperState<State, Event>) throws {
+        _ = try Schema<State, Event>(initial: .locked) {
+            define(.locked, adopts: resetable, onEntry: [lock]) {
+                when(.coin) | then(.unlocked)
+            }
+        }
+        _ = try Schema<DocOrderState, DocOrderEvent>(initial: .paymentPending) {
+            define(.paymentPending) {
+                when(.paid) | then(.paid)
+                after(.seconds(30)) | then(.cancelled) | refund
+            }
+        }
+        _ = try Schema<State, Event>(initial: .locked) {
+            define(.locked, adopts: s1) {
+                override { when(.coin) | then(.locked) | beGrumpy }
+            }
+        }
+    }
+
+    func defineWithSuperState() throws {
+        _ = try Schema<State, Event>(initial: .locked) {
+            let resetable = SuperState<State, Event> { when(.reset) | then(.locked) }
+            define(.alarming, adopts: resetable, onEntry: [alarmOn], onExit: [alarmOff])
+        }
+    }
+
+    func syntaxAliases() throws {
+        typealias d = Syntax.Define<State, Event>
+        typealias w = Syntax.When<State, Event>
+        typealias t = Syntax.Then<State, Event>
+
+        let schema = try Schema<State, Event>(initial: .locked) {
+            d(.locked)   { w(.coin) | t(.unlocked) | unlock }
+            d(.unlocked) { w(.pass) | t(.locked)   | lock }
+        }
+        _ = schema
+    }
+
+    func diagrams() {
+        print(turnstile.dot(name: "Turnstile"))   // render with `dot -Tsvg`
+    }
+
+    func subscription(machine: Machine<State, Event, Int>) async {
+        let transitions = await machine.records()
+        for await record in transitions { print(record) }
+        print("dropped:", transitions.droppedCount)
+    }
+
+    func failurePolicy(orders: Schema<DocOrderState, DocOrderEvent>) {
+        let machine = Machine(schema: orders, id: 42, configuration: .init(failurePolicy: .enter(.failed)))
+        _ = machine
+    }
+
+    func machine() async throws {
+        let gate = Machine(schema: turnstile, id: "gate-7")
+        let record = try await gate.send(.coin)
+        print(record.target)                          // unlocked
+        try await gate.send(.pass, predicates: Enforcement.weak)
+    }
+
+    func machineError(machine: Machine<State, Event, Int>) async {
+        do {
+            try await machine.send(.coin)
+        } catch {
+            if error.kind == .actionFailed { print(error.underlying!, error.detail) }
+        }
+    }
+
+    func schemas() throws {
+        let turnstile = try Schema<State, Event>(initial: .locked) {
+            define(.locked) {
+                when(.coin) | then(.unlocked) | unlock
+                when(.pass) | then(.locked)   | alarm
+            }
+            define(.unlocked) {
+                when(.coin) | then(.unlocked) | thankyou
+                when(.pass) | then(.locked)   | lock
+            }
+        }
+        typealias OrderState = DocOrderState
+        typealias OrderEvent = DocOrderEvent
+        let order = try Schema<OrderState, OrderEvent>(initial: .placed, final: [.delivered, .cancelled]) {
+            define(.placed) { when(.cancel) | then(.cancelled) }
+        }
+        _ = (turnstile, order)
+    }
+
+    func resolve(schema: Schema<State, Event>) {
+        switch schema.resolve(.pass, in: .locked, predicates: PredicateContext(Enforcement.weak)) {
+        case .transition(let transition): print("to", transition.target)
+        case .conditionFalse(let transition): print("blocked by a condition at", transition.location)
+        case .unhandled(let reason): print(reason)
+        }
+        if case .unhandled(let reason) = schema.resolve(.pass, in: .locked), reason.kind == .missingPredicate {
+            print(reason) // "no Enforcement predicate given; the transitions for this event depend on it"
+        }
+        let rushHour = PredicateContext(Enforcement.weak, Reward.positive)
+        let resolution = schema.resolve(.pass, in: .locked, predicates: rushHour)
+        _ = resolution
+    }
+
+    func schemaError() {
+        do {
+            _ = try Schema<State, Event>(initial: .locked) { define(.locked) { when(.coin) | then(.unlocked) } }
+        } catch {
+            for diagnostic in error.diagnostics where diagnostic.kind == .logicalClash {
+                print(diagnostic.locations)
+            }
+        }
+    }
+
+    func supervisor(orderSchema: Schema<DocOrderState, DocOrderEvent>) async throws {
+        typealias OrderState = DocOrderState
+        typealias OrderEvent = DocOrderEvent
+        let orders = Supervisor<OrderState, OrderEvent, Int>(schema: orderSchema)
+        try orders.spawn(id: 42)
+        try await orders.send(to: 42, .pay)
+        for await report in orders.reports() { print(report) }
+        await orders.shutdown()
+    }
+
+    func actions() throws {
+        _ = try Schema<State, Event>(initial: .locked) {
+            define(.alarming, onEntry: [alarmOn], onExit: [alarmOff]) {
+                when(.reset) | then(.locked) | alarmOff & lock
+                when(.coin)  | then(.unlocked) | Actions { context in audit(context.eventDescription) }
+            }
+        }
+    }
+
+    func entryExitPolicy() throws {
+        let schema = try Schema<State, Event>(initial: .locked, entryExitPolicy: .executeAlways) {
+            define(.locked) { when(.coin) | then(.locked) }
+        }
+        _ = schema
+    }
+
+    func matchingPredicates() throws {
+        enum Enforcement: MatchingPredicate { case weak, strong }
+
+        let schema = try Schema<State, Event>(initial: .locked, final: [.alarming]) {
+            define(.locked) {
+                matching(Enforcement.weak)   | when(.pass) | then(.locked)
+                matching(Enforcement.strong) | when(.pass) | then(.alarming)
+            }
+        }
+        _ = schema
+    }
+
+    func scheduledEvent(machine: Machine<DocOrderState, DocOrderEvent, Int>) throws {
+        let reminder = try machine.post(.remind, after: .seconds(60))
+        reminder.cancel()
+    }
+
+    func stateTask(catalogue: some DocCataloguePages) throws {
+        _ = try Schema<DocCatalogue, DocCatalogueEvent>(initial: .loading) {
+            define(.loading, running: StateTask {
+                .loaded(try await catalogue.page(3))
+            } onError: { error in
+                .failed("\(error)")
+            }) {
+                when(.loaded) | then(.showing)
+                when(.failed) | then(.showingError)
+            }
+            define(.showing) { when(.failed) | then(.showingError) }
+            define(.showingError) { when(.loaded) | then(.showing) }
+        }
+    }
+
+    func transitionContexts() throws {
+        _ = try Schema<State, Event>(initial: .locked) {
+            define(.locked) {
+                when(.coin) | then(.unlocked) | { (context: TransitionContext<State, Event>) in
+                    print("\(context.eventDescription) moved \(context.source) to \(context.target)")
+                }
+            }
+        }
+        _ = try Schema<DocOrderState, DocOrderEvent>(initial: .placed) {
+            define(.placed) {
+                when(.declined) | then(.waiting) | { context in try context.post(.retry, after: .seconds(5)) }
+            }
+        }
+    }
+
+    func manualClock(payment: Schema<DocOrderState, DocOrderEvent>) async {
+        let clock = ManualClock()
+        let machine = Machine(schema: payment, id: 1, configuration: MachineConfiguration(clock: clock))
+        var records = await machine.records().makeAsyncIterator()
+        clock.advance(by: .seconds(30))
+        let timedOut = await records.next()   // origin: .timeout(after: .seconds(30))
+        _ = timedOut
+    }
+}
+
+/// A catalogue that serves pages, for the state task example.
+protocol DocCataloguePages: Sendable {
+    func page(_ number: Int) async throws -> [String]
+}
