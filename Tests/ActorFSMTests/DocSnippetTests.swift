@@ -180,9 +180,9 @@ let configuration = MachineConfiguration<OrderState>(instrument: FailureLog())
     }
 
     func subscription(machine: Machine<State, Event, Int>) async {
-        let transitions = await machine.records()
-        for await record in transitions { print(record) }
-        print("dropped:", transitions.droppedCount)
+        let records = await machine.records()
+        for await record in records { print(record) }
+        print("dropped:", records.droppedCount)
     }
 
     func failurePolicy(orders: Schema<DocOrderState, DocOrderEvent>) {

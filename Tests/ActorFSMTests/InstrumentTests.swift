@@ -128,6 +128,31 @@ final class TracingInstrument: Instrument {
         #expect(lines.contains("refused post unknownMachine"))
     }
 
+    @Test func aSendStoppedInTheQueueIsProcessedAsStoppedNotRefused() async throws {
+        let gate = Gate()
+        let schema = try Schema<State, Event>(initial: .locked) {
+            define(.locked) {
+                when(.coin) | then(.unlocked) | { (_: TransitionContext<State, Event>) async in await gate.wait() }
+            }
+            define(.unlocked) { when(.pass) | then(.locked) }
+        }
+        let instrument = RecordingInstrument()
+        let machine = Machine(schema: schema, id: 1, configuration: .init(instrument: instrument))
+        var acceptances = instrument.acceptances.makeAsyncIterator()
+        let first = Task { try await machine.send(.coin) }
+        _ = await acceptances.next()
+        let queued = Task { try await machine.send(.pass) }
+        _ = await acceptances.next()
+        await machine.stop()
+        await #expect(throws: MachineError.self) { try await queued.value }
+        gate.open()
+        _ = try? await first.value
+        await machine.finish()
+        let lines = instrument.lines
+        #expect(lines.contains("processed pass stopped"))
+        #expect(!lines.contains { $0.hasPrefix("refused") }, "an accepted event is not also refused")
+    }
+
     @Test func anInstrumentHearsHowLateTimersFire() async throws {
         let schema = try Schema<Checkout, CheckoutEvent>(initial: .pending) {
             define(.pending) {

@@ -96,7 +96,9 @@ import Testing
         #expect(ended == [1, 2])
     }
 
-    @Test func stopHurriesAGracefulShutdownThatWaitsForAnAction() async throws {
+    /// The graceful shutdown cannot end while the action ignores it; the stop cancels the action.
+    /// Whichever of the two starts first, the other joins it, and both return.
+    @Test func aStopEndsAGracefulShutdownThatWaitsForAnAction() async throws {
         let started = Gate()
         let supervisor = Supervisor<State, Event, Int>(schema: try Self.schema(started: started))
         try supervisor.spawn(id: 1)
@@ -106,6 +108,25 @@ import Testing
         await supervisor.stop()
         await shutdown.value
         #expect(supervisor.count == 0)
+    }
+
+    @Test func aStopAwaitedFromAnActionOfTheSupervisorsOwnEndsEverything() async throws {
+        let supervisor = Later<Supervisor<State, Event, Int>>()
+        let schema = try Schema<State, Event>(initial: .locked) {
+            define(.locked) {
+                when(.coin) | then(.unlocked) | { (_: TransitionContext<State, Event>) async in
+                    await supervisor.get?.stop()
+                }
+            }
+            define(.unlocked) { when(.pass) | then(.locked) }
+        }
+        supervisor.set(Supervisor<State, Event, Int>(schema: schema))
+        let orders = try #require(supervisor.get)
+        try orders.spawn(id: 1)
+        try orders.spawn(id: 2)
+        let record = try await orders.send(to: 1, .coin)
+        #expect(record.target == .unlocked, "the action's own stop did not wait for the action")
+        #expect(orders.isShutDown && orders.count == 0)
     }
 
     @Test func aSupervisorsRunThrowsTheEscalation() async throws {

@@ -16,9 +16,10 @@
 /// ```
 ///
 /// The hooks are called synchronously, on the machine's executor or the caller's thread, in the
-/// order things happen to one machine, with one exception: an event posted from another thread
-/// may be processed before its `eventAccepted` call returns. Hooks about different machines may
-/// run concurrently. They must return quickly and must not wait for a machine. The package
+/// order things happen to one machine, with one exception: an event handed over from another
+/// thread may be processed, and its `eventProcessed` called, before its `eventAccepted`. Hooks
+/// about different machines may run concurrently. They must return quickly, must not wait for a
+/// machine, and must not call a supervisor (`machineStarted` runs under its lock). The package
 /// itself logs nothing. `Docs/Observability.md` has the adapters to swift-log, swift-metrics
 /// and swift-distributed-tracing.
 public protocol Instrument: AnyObject, Sendable {
@@ -35,8 +36,13 @@ public protocol Instrument: AnyObject, Sendable {
     /// included; 0 when `send` found the machine idle and runs the event at once.
     func eventAccepted<ID: Hashable & Sendable>(by id: ID, origin: EventOrigin, queueDepth: Int)
 
-    /// A machine refused an event: `error` says why (`.inboxFull`, `.stopped`, `.cancelled`,
-    /// `.reentrantSend`). A refused event gets no record.
+    /// A machine or supervisor refused an event: `error` says why (`.inboxFull`, `.stopped`,
+    /// `.cancelled`, `.reentrantSend`, `.unknownMachine`). A refused event gets no record. An
+    /// accepted `send` or `post` that its cancelled sender withdrew, or that waited for room when
+    /// the machine stopped, is reported accepted, then refused.
+    ///
+    /// A follow-up refused because its machine is stopping is reported here too; the action that
+    /// posted it fails if it rethrows the error, and ``actionFailed(_:error:)`` follows.
     func eventRefused<ID: Hashable & Sendable>(by id: ID, origin: EventOrigin, error: MachineError)
 
     /// A state timeout or a state task's result was dropped without a record: the machine had

@@ -2,9 +2,9 @@
 /// subscription until the publisher stops or the consumer stops iterating.
 ///
 /// ```swift
-/// let transitions = await machine.records()
-/// for await record in transitions { print(record) }
-/// print("dropped:", transitions.droppedCount)
+/// let records = await machine.records()
+/// for await record in records { print(record) }
+/// print("dropped:", records.droppedCount)
 /// ```
 ///
 /// A stream has one consumer: iterate it once, from one task (an iterator made after the first

@@ -14,6 +14,9 @@ struct InboxEntry<State: Hashable & Sendable, Event: Sendable, ID: Hashable & Se
         case withdrawn
         /// The machine stopped taking events while the sender waited for room.
         case refused
+        /// The machine stopped while the event waited in the queue: the event keeps its place,
+        /// to get its `.stopped` record after the one in progress.
+        case stoppedInQueue
     }
 
     /// Where a waiting `send` is told about its event. A class, so that an entry holds one plain

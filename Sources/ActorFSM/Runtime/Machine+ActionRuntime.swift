@@ -11,6 +11,10 @@ extension Machine: ActionRuntime {
         return schedule(event, after: delay, predicates: predicates)
     }
 
+    @usableFromInline nonisolated func refusedDelayedPost() -> MachineError {
+        refusal(.stopped, origin: .delayedPost)
+    }
+
     @usableFromInline nonisolated func postFollowUp<E: Sendable>(_ event: E, predicates: PredicateContext?) throws(MachineError) {
         // A context is only ever made by this machine for its own `Event` type.
         guard let event = event as? Event else { throw MachineError(.stopped) }

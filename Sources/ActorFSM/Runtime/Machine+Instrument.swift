@@ -39,7 +39,8 @@ extension Machine {
         _ transition: ActionTable<State, Event>.HotTransition, _ event: Event?, _ context: PredicateContext,
         _ origin: EventOrigin, from source: State, in trace: any AnyObject & Sendable, run: inout ActionRun
     ) {
-        guard let instrument = settings.instrument else { return }
+        // Only reached with an instrument: a trace is captured by one.
+        let instrument = settings.instrument ?? NoInstrument.shared
         do {
             try instrument.withContext(trace) {
                 try schema.storage.actions.runSynchronously(transition, event: event, counting: &run.completed, context: {
@@ -50,4 +51,10 @@ extension Machine {
             run.failure = error
         }
     }
+}
+
+/// An instrument with every default, for code that must run hooks when there is none.
+@usableFromInline
+final class NoInstrument: Instrument {
+    @usableFromInline static let shared = NoInstrument()
 }

@@ -17,11 +17,14 @@ extension Machine {
     /// a hard stop (``stop()``), after which it throws `CancellationError`.
     ///
     /// The machine processes events whether or not anyone calls `run()`; call it to tie the
-    /// machine's life to a task, for example a service group's.
+    /// machine's life to a task, for example a service group's. After a cancellation it returns
+    /// once the event in progress has completed, which takes as long as its actions take to
+    /// honour the cancellation. Called from one of the machine's own actions, it returns at once.
     ///
     /// - Throws: the action's error if the machine stopped after a failure under the `.stop`
     ///   policy; `CancellationError` if the task was cancelled.
     public func run() async throws {
+        if ActionScope.machines.contains(ObjectIdentifier(self)) { return }
         await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
                 if !core.awaitEnd(continuation) { continuation.resume() }
@@ -57,10 +60,11 @@ extension Machine {
         terminate(.stopped)
     }
 
-    /// Stops now and returns once the machine has ended: its event in progress has completed and
-    /// its last records are published. For a supervisor's hard stop.
-    func stopAndAwaitEnd() async {
-        terminate(.stopped)
+    /// Returns once the machine has ended: its event in progress has completed and its last
+    /// records are published. Called from one of its own actions, it returns at once: the
+    /// machine cannot end while the action waits. For a supervisor's hard stop.
+    func awaitEnd() async {
+        if ActionScope.machines.contains(ObjectIdentifier(self)) { return }
         await withCheckedContinuation { continuation in
             if !core.awaitEnd(continuation) { continuation.resume() }
         }
@@ -123,7 +127,7 @@ extension Machine {
         let closing = mailbox.withLock { $0.inbox.close(stopping: stopping) }
         for waiter in closing.waiters { waiter.answer(.refused, admission: .refused) }
         // Their events keep their places, to get `.stopped` records after the one in progress.
-        for sender in closing.queuedSenders { sender.resume(returning: .refused) }
+        for sender in closing.queuedSenders { sender.resume(returning: .stoppedInQueue) }
         return closing.isIdle
     }
 

@@ -20,6 +20,8 @@ extension Machine {
         case .processed(let record): return try Self.result(of: consume record)
         case .withdrawn: throw refusal(.cancelled, origin: .send)
         case .refused: throw refusal(.stopped, origin: .send)
+        // Not a refusal: the event was accepted and gets its `.stopped` record.
+        case .stoppedInQueue: throw MachineError(.stopped)
         }
     }
 

@@ -26,7 +26,7 @@ public struct MachineError: Error, Sendable, CustomStringConvertible {
     public var description: String {
         switch kind.code {
         case .stopped: "the machine is stopped or finishing and accepts no more events\(detail)"
-        case .inboxFull: "the machine's inbox is full; use send, which waits for room, or raise inboxCapacity"
+        case .inboxFull: "the machine's inbox is full; use send or post, which wait for room, or raise inboxCapacity"
         case .reentrantSend:
             "an action awaited send on its own machine, which would wait for itself forever; use context.tryPost for follow-up events"
         case .actionFailed: "an action failed: \(underlying.map { "\($0)" } ?? "unknown error")\(detail)"

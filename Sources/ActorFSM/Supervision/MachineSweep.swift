@@ -1,8 +1,9 @@
 /// Applies one lifecycle step to many machines, for a supervisor's shutdown or escalation.
 enum MachineSweep {
-    /// What to do to each machine: `stop` returns once the machine has ended, so that its last
-    /// records are published before the supervisor finishes its stream.
-    enum Step: Sendable { case beginFinishing, finish, stop }
+    /// What to do to each machine. `awaitEnd` returns once the machine has ended, so that its
+    /// last records are published before the supervisor finishes its stream; a hard stop first
+    /// stops every machine, then awaits their ends, so that no machine waits for another's.
+    enum Step: Sendable { case beginFinishing, finish, stop, awaitEnd }
 
     /// Applies `step` to every machine, from a few tasks that each take a share of them: one
     /// child task per machine would cost memory per machine and, to reap, time that grows
@@ -23,7 +24,8 @@ enum MachineSweep {
                         switch step {
                         case .beginFinishing: if await machine.beginFinishing() { busy.append(machine) }
                         case .finish: await machine.finish()
-                        case .stop: await machine.stopAndAwaitEnd()
+                        case .stop: await machine.stop()
+                        case .awaitEnd: await machine.awaitEnd()
                         }
                     }
                     return busy

@@ -49,9 +49,7 @@ public final class Supervisor<State: Hashable & Sendable, Event: Sendable, ID: H
 
     private let registry = Locked(Registry())
     private let listeners = Locked(Listeners())
-    /// Whether anyone listens: checked without the lock on every record, so that busy machines
-    /// on different cores do not contend when nobody subscribes.
-    /// Whether anyone listens, and whether `shutdown()` is finishing every machine (they then
+    /// Whether anyone listens, and whether `shutdown()` or `stop()` is ending every machine (they then
     /// leave the registry together at the end), readable without a lock: so that busy machines
     /// on different cores do not contend when nobody subscribes, and the million machines a
     /// shutdown finishes do not contend for the registry's lock. `hasLetGo` is set under the
@@ -100,7 +98,7 @@ public final class Supervisor<State: Hashable & Sendable, Event: Sendable, ID: H
     /// The number of live machines.
     public var count: Int { registry.withLock { $0.machines.count } }
 
-    /// Whether the supervisor has shut down, by `shutdown()` or by escalation.
+    /// Whether the supervisor has shut down, by `shutdown()`, `stop()` or escalation.
     public var isShutDown: Bool { registry.withLock { $0.isShutDown } }
 
     /// Why the supervisor escalated, if it did: the machine whose failure exceeded the restart
@@ -181,7 +179,9 @@ public final class Supervisor<State: Hashable & Sendable, Event: Sendable, ID: H
     /// `CancellationError`.
     ///
     /// Machines run whether or not anyone calls `run()`; call it to tie the supervisor's life to
-    /// a task, for example a service group's (see `Docs/Supervisor.md`).
+    /// a task, for example a service group's (see `Docs/Supervisor.md`). After a cancellation it
+    /// returns once every machine's event in progress has completed, which takes as long as
+    /// their actions take to honour the cancellation.
     ///
     /// - Throws: ``Escalation`` if a failure escalated; `CancellationError` if the task was
     ///   cancelled.
@@ -239,8 +239,14 @@ public final class Supervisor<State: Hashable & Sendable, Event: Sendable, ID: H
             registry.shuttingDown = task
             return (task, [])
         }
-        if !hurried.isEmpty { _ = await MachineSweep.apply(.stop, to: hurried) }
+        if !hurried.isEmpty { await Self.stopNow(hurried) }
         await ending.value
+    }
+
+    /// Stops every machine in `machines`, then waits for each to end.
+    private static func stopNow(_ machines: [Child]) async {
+        _ = await MachineSweep.apply(.stop, to: machines)
+        _ = await MachineSweep.apply(.awaitEnd, to: machines)
     }
 
     /// Ends every machine. Draining, all stop taking events first, then the busy ones are
@@ -252,7 +258,7 @@ public final class Supervisor<State: Hashable & Sendable, Event: Sendable, ID: H
             let busy = await MachineSweep.apply(.beginFinishing, to: machines)
             _ = await MachineSweep.apply(.finish, to: busy)
         } else {
-            _ = await MachineSweep.apply(.stop, to: machines)
+            await Self.stopNow(machines)
         }
         registry.withLock { $0.machines = [:] }
         completeEnd()
@@ -335,7 +341,7 @@ public final class Supervisor<State: Hashable & Sendable, Event: Sendable, ID: H
         let machines = Array(registry.machines.values)
         registry.machines = [:]
         registry.escalating = Task {
-            _ = await MachineSweep.apply(.stop, to: machines)
+            await Self.stopNow(machines)
             self.publish(.escalated(id: id, error: error))
             self.completeEnd()
         }

@@ -90,8 +90,9 @@ public struct TransitionContext<State: Sendable, Event: Sendable>: Sendable {
     ///   machine runs the action).
     @discardableResult
     public func post(_ event: Event, after delay: Duration, predicates: PredicateContext? = nil) throws(MachineError) -> ScheduledEvent {
-        guard let scheduled = runtime?.schedule(event, after: delay, predicates: predicates) else {
-            throw MachineError(.stopped)
+        guard let runtime else { throw MachineError(.stopped) }
+        guard let scheduled = runtime.schedule(event, after: delay, predicates: predicates) else {
+            throw runtime.refusedDelayedPost()
         }
         return scheduled
     }

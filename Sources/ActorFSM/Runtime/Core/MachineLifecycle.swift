@@ -10,7 +10,7 @@
 /// A finishing or stopping machine whose inbox is closed while idle ends at once.
 /// ```
 ///
-/// `Waiter` is what `finish()` callers wait on (a continuation, in a machine).
+/// `Waiter` is what callers of `finish()` and `run()` wait on (a continuation, in a machine).
 @usableFromInline
 struct MachineLifecycle<Waiter: Sendable>: Sendable {
     /// Where the machine is in its life.

@@ -15,7 +15,7 @@ extension Machine {
         _ event: Event, after delay: Duration, predicates: PredicateContext? = nil
     ) throws(MachineError) -> ScheduledEvent {
         guard let scheduled = schedule(event, after: delay, predicates: predicates) else {
-            throw MachineError(.stopped)
+            throw refusal(.stopped, origin: .delayedPost)
         }
         return scheduled
     }
@@ -25,19 +25,23 @@ extension Machine {
         let scheduled = ScheduledEvent()
         guard mailbox.withLock({ $0.delayedPosts.add(scheduled) }) else { return nil }
         let alarm = Alarm(after: delay, on: configuration.clock)
+        let trace = settings.isInstrumented ? callerContext : nil
         scheduled.attach(alarm.start { lateness in
-            await self.deliver(scheduled, event, predicates, lateness: lateness)
+            await self.deliver(scheduled, event, predicates, lateness: lateness, trace: trace)
         })
         return scheduled
     }
 
     /// Called when a delayed post's wait ends: `lateness` after its deadline, or `nil` if it was
     /// cancelled.
-    func deliver(_ scheduled: ScheduledEvent, _ event: Event, _ predicates: PredicateContext?, lateness: Duration?) {
+    func deliver(
+        _ scheduled: ScheduledEvent, _ event: Event, _ predicates: PredicateContext?, lateness: Duration?,
+        trace: (any AnyObject & Sendable)?
+    ) {
         mailbox.withLock { $0.delayedPosts.remove(scheduled) }
         guard let lateness, core.isAcceptingEvents, scheduled.markDelivered() else { return }
         settings.instrument?.timerFired(by: id, origin: .delayedPost, lateness: lateness)
-        appendTimerEvent(event, predicates, origin: .delayedPost, epoch: 0)
+        appendTimerEvent(event, predicates, origin: .delayedPost, epoch: 0, trace: trace)
     }
 
     /// Starts the initial state's timeouts and tasks, whose deadlines `init` fixed, unless the
@@ -77,8 +81,8 @@ extension Machine {
     }
 
     func timeoutFired(after duration: Duration, epoch: UInt64, lateness: Duration) {
-        settings.instrument?.timerFired(by: id, origin: .timeout(after: duration), lateness: lateness)
         guard core.admitsTimerEvent(from: epoch) else { return droppedTimerEvent(.timeout(after: duration)) }
+        settings.instrument?.timerFired(by: id, origin: .timeout(after: duration), lateness: lateness)
         appendTimerEvent(nil, nil, origin: .timeout(after: duration), epoch: epoch)
     }
 
@@ -106,8 +110,12 @@ extension Machine {
 
     /// Queues an event the machine's own timers produced. It is admitted even when the inbox is
     /// full: there is at most one per timer, and dropping it would lose it.
-    private func appendTimerEvent(_ event: Event?, _ predicates: PredicateContext?, origin: EventOrigin, epoch: UInt64) {
-        let entry = Entry(event: event, predicates: predicates, origin: origin, acceptedAt: .now, epoch: epoch)
+    private func appendTimerEvent(
+        _ event: Event?, _ predicates: PredicateContext?, origin: EventOrigin, epoch: UInt64,
+        trace: (any AnyObject & Sendable)? = nil
+    ) {
+        let entry = Entry(event: event, predicates: predicates, origin: origin, acceptedAt: .now, epoch: epoch,
+                          trace: trace)
         perform(mailbox.withLock { $0.inbox.timerEvent(entry) })
         reportQueued(origin: origin)
     }
