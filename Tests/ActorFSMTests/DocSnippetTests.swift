@@ -5,7 +5,8 @@ import Testing
 
 // Every ```swift example in a doc comment of the package's sources, verbatim, in a context that
 // declares the names it uses: this file compiles only if the examples do, and the first test
-// fails if an example is missing here or differs from its doc comment.
+// fails if an example is missing here or differs from its doc comment. The second test does the
+// same for the examples of README.md and Docs/*.md, which GuideSnippetTests holds.
 
 enum DocOrderState: Hashable, Sendable { case placed, paymentPending, paid, waiting, delivered, cancelled, failed }
 enum DocOrderEvent: Hashable, Sendable { case submit, pay, paid, cancel, declined, retry, remind }
@@ -114,24 +115,74 @@ let configuration = MachineConfiguration<OrderState>(instrument: FailureLog())
         return examples
     }
 
-    @Test func everyDocCommentExampleIsCompiledInThisFile() throws {
-        let here = try String(contentsOf: URL(fileURLWithPath: #filePath), encoding: .utf8)
-            .split(separator: "\n", omittingEmptySubsequences: false)
+    /// Every ```swift block of README.md and Docs/*.md, except those right after a line that
+    /// starts with `<!-- not compiled`.
+    static func guideExamples() throws -> [(place: String, lines: [String])] {
+        let docs = root.appendingPathComponent("Docs")
+        let pages = try FileManager.default.contentsOfDirectory(at: docs, includingPropertiesForKeys: nil)
+            .filter { $0.pathExtension == "md" }.sorted { $0.path < $1.path }
+        var examples: [(String, [String])] = []
+        for page in [root.appendingPathComponent("README.md")] + pages {
+            var block: [String]?
+            var previous = ""
+            for (number, line) in try String(contentsOf: page, encoding: .utf8).split(separator: "\n",
+                                                                                    omittingEmptySubsequences: false).enumerated() {
+                let text = String(line)
+                defer { previous = text }
+                if block == nil {
+                    if text == "```swift" && !previous.hasPrefix("<!-- not compiled") { block = [] }
+                    continue
+                }
+                if text == "```" {
+                    let path = page.path.replacingOccurrences(of: root.path + "/", with: "")
+                    examples.append(("\(path):\(number)", block ?? []))
+                    block = nil
+                    continue
+                }
+                block?.append(text.trimmingCharacters(in: .whitespaces))
+            }
+        }
+        return examples
+    }
+
+    /// The lines of a test file, without their indentation.
+    static func lines(of file: String) throws -> [String] {
+        let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent(file)
+        return try String(contentsOf: url, encoding: .utf8).split(separator: "\n", omittingEmptySubsequences: false)
             .map { $0.trimmingCharacters(in: .whitespaces) }
+    }
+
+    /// Whether `example`'s lines, blank and `import` lines aside, appear in `file` in a row.
+    static func contains(_ file: [String], _ example: [String]) -> Bool {
+        let lines = example.filter { !$0.isEmpty && !$0.hasPrefix("import ") }
+        return file.indices.contains { start in
+            var position = start
+            for line in lines {
+                while position < file.count && file[position].isEmpty { position += 1 }
+                guard position < file.count, file[position] == line else { return false }
+                position += 1
+            }
+            return true
+        }
+    }
+
+    @Test func everyDocCommentExampleIsCompiledInThisFile() throws {
+        let here = try Self.lines(of: "DocSnippetTests.swift")
         let examples = try Self.docExamples()
         #expect(examples.count >= 25, "the doc comments' examples were found")
         for example in examples {
-            let lines = example.lines.filter { !$0.isEmpty }
-            let found = here.indices.contains { start in
-                var position = start
-                for line in lines {
-                    while position < here.count && here[position].isEmpty { position += 1 }
-                    guard position < here.count, here[position] == line else { return false }
-                    position += 1
-                }
-                return true
-            }
-            #expect(found, "the example at \(example.place) is not in DocSnippetTests.swift, verbatim")
+            #expect(Self.contains(here, example.lines),
+                    "the example at \(example.place) is not in DocSnippetTests.swift, verbatim")
+        }
+    }
+
+    @Test func everyExampleOfTheGuidesIsCompiledInGuideSnippetTests() throws {
+        let snippets = try Self.lines(of: "GuideSnippetTests.swift")
+        let examples = try Self.guideExamples()
+        #expect(examples.count >= 25, "the guides' examples were found")
+        for example in examples {
+            #expect(Self.contains(snippets, example.lines),
+                    "the example at \(example.place) is not in GuideSnippetTests.swift, verbatim")
         }
     }
 

@@ -1,0 +1,382 @@
+import ActorFSM
+import ActorFSMTesting
+import Testing
+
+// Every ```swift example of README.md and Docs/*.md that is not marked `<!-- not compiled -->`,
+// verbatim (their `import` lines aside), in a context that declares the names it uses.
+// `DocSnippetTests` checks that each example is here.
+
+private let lock: @Sendable () -> Void = {}
+private let unlock: @Sendable () -> Void = {}
+private let alarm: @Sendable () -> Void = {}
+private let thankyou: @Sendable () -> Void = {}
+private let alarmOn: @Sendable () -> Void = {}
+private let alarmOff: @Sendable () -> Void = {}
+private let beGrumpy: @Sendable () -> Void = {}
+private let refund: @Sendable () -> Void = {}
+private let smile: @Sendable () -> Void = {}
+private let defconOne: @Sendable () -> Void = {}
+private let log: @Sendable () -> Void = {}
+private func isRushHour() -> Bool { false }
+private func isBusinessHours() -> Bool { true }
+
+/// The orders the Time guide's test example runs: a 30 s timeout to `.cancelled`.
+private let orders = try! Schema<DocOrderState, DocOrderEvent>(initial: .placed, final: [.cancelled]) {
+    define(.placed) { after(.seconds(30)) | then(.cancelled) }
+}
+
+enum GuideOrderState: Hashable, Sendable { case placed, shipped, delivered, cancelled }
+enum GuideOrderEvent: Hashable, Sendable { case ship, deliver, cancel }
+
+enum GuideSyntaxBuilder {
+    final class Turnstile: SyntaxBuilder {
+        enum State: Hashable, Sendable { case locked, unlocked }
+        enum Event: Hashable, Sendable { case coin, pass, reset }
+
+        func makeSchema() throws -> Schema<State, Event> {
+            try Schema(initial: .locked) {
+                let resetable = SuperState { when(.reset) | then(.locked) }
+                define(.locked, adopts: resetable) { when(.coin) | then(.unlocked) }
+            }
+        }
+    }
+}
+
+/// A catalogue the state task example refreshes.
+protocol GuideCatalogue: Sendable {
+    func refresh() async throws
+}
+
+/// The Time guide's test example, which runs.
+@Test func anUnpaidOrderIsCancelledAfterThirtySeconds() async throws {
+    let clock = ManualClock()
+    let machine = Machine(schema: orders, id: "order-7", configuration: MachineConfiguration(clock: clock))
+    var records = await machine.records().makeAsyncIterator()
+
+    clock.advance(by: .seconds(30))
+    let record = try #require(await records.next())
+    #expect(record.origin == .timeout(after: .seconds(30)))
+    #expect(record.target == .cancelled)
+}
+
+struct GuideSnippets {
+    func readme() async throws {
+        enum State: Hashable, Sendable { case locked, unlocked, alarming }
+        enum Event: Hashable, Sendable { case coin, pass, reset }
+        enum Enforcement: MatchingPredicate { case weak, strong }
+
+        let turnstile = try Schema<State, Event>(initial: .locked) {
+            let resetable = SuperState<State, Event> { when(.reset) | then(.locked) }
+            define(.locked, adopts: resetable) {
+                matching(Enforcement.weak)   | when(.pass) | then(.locked)   | { print("smile") }
+                matching(Enforcement.strong) | when(.pass) | then(.alarming) | { print("alarm!") }
+                when(.coin) | then(.unlocked)
+            }
+            define(.unlocked, adopts: resetable) { when(.pass) | then(.locked) }
+            define(.alarming, adopts: resetable, onEntry: [{ print("alarm on") }])
+        }
+
+        let gate = Machine(schema: turnstile, id: "gate-7")     // an actor; share the schema freely
+        let record = try await gate.send(.pass, predicates: Enforcement.strong)
+        print(record)   // #1 gate-7: locked --pass [Enforcement.strong]--> alarming (transitioned)
+    }
+
+    func guideFirstTable() throws {
+        enum State: Hashable, Sendable { case locked, unlocked, alarming }
+        enum Event: Hashable, Sendable { case coin, pass, reset }
+
+        let turnstile = try Schema<State, Event>(initial: .locked) {
+            define(.locked) {
+                when(.coin) | then(.unlocked) | unlock
+                when(.pass) | then(.locked)   | alarm
+            }
+            define(.unlocked) {
+                when(.coin) | then(.unlocked) | thankyou
+                when(.pass) | then(.locked)   | lock
+            }
+        }
+        _ = turnstile
+    }
+
+    func guideResolve(turnstile: Schema<State, Event>) {
+        if case .transition(let transition) = turnstile.resolve(.coin, in: .locked) {
+            print(transition.target)        // unlocked
+        }
+    }
+
+    func guideFinalStates() throws {
+        typealias OrderState = GuideOrderState
+        typealias OrderEvent = GuideOrderEvent
+        let order = try Schema<OrderState, OrderEvent>(initial: .placed, final: [.delivered, .cancelled]) {
+            define(.placed)  { when(.ship) | then(.shipped); when(.cancel) | then(.cancelled) }
+            define(.shipped) { when(.deliver) | then(.delivered) }
+        }
+        print(order.finalStates)   // [.delivered, .cancelled]
+    }
+
+    func guideStatements(resetable: SuperState<State, Event>) throws {
+        _ = try Schema<State, Event>(initial: .locked) {
+            define(.alarming) {
+                when(.coin)  | then()                          // `then()` stays in the current state
+                when(.pass)  | then()                          // actions are optional
+                when(.reset) | then(.locked) | alarmOff & lock // `&` joins actions
+            }
+            define(.locked) {
+                when(.coin, or: .pass) | then(.unlocked)       // one transition per event
+            }
+        }
+        _ = try Schema<State, Event>(initial: .locked) {
+            let s1 = SuperState<State, Event> { when(.coin) | then(.unlocked) | unlock }
+
+            define(.locked, adopts: s1) {
+                override { when(.coin) | then(.locked) | beGrumpy }
+            }
+        }
+        _ = try Schema<State, Event>(initial: .locked) {
+            define(.alarming, adopts: resetable, onEntry: [alarmOn], onExit: [alarmOff])
+            let lockOnEntry = SuperState<State, Event>(onEntry: [lock]) { when(.reset) | then(.locked) }
+            define(.locked, adopts: lockOnEntry)
+        }
+    }
+
+    func guideSuperStates() throws {
+        let turnstile = try Schema<State, Event>(initial: .locked) {
+            let resetable = SuperState<State, Event> { when(.reset) | then(.locked) }
+
+            define(.locked, adopts: resetable) {
+                when(.coin) | then(.unlocked)
+                when(.pass) | then(.alarming)
+            }
+            define(.unlocked, adopts: resetable) { when(.pass) | then(.locked) }
+            define(.alarming, adopts: resetable)       // the block is optional when a state adopts
+        }
+        let schema = try Schema<State, Event>(initial: .locked, entryExitPolicy: .executeAlways) {
+            define(.locked) { when(.coin) | then(.locked) | lock }
+        }
+        _ = (turnstile, schema)
+    }
+
+    func guidePredicates() throws {
+        enum Enforcement: MatchingPredicate { case weak, strong }
+        enum Reward: MatchingPredicate { case positive, negative }
+
+        let turnstile = try Schema<State, Event>(initial: .locked, final: [.unlocked, .alarming]) {
+            define(.locked) {
+                matching(Enforcement.weak)   | when(.pass) | then(.locked)   | smile
+                matching(Enforcement.strong) | when(.pass) | then(.alarming) | defconOne
+                when(.coin) | then(.unlocked)          // any Enforcement
+            }
+        }
+
+        let resolution = turnstile.resolve(.pass, in: .locked, predicates: Enforcement.weak)
+        let rushHour = PredicateContext(Enforcement.weak)   // or make a context, to keep or pass along
+        _ = (resolution, rushHour, Reward.positive)
+    }
+
+    func guideBlocksAndConditions(enforcement: Enforcement) throws {
+        _ = try Schema<State, Event>(initial: .locked, final: [.unlocked, .alarming]) {
+            define(.locked) {
+                when(.pass) {
+                    matching(Enforcement.weak)   | then(.locked)
+                    matching(Enforcement.strong) | then(.alarming)
+                }
+                then(.unlocked) {
+                    when(.coin) | thankyou
+                }
+                actions(log) {
+                    when(.reset) | then(.locked)        // runs log, then its own actions
+                }
+            }
+        }
+        _ = try Schema<State, Event>(initial: .locked, final: [.unlocked]) {
+            define(.locked) {
+                condition { isRushHour() } | when(.pass) | then(.locked)
+                condition({ (event: Event) in event == .coin }) {   // block form; a condition may read the event
+                    when(.coin) | then(.unlocked)
+                }
+            }
+        }
+        _ = try Schema<State, Event>(initial: .locked, final: [.unlocked]) {
+            define(.locked) {
+                when(.coin) {
+                    condition { enforcement == .weak }   | then(.unlocked)
+                    condition { enforcement == .strong } | then(.locked)
+                }   // 💥 logical clash: use matching for this
+            }
+        }
+    }
+
+    func guideAliases() throws {
+        typealias d = Syntax.Define<State, Event>
+        typealias w = Syntax.When<State, Event>
+        typealias t = Syntax.Then<State, Event>
+
+        let schema = try Schema<State, Event>(initial: .locked, final: [.unlocked]) {
+            d(.locked) { w(.coin) | t(.unlocked) | unlock }
+        }
+        _ = schema
+    }
+
+    func guidePayloads() throws {
+        enum Payment: CaseKeyed {
+            case coin(cents: Int)
+            case card(number: String)
+
+            enum CaseKey: Hashable, Sendable { case coin, card }
+            var caseKey: CaseKey {
+                switch self {
+                case .coin: .coin
+                case .card: .card
+                }
+            }
+        }
+
+        let till = try Schema<State, Payment>(initial: .locked, final: [.unlocked]) {
+            define(.locked) {
+                when(.coin) | then(.unlocked) | { (payment: Payment) in print(payment) }   // every coin
+                condition({ (payment: Payment) in "\(payment)".count < 40 }) | when(.card) | then(.unlocked)
+            }
+        }
+        _ = till
+    }
+
+    func diagrams(turnstile: Schema<State, Event>) {
+        print(turnstile.mermaid())
+        print(turnstile.dot(name: "Turnstile"))   // then: dot -Tsvg turnstile.dot > turnstile.svg
+    }
+
+    func supervisor(orderSchema: Schema<DocOrderState, DocOrderEvent>) async throws {
+        typealias OrderState = DocOrderState
+        typealias OrderEvent = DocOrderEvent
+        let orders = Supervisor<OrderState, OrderEvent, Int>(
+            schema: orderSchema,
+            configuration: SupervisorConfiguration(
+                machine: MachineConfiguration(inboxCapacity: 16, failurePolicy: .stop),
+                restartStrategy: .restart,
+                intensity: RestartIntensity(maxRestarts: 10, within: .seconds(60))))
+
+        let reports = orders.reports()               // every machine's records, and supervision decisions
+        try orders.spawn(id: 42)                     // or spawn(id:startingIn:)
+        try await orders.send(to: 42, .submit)       // or post(to:_:), tryPost(to:_:), machine(id:), stop(id:)
+
+        for await report in reports {
+            switch report {
+            case .transition(let record): print(record)          // record.machineID says which order
+            case .restarted(let id, let error): print("order \(id) restarted after \(error)")
+            case .terminated(let id, let how): print("order \(id) ended: \(how)")
+            case .escalated(let id, let error): print("gave up at order \(id): \(error)")
+            }
+        }
+        await orders.shutdown()                      // drains every machine, then finishes the stream
+    }
+
+    func observability(orderSchema: Schema<DocOrderState, DocOrderEvent>) {
+        typealias OrderState = DocOrderState
+        typealias OrderEvent = DocOrderEvent
+        final class OrderInstrument: Instrument {}
+        let orders = Supervisor<OrderState, OrderEvent, Int>(
+            schema: orderSchema,
+            configuration: SupervisorConfiguration(machine: MachineConfiguration(instrument: OrderInstrument())))
+        _ = orders
+    }
+}
+
+/// The Time guide's examples, on one order type with every state they name.
+struct TimeGuideSnippets {
+    enum Order: Hashable, Sendable {
+        case pending, paid, cancelled, reminded, escalated, authorising, declined, shipping, delayed, waiting
+    }
+    enum OrderEvent: Hashable, Sendable { case pay, remind, decline, retry }
+
+    func firstTimeout() throws {
+        enum Order: Hashable, Sendable { case pending, paid, cancelled }
+        enum OrderEvent: Hashable, Sendable { case pay, remind }
+
+        let orders = try Schema<Order, OrderEvent>(initial: .pending, final: [.cancelled]) {
+            define(.pending) {
+                when(.pay) | then(.paid)
+                after(.seconds(30)) | then(.cancelled) | refund
+            }
+            define(.paid) { when(.remind) | then() }
+        }
+        _ = orders
+    }
+
+    func timeoutsWithPredicates() throws {
+        enum Mode: MatchingPredicate { case strict, lenient }
+
+        let orders = try Schema<Order, OrderEvent>(initial: .pending, final: [.cancelled, .reminded, .escalated]) {
+            define(.pending) {
+                matching(Mode.strict)  | after(.seconds(5)) | then(.cancelled)
+                matching(Mode.lenient) | after(.seconds(5)) | then(.reminded)
+                condition { isBusinessHours() } | after(.seconds(60)) | then(.escalated)
+            }
+        }
+        _ = orders
+    }
+
+    func timeoutActionsAndSuperStates() throws {
+        _ = try Schema<Order, OrderEvent>(initial: .pending, final: [.cancelled]) {
+            define(.pending) {
+                after(.seconds(30)) | then(.cancelled) | { context in
+                    print("\(context.source) \(context.eventDescription)")   // pending after 30s
+                }
+            }
+        }
+        _ = try Schema<Order, OrderEvent>(initial: .pending, final: [.paid, .cancelled, .declined, .delayed]) {
+            let expiring = SuperState<Order, OrderEvent> { after(.seconds(900)) | then(.cancelled) }
+
+            define(.pending, adopts: expiring) { when(.pay) | then(.paid) }
+            define(.authorising, adopts: expiring) {
+                override { after(.seconds(900)) | then(.declined) }   // same duration: replaces the inherited one
+            }
+            define(.shipping, adopts: expiring) {
+                after(.seconds(60)) | then(.delayed)                   // another duration: both are armed
+            }
+        }
+        _ = try Schema<Order, OrderEvent>(initial: .pending, final: [.waiting]) {
+            define(.pending) {
+                when(.decline) | then(.waiting) | { context in try context.post(.retry, after: .seconds(5)) }
+            }
+        }
+    }
+
+    func delayedPost(orders: Schema<Order, OrderEvent>) throws {
+        let machine = Machine(schema: orders, id: "order-7")
+        let reminder = try machine.post(.remind, after: .seconds(60))
+        // …
+        reminder.cancel()        // true: it was still waiting, and will never be delivered
+    }
+
+    func stateTask(catalogue: any GuideCatalogue) throws {
+        enum Screen: Hashable, Sendable { case idle, loading, showing, failed }
+        enum ScreenEvent: Hashable, Sendable { case open, loaded, loadFailed, close }
+
+        let screen = try Schema<Screen, ScreenEvent>(initial: .idle, final: [.showing, .failed]) {
+            define(.idle) { when(.open) | then(.loading) }
+            define(.loading, running: StateTask {
+                try await catalogue.refresh()
+                return .loaded
+            } onError: { _ in
+                .loadFailed
+            }) {
+                when(.loaded)     | then(.showing)
+                when(.loadFailed) | then(.failed)
+                when(.close)      | then(.idle)
+            }
+        }
+        _ = screen
+    }
+
+    func clocks(orders: Schema<Order, OrderEvent>) async throws {
+        let machine = Machine(schema: orders, id: "order-7",
+                              configuration: MachineConfiguration(clock: SuspendingClock()))
+        _ = machine
+    }
+
+    func sleepers(clock: ManualClock, machine: Machine<Order, OrderEvent, String>) async throws {
+        await clock.waitUntilSleeping(count: 1)   // the timeout of .pending waits on the clock
+        try await machine.send(.pay)
+        #expect(clock.sleeperCount == 0)          // leaving .pending ended the wait
+    }
+}
