@@ -6,7 +6,7 @@ import Testing
 // Every ```swift example in a doc comment of the package's sources, verbatim, in a context that
 // declares the names it uses: this file compiles only if the examples do, and the first test
 // fails if an example is missing here or differs from its doc comment. The second test does the
-// same for the examples of README.md and Docs/*.md, which GuideSnippetTests holds.
+// same for the examples of README.md (ReadmeTests) and Docs/*.md (GuideSnippetTests).
 
 enum DocOrderState: Hashable, Sendable { case placed, paymentPending, paid, waiting, delivered, cancelled, failed }
 enum DocOrderEvent: Hashable, Sendable { case submit, pay, paid, cancel, declined, retry, remind }
@@ -24,17 +24,6 @@ enum DocCatalogueEvent: CaseKeyed {
         }
     }
 }
-
-/// The names the examples use for actions.
-private let lock: @Sendable () -> Void = {}
-private let unlock: @Sendable () -> Void = {}
-private let alarm: @Sendable () -> Void = {}
-private let thankyou: @Sendable () -> Void = {}
-private let alarmOn: @Sendable () -> Void = {}
-private let alarmOff: @Sendable () -> Void = {}
-private let beGrumpy: @Sendable () -> Void = {}
-private let refund: @Sendable () -> Void = {}
-private func audit(_ text: String) {}
 
 private let turnstile = try! Schema<State, Event>(initial: .locked, final: [.alarming]) {
     define(.locked) { when(.coin) | then(.unlocked) }
@@ -177,12 +166,12 @@ let configuration = MachineConfiguration<OrderState>(instrument: FailureLog())
     }
 
     @Test func everyExampleOfTheGuidesIsCompiledInGuideSnippetTests() throws {
-        let snippets = try Self.lines(of: "GuideSnippetTests.swift")
+        let files = [try Self.lines(of: "GuideSnippetTests.swift"), try Self.lines(of: "ReadmeTests.swift")]
         let examples = try Self.guideExamples()
         #expect(examples.count >= 25, "the guides' examples were found")
         for example in examples {
-            #expect(Self.contains(snippets, example.lines),
-                    "the example at \(example.place) is not in GuideSnippetTests.swift, verbatim")
+            #expect(files.contains { Self.contains($0, example.lines) },
+                    "the example at \(example.place) is not in GuideSnippetTests.swift or ReadmeTests.swift, verbatim")
         }
     }
 

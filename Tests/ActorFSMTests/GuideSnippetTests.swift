@@ -2,23 +2,9 @@ import ActorFSM
 import ActorFSMTesting
 import Testing
 
-// Every ```swift example of README.md and Docs/*.md that is not marked `<!-- not compiled -->`,
-// verbatim (their `import` lines aside), in a context that declares the names it uses.
-// `DocSnippetTests` checks that each example is here.
-
-private let lock: @Sendable () -> Void = {}
-private let unlock: @Sendable () -> Void = {}
-private let alarm: @Sendable () -> Void = {}
-private let thankyou: @Sendable () -> Void = {}
-private let alarmOn: @Sendable () -> Void = {}
-private let alarmOff: @Sendable () -> Void = {}
-private let beGrumpy: @Sendable () -> Void = {}
-private let refund: @Sendable () -> Void = {}
-private let smile: @Sendable () -> Void = {}
-private let defconOne: @Sendable () -> Void = {}
-private let log: @Sendable () -> Void = {}
-private func isRushHour() -> Bool { false }
-private func isBusinessHours() -> Bool { true }
+// Every ```swift example of Docs/*.md that is not marked `<!-- not compiled -->`, verbatim
+// (their `import` lines aside), in a context that declares the names it uses (the README's is in
+// `ReadmeTests`). `DocSnippetTests` checks that each example is here.
 
 /// The orders the Time guide's test example runs: a 30 s timeout to `.cancelled`.
 private let orders = try! Schema<DocOrderState, DocOrderEvent>(initial: .placed, final: [.cancelled]) {
@@ -60,27 +46,6 @@ protocol GuideCatalogue: Sendable {
 }
 
 struct GuideSnippets {
-    func readme() async throws {
-        enum State: Hashable, Sendable { case locked, unlocked, alarming }
-        enum Event: Hashable, Sendable { case coin, pass, reset }
-        enum Enforcement: MatchingPredicate { case weak, strong }
-
-        let turnstile = try Schema<State, Event>(initial: .locked) {
-            let resetable = SuperState<State, Event> { when(.reset) | then(.locked) }
-            define(.locked, adopts: resetable) {
-                matching(Enforcement.weak)   | when(.pass) | then(.locked)   | { print("smile") }
-                matching(Enforcement.strong) | when(.pass) | then(.alarming) | { print("alarm!") }
-                when(.coin) | then(.unlocked)
-            }
-            define(.unlocked, adopts: resetable) { when(.pass) | then(.locked) }
-            define(.alarming, adopts: resetable, onEntry: [{ print("alarm on") }])
-        }
-
-        let gate = Machine(schema: turnstile, id: "gate-7")     // an actor; share the schema freely
-        let record = try await gate.send(.pass, predicates: Enforcement.strong)
-        print(record)   // #1 gate-7: locked --pass [Enforcement.strong]--> alarming (transitioned)
-    }
-
     func guideFirstTable() throws {
         enum State: Hashable, Sendable { case locked, unlocked, alarming }
         enum Event: Hashable, Sendable { case coin, pass, reset }

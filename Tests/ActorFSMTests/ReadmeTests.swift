@@ -1,9 +1,14 @@
 import ActorFSM
 import Testing
 
-/// The README's quick start, verbatim apart from `print`: if this fails, the README is wrong.
+/// The README's quick start, verbatim (`DocSnippetTests` checks it): if this fails, the README
+/// is wrong.
 @Suite struct ReadmeTests {
     @Test func theQuickStartRunsAndPrintsWhatTheReadmeSays() async throws {
+        enum State: Hashable, Sendable { case locked, unlocked, alarming }
+        enum Event: Hashable, Sendable { case coin, pass, reset }
+        enum Enforcement: MatchingPredicate { case weak, strong }
+
         let turnstile = try Schema<State, Event>(initial: .locked) {
             let resetable = SuperState<State, Event> { when(.reset) | then(.locked) }
             define(.locked, adopts: resetable) {
@@ -15,8 +20,9 @@ import Testing
             define(.alarming, adopts: resetable, onEntry: [{ print("alarm on") }])
         }
 
-        let gate = Machine(schema: turnstile, id: "gate-7")
+        let gate = Machine(schema: turnstile, id: "gate-7")     // an actor; share the schema freely
         let record = try await gate.send(.pass, predicates: Enforcement.strong)
+        print(record)   // #1 gate-7: locked --pass [Enforcement.strong]--> alarming (transitioned)
         #expect("\(record)" == "#1 gate-7: locked --pass [Enforcement.strong]--> alarming (transitioned)")
     }
 }
