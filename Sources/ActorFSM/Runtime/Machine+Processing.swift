@@ -49,16 +49,26 @@ extension Machine {
             } else if let trace {
                 runSynchronously(transition, event, context, origin, from: source, in: trace, run: &run)
             } else {
-                do {
-                    try storage.actions.runSynchronously(transition, event: event, counting: &run.completed, context: {
-                        actionContext(event, context, origin, from: source, to: transition.target)
-                    }, commit: { commit(transition.target) })
-                } catch {
-                    run.failure = error
-                }
+                runSynchronously(transition, event, context, origin, from: source, run: &run)
             }
             return fired(index, step.number, event, context, origin, acceptedAt, source: source, run: run,
                          replying: replying)
+        }
+    }
+
+    /// Runs a transition's synchronous actions, recording in `run` how many completed and the
+    /// error that stopped them.
+    @inlinable @inline(__always)
+    func runSynchronously(
+        _ transition: ActionTable<State, Event>.HotTransition, _ event: Event?, _ context: PredicateContext,
+        _ origin: EventOrigin, from source: State, run: inout ActionRun
+    ) {
+        do {
+            try schema.storage.actions.runSynchronously(transition, event: event, counting: &run.completed, context: {
+                actionContext(event, context, origin, from: source, to: transition.target)
+            }, commit: { commit(transition.target) })
+        } catch {
+            run.failure = error
         }
     }
 

@@ -37,7 +37,7 @@ extension Machine {
     @inlinable
     public nonisolated func tryPost(_ event: Event, predicates: PredicateContext? = nil) throws(MachineError) {
         let acceptedAt = Timestamp.now
-        let trace = settings.isInstrumented ? callerContext : nil
+        let trace = callerContext
         guard try queue(event, predicates, acceptedAt: acceptedAt, trace: trace) else {
             throw refusal(.inboxFull, origin: .post)
         }
@@ -61,7 +61,7 @@ extension Machine {
         _ event: Event, predicates: PredicateContext? = nil
     ) async throws(MachineError) {
         let acceptedAt = Timestamp.now
-        let trace = settings.isInstrumented ? callerContext : nil
+        let trace = callerContext
         if try queue(event, predicates, acceptedAt: acceptedAt, trace: trace) { return }
         try await enqueueWhenRoom(Entry(event: event, predicates: predicates, origin: .post, acceptedAt: acceptedAt,
                                         trace: trace))

@@ -25,7 +25,7 @@ extension Machine {
         let scheduled = ScheduledEvent()
         guard mailbox.withLock({ $0.delayedPosts.add(scheduled) }) else { return nil }
         let alarm = Alarm(after: delay, on: configuration.clock)
-        let trace = settings.isInstrumented ? callerContext : nil
+        let trace = callerContext
         scheduled.attach(alarm.start { lateness in
             await self.deliver(scheduled, event, predicates, lateness: lateness, trace: trace)
         })
