@@ -33,6 +33,12 @@ enum FeedEvent: CaseKeyed, CustomStringConvertible {
     }
 }
 
+/// The paging screen's types.
+enum Paging: MachineDefinition {
+    typealias State = Screen
+    typealias Event = FeedEvent
+}
+
 /// The page being shown; the screen's states stay finite, the data lives here.
 actor Feed {
     private(set) var page = 0
@@ -55,9 +61,9 @@ actor TrendingAPI {
 
 let feed = Feed()
 let api = TrendingAPI()
-let screen = try Schema<Screen, FeedEvent>(initial: .idle) {
+let screen = try Schema<Paging>(initial: .idle) {
     // The feedback: entering `loading` loads the current page, and posts the outcome back.
-    let load = Actions<Screen, FeedEvent> { context in
+    let load = Actions<Paging> { context in
         let page = await feed.page
         do {
             try context.tryPost(.loaded(page: page, items: try await api.fetch(page: page)))

@@ -48,18 +48,24 @@ enum OrderEvent: CaseKeyed, CustomStringConvertible {
     var description: String { "\(caseKey)" }
 }
 
+/// The order workflow's types: a machine per order, named by the order's number.
+enum OrderWorkflow: MachineDefinition {
+    typealias State = OrderState
+    typealias Event = OrderEvent
+    typealias ID = Int
+}
+
 /// Whether a declined payment may be tried again: the action that reports a decline says so.
 enum RetryBudget: MatchingPredicate { case available, exhausted }
 
 /// The order workflow. Actions call the services and report back with follow-up events, so every
 /// step, success or failure, goes through the machine. A charge the gateway never answers leaves
 /// the order waiting in payment pending until its timeout voids the charge.
-func orderSchema(_ services: Services) throws -> Schema<OrderState, OrderEvent> {
+func orderSchema(_ services: Services) throws -> Schema<OrderWorkflow> {
     let maxAttempts = services.settings.maxPaymentAttempts
 
-    @Sendable func charge(_ context: TransitionContext<OrderState, OrderEvent>, attempt: Int) async throws {
-        guard let order = context.machineID(as: Int.self) else { return }
-        switch try await services.payments.charge(order: order, attempt: attempt) {
+    @Sendable func charge(_ context: TransitionContext<OrderWorkflow>, attempt: Int) async throws {
+        switch try await services.payments.charge(order: context.id, attempt: attempt) {
         case .approved:
             try context.tryPost(.paymentSucceeded)
         case .declined:
@@ -70,7 +76,7 @@ func orderSchema(_ services: Services) throws -> Schema<OrderState, OrderEvent> 
         }
     }
 
-    return try Schema<OrderState, OrderEvent>(
+    return try Schema<OrderWorkflow>(
         initial: .placed, final: [.delivered, .cancelled, .paymentFailed, .paymentExpired]
     ) {
         define(.placed) {
@@ -79,8 +85,7 @@ func orderSchema(_ services: Services) throws -> Schema<OrderState, OrderEvent> 
         }
         define(.paymentPending) {
             when(.paymentSucceeded) | then(.paid) | { context in
-                guard let order = context.machineID(as: Int.self) else { return }
-                try context.tryPost(services.customerCancels(order: order) ? .cancel : .picked)
+                try context.tryPost(services.customerCancels(order: context.id) ? .cancel : .picked)
             }
             when(.paymentDeclined) {
                 matching(RetryBudget.available) | then() | { context in
@@ -91,25 +96,21 @@ func orderSchema(_ services: Services) throws -> Schema<OrderState, OrderEvent> 
             }
             when(.cancel) | then(.cancelled)
             after(services.settings.paymentTimeout) | then(.paymentExpired) | { context in
-                guard let order = context.machineID(as: Int.self) else { return }
-                try await services.payments.void(order: order)
+                try await services.payments.void(order: context.id)
             }
         }
         define(.paid) {
             when(.picked) | then(.picking) | { context in
-                guard let order = context.machineID(as: Int.self) else { return }
-                try await services.warehouse.pick(order: order)
+                try await services.warehouse.pick(order: context.id)
                 try context.tryPost(.handedToCarrier)
             }
             when(.cancel) | then(.cancelled) | { context in
-                guard let order = context.machineID(as: Int.self) else { return }
-                try await services.payments.refund(order: order)
+                try await services.payments.refund(order: context.id)
             }
         }
         define(.picking) {
             when(.handedToCarrier) | then(.shipped) | { context in
-                guard let order = context.machineID(as: Int.self) else { return }
-                try await services.carrier.deliver(order: order)
+                try await services.carrier.deliver(order: context.id)
                 try context.tryPost(.delivered)
             }
         }

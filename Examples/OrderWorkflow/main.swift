@@ -25,7 +25,7 @@ while let flag = arguments.popFirst() {
 }
 
 let services = Services(settings: settings)
-let orders = Supervisor<OrderState, OrderEvent, Int>(
+let orders = Supervisor<OrderWorkflow>(
     schema: try orderSchema(services),
     configuration: SupervisorConfiguration(
         machine: MachineConfiguration(inboxCapacity: 16, failurePolicy: .stop),

@@ -8,10 +8,10 @@ typealias State = TurnstileExample.State
 typealias Event = TurnstileExample.Event
 typealias Enforcement = TurnstileExample.Enforcement
 
-@Sendable func say(_ line: String) -> Actions<State, Event> { Actions { print("      action: \(line)") } }
+@Sendable func say(_ line: String) -> Actions<TurnstileExample> { Actions { print("      action: \(line)") } }
 
-let stages: [(String, Schema<State, Event>)] = [
-    ("1. The basic table", try Schema<State, Event>(initial: .locked) {
+let stages: [(String, Schema<TurnstileExample>)] = [
+    ("1. The basic table", try Schema<TurnstileExample>(initial: .locked) {
         define(.locked) {
             when(.coin) | then(.unlocked) | say("unlock")
             when(.pass) | then(.locked)   | say("alarm")
@@ -21,7 +21,7 @@ let stages: [(String, Schema<State, Event>)] = [
             when(.pass) | then(.locked)   | say("lock")
         }
     }),
-    ("2. An alarming state, reset by a repairman", try Schema<State, Event>(initial: .locked) {
+    ("2. An alarming state, reset by a repairman", try Schema<TurnstileExample>(initial: .locked) {
         define(.locked) {
             when(.coin)  | then(.unlocked) | say("unlock")
             when(.pass)  | then(.alarming) | say("alarmOn")
@@ -38,8 +38,8 @@ let stages: [(String, Schema<State, Event>)] = [
             when(.reset) | then(.locked) | say("alarmOff") & say("lock")
         }
     }),
-    ("3. A super state removes the repeated reset", try Schema<State, Event>(initial: .locked) {
-        let resetable = SuperState<State, Event> { when(.reset) | then(.locked) | say("alarmOff") & say("lock") }
+    ("3. A super state removes the repeated reset", try Schema<TurnstileExample>(initial: .locked) {
+        let resetable = SuperState<TurnstileExample> { when(.reset) | then(.locked) | say("alarmOff") & say("lock") }
         define(.locked, adopts: resetable) {
             when(.coin) | then(.unlocked) | say("unlock")
             when(.pass) | then(.alarming) | say("alarmOn")
@@ -50,8 +50,8 @@ let stages: [(String, Schema<State, Event>)] = [
         }
         define(.alarming, adopts: resetable)
     }),
-    ("4. Entry and exit actions make the alarm explicit", try Schema<State, Event>(initial: .locked) {
-        let resetable = SuperState<State, Event> { when(.reset) | then(.locked) }
+    ("4. Entry and exit actions make the alarm explicit", try Schema<TurnstileExample>(initial: .locked) {
+        let resetable = SuperState<TurnstileExample> { when(.reset) | then(.locked) }
         define(.locked, adopts: resetable, onEntry: say("lock")) {
             when(.coin) | then(.unlocked)
             when(.pass) | then(.alarming)

@@ -3,6 +3,13 @@ import ActorFSM
 enum TurnstileState: Hashable, Sendable { case locked, unlocked }
 enum TurnstileEvent: Hashable, Sendable { case coin, pass }
 
+/// The B1 turnstile's types: machines numbered from zero.
+enum Turnstile: MachineDefinition {
+    typealias State = TurnstileState
+    typealias Event = TurnstileEvent
+    typealias ID = Int
+}
+
 /// The baseline: a hand-written nested switch in a plain struct.
 struct SwitchTurnstile {
     var state = TurnstileState.locked
@@ -37,8 +44,8 @@ actor FloorActor {
 final class NoOpInstrument: Instrument {}
 
 /// The B1 turnstile: four transitions, each running `tick`.
-func turnstileSchema(_ tick: Actions<TurnstileState, TurnstileEvent>) throws -> Schema<TurnstileState, TurnstileEvent> {
-    try Schema<TurnstileState, TurnstileEvent>(initial: .locked) {
+func turnstileSchema(_ tick: Actions<Turnstile>) throws -> Schema<Turnstile> {
+    try Schema<Turnstile>(initial: .locked) {
         define(.locked) {
             when(.coin) | then(.unlocked) | tick
             when(.pass) | then(.locked)   | tick
@@ -51,7 +58,7 @@ func turnstileSchema(_ tick: Actions<TurnstileState, TurnstileEvent>) throws -> 
 }
 
 /// The B1 turnstile whose actions increment `counter` synchronously.
-func turnstileSchema(_ counter: Counter) throws -> Schema<TurnstileState, TurnstileEvent> {
+func turnstileSchema(_ counter: Counter) throws -> Schema<Turnstile> {
     try turnstileSchema(Actions { counter.value += 1 })
 }
 
@@ -82,7 +89,7 @@ func benchmarkB1(_ settings: Settings) async throws -> [Measurement] {
         var state = schema.stateID(of: .locked)!
         // Prepared once, as a machine holds its standing predicates.
         let predicates = PredicateContext.none
-        let elapsed = try clock.measure { for event in events { state = try schema.step(state, event, predicates) } }
+        let elapsed = try clock.measure { for event in events { state = try schema.step(state, event, predicates, id: 0) } }
         return (elapsed, counter.value &+ Int(state))
     })
 

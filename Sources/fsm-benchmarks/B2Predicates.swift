@@ -4,7 +4,7 @@ func benchmarkB2(_ settings: Settings) async throws -> [Measurement] {
     let clock = ContinuousClock()
     var results: [Measurement] = []
     results.append(try await measure("B2 build", unit: "ms", repetitions: settings.repetitions, units: 1, scale: 1e6) {
-        var schema: Schema<B2State, B2Event>?
+        var schema: Schema<B2Table>?
         let elapsed = try clock.measure { schema = try predicateSchema(Counter()) }
         return (elapsed, schema!.transitions.count)
     })
@@ -42,7 +42,7 @@ func benchmarkB2(_ settings: Settings) async throws -> [Measurement] {
         let schema = try predicateSchema(counter)
         var state = schema.stateID(of: .s0)!
         let elapsed = try clock.measure {
-            for (event, context) in firing { state = try schema.step(state, event, contexts[context]) }
+            for (event, context) in firing { state = try schema.step(state, event, contexts[context], id: 0) }
         }
         return (elapsed, counter.value &+ Int(state))
     })

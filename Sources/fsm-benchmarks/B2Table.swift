@@ -4,13 +4,20 @@ import ActorFSM
 
 enum B2State: Hashable, Sendable, CaseIterable { case s0, s1, s2, s3, s4, s5, s6, s7, s8, s9 }
 enum B2Event: Hashable, Sendable, CaseIterable { case e0, e1, e2, e3, e4, e5, e6, e7, e8, e9 }
+
+/// The B2 table's types: machines numbered from zero.
+enum B2Table: MachineDefinition {
+    typealias State = B2State
+    typealias Event = B2Event
+    typealias ID = Int
+}
 enum Tier: MatchingPredicate { case c0, c1, c2, c3, c4, c5, c6, c7, c8, c9 }
 enum Region: MatchingPredicate { case c0, c1, c2, c3, c4, c5, c6, c7, c8, c9 }
 enum Channel: MatchingPredicate { case c0, c1, c2, c3, c4, c5, c6, c7, c8, c9 }
 
-func predicateSchema(_ counter: Counter) throws -> Schema<B2State, B2Event> {
+func predicateSchema(_ counter: Counter) throws -> Schema<B2Table> {
     let tick: @Sendable () -> Void = { counter.value += 1 }
-    return try Schema<B2State, B2Event>(initial: .s0) {
+    return try Schema<B2Table>(initial: .s0) {
         define(.s0) {
             matching(Tier.c0, or: Tier.c1, Tier.c2) | when(.e0) | then(.s1) | tick
             when(.e1) | then(.s2) | tick

@@ -8,7 +8,7 @@ func benchmarkB3(_ settings: Settings) async throws -> [Measurement] {
     // Memory first, in a process that has not yet freed memory of this size: once freed, the
     // allocator reuses it and resident memory no longer grows.
     let before = residentBytes()
-    var supervisor: Supervisor<TurnstileState, TurnstileEvent, Int>? = Supervisor(schema: schema)
+    var supervisor: Supervisor<Turnstile>? = Supervisor(schema: schema)
     for id in 0..<count { try supervisor!.spawn(id: id) }
     let spawned = residentBytes()
     let bytes = Double(spawned - before) / Double(count)
@@ -24,13 +24,13 @@ func benchmarkB3(_ settings: Settings) async throws -> [Measurement] {
                                      min: growth, max: growth, checksum: remaining)
 
     let spawn = try await measure("B3 spawn", unit: "ms", repetitions: settings.b3Repetitions, units: 1, scale: 1e6) {
-        let supervisor = Supervisor<TurnstileState, TurnstileEvent, Int>(schema: schema)
+        let supervisor = Supervisor<Turnstile>(schema: schema)
         let elapsed = try clock.measure { for id in 0..<count { try supervisor.spawn(id: id) } }
         return (elapsed, supervisor.count)
     }
     let shutdown = try await measure("B3 shutdown", unit: "ms", repetitions: settings.b3Repetitions, units: 1,
                                      scale: 1e6) {
-        let supervisor = Supervisor<TurnstileState, TurnstileEvent, Int>(schema: schema)
+        let supervisor = Supervisor<Turnstile>(schema: schema)
         for id in 0..<count { try supervisor.spawn(id: id) }
         let start = clock.now
         await supervisor.shutdown()
@@ -53,7 +53,7 @@ func benchmarkB4(_ settings: Settings) async throws -> [Measurement] {
     let clock = ContinuousClock()
     let variants = Sharding.measuredCombinations(cores: settings.cores).map { tasks, sharding in
         Variant(name: "B4 " + sharding.label(tasks: tasks)) { () async throws -> (Duration, Int) in
-            let supervisor = Supervisor<TurnstileState, TurnstileEvent, Int>(schema: schema)
+            let supervisor = Supervisor<Turnstile>(schema: schema)
             let machines = try (0..<count).map { try supervisor.spawn(id: $0) }
             let start = clock.now
             let actions = try await withThrowingTaskGroup(of: Int.self) { group in

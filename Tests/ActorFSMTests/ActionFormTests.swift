@@ -8,7 +8,7 @@ import Testing
         @Sendable func plainAsync() async { await Task.yield(); log.record("plain async") }
         @Sendable func withEvent(_ event: Event) { log.record("event \(event)") }
         @Sendable func withEventAsync(_ event: Event) async throws { log.record("async event \(event)") }
-        let schema = try Schema<State, Event>(initial: .locked) {
+        let schema = try Schema<Turnstile>(initial: .locked) {
             define(.locked) {
                 when(.coin)  | then(.unlocked) | plain
                 when(.pass)  | then(.unlocked) | plainAsync
@@ -17,7 +17,7 @@ import Testing
             define(.unlocked) {
                 when(.coin) | then(.locked) | withEventAsync
                 when(.pass) | then(.locked) | { context in log.record("\(context.source)->\(context.target) on \(context.eventDescription)") }
-                when(.reset) | then(.locked) | { (context: TransitionContext<State, Event>) async in
+                when(.reset) | then(.locked) | { (context: TransitionContext<Turnstile>) async in
                     await Task.yield()
                     log.record("async context \(context.eventDescription)")
                 }
@@ -35,7 +35,7 @@ import Testing
         let log = Log()
         let alarmOff = log.action("alarmOff")
         let lock = log.action("lock")
-        let schema = try Schema<State, Event>(initial: .alarming) {
+        let schema = try Schema<Turnstile>(initial: .alarming) {
             define(.alarming) { when(.reset) | then(.locked) | alarmOff & lock & Actions { log.record("third") } }
             define(.locked) { when(.reset) | then(.alarming) | [alarmOff, lock] }
         }
@@ -49,11 +49,17 @@ import Testing
 
     @Test func synchronousActionsRunWithoutSuspending() throws {
         let log = Log()
-        let actions: Actions<State, Event> = Actions(log.action("a")) & log.action("b")
-        let context = TransitionContext<State, Event>(event: .coin, source: .locked, target: .unlocked, predicates: .none)
+        let actions: Actions<Turnstile> = Actions(log.action("a")) & log.action("b")
+        let context = TransitionContext<Turnstile>(event: .coin, source: .locked, target: .unlocked, predicates: .none, id: "test")
         #expect(try actions.runSynchronously(in: context))
         #expect(log.lines == ["a", "b"])
     }
+}
+
+/// The turnstile paid by coin or card.
+enum Tollgate: MachineDefinition {
+    typealias State = Turnstile.State
+    typealias Event = Payment
 }
 
 /// An event whose cases carry payloads, matched by case.
@@ -76,7 +82,7 @@ enum Payment: CaseKeyed, Equatable {
 @Suite struct PayloadEventTests {
     @Test func aTransitionMatchesEveryPayloadOfItsCaseAndActionsSeeTheEvent() async throws {
         let log = Log()
-        let schema = try Schema<State, Payment>(initial: .locked, final: [.alarming]) {
+        let schema = try Schema<Tollgate>(initial: .locked, final: [.alarming]) {
             define(.locked) {
                 when(.coin, or: .card) | then(.unlocked) | { (payment: Payment) in log.record("\(payment)") }
             }
@@ -97,6 +103,12 @@ enum Payment: CaseKeyed, Equatable {
     }
 }
 
+/// A turnstile that takes orders.
+enum OrderGate: MachineDefinition {
+    typealias State = Turnstile.State
+    typealias Event = Order
+}
+
 /// An event that is both `Hashable` and `CaseKeyed`: matching is by case key.
 enum Order: CaseKeyed, Hashable {
     case placed(id: Int)
@@ -108,7 +120,7 @@ enum Order: CaseKeyed, Hashable {
 
 @Suite struct KeyedAndHashableEventTests {
     @Test func keyedEventsThatAreHashableStillMatchByKey() throws {
-        let schema = try Schema<State, Order>(initial: .locked, final: [.unlocked]) {
+        let schema = try Schema<OrderGate>(initial: .locked, final: [.unlocked]) {
             define(.locked) { when(.placed) | then(.unlocked) }
         }
         #expect(schema.resolve(.placed(id: 7), in: .locked).target == .unlocked)
@@ -117,7 +129,7 @@ enum Order: CaseKeyed, Hashable {
     @Test func mixingValueAndKeyMatchingIsReported() {
         let base: UInt = #line
         let found = diagnostics {
-            try Schema<State, Order>(initial: .locked, final: [.unlocked]) {
+            try Schema<OrderGate>(initial: .locked, final: [.unlocked]) {
                 define(.locked) {
                     when(.placed(id: 1)) | then(.unlocked)
                     when(.cancel) | then(.locked)

@@ -4,7 +4,7 @@ import Testing
 @Suite(.timeLimit(.minutes(1))) struct BackPressureTests {
     @Test func aFullInboxRefusesPostsAndMakesSendsWait() async throws {
         let gate = Gate()
-        let schema = try Schema<State, Event>(initial: .locked) {
+        let schema = try Schema<NumberedTurnstile>(initial: .locked) {
             define(.locked) { when(.coin) | then(.unlocked) | { await gate.wait() } }
             define(.unlocked) {
                 when(.pass) | then(.locked)
@@ -45,7 +45,7 @@ import Testing
 
     @Test func consumeFeedsASequenceInOrderWithBackPressure() async throws {
         let gate = Gate()
-        let schema = try Schema<State, Event>(initial: .locked) {
+        let schema = try Schema<NumberedTurnstile>(initial: .locked) {
             define(.locked) { when(.coin) | then(.unlocked) | { await gate.wait() } }
             define(.unlocked) { when(.pass) | then(.locked) }
         }
@@ -72,9 +72,9 @@ import Testing
     }
 
     @Test func anActionThatPostsIntoItsOwnFullInboxIsRefusedRatherThanWaitingForever() async throws {
-        let machine = Later<Machine<State, Event, Int>>()
+        let machine = Later<Machine<NumberedTurnstile>>()
         let gate = Gate()
-        let schema = try Schema<State, Event>(initial: .locked) {
+        let schema = try Schema<NumberedTurnstile>(initial: .locked) {
             define(.locked) {
                 when(.coin) | then(.unlocked) | { () async throws in
                     await gate.wait()
@@ -99,9 +99,9 @@ import Testing
 
     @Test func followUpsBeyondTheInboxCapacityAreRefused() async throws {
         let accepted = Later<[MachineError.Kind?]>()
-        let schema = try Schema<State, Event>(initial: .locked) {
+        let schema = try Schema<NumberedTurnstile>(initial: .locked) {
             define(.locked) {
-                when(.coin) | then(.unlocked) | { (context: TransitionContext<State, Event>) in
+                when(.coin) | then(.unlocked) | { (context: TransitionContext<NumberedTurnstile>) in
                     accepted.set((0..<5).map { _ -> MachineError.Kind? in
                         do { try context.tryPost(.pass); return nil } catch { return (error as? MachineError)?.kind }
                     })
@@ -115,7 +115,7 @@ import Testing
     }
 
     @Test func postContentsOfTakesPredicatesWithEachEvent() async throws {
-        let schema = try Schema<State, Event>(initial: .locked, final: [.alarming]) {
+        let schema = try Schema<NumberedTurnstile>(initial: .locked, final: [.alarming]) {
             define(.locked) {
                 matching(Enforcement.strong) | when(.pass) | then(.alarming)
                 matching(Enforcement.weak) | when(.pass) | then(.locked)

@@ -4,7 +4,7 @@ import Testing
 @Suite struct BasicSyntaxTests {
     @Test func turnstileFollowsItsTable() async throws {
         let log = Log()
-        let schema = try Schema<State, Event>(initial: .locked) {
+        let schema = try Schema<Turnstile>(initial: .locked) {
             define(.locked) {
                 when(.coin) | then(.unlocked) | log.action("unlock")
                 when(.pass) | then(.locked)   | log.action("alarm")
@@ -22,7 +22,7 @@ import Testing
 
     @Test func thenWithoutStateStaysAndActionsAreOptional() async throws {
         let log = Log()
-        let schema = try Schema<State, Event>(initial: .locked, final: [.unlocked]) {
+        let schema = try Schema<Turnstile>(initial: .locked, final: [.unlocked]) {
             define(.locked) {
                 when(.coin)  | then(.unlocked)
                 when(.pass)  | then(.alarming) | log.action("alarmOn")
@@ -45,7 +45,7 @@ import Testing
     }
 
     @Test func whenWithOrExpandsToOneTransitionPerEvent() throws {
-        let schema = try Schema<State, Event>(initial: .locked, final: [.unlocked]) {
+        let schema = try Schema<Turnstile>(initial: .locked, final: [.unlocked]) {
             define(.locked) { when(.coin, or: .pass, .reset) | then(.unlocked) }
         }
         #expect(schema.transitions.count == 3)
@@ -56,7 +56,7 @@ import Testing
 
     @Test func actionsRunInUMLOrderAroundTheStateChange() async throws {
         let log = Log()
-        let schema = try Schema<State, Event>(initial: .locked) {
+        let schema = try Schema<Turnstile>(initial: .locked) {
             define(.locked, onExit: [log.action("exit locked")]) {
                 when(.coin) | then(.unlocked) | log.action("transition")
             }
@@ -69,7 +69,7 @@ import Testing
 
     @Test func entryAndExitRunOnlyOnChangeByDefault() async throws {
         let log = Log()
-        let schema = try Schema<State, Event>(initial: .unlocked) {
+        let schema = try Schema<Turnstile>(initial: .unlocked) {
             define(.unlocked, onEntry: [log.action("unlock")], onExit: [log.action("leave")]) {
                 when(.coin) | then(.unlocked) | log.action("thankyou")
                 when(.pass) | then(.locked)
@@ -86,7 +86,7 @@ import Testing
 
     @Test func executeAlwaysRunsEntryAndExitOnEveryTransition() async throws {
         let log = Log()
-        let schema = try Schema<State, Event>(initial: .unlocked, entryExitPolicy: .executeAlways) {
+        let schema = try Schema<Turnstile>(initial: .unlocked, entryExitPolicy: .executeAlways) {
             define(.unlocked, onEntry: [log.action("unlock")], onExit: [log.action("leave")]) {
                 when(.coin) | then(.unlocked) | log.action("thankyou")
             }
@@ -99,7 +99,7 @@ import Testing
     @Test func anActionErrorStopsTheListAndReachesTheCaller() async throws {
         struct Jammed: Error {}
         let log = Log()
-        let schema = try Schema<State, Event>(initial: .locked, final: [.unlocked]) {
+        let schema = try Schema<Turnstile>(initial: .locked, final: [.unlocked]) {
             define(.locked) {
                 when(.coin) | then(.unlocked) | [log.action("first"), { throw Jammed() }, log.action("never")]
             }
@@ -110,7 +110,7 @@ import Testing
     }
 
     @Test func severalDefinesOfOneStateAddUp() throws {
-        let schema = try Schema<State, Event>(initial: .locked, final: [.alarming, .unlocked]) {
+        let schema = try Schema<Turnstile>(initial: .locked, final: [.alarming, .unlocked]) {
             define(.locked) { when(.coin) | then(.unlocked) }
             define(.locked) { when(.pass) | then(.alarming) }
         }

@@ -118,10 +118,10 @@ import Testing
     /// Mentioned nowhere in the schema.
     enum Stranger: MatchingPredicate { case one }
 
-    let schema: Schema<State, Event>
+    let schema: Schema<Turnstile>
 
     init() throws {
-        schema = try Schema<State, Event>(initial: .locked, final: [.alarming]) {
+        schema = try Schema<Turnstile>(initial: .locked, final: [.alarming]) {
             define(.locked) {
                 matching(Reordered.c) | when(.coin) | then(.unlocked)
                 matching(Reordered.a, or: Reordered.b) | when(.coin) | then(.alarming)
@@ -137,7 +137,7 @@ import Testing
     }
 
     /// What a resolution says, as text that names its outcome, target and reason.
-    private func outcome(_ resolution: Resolution<State, Event>) -> String {
+    private func outcome(_ resolution: Resolution<Turnstile>) -> String {
         switch resolution {
         case .transition(let transition): "fires \(transition)"
         case .conditionFalse(let transition): "condition false \(transition)"

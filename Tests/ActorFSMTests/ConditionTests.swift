@@ -5,7 +5,7 @@ import Testing
 @Suite struct ConditionTests {
     @Test func conditionGatesATransitionAtRunTime() throws {
         let open = Locked(false)
-        let schema = try Schema<State, Event>(initial: .locked, final: [.unlocked]) {
+        let schema = try Schema<Turnstile>(initial: .locked, final: [.unlocked]) {
             define(.locked) {
                 condition { open.withLock { $0 } } | when(.pass) | then(.unlocked)
             }
@@ -18,7 +18,7 @@ import Testing
 
     @Test func conditionBlocksAreAndedAndCombineWithMatching() throws {
         let first = Locked(true)
-        let schema = try Schema<State, Event>(initial: .locked, final: [.alarming, .unlocked]) {
+        let schema = try Schema<Turnstile>(initial: .locked, final: [.alarming, .unlocked]) {
             define(.locked) {
                 condition({ first.withLock { $0 } }) {
                     condition({ true }) {
@@ -36,7 +36,7 @@ import Testing
     @Test func conditionsCannotTellTransitionsApart() {
         let base: UInt = #line
         let found = diagnostics {
-            try Schema<State, Event>(initial: .locked, final: [.unlocked]) {
+            try Schema<Turnstile>(initial: .locked, final: [.unlocked]) {
                 define(.locked) {
                     when(.coin) {
                         condition { true }  | then(.unlocked)

@@ -3,7 +3,7 @@ import Testing
 
 @Suite struct ContextBlockTests {
     @Test func whenBlocksSupplyTheEvent() throws {
-        let schema = try Schema<State, Event>(initial: .locked, final: [.alarming, .unlocked]) {
+        let schema = try Schema<Turnstile>(initial: .locked, final: [.alarming, .unlocked]) {
             define(.locked) {
                 when(.pass) {
                     matching(Enforcement.weak)   | then(.locked)
@@ -18,7 +18,7 @@ import Testing
 
     @Test func thenAndWhenBlocksNestInEitherOrder() async throws {
         let log = Log()
-        let outer = try Schema<State, Event>(initial: .locked, final: [.unlocked]) {
+        let outer = try Schema<Turnstile>(initial: .locked, final: [.unlocked]) {
             define(.locked) {
                 then(.unlocked) {
                     when(.pass) {
@@ -28,7 +28,7 @@ import Testing
                 }
             }
         }
-        let inner = try Schema<State, Event>(initial: .locked, final: [.unlocked]) {
+        let inner = try Schema<Turnstile>(initial: .locked, final: [.unlocked]) {
             define(.locked) {
                 when(.pass) {
                     then(.unlocked) {
@@ -47,7 +47,7 @@ import Testing
     }
 
     @Test func thenBlocksTakeWhenStatements() throws {
-        let schema = try Schema<State, Event>(initial: .locked, final: [.unlocked]) {
+        let schema = try Schema<Turnstile>(initial: .locked, final: [.unlocked]) {
             define(.locked) {
                 then(.unlocked) {
                     when(.coin)
@@ -61,7 +61,7 @@ import Testing
     }
 
     @Test func matchingBlocksApplyToEveryStatement() throws {
-        let schema = try Schema<State, Event>(initial: .locked, final: [.alarming, .unlocked]) {
+        let schema = try Schema<Turnstile>(initial: .locked, final: [.alarming, .unlocked]) {
             define(.locked) {
                 matching(Enforcement.weak) {
                     when(.coin) | then(.unlocked)
@@ -78,7 +78,7 @@ import Testing
     }
 
     @Test func chainedMatchingBlocksAreAnded() throws {
-        let schema = try Schema<State, Event>(initial: .locked, final: [.alarming, .unlocked]) {
+        let schema = try Schema<Turnstile>(initial: .locked, final: [.alarming, .unlocked]) {
             define(.locked) {
                 matching(Enforcement.weak) {
                     matching(Reward.positive) { when(.coin) | then(.unlocked) }
@@ -94,7 +94,7 @@ import Testing
 
     @Test func actionsBlocksAddUpOuterFirst() async throws {
         let log = Log()
-        let schema = try Schema<State, Event>(initial: .locked, final: [.alarming, .unlocked]) {
+        let schema = try Schema<Turnstile>(initial: .locked, final: [.alarming, .unlocked]) {
             define(.locked) {
                 actions(log.action("common")) {
                     actions(log.action("nested")) { when(.coin) | then(.unlocked) }
@@ -112,7 +112,7 @@ import Testing
     @Test func emptyContextBlocksAreReported() {
         let base: UInt = #line
         let found = diagnostics {
-            try Schema<State, Event>(initial: .locked, final: [.unlocked]) {
+            try Schema<Turnstile>(initial: .locked, final: [.unlocked]) {
                 define(.locked) {
                     when(.coin) | then(.unlocked)
                     matching(Enforcement.weak) {}

@@ -3,7 +3,7 @@ import ActorFSMTesting
 import Testing
 
 @Suite(.timeLimit(.minutes(1))) struct DelayedPostTests {
-    static let reminders = try! Schema<Checkout, CheckoutEvent>(initial: .pending, final: [.cancelled]) {
+    static let reminders = try! Schema<CheckoutFlow>(initial: .pending, final: [.cancelled]) {
         define(.pending) {
             when(.ping) | then()
             when(.pay) | then(.paid) | { context in try context.post(.retry, after: .seconds(5)) }

@@ -9,6 +9,12 @@ enum Quoted: Hashable, Sendable, CustomStringConvertible {
     var description: String { self == .plain ? "plain" : "say \"hi\": now; \\ done" }
 }
 
+/// A table whose state names need escaping.
+enum QuotedTable: MachineDefinition {
+    typealias State = Quoted
+    typealias Event = Turnstile.Event
+}
+
 @Suite struct DiagramTests {
     /// The expected output, kept in Tests/ActorFSMTests/Golden.
     func golden(_ name: String) throws -> String {
@@ -25,7 +31,7 @@ enum Quoted: Hashable, Sendable, CustomStringConvertible {
     }
 
     @Test func conditionsOrAlternativesAndOddLabelsAreDrawnAndEscaped() throws {
-        let schema = try Schema<Quoted, Event>(initial: .plain, final: [.tricky]) {
+        let schema = try Schema<QuotedTable>(initial: .plain, final: [.tricky]) {
             define(.plain) {
                 matching(Enforcement.weak, or: Enforcement.strong, and: Reward.positive) | when(.coin) | then(.tricky)
                 condition { true } | when(.pass) | then()

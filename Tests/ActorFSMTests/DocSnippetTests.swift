@@ -11,6 +11,19 @@ import Testing
 enum DocOrderState: Hashable, Sendable { case placed, paymentPending, paid, waiting, delivered, cancelled, failed }
 enum DocOrderEvent: Hashable, Sendable { case submit, pay, paid, cancel, declined, retry, remind }
 
+/// The orders of the doc examples, numbered.
+enum Orders: MachineDefinition {
+    typealias State = DocOrderState
+    typealias Event = DocOrderEvent
+    typealias ID = Int
+}
+
+/// The catalogue screen of the doc examples.
+enum CatalogueScreen: MachineDefinition {
+    typealias State = DocCatalogue
+    typealias Event = DocCatalogueEvent
+}
+
 enum DocCatalogue: Hashable, Sendable { case loading, showing, showingError }
 enum DocCatalogueEvent: CaseKeyed {
     case loaded([String])
@@ -25,7 +38,7 @@ enum DocCatalogueEvent: CaseKeyed {
     }
 }
 
-private let turnstile = try! Schema<State, Event>(initial: .locked, final: [.alarming]) {
+private let turnstile = try! Schema<Turnstile>(initial: .locked, final: [.alarming]) {
     define(.locked) { when(.coin) | then(.unlocked) }
     define(.unlocked) { when(.pass) | then(.locked) }
 }
@@ -35,7 +48,7 @@ enum SnippetSyntaxBuilder {
         enum State: Hashable { case locked, unlocked }
         enum Event: Hashable { case coin, pass, reset }
 
-        func makeSchema() throws -> Schema<State, Event> {
+        func makeSchema() throws -> Schema<Turnstile> {
             try Schema(initial: .locked) {
                 let resetable = SuperState { when(.reset) | then(.locked) }
                 define(.locked, adopts: resetable) { when(.coin) | then(.unlocked) }
@@ -64,7 +77,7 @@ enum SnippetCaseKeyed {
 typealias OrderState = DocOrderState
 
 final class FailureLog: Instrument {
-    func actionFailed<S, E, I>(_ record: TransitionRecord<S, E, I>, error: any Error) {
+    func actionFailed<D>(_ record: TransitionRecord<D>, error: any Error) {
         print("\(record.machineID): \(error)")
     }
 }
@@ -177,19 +190,19 @@ let configuration = MachineConfiguration<OrderState>(instrument: FailureLog())
 
     // MARK: - The examples, in their contexts
 
-    func freeFunctions(resetable: SuperState<State, Event>, s1: SuperState<State, Event>) throws {
-        _ = try Schema<State, Event>(initial: .locked) {
+    func freeFunctions(resetable: SuperState<Turnstile>, s1: SuperState<Turnstile>) throws {
+        _ = try Schema<Turnstile>(initial: .locked) {
             define(.locked, adopts: resetable, onEntry: [lock]) {
                 when(.coin) | then(.unlocked)
             }
         }
-        _ = try Schema<DocOrderState, DocOrderEvent>(initial: .paymentPending) {
+        _ = try Schema<Orders>(initial: .paymentPending) {
             define(.paymentPending) {
                 when(.paid) | then(.paid)
                 after(.seconds(30)) | then(.cancelled) | refund
             }
         }
-        _ = try Schema<State, Event>(initial: .locked) {
+        _ = try Schema<Turnstile>(initial: .locked) {
             define(.locked, adopts: s1) {
                 override { when(.coin) | then(.locked) | beGrumpy }
             }
@@ -197,18 +210,18 @@ let configuration = MachineConfiguration<OrderState>(instrument: FailureLog())
     }
 
     func defineWithSuperState() throws {
-        _ = try Schema<State, Event>(initial: .locked) {
-            let resetable = SuperState<State, Event> { when(.reset) | then(.locked) }
+        _ = try Schema<Turnstile>(initial: .locked) {
+            let resetable = SuperState<Turnstile> { when(.reset) | then(.locked) }
             define(.alarming, adopts: resetable, onEntry: [alarmOn], onExit: [alarmOff])
         }
     }
 
     func syntaxAliases() throws {
-        typealias d = Syntax.Define<State, Event>
-        typealias w = Syntax.When<State, Event>
-        typealias t = Syntax.Then<State, Event>
+        typealias d = Syntax.Define<Turnstile>
+        typealias w = Syntax.When<Turnstile>
+        typealias t = Syntax.Then<Turnstile>
 
-        let schema = try Schema<State, Event>(initial: .locked) {
+        let schema = try Schema<Turnstile>(initial: .locked) {
             d(.locked)   { w(.coin) | t(.unlocked) | unlock }
             d(.unlocked) { w(.pass) | t(.locked)   | lock }
         }
@@ -219,13 +232,13 @@ let configuration = MachineConfiguration<OrderState>(instrument: FailureLog())
         print(turnstile.dot(name: "Turnstile"))   // render with `dot -Tsvg`
     }
 
-    func subscription(machine: Machine<State, Event, Int>) async {
+    func subscription(machine: Machine<NumberedTurnstile>) async {
         let records = await machine.records()
         for await record in records { print(record) }
         print("dropped:", records.droppedCount)
     }
 
-    func failurePolicy(orders: Schema<DocOrderState, DocOrderEvent>) {
+    func failurePolicy(orders: Schema<Orders>) {
         let machine = Machine(schema: orders, id: 42, configuration: .init(failurePolicy: .enter(.failed)))
         _ = machine
     }
@@ -237,7 +250,7 @@ let configuration = MachineConfiguration<OrderState>(instrument: FailureLog())
         try await gate.send(.pass, predicates: Enforcement.weak)
     }
 
-    func machineError(machine: Machine<State, Event, Int>) async {
+    func machineError(machine: Machine<NumberedTurnstile>) async {
         do {
             try await machine.send(.coin)
         } catch {
@@ -246,7 +259,7 @@ let configuration = MachineConfiguration<OrderState>(instrument: FailureLog())
     }
 
     func schemas() throws {
-        let turnstile = try Schema<State, Event>(initial: .locked) {
+        let turnstile = try Schema<Turnstile>(initial: .locked) {
             define(.locked) {
                 when(.coin) | then(.unlocked) | unlock
                 when(.pass) | then(.locked)   | alarm
@@ -258,13 +271,13 @@ let configuration = MachineConfiguration<OrderState>(instrument: FailureLog())
         }
         typealias OrderState = DocOrderState
         typealias OrderEvent = DocOrderEvent
-        let order = try Schema<OrderState, OrderEvent>(initial: .placed, final: [.delivered, .cancelled]) {
+        let order = try Schema<Orders>(initial: .placed, final: [.delivered, .cancelled]) {
             define(.placed) { when(.cancel) | then(.cancelled) }
         }
         _ = (turnstile, order)
     }
 
-    func resolve(schema: Schema<State, Event>) {
+    func resolve(schema: Schema<Turnstile>) {
         switch schema.resolve(.pass, in: .locked, predicates: PredicateContext(Enforcement.weak)) {
         case .transition(let transition): print("to", transition.target)
         case .conditionFalse(let transition): print("blocked by a condition at", transition.location)
@@ -280,7 +293,7 @@ let configuration = MachineConfiguration<OrderState>(instrument: FailureLog())
 
     func schemaError() {
         do {
-            _ = try Schema<State, Event>(initial: .locked) { define(.locked) { when(.coin) | then(.unlocked) } }
+            _ = try Schema<Turnstile>(initial: .locked) { define(.locked) { when(.coin) | then(.unlocked) } }
         } catch {
             for diagnostic in error.diagnostics where diagnostic.kind == .logicalClash {
                 print(diagnostic.locations)
@@ -288,10 +301,10 @@ let configuration = MachineConfiguration<OrderState>(instrument: FailureLog())
         }
     }
 
-    func supervisor(orderSchema: Schema<DocOrderState, DocOrderEvent>) async throws {
+    func supervisor(orderSchema: Schema<Orders>) async throws {
         typealias OrderState = DocOrderState
         typealias OrderEvent = DocOrderEvent
-        let orders = Supervisor<OrderState, OrderEvent, Int>(schema: orderSchema)
+        let orders = Supervisor<Orders>(schema: orderSchema)
         try orders.spawn(id: 42)
         try await orders.send(to: 42, .pay)
         for await report in orders.reports() { print(report) }
@@ -299,7 +312,7 @@ let configuration = MachineConfiguration<OrderState>(instrument: FailureLog())
     }
 
     func actions() throws {
-        _ = try Schema<State, Event>(initial: .locked) {
+        _ = try Schema<Turnstile>(initial: .locked) {
             define(.alarming, onEntry: [alarmOn], onExit: [alarmOff]) {
                 when(.reset) | then(.locked) | alarmOff & lock
                 when(.coin)  | then(.unlocked) | Actions { context in audit(context.eventDescription) }
@@ -308,7 +321,7 @@ let configuration = MachineConfiguration<OrderState>(instrument: FailureLog())
     }
 
     func entryExitPolicy() throws {
-        let schema = try Schema<State, Event>(initial: .locked, entryExitPolicy: .executeAlways) {
+        let schema = try Schema<Turnstile>(initial: .locked, entryExitPolicy: .executeAlways) {
             define(.locked) { when(.coin) | then(.locked) }
         }
         _ = schema
@@ -317,7 +330,7 @@ let configuration = MachineConfiguration<OrderState>(instrument: FailureLog())
     func matchingPredicates() throws {
         enum Enforcement: MatchingPredicate { case weak, strong }
 
-        let schema = try Schema<State, Event>(initial: .locked, final: [.alarming]) {
+        let schema = try Schema<Turnstile>(initial: .locked, final: [.alarming]) {
             define(.locked) {
                 matching(Enforcement.weak)   | when(.pass) | then(.locked)
                 matching(Enforcement.strong) | when(.pass) | then(.alarming)
@@ -326,13 +339,13 @@ let configuration = MachineConfiguration<OrderState>(instrument: FailureLog())
         _ = schema
     }
 
-    func scheduledEvent(machine: Machine<DocOrderState, DocOrderEvent, Int>) throws {
+    func scheduledEvent(machine: Machine<Orders>) throws {
         let reminder = try machine.post(.remind, after: .seconds(60))
         reminder.cancel()
     }
 
     func stateTask(catalogue: some DocCataloguePages) throws {
-        _ = try Schema<DocCatalogue, DocCatalogueEvent>(initial: .loading) {
+        _ = try Schema<CatalogueScreen>(initial: .loading) {
             define(.loading, running: StateTask {
                 .loaded(try await catalogue.page(3))
             } onError: { error in
@@ -347,21 +360,43 @@ let configuration = MachineConfiguration<OrderState>(instrument: FailureLog())
     }
 
     func transitionContexts() throws {
-        _ = try Schema<State, Event>(initial: .locked) {
+        _ = try Schema<Turnstile>(initial: .locked) {
             define(.locked) {
-                when(.coin) | then(.unlocked) | { (context: TransitionContext<State, Event>) in
+                when(.coin) | then(.unlocked) | { (context: TransitionContext<Turnstile>) in
                     print("\(context.eventDescription) moved \(context.source) to \(context.target)")
                 }
             }
         }
-        _ = try Schema<DocOrderState, DocOrderEvent>(initial: .placed) {
+        _ = try Schema<Orders>(initial: .placed) {
             define(.placed) {
                 when(.declined) | then(.waiting) | { context in try context.post(.retry, after: .seconds(5)) }
             }
         }
+        _ = try Schema<Orders>(initial: .paid) {
+            define(.paid) {
+                when(.paid) | then(.paid) | { (context: TransitionContext<Orders>) in
+                    try await warehouse.ship(order: context.id)
+                }
+            }
+        }
     }
 
-    func manualClock(payment: Schema<DocOrderState, DocOrderEvent>) async {
+    func machineDefinition() throws {
+        enum Turnstile: MachineDefinition {
+            enum State: Hashable, Sendable { case locked, unlocked }
+            enum Event: Hashable, Sendable { case coin, pass }
+            typealias ID = Int
+        }
+
+        let schema = try Schema<Turnstile>(initial: .locked) {
+            define(.locked) { when(.coin) | then(.unlocked) | { context in print("gate", context.id + 1) } }
+            define(.unlocked) { when(.pass) | then(.locked) }
+        }
+        let gate = Machine(schema: schema, id: 7)
+        _ = gate
+    }
+
+    func manualClock(payment: Schema<Orders>) async {
         let clock = ManualClock()
         let machine = Machine(schema: payment, id: 1, configuration: MachineConfiguration(clock: clock))
         var records = await machine.records().makeAsyncIterator()

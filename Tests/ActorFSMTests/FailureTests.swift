@@ -2,8 +2,8 @@ import ActorFSM
 import Testing
 
 @Suite(.timeLimit(.minutes(1))) struct FailureTests {
-    func schema(throwingIn phase: String) throws -> Schema<State, Event> {
-        try Schema<State, Event>(initial: .locked) {
+    func schema(throwingIn phase: String) throws -> Schema<NumberedTurnstile> {
+        try Schema<NumberedTurnstile>(initial: .locked) {
             define(.locked, onExit: [{ if phase == "exit" { throw Boom() } }]) {
                 when(.coin) | then(.unlocked) | { if phase == "transition" { throw Boom() } }
             }
@@ -38,7 +38,7 @@ import Testing
 
     @Test func stopStopsTheMachineAndGivesQueuedEventsAnOutcome() async throws {
         let gate = Gate()
-        let schema = try Schema<State, Event>(initial: .locked) {
+        let schema = try Schema<NumberedTurnstile>(initial: .locked) {
             define(.locked) { when(.coin) | then(.unlocked) | { await gate.wait(); throw Boom() } }
             define(.unlocked) { when(.pass) | then(.locked) }
         }
@@ -75,8 +75,12 @@ import Testing
     }
 
     @Test func anErrorStateOutsideTheSchemaLeavesEveryEventUnhandled() async throws {
-        enum Extra: Hashable, Sendable { case ok, broken }
-        let schema = try Schema<Extra, Event>(initial: .ok) {
+        enum Extra: MachineDefinition {
+            enum State: Hashable, Sendable { case ok, broken }
+            typealias Event = Turnstile.Event
+            typealias ID = Int
+        }
+        let schema = try Schema<Extra>(initial: .ok) {
             define(.ok) { when(.coin) | then() | { throw Boom() } }
         }
         let machine = Machine(schema: schema, id: 0, configuration: .init(failurePolicy: .enter(.broken)))
@@ -92,12 +96,12 @@ import Testing
 }
 
 @Suite(.timeLimit(.minutes(1))) struct LifecycleTests {
-    let schema: Schema<State, Event>
+    let schema: Schema<NumberedTurnstile>
     let gate = Gate()
 
     init() throws {
         let gate = self.gate
-        schema = try Schema<State, Event>(initial: .locked) {
+        schema = try Schema<NumberedTurnstile>(initial: .locked) {
             define(.locked) { when(.coin) | then(.unlocked) | { await gate.wait() } }
             define(.unlocked) { when(.pass) | then(.locked) }
         }
@@ -131,7 +135,7 @@ import Testing
     @Test func stopCancelsTheActionInFlightAndStopsWhatWaits() async throws {
         let cancelled = Later<Bool>()
         let started = Gate()
-        let schema = try Schema<State, Event>(initial: .locked, final: [.unlocked]) {
+        let schema = try Schema<NumberedTurnstile>(initial: .locked, final: [.unlocked]) {
             define(.locked) {
                 when(.coin) | then(.unlocked) | {
                     await started.wait()
@@ -163,9 +167,9 @@ import Testing
     @Test func stopFreesAnActionThatAwaitsADetachedSendToItsOwnMachine() async throws {
         // The detached task does not inherit the action's task-local scope, so the machine
         // cannot tell that this send waits for the action that waits for it.
-        let target = Later<Machine<State, Event, Int>>()
+        let target = Later<Machine<NumberedTurnstile>>()
         let outcome = Later<String>()
-        let schema = try Schema<State, Event>(initial: .locked) {
+        let schema = try Schema<NumberedTurnstile>(initial: .locked) {
             define(.locked) {
                 when(.coin) | then(.unlocked) | {
                     guard let machine = target.get else { return }
@@ -197,7 +201,7 @@ import Testing
     @Test func stopAnswersAnAwaitedSendQueuedBehindTheEventInProgress() async throws {
         let first = Gate()
         let second = Gate()
-        let schema = try Schema<State, Event>(initial: .locked, final: [.alarming]) {
+        let schema = try Schema<NumberedTurnstile>(initial: .locked, final: [.alarming]) {
             define(.locked) {
                 when(.reset) | then(.unlocked) | { await first.wait() }
                 when(.pass) | then(.alarming)
@@ -222,9 +226,9 @@ import Testing
 
     @Test func stoppingDuringASuspendedActionKeepsOneOrderedOutcomePerEvent() async throws {
         let gate = Gate()
-        let schema = try Schema<State, Event>(initial: .locked) {
+        let schema = try Schema<NumberedTurnstile>(initial: .locked) {
             define(.locked) {
-                when(.coin) | then(.unlocked) | { (context: TransitionContext<State, Event>) async throws in
+                when(.coin) | then(.unlocked) | { (context: TransitionContext<NumberedTurnstile>) async throws in
                     try context.tryPost(.pass)
                     await gate.wait()
                 }
@@ -270,8 +274,8 @@ import Testing
     }
 
     @Test func finishFromAnActionStopsOnceTheInboxIsEmpty() async throws {
-        let machine = Later<Machine<State, Event, Int>>()
-        let schema = try Schema<State, Event>(initial: .locked) {
+        let machine = Later<Machine<NumberedTurnstile>>()
+        let schema = try Schema<NumberedTurnstile>(initial: .locked) {
             define(.locked) { when(.coin) | then(.unlocked) | { await machine.get?.finish() } }
             define(.unlocked) { when(.pass) | then(.locked) }
         }
@@ -287,9 +291,9 @@ import Testing
 
     @Test func lateFollowUpsArriveInOrder() async throws {
         let started = Later<Task<Void, Never>>()
-        let schema = try Schema<State, Event>(initial: .locked) {
+        let schema = try Schema<NumberedTurnstile>(initial: .locked) {
             define(.locked) {
-                when(.coin) | then(.unlocked) | { (context: TransitionContext<State, Event>) in
+                when(.coin) | then(.unlocked) | { (context: TransitionContext<NumberedTurnstile>) in
                     started.set(Task.detached {
                         for _ in 0..<10 { try? context.tryPost(.pass) }
                     })

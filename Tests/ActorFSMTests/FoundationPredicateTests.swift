@@ -8,7 +8,7 @@ enum Weather: MatchingPredicate { case sunny, rainy }
 
 @Suite struct FoundationPredicateTests {
     @Test func predicatesCanBeDeclaredInAFileThatImportsFoundation() throws {
-        let schema = try Schema<State, Event>(initial: .locked, final: [.unlocked]) {
+        let schema = try Schema<Turnstile>(initial: .locked, final: [.unlocked]) {
             define(.locked) { matching(Weather.rainy) | when(.coin) | then(.unlocked) }
         }
         #expect(schema.resolve(.coin, in: .locked, predicates: Weather.rainy).target == .unlocked)

@@ -7,7 +7,13 @@ import Testing
 // `ReadmeTests`). `DocSnippetTests` checks that each example is here.
 
 /// The orders the Time guide's test example runs: a 30 s timeout to `.cancelled`.
-private let orders = try! Schema<DocOrderState, DocOrderEvent>(initial: .placed, final: [.cancelled]) {
+private enum TimedOrders: MachineDefinition {
+    typealias State = DocOrderState
+    typealias Event = DocOrderEvent
+}
+
+/// The orders the Time guide's test example runs: a 30 s timeout to `.cancelled`.
+private let orders = try! Schema<TimedOrders>(initial: .placed, final: [.cancelled]) {
     define(.placed) { after(.seconds(30)) | then(.cancelled) }
 }
 
@@ -19,7 +25,7 @@ enum GuideSyntaxBuilder {
         enum State: Hashable, Sendable { case locked, unlocked }
         enum Event: Hashable, Sendable { case coin, pass, reset }
 
-        func makeSchema() throws -> Schema<State, Event> {
+        func makeSchema() throws -> Schema<Turnstile> {
             try Schema(initial: .locked) {
                 let resetable = SuperState { when(.reset) | then(.locked) }
                 define(.locked, adopts: resetable) { when(.coin) | then(.unlocked) }
@@ -47,10 +53,12 @@ protocol GuideCatalogue: Sendable {
 
 struct GuideSnippets {
     func guideFirstTable() throws {
-        enum State: Hashable, Sendable { case locked, unlocked, alarming }
-        enum Event: Hashable, Sendable { case coin, pass, reset }
+        enum Turnstile: MachineDefinition {
+            enum State: Hashable, Sendable { case locked, unlocked, alarming }
+            enum Event: Hashable, Sendable { case coin, pass, reset }
+        }
 
-        let turnstile = try Schema<State, Event>(initial: .locked) {
+        let turnstile = try Schema<Turnstile>(initial: .locked) {
             define(.locked) {
                 when(.coin) | then(.unlocked) | unlock
                 when(.pass) | then(.locked)   | alarm
@@ -63,24 +71,26 @@ struct GuideSnippets {
         _ = turnstile
     }
 
-    func guideResolve(turnstile: Schema<State, Event>) {
+    func guideResolve(turnstile: Schema<Turnstile>) {
         if case .transition(let transition) = turnstile.resolve(.coin, in: .locked) {
             print(transition.target)        // unlocked
         }
     }
 
     func guideFinalStates() throws {
-        typealias OrderState = GuideOrderState
-        typealias OrderEvent = GuideOrderEvent
-        let order = try Schema<OrderState, OrderEvent>(initial: .placed, final: [.delivered, .cancelled]) {
+        enum Orders: MachineDefinition {
+            typealias State = GuideOrderState
+            typealias Event = GuideOrderEvent
+        }
+        let order = try Schema<Orders>(initial: .placed, final: [.delivered, .cancelled]) {
             define(.placed)  { when(.ship) | then(.shipped); when(.cancel) | then(.cancelled) }
             define(.shipped) { when(.deliver) | then(.delivered) }
         }
         print(order.finalStates)   // [.delivered, .cancelled]
     }
 
-    func guideStatements(resetable: SuperState<State, Event>) throws {
-        _ = try Schema<State, Event>(initial: .locked) {
+    func guideStatements(resetable: SuperState<Turnstile>) throws {
+        _ = try Schema<Turnstile>(initial: .locked) {
             define(.alarming) {
                 when(.coin)  | then()                          // `then()` stays in the current state
                 when(.pass)  | then()                          // actions are optional
@@ -90,23 +100,23 @@ struct GuideSnippets {
                 when(.coin, or: .pass) | then(.unlocked)       // one transition per event
             }
         }
-        _ = try Schema<State, Event>(initial: .locked) {
-            let s1 = SuperState<State, Event> { when(.coin) | then(.unlocked) | unlock }
+        _ = try Schema<Turnstile>(initial: .locked) {
+            let s1 = SuperState<Turnstile> { when(.coin) | then(.unlocked) | unlock }
 
             define(.locked, adopts: s1) {
                 override { when(.coin) | then(.locked) | beGrumpy }
             }
         }
-        _ = try Schema<State, Event>(initial: .locked) {
+        _ = try Schema<Turnstile>(initial: .locked) {
             define(.alarming, adopts: resetable, onEntry: [alarmOn], onExit: [alarmOff])
-            let lockOnEntry = SuperState<State, Event>(onEntry: [lock]) { when(.reset) | then(.locked) }
+            let lockOnEntry = SuperState<Turnstile>(onEntry: [lock]) { when(.reset) | then(.locked) }
             define(.locked, adopts: lockOnEntry)
         }
     }
 
     func guideSuperStates() throws {
-        let turnstile = try Schema<State, Event>(initial: .locked) {
-            let resetable = SuperState<State, Event> { when(.reset) | then(.locked) }
+        let turnstile = try Schema<Turnstile>(initial: .locked) {
+            let resetable = SuperState<Turnstile> { when(.reset) | then(.locked) }
 
             define(.locked, adopts: resetable) {
                 when(.coin) | then(.unlocked)
@@ -115,7 +125,7 @@ struct GuideSnippets {
             define(.unlocked, adopts: resetable) { when(.pass) | then(.locked) }
             define(.alarming, adopts: resetable)       // the block is optional when a state adopts
         }
-        let schema = try Schema<State, Event>(initial: .locked, entryExitPolicy: .executeAlways) {
+        let schema = try Schema<Turnstile>(initial: .locked, entryExitPolicy: .executeAlways) {
             define(.locked) { when(.coin) | then(.locked) | lock }
         }
         _ = (turnstile, schema)
@@ -125,7 +135,7 @@ struct GuideSnippets {
         enum Enforcement: MatchingPredicate { case weak, strong }
         enum Reward: MatchingPredicate { case positive, negative }
 
-        let turnstile = try Schema<State, Event>(initial: .locked, final: [.unlocked, .alarming]) {
+        let turnstile = try Schema<Turnstile>(initial: .locked, final: [.unlocked, .alarming]) {
             define(.locked) {
                 matching(Enforcement.weak)   | when(.pass) | then(.locked)   | smile
                 matching(Enforcement.strong) | when(.pass) | then(.alarming) | defconOne
@@ -139,7 +149,7 @@ struct GuideSnippets {
     }
 
     func guideBlocksAndConditions(enforcement: Enforcement) throws {
-        _ = try Schema<State, Event>(initial: .locked, final: [.unlocked, .alarming]) {
+        _ = try Schema<Turnstile>(initial: .locked, final: [.unlocked, .alarming]) {
             define(.locked) {
                 when(.pass) {
                     matching(Enforcement.weak)   | then(.locked)
@@ -153,7 +163,7 @@ struct GuideSnippets {
                 }
             }
         }
-        _ = try Schema<State, Event>(initial: .locked, final: [.unlocked]) {
+        _ = try Schema<Turnstile>(initial: .locked, final: [.unlocked]) {
             define(.locked) {
                 condition { isRushHour() } | when(.pass) | then(.locked)
                 condition({ (event: Event) in event == .coin }) {   // block form; a condition may read the event
@@ -161,7 +171,7 @@ struct GuideSnippets {
                 }
             }
         }
-        _ = try Schema<State, Event>(initial: .locked, final: [.unlocked]) {
+        _ = try Schema<Turnstile>(initial: .locked, final: [.unlocked]) {
             define(.locked) {
                 when(.coin) {
                     condition { enforcement == .weak }   | then(.unlocked)
@@ -172,11 +182,11 @@ struct GuideSnippets {
     }
 
     func guideAliases() throws {
-        typealias d = Syntax.Define<State, Event>
-        typealias w = Syntax.When<State, Event>
-        typealias t = Syntax.Then<State, Event>
+        typealias d = Syntax.Define<Turnstile>
+        typealias w = Syntax.When<Turnstile>
+        typealias t = Syntax.Then<Turnstile>
 
-        let schema = try Schema<State, Event>(initial: .locked, final: [.unlocked]) {
+        let schema = try Schema<Turnstile>(initial: .locked, final: [.unlocked]) {
             d(.locked) { w(.coin) | t(.unlocked) | unlock }
         }
         _ = schema
@@ -196,7 +206,12 @@ struct GuideSnippets {
             }
         }
 
-        let till = try Schema<State, Payment>(initial: .locked, final: [.unlocked]) {
+        enum Till: MachineDefinition {
+            typealias State = Turnstile.State
+            typealias Event = Payment
+        }
+
+        let till = try Schema<Till>(initial: .locked, final: [.unlocked]) {
             define(.locked) {
                 when(.coin) | then(.unlocked) | { (payment: Payment) in print(payment) }   // every coin
                 condition({ (payment: Payment) in "\(payment)".count < 40 }) | when(.card) | then(.unlocked)
@@ -205,15 +220,13 @@ struct GuideSnippets {
         _ = till
     }
 
-    func diagrams(turnstile: Schema<State, Event>) {
+    func diagrams(turnstile: Schema<Turnstile>) {
         print(turnstile.mermaid())
         print(turnstile.dot(name: "Turnstile"))   // then: dot -Tsvg turnstile.dot > turnstile.svg
     }
 
-    func supervisor(orderSchema: Schema<DocOrderState, DocOrderEvent>) async throws {
-        typealias OrderState = DocOrderState
-        typealias OrderEvent = DocOrderEvent
-        let orders = Supervisor<OrderState, OrderEvent, Int>(
+    func supervisor(orderSchema: Schema<Orders>) async throws {
+        let orders = Supervisor<Orders>(
             schema: orderSchema,
             configuration: SupervisorConfiguration(
                 machine: MachineConfiguration(inboxCapacity: 16, failurePolicy: .stop),
@@ -235,11 +248,9 @@ struct GuideSnippets {
         await orders.shutdown()                      // drains every machine, then finishes the stream
     }
 
-    func observability(orderSchema: Schema<DocOrderState, DocOrderEvent>) {
-        typealias OrderState = DocOrderState
-        typealias OrderEvent = DocOrderEvent
+    func observability(orderSchema: Schema<Orders>) {
         final class OrderInstrument: Instrument {}
-        let orders = Supervisor<OrderState, OrderEvent, Int>(
+        let orders = Supervisor<Orders>(
             schema: orderSchema,
             configuration: SupervisorConfiguration(machine: MachineConfiguration(instrument: OrderInstrument())))
         _ = orders
@@ -248,16 +259,20 @@ struct GuideSnippets {
 
 /// The Time guide's examples, on one order type with every state they name.
 struct TimeGuideSnippets {
-    enum Order: Hashable, Sendable {
-        case pending, paid, cancelled, reminded, escalated, authorising, declined, shipping, delayed, waiting
+    enum Orders: MachineDefinition {
+        enum State: Hashable, Sendable {
+            case pending, paid, cancelled, reminded, escalated, authorising, declined, shipping, delayed, waiting
+        }
+        enum Event: Hashable, Sendable { case pay, remind, decline, retry }
     }
-    enum OrderEvent: Hashable, Sendable { case pay, remind, decline, retry }
 
     func firstTimeout() throws {
-        enum Order: Hashable, Sendable { case pending, paid, cancelled }
-        enum OrderEvent: Hashable, Sendable { case pay, remind }
+        enum Orders: MachineDefinition {
+            enum State: Hashable, Sendable { case pending, paid, cancelled }
+            enum Event: Hashable, Sendable { case pay, remind }
+        }
 
-        let orders = try Schema<Order, OrderEvent>(initial: .pending, final: [.cancelled]) {
+        let orders = try Schema<Orders>(initial: .pending, final: [.cancelled]) {
             define(.pending) {
                 when(.pay) | then(.paid)
                 after(.seconds(30)) | then(.cancelled) | refund
@@ -270,7 +285,7 @@ struct TimeGuideSnippets {
     func timeoutsWithPredicates() throws {
         enum Mode: MatchingPredicate { case strict, lenient }
 
-        let orders = try Schema<Order, OrderEvent>(initial: .pending, final: [.cancelled, .reminded, .escalated]) {
+        let orders = try Schema<Orders>(initial: .pending, final: [.cancelled, .reminded, .escalated]) {
             define(.pending) {
                 matching(Mode.strict)  | after(.seconds(5)) | then(.cancelled)
                 matching(Mode.lenient) | after(.seconds(5)) | then(.reminded)
@@ -281,15 +296,15 @@ struct TimeGuideSnippets {
     }
 
     func timeoutActionsAndSuperStates() throws {
-        _ = try Schema<Order, OrderEvent>(initial: .pending, final: [.cancelled]) {
+        _ = try Schema<Orders>(initial: .pending, final: [.cancelled]) {
             define(.pending) {
                 after(.seconds(30)) | then(.cancelled) | { context in
                     print("\(context.source) \(context.eventDescription)")   // pending after 30s
                 }
             }
         }
-        _ = try Schema<Order, OrderEvent>(initial: .pending, final: [.paid, .cancelled, .declined, .delayed]) {
-            let expiring = SuperState<Order, OrderEvent> { after(.seconds(900)) | then(.cancelled) }
+        _ = try Schema<Orders>(initial: .pending, final: [.paid, .cancelled, .declined, .delayed]) {
+            let expiring = SuperState<Orders> { after(.seconds(900)) | then(.cancelled) }
 
             define(.pending, adopts: expiring) { when(.pay) | then(.paid) }
             define(.authorising, adopts: expiring) {
@@ -299,14 +314,14 @@ struct TimeGuideSnippets {
                 after(.seconds(60)) | then(.delayed)                   // another duration: both are armed
             }
         }
-        _ = try Schema<Order, OrderEvent>(initial: .pending, final: [.waiting]) {
+        _ = try Schema<Orders>(initial: .pending, final: [.waiting]) {
             define(.pending) {
                 when(.decline) | then(.waiting) | { context in try context.post(.retry, after: .seconds(5)) }
             }
         }
     }
 
-    func delayedPost(orders: Schema<Order, OrderEvent>) throws {
+    func delayedPost(orders: Schema<Orders>) throws {
         let machine = Machine(schema: orders, id: "order-7")
         let reminder = try machine.post(.remind, after: .seconds(60))
         // …
@@ -314,10 +329,12 @@ struct TimeGuideSnippets {
     }
 
     func stateTask(catalogue: any GuideCatalogue) throws {
-        enum Screen: Hashable, Sendable { case idle, loading, showing, failed }
-        enum ScreenEvent: Hashable, Sendable { case open, loaded, loadFailed, close }
+        enum Screens: MachineDefinition {
+            enum State: Hashable, Sendable { case idle, loading, showing, failed }
+            enum Event: Hashable, Sendable { case open, loaded, loadFailed, close }
+        }
 
-        let screen = try Schema<Screen, ScreenEvent>(initial: .idle, final: [.showing, .failed]) {
+        let screen = try Schema<Screens>(initial: .idle, final: [.showing, .failed]) {
             define(.idle) { when(.open) | then(.loading) }
             define(.loading, running: StateTask {
                 try await catalogue.refresh()
@@ -333,13 +350,13 @@ struct TimeGuideSnippets {
         _ = screen
     }
 
-    func clocks(orders: Schema<Order, OrderEvent>) async throws {
+    func clocks(orders: Schema<Orders>) async throws {
         let machine = Machine(schema: orders, id: "order-7",
                               configuration: MachineConfiguration(clock: SuspendingClock()))
         _ = machine
     }
 
-    func sleepers(clock: ManualClock, machine: Machine<Order, OrderEvent, String>) async throws {
+    func sleepers(clock: ManualClock, machine: Machine<Orders>) async throws {
         await clock.waitUntilSleeping(count: 1)   // the timeout of .pending waits on the clock
         try await machine.send(.pay)
         #expect(clock.sleeperCount == 0)          // leaving .pending ended the wait

@@ -3,7 +3,7 @@ import Testing
 
 /// The inbox's state machine, driven synchronously: admission, ownership, batches, withdrawal.
 @Suite struct InboxTests {
-    typealias TestInbox = Inbox<State, Event, Int>
+    typealias TestInbox = Inbox<NumberedTurnstile>
 
     func entry(_ event: Event, ticket: UInt64 = 0, reply: TestInbox.Entry.ReplySlot? = nil) -> TestInbox.Entry {
         TestInbox.Entry(event: event, predicates: nil, origin: .post, acceptedAt: .now, ticket: ticket, reply: reply)

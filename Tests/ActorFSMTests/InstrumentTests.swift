@@ -6,7 +6,7 @@ import Testing
 /// An instrument that writes down every call, in order, and tells a stream of each acceptance.
 final class RecordingInstrument: Instrument {
     private let log = Locked<[String]>([])
-    let records = Locked<[TransitionRecord<State, Event, Int>]>([])
+    let records = Locked<[TransitionRecord<NumberedTurnstile>]>([])
     let depths = Locked<[Int]>([])
     let (acceptances, accepted) = AsyncStream<Void>.makeStream()
 
@@ -31,11 +31,11 @@ final class RecordingInstrument: Instrument {
     func timerFired<ID: Hashable & Sendable>(by id: ID, origin: EventOrigin, lateness: Duration) {
         note("fired \(origin) \(lateness) late")
     }
-    func eventProcessed<S, E, I>(_ record: TransitionRecord<S, E, I>) {
+    func eventProcessed<D>(_ record: TransitionRecord<D>) {
         note("processed \(record.eventDescription) \(record.outcome)")
-        if let record = record as? TransitionRecord<State, Event, Int> { records.withLock { $0.append(record) } }
+        if let record = record as? TransitionRecord<NumberedTurnstile> { records.withLock { $0.append(record) } }
     }
-    func actionFailed<S, E, I>(_ record: TransitionRecord<S, E, I>, error: any Error) {
+    func actionFailed<D>(_ record: TransitionRecord<D>, error: any Error) {
         note("failed \(record.eventDescription)")
     }
 }
@@ -78,7 +78,7 @@ final class TracingInstrument: Instrument {
 }
 
 @Suite(.timeLimit(.minutes(1))) struct InstrumentTests {
-    static let schema = try! Schema<State, Event>(initial: .locked, final: [.alarming]) {
+    static let schema = try! Schema<NumberedTurnstile>(initial: .locked, final: [.alarming]) {
         define(.locked) {
             when(.coin) | then(.unlocked)
             when(.reset) | then(.alarming) | { throw Boom() }
@@ -115,7 +115,7 @@ final class TracingInstrument: Instrument {
 
     @Test func anInstrumentHearsRestartsAndUnknownMachines() async throws {
         let instrument = RecordingInstrument()
-        let supervisor = Supervisor<State, Event, Int>(
+        let supervisor = Supervisor<NumberedTurnstile>(
             schema: Self.schema, configuration: .init(machine: .init(failurePolicy: .stop, instrument: instrument)))
         try supervisor.spawn(id: 3)
         await #expect(throws: MachineError.self) { try await supervisor.send(to: 3, .reset) }
@@ -130,9 +130,9 @@ final class TracingInstrument: Instrument {
 
     @Test func aSendStoppedInTheQueueIsProcessedAsStoppedNotRefused() async throws {
         let gate = Gate()
-        let schema = try Schema<State, Event>(initial: .locked) {
+        let schema = try Schema<NumberedTurnstile>(initial: .locked) {
             define(.locked) {
-                when(.coin) | then(.unlocked) | { (_: TransitionContext<State, Event>) async in await gate.wait() }
+                when(.coin) | then(.unlocked) | { (_: TransitionContext<NumberedTurnstile>) async in await gate.wait() }
             }
             define(.unlocked) { when(.pass) | then(.locked) }
         }
@@ -154,7 +154,7 @@ final class TracingInstrument: Instrument {
     }
 
     @Test func anInstrumentHearsHowLateTimersFire() async throws {
-        let schema = try Schema<Checkout, CheckoutEvent>(initial: .pending) {
+        let schema = try Schema<CheckoutFlow>(initial: .pending) {
             define(.pending) {
                 when(.pay) | then(.paid)
                 after(.seconds(5)) | then(.cancelled)
@@ -182,9 +182,9 @@ final class TracingInstrument: Instrument {
     private func tracesSeen(capturing: Bool) async throws -> [String?] {
         let gate = Gate()
         let seen = Locked<[String?]>([])
-        let schema = try Schema<State, Event>(initial: .locked) {
+        let schema = try Schema<NumberedTurnstile>(initial: .locked) {
             define(.locked) {
-                when(.coin) | then(.unlocked) | { (_: TransitionContext<State, Event>) async in
+                when(.coin) | then(.unlocked) | { (_: TransitionContext<NumberedTurnstile>) async in
                     seen.withLock { $0.append(Trace.id) }
                     await gate.wait()
                 }

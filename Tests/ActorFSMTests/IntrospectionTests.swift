@@ -4,8 +4,8 @@ import Testing
 @Suite struct IntrospectionTests {
     @Test func aSchemaDescribesItsFlattenedTransitions() throws {
         let line: UInt = #line + 4
-        let schema = try Schema<State, Event>(initial: .locked, final: [.alarming, .unlocked]) {
-            let resetable = SuperState<State, Event> { when(.reset) | then(.locked) | {} & {} }
+        let schema = try Schema<Turnstile>(initial: .locked, final: [.alarming, .unlocked]) {
+            let resetable = SuperState<Turnstile> { when(.reset) | then(.locked) | {} & {} }
             define(.locked, adopts: resetable) {
                 matching(Enforcement.weak, or: Enforcement.strong) | when(.pass) | then(.alarming)
                 condition { true } | when(.coin) | then(.unlocked)

@@ -6,12 +6,18 @@ import Testing
 
 enum BigState: Hashable, Sendable { case s0, s1, s2, s3, s4, s5, s6, s7, s8, s9 }
 enum BigEvent: Hashable, Sendable { case e0, e1, e2, e3, e4, e5, e6, e7, e8, e9 }
+/// The hundred-transition table's types.
+enum BigTable: MachineDefinition {
+    typealias State = BigState
+    typealias Event = BigEvent
+}
+
 enum P: MatchingPredicate { case c0, c1, c2, c3, c4, c5, c6, c7, c8, c9 }
 enum Q: MatchingPredicate { case c0, c1, c2, c3, c4, c5, c6, c7, c8, c9 }
 enum R: MatchingPredicate { case c0, c1, c2, c3, c4, c5, c6, c7, c8, c9 }
 
-func makeHundredTransitionSchema(_ tick: @escaping @Sendable () -> Void) throws -> Schema<BigState, BigEvent> {
-    try Schema<BigState, BigEvent>(initial: .s0) {
+func makeHundredTransitionSchema(_ tick: @escaping @Sendable () -> Void) throws -> Schema<BigTable> {
+    try Schema<BigTable>(initial: .s0) {
         define(.s0) {
             matching(P.c0, or: P.c1) | when(.e0) | then(.s1) | tick
             when(.e1) | then(.s2) | tick

@@ -23,6 +23,13 @@ enum Tick: CaseKeyed {
     var caseKey: CaseKey { .tick }
 }
 
+/// Numbered turnstiles driven by ticks.
+enum TickedTurnstile: MachineDefinition {
+    typealias State = Turnstile.State
+    typealias Event = Tick
+    typealias ID = Int
+}
+
 @Suite struct LoadTests {
     @Test func aThousandMachinesTakeAThousandEventsEachFromConcurrentSenders() async throws {
         let machineCount = 1_000
@@ -31,21 +38,21 @@ enum Tick: CaseKeyed {
         // Per machine: the last index seen from each sender, and violations of FIFO order.
         let lastSeen = (0..<machineCount).map { _ in SenderLedger(senders: senders) }
         let violations = Atomic<Int>(0)
-        let schema = try Schema<State, Tick>(initial: .locked) {
+        let schema = try Schema<TickedTurnstile>(initial: .locked) {
             define(.locked) {
-                when(.tick) | then(.unlocked) | { (context: TransitionContext<State, Tick>) in
-                    guard case .tick(let sender, let index) = context.event, let id = context.machineID(as: Int.self) else { return }
-                    if !lastSeen[id].record(sender: sender, index: index) { violations.add(1, ordering: .relaxed) }
+                when(.tick) | then(.unlocked) | { (context: TransitionContext<TickedTurnstile>) in
+                    guard case .tick(let sender, let index) = context.event else { return }
+                    if !lastSeen[context.id].record(sender: sender, index: index) { violations.add(1, ordering: .relaxed) }
                 }
             }
             define(.unlocked) {
-                when(.tick) | then(.locked) | { (context: TransitionContext<State, Tick>) in
-                    guard case .tick(let sender, let index) = context.event, let id = context.machineID(as: Int.self) else { return }
-                    if !lastSeen[id].record(sender: sender, index: index) { violations.add(1, ordering: .relaxed) }
+                when(.tick) | then(.locked) | { (context: TransitionContext<TickedTurnstile>) in
+                    guard case .tick(let sender, let index) = context.event else { return }
+                    if !lastSeen[context.id].record(sender: sender, index: index) { violations.add(1, ordering: .relaxed) }
                 }
             }
         }
-        let supervisor = Supervisor<State, Tick, Int>(schema: schema)
+        let supervisor = Supervisor<TickedTurnstile>(schema: schema)
         let machines = try (0..<machineCount).map { try supervisor.spawn(id: $0) }
         try await withThrowingTaskGroup(of: Void.self) { group in
             for sender in 0..<senders {
@@ -76,11 +83,11 @@ enum Tick: CaseKeyed {
 
 @Suite(.timeLimit(.minutes(2))) struct AsyncLoadTests {
     @Test func suspendingActionsUnderLoadGiveEveryEventOneOutcome() async throws {
-        let schema = try Schema<State, Event>(initial: .locked) {
+        let schema = try Schema<NumberedTurnstile>(initial: .locked) {
             define(.locked) { when(.coin) | then(.unlocked) | { await Task.yield() } }
             define(.unlocked) { when(.pass) | then(.locked) | { await Task.yield() } }
         }
-        let supervisor = Supervisor<State, Event, Int>(schema: schema)
+        let supervisor = Supervisor<NumberedTurnstile>(schema: schema)
         let events = supervisor.reports()
         let machines = try (0..<50).map { try supervisor.spawn(id: $0) }
         let counted = Task {

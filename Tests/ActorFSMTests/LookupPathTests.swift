@@ -16,8 +16,8 @@ import Testing
 
     /// Cells without predicates, with one type, with two, with a condition (with and without
     /// predicates), and without any transition at all (`reset` in `alarming`).
-    @Syntax.TableBuilder<State, Event>
-    static func table() -> [Syntax.Define<State, Event>] {
+    @Syntax.TableBuilder<Turnstile>
+    static func table() -> [Syntax.Define<Turnstile>] {
         define(.locked) {
             matching(A.y, and: B.z) | when(.coin) | then(.alarming)
             matching(A.x) | when(.coin) | then(.unlocked)
@@ -63,7 +63,7 @@ import Testing
 
     /// Every (state, event, context) of the table, answered by `lookup` and by `search`.
     static func answers(
-        _ storage: SchemaStorage<State, Event>, bySearch: Bool
+        _ storage: SchemaStorage<Turnstile>, bySearch: Bool
     ) -> [String] {
         var answers: [String] = []
         for state in [State.locked, .unlocked, .alarming] {
@@ -81,8 +81,8 @@ import Testing
         return answers
     }
 
-    static func compile(columnWidthLimit: Int) throws -> SchemaStorage<State, Event> {
-        try SchemaCompiler<State, Event>.compile(
+    static func compile(columnWidthLimit: Int) throws -> SchemaStorage<Turnstile> {
+        try SchemaCompiler<Turnstile>.compile(
             initial: .locked, policy: .executeOnChangeOnly, definitions: table(),
             location: SourceLocation(#fileID, #line), columnWidthLimit: columnWidthLimit)
     }
@@ -96,7 +96,7 @@ import Testing
         // below is not between two runs of the search), and leaves the rest to the search.
         let locked = Int(hashed.table.stateIDs[.locked]!) * hashed.table.eventCount
         let coin = Int(hashed.table.tagTable?.id(of: Event.coin) ?? hashed.table.eventID(Event.coin)!)
-        func entry(_ storage: SchemaStorage<State, Event>, _ context: PredicateContext) -> Int32 {
+        func entry(_ storage: SchemaStorage<Turnstile>, _ context: PredicateContext) -> Int32 {
             guard case .inline(let small) = context.representation else { return .min }
             return storage.table.entry(in: storage.table.cells[locked + coin], for: small)
         }
@@ -116,7 +116,7 @@ import Testing
             #expect(quick.contains { $0.contains(expected) }, "no answer \(expected)")
         }
         // Spot checks against the table.
-        let schema = try Schema<State, Event>(initial: .locked, Self.table)
+        let schema = try Schema<Turnstile>(initial: .locked, Self.table)
         #expect(schema.resolve(.coin, in: .locked, predicates: B.z, A.y).target == .alarming)
         #expect(schema.resolve(.coin, in: .unlocked, predicates: C.x, A.z, B.x).target == .alarming)
         #expect(schema.resolve(.pass, in: .locked, predicates: A.x, C.y).target == .unlocked)

@@ -4,11 +4,11 @@ import Testing
 /// The machine's core, driven input by input without an actor: what each input decides and
 /// what it asks the actor to do. Waiters are plain numbers.
 @Suite struct MachineCoreTests {
-    typealias Core = MachineCore<Checkout, CheckoutEvent, Int>
+    typealias Core = MachineCore<CheckoutFlow, Int>
 
     /// `pending` times out after 5 s into `reminded` and goes to `loading` on `.reopen`; `loading`
     /// runs a task; `paid` is untimed.
-    static let schema = try! Schema<Checkout, CheckoutEvent>(initial: .pending, final: [.paid, .showing]) {
+    static let schema = try! Schema<CheckoutFlow>(initial: .pending, final: [.paid, .showing]) {
         define(.pending) {
             after(.seconds(5)) | then(.reminded)
             when(.reopen) | then(.loading)
@@ -19,7 +19,7 @@ import Testing
         define(.loading, running: StateTask { .loaded }) { when(.loaded) | then(.showing) }
     }
 
-    var storage: SchemaStorage<Checkout, CheckoutEvent> { Self.schema.storage }
+    var storage: SchemaStorage<CheckoutFlow> { Self.schema.storage }
 
     func id(_ state: Checkout) -> Int32 { Self.schema.stateID(of: state)! }
 

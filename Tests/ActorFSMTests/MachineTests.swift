@@ -2,10 +2,10 @@ import ActorFSM
 import Testing
 
 @Suite(.timeLimit(.minutes(1))) struct MachineTests {
-    let turnstile: Schema<State, Event>
+    let turnstile: Schema<NumberedTurnstile>
 
     init() throws {
-        turnstile = try Schema<State, Event>(initial: .locked) {
+        turnstile = try Schema<NumberedTurnstile>(initial: .locked) {
             define(.locked) {
                 when(.coin) | then(.unlocked)
                 matching(Enforcement.strong) | when(.pass) | then(.alarming)
@@ -17,10 +17,10 @@ import Testing
     }
 
     @Test func sendReturnsTheRecordOfTheTransition() async throws {
-        let gate = Machine(schema: turnstile, id: "gate-7")
+        let gate = Machine(schema: turnstile, id: 7)
         let record = try await gate.send(.coin)
         #expect(record.sequenceNumber == 1)
-        #expect(record.machineID == "gate-7")
+        #expect(record.machineID == 7)
         #expect(record.source == .locked)
         #expect(record.target == .unlocked)
         #expect(record.outcome.isTransitioned)
@@ -59,10 +59,10 @@ import Testing
 
     @Test func actionsSeeTheMachineAndCanPostFollowUps() async throws {
         let ids = Later<String>()
-        let schema = try Schema<State, Event>(initial: .locked) {
+        let schema = try Schema<Turnstile>(initial: .locked) {
             define(.locked) {
-                when(.coin) | then(.unlocked) | { (context: TransitionContext<State, Event>) in
-                    ids.set(context.machineID(as: String.self) ?? "none")
+                when(.coin) | then(.unlocked) | { (context: TransitionContext<Turnstile>) in
+                    ids.set(context.id)
                     try context.tryPost(.pass)
                 }
             }
@@ -80,8 +80,8 @@ import Testing
     }
 
     @Test func awaitingSendOnItsOwnMachineIsDetected() async throws {
-        let machine = Later<Machine<State, Event, Int>>()
-        let schema = try Schema<State, Event>(initial: .locked) {
+        let machine = Later<Machine<NumberedTurnstile>>()
+        let schema = try Schema<NumberedTurnstile>(initial: .locked) {
             define(.locked) {
                 when(.coin) | then(.unlocked) | { () async throws in _ = try await machine.get?.send(.pass) }
             }
@@ -100,22 +100,22 @@ import Testing
     }
 
     @Test func aCycleOfAwaitedSendsThroughTheInboxIsDetected() async throws {
-        let machines = Later<(Machine<State, Event, String>, Machine<State, Event, String>)>()
+        let machines = Later<(Machine<NumberedTurnstile>, Machine<NumberedTurnstile>)>()
         let gate = Gate()
-        let a = try Schema<State, Event>(initial: .locked) {
+        let a = try Schema<NumberedTurnstile>(initial: .locked) {
             define(.locked) {
                 when(.coin) | then(.unlocked) | { () async throws in _ = try await machines.get?.1.send(.coin) }
             }
             define(.unlocked) { when(.pass) | then(.locked) }
         }
-        let b = try Schema<State, Event>(initial: .locked, final: [.unlocked]) {
+        let b = try Schema<NumberedTurnstile>(initial: .locked, final: [.unlocked]) {
             define(.locked) {
                 when(.reset) | then() | { await gate.wait() }
                 when(.coin) | then(.unlocked) | { () async throws in _ = try await machines.get?.0.send(.pass) }
             }
         }
-        let machineA = Machine(schema: a, id: "A")
-        let machineB = Machine(schema: b, id: "B")
+        let machineA = Machine(schema: a, id: 1)
+        let machineB = Machine(schema: b, id: 2)
         machines.set((machineA, machineB))
         // B is busy, so A's action waits in B's inbox; B processes it later, from its drain task.
         let busy = Task { try await machineB.send(.reset) }
@@ -138,9 +138,9 @@ import Testing
     @Test func anActionThatSuspendsKeepsOtherEventsWaiting() async throws {
         let log = Log()
         let gate = Gate()
-        let schema = try Schema<State, Event>(initial: .locked) {
+        let schema = try Schema<NumberedTurnstile>(initial: .locked) {
             define(.locked) {
-                when(.coin) | then(.unlocked) | { (context: TransitionContext<State, Event>) async in
+                when(.coin) | then(.unlocked) | { (context: TransitionContext<NumberedTurnstile>) async in
                     log.record("start \(context.eventDescription)")
                     await gate.wait()
                     await Task.yield()
@@ -175,7 +175,7 @@ import Testing
 
     @Test func sendersAreServedInArrivalOrder() async throws {
         let gate = Gate()
-        let schema = try Schema<State, Event>(initial: .locked) {
+        let schema = try Schema<NumberedTurnstile>(initial: .locked) {
             define(.locked) {
                 when(.coin) | then(.unlocked) | { await gate.wait() }
             }

@@ -2,10 +2,10 @@ import ActorFSM
 import Testing
 
 @Suite(.timeLimit(.minutes(1))) struct ObservationTests {
-    let schema: Schema<State, Event>
+    let schema: Schema<NumberedTurnstile>
 
     init() throws {
-        schema = try Schema<State, Event>(initial: .locked) {
+        schema = try Schema<NumberedTurnstile>(initial: .locked) {
             define(.locked) { when(.coin) | then(.unlocked) }
             define(.unlocked) { when(.pass) | then(.locked) }
         }
@@ -107,7 +107,7 @@ import Testing
     @Test func recordsBeforeASuspendedActionReachSubscribersWhileItWaits() async throws {
         let opening = Gate()
         let last = Gate()
-        let schema = try Schema<State, Event>(initial: .locked) {
+        let schema = try Schema<NumberedTurnstile>(initial: .locked) {
             define(.locked) {
                 when(.reset) | then() | { await opening.wait() }
                 when(.coin) | then(.unlocked)

@@ -11,10 +11,10 @@ import Testing
     }
 
     /// Depends on four predicate types at once, so only a context of four can reach its target.
-    let schema: Schema<State, Event>
+    let schema: Schema<Turnstile>
 
     init() throws {
-        schema = try Schema<State, Event>(initial: .locked, final: [.alarming]) {
+        schema = try Schema<Turnstile>(initial: .locked, final: [.alarming]) {
             define(.locked) {
                 matching(A.y, and: B.z, Enforcement.strong, Reward.negative) | when(.coin) | then(.alarming)
                 matching(A.x) | when(.coin) | then(.unlocked)
@@ -129,7 +129,7 @@ import Testing
         enum P4: MatchingPredicate { case on, off }
         enum Stranger: MatchingPredicate { case one }
         enum Alien: MatchingPredicate { case two }
-        let many = try Schema<State, Event>(initial: .locked, final: [.alarming]) {
+        let many = try Schema<Turnstile>(initial: .locked, final: [.alarming]) {
             define(.locked) {
                 matching(P1.on) | when(.coin) | then(.unlocked)
                 matching(P2.on, and: P3.off) | when(.pass) | then(.alarming)

@@ -2,10 +2,10 @@ import ActorFSM
 import Testing
 
 @Suite struct PredicateTests {
-    let schema: Schema<State, Event>
+    let schema: Schema<Turnstile>
 
     init() throws {
-        schema = try Schema<State, Event>(initial: .locked, final: [.alarming]) {
+        schema = try Schema<Turnstile>(initial: .locked, final: [.alarming]) {
             define(.locked) {
                 matching(Enforcement.weak)   | when(.pass) | then(.locked)
                 matching(Enforcement.strong) | when(.pass) | then(.alarming)
@@ -37,7 +37,7 @@ import Testing
     }
 
     @Test func compoundMatchingCombinesOrAndAnd() throws {
-        let schema = try Schema<State, Event>(initial: .locked, final: [.alarming, .unlocked]) {
+        let schema = try Schema<Turnstile>(initial: .locked, final: [.alarming, .unlocked]) {
             define(.locked) {
                 matching(A.x, or: A.y, and: B.x, C.x) | when(.coin) | then(.unlocked)
                 when(.coin) | then(.alarming)
@@ -51,7 +51,7 @@ import Testing
     }
 
     @Test func theMoreSpecificStatementWins() throws {
-        let schema = try Schema<State, Event>(initial: .locked, final: [.unlocked]) {
+        let schema = try Schema<Turnstile>(initial: .locked, final: [.unlocked]) {
             define(.locked) {
                 matching(Enforcement.weak, and: Reward.positive) | when(.coin) | then(.unlocked)
                 matching(Enforcement.weak)                       | when(.coin) | then(.locked)
@@ -63,7 +63,7 @@ import Testing
     }
 
     @Test func disambiguationBreaksAnImplicitClash() throws {
-        let schema = try Schema<State, Event>(initial: .locked, final: [.unlocked]) {
+        let schema = try Schema<Turnstile>(initial: .locked, final: [.unlocked]) {
             define(.locked) {
                 matching(Enforcement.weak, and: Reward.positive) | when(.coin) | then(.unlocked)
                 matching(Reward.negative)                        | when(.coin) | then(.locked)
@@ -77,7 +77,7 @@ import Testing
     @Test func betweenPredicatesClashIsReportedWithTheCombination() {
         let base: UInt = #line
         let found = diagnostics {
-            try Schema<State, Event>(initial: .locked, final: [.unlocked]) {
+            try Schema<Turnstile>(initial: .locked, final: [.unlocked]) {
                 define(.locked) {
                     matching(Enforcement.weak) | when(.coin) | then(.unlocked)
                     matching(Reward.negative)  | when(.coin) | then(.locked)
@@ -93,7 +93,7 @@ import Testing
 
     @Test func matchingTheSameTypeTwiceIsAnError() {
         let found = diagnostics {
-            try Schema<State, Event>(initial: .locked) {
+            try Schema<Turnstile>(initial: .locked) {
                 define(.locked) {
                     matching(A.x, and: A.y)         | when(.coin) | then(.unlocked)
                     matching(A.x, or: A.y, and: A.z) | when(.pass) | then(.unlocked)
@@ -115,7 +115,7 @@ import Testing
     @Test func orAlternativesThatOverlapAreTheSameStatement() {
         let base: UInt = #line
         let found = diagnostics {
-            try Schema<State, Event>(initial: .locked, final: [.unlocked]) {
+            try Schema<Turnstile>(initial: .locked, final: [.unlocked]) {
                 define(.locked) {
                     matching(A.x, or: A.y) | when(.coin) | then(.unlocked)
                     matching(A.x)          | when(.coin) | then(.locked)
@@ -129,7 +129,7 @@ import Testing
 
     @Test func repeatingAnEnclosingOrAlternativeIsADuplicatePredicate() {
         let found = diagnostics {
-            try Schema<State, Event>(initial: .locked, final: [.unlocked]) {
+            try Schema<Turnstile>(initial: .locked, final: [.unlocked]) {
                 define(.locked) {
                     matching(A.x, or: A.y) {
                         matching(A.x) | when(.coin) | then(.unlocked)
@@ -149,7 +149,7 @@ import Testing
         }
         let line: UInt = #line + 4
         let found = diagnostics {
-            try Schema<State, Event>(initial: .locked, final: [.alarming, .unlocked]) {
+            try Schema<Turnstile>(initial: .locked, final: [.alarming, .unlocked]) {
                 define(.locked) {
                     matching(Partial.forgotten) | when(.coin) | then(.unlocked)
                     matching(Partial.listed) | when(.coin) | then(.alarming)
@@ -171,7 +171,7 @@ import Testing
         enum P7: MatchingPredicate { case a, b, c, d, e, f, g, h }
         let line: UInt = #line + 4
         let found = diagnostics {
-            try Schema<State, Event>(initial: .locked, final: [.unlocked]) {
+            try Schema<Turnstile>(initial: .locked, final: [.unlocked]) {
                 define(.locked) {
                     matching(P1.a, and: P2.a, P3.a, P4.a, P5.a, P6.a, P7.a) | when(.coin) | then(.unlocked)
                 }
@@ -184,7 +184,7 @@ import Testing
     @Test func nestedMatchingBlocksAreAndedAndChecked() throws {
         let base: UInt = #line
         let found = diagnostics {
-            try Schema<State, Event>(initial: .locked, final: [.unlocked]) {
+            try Schema<Turnstile>(initial: .locked, final: [.unlocked]) {
                 define(.locked) {
                     matching(A.x, and: B.x) {
                         matching(A.x) | when(.coin) | then(.unlocked)
@@ -205,7 +205,7 @@ import Testing
         let nested = found.first { $0.kind == .duplicatePredicate }
         #expect(nested?.locations.map(\.line) == [base + 5, base + 4])
 
-        let valid = try Schema<State, Event>(initial: .locked, final: [.unlocked]) {
+        let valid = try Schema<Turnstile>(initial: .locked, final: [.unlocked]) {
             define(.locked) {
                 matching(A.x, or: A.y) {
                     matching(B.x, or: B.y) { when(.coin) | then(.unlocked) }
@@ -233,7 +233,7 @@ import Testing
         enum Big: MatchingPredicate { case c0, c1, c2, c3, c4, c5, c6, c7, c8, c9 }
         enum Bigger: MatchingPredicate { case c0, c1, c2, c3, c4, c5, c6, c7, c8, c9 }
         enum Biggest: MatchingPredicate { case c0, c1, c2, c3, c4, c5, c6, c7, c8, c9 }
-        let schema = try Schema<State, Event>(initial: .locked, final: [.alarming, .unlocked]) {
+        let schema = try Schema<Turnstile>(initial: .locked, final: [.alarming, .unlocked]) {
             define(.locked) {
                 matching(Big.c3, and: Bigger.c4, Biggest.c5) | when(.coin) | then(.unlocked)
                 matching(Big.c3) | when(.coin) | then(.alarming)

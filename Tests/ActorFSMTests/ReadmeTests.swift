@@ -5,12 +5,14 @@ import Testing
 /// is wrong.
 @Suite struct ReadmeTests {
     @Test func theQuickStartRunsAndPrintsWhatTheReadmeSays() async throws {
-        enum State: Hashable, Sendable { case locked, unlocked, alarming }
-        enum Event: Hashable, Sendable { case coin, pass, reset }
+        enum Turnstile: MachineDefinition {        // names the types; machine ids are Strings
+            enum State: Hashable, Sendable { case locked, unlocked, alarming }
+            enum Event: Hashable, Sendable { case coin, pass, reset }
+        }
         enum Enforcement: MatchingPredicate { case weak, strong }
 
-        let turnstile = try Schema<State, Event>(initial: .locked) {
-            let resetable = SuperState<State, Event> { when(.reset) | then(.locked) }
+        let turnstile = try Schema<Turnstile>(initial: .locked) {
+            let resetable = SuperState<Turnstile> { when(.reset) | then(.locked) }
             define(.locked, adopts: resetable) {
                 matching(Enforcement.weak)   | when(.pass) | then(.locked)   | { print("smile") }
                 matching(Enforcement.strong) | when(.pass) | then(.alarming) | { print("alarm!") }

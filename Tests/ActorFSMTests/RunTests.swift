@@ -13,10 +13,10 @@ import Testing
 
     /// A turnstile whose coin action waits until cancelled (after opening `started`), and whose
     /// reset action throws.
-    static func schema(started: Gate) throws -> Schema<State, Event> {
-        try Schema<State, Event>(initial: .locked, final: [.alarming]) {
+    static func schema(started: Gate) throws -> Schema<NumberedTurnstile> {
+        try Schema<NumberedTurnstile>(initial: .locked, final: [.alarming]) {
             define(.locked) {
-                when(.coin) | then(.unlocked) | { (_: TransitionContext<State, Event>) async in
+                when(.coin) | then(.unlocked) | { (_: TransitionContext<NumberedTurnstile>) async in
                     started.open()
                     await untilCancelled()
                 }
@@ -60,7 +60,7 @@ import Testing
     }
 
     @Test func aSupervisorsRunReturnsAfterAGracefulShutdown() async throws {
-        let supervisor = Supervisor<State, Event, Int>(schema: try Self.schema(started: Gate()))
+        let supervisor = Supervisor<NumberedTurnstile>(schema: try Self.schema(started: Gate()))
         try supervisor.spawn(id: 1)
         let runner = Task { try await supervisor.run() }
         try await supervisor.send(to: 1, .pass)
@@ -71,7 +71,7 @@ import Testing
 
     @Test func cancellingASupervisorsRunStopsEveryMachineNow() async throws {
         let started = Gate()
-        let supervisor = Supervisor<State, Event, Int>(schema: try Self.schema(started: started))
+        let supervisor = Supervisor<NumberedTurnstile>(schema: try Self.schema(started: started))
         let reports = supervisor.reports()
         try supervisor.spawn(id: 1)
         try supervisor.spawn(id: 2)
@@ -100,7 +100,7 @@ import Testing
     /// Whichever of the two starts first, the other joins it, and both return.
     @Test func aStopEndsAGracefulShutdownThatWaitsForAnAction() async throws {
         let started = Gate()
-        let supervisor = Supervisor<State, Event, Int>(schema: try Self.schema(started: started))
+        let supervisor = Supervisor<NumberedTurnstile>(schema: try Self.schema(started: started))
         try supervisor.spawn(id: 1)
         try supervisor.tryPost(to: 1, .coin)
         await started.wait()
@@ -111,16 +111,16 @@ import Testing
     }
 
     @Test func aStopAwaitedFromAnActionOfTheSupervisorsOwnEndsEverything() async throws {
-        let supervisor = Later<Supervisor<State, Event, Int>>()
-        let schema = try Schema<State, Event>(initial: .locked) {
+        let supervisor = Later<Supervisor<NumberedTurnstile>>()
+        let schema = try Schema<NumberedTurnstile>(initial: .locked) {
             define(.locked) {
-                when(.coin) | then(.unlocked) | { (_: TransitionContext<State, Event>) async in
+                when(.coin) | then(.unlocked) | { (_: TransitionContext<NumberedTurnstile>) async in
                     await supervisor.get?.stop()
                 }
             }
             define(.unlocked) { when(.pass) | then(.locked) }
         }
-        supervisor.set(Supervisor<State, Event, Int>(schema: schema))
+        supervisor.set(Supervisor<NumberedTurnstile>(schema: schema))
         let orders = try #require(supervisor.get)
         try orders.spawn(id: 1)
         try orders.spawn(id: 2)
@@ -130,7 +130,7 @@ import Testing
     }
 
     @Test func aSupervisorsRunThrowsTheEscalation() async throws {
-        let supervisor = Supervisor<State, Event, Int>(
+        let supervisor = Supervisor<NumberedTurnstile>(
             schema: try Self.schema(started: Gate()), configuration: .init(restartStrategy: .escalate))
         try supervisor.spawn(id: 7)
         let runner = Task { try await supervisor.run() }
@@ -138,7 +138,7 @@ import Testing
         do {
             try await runner.value
             Issue.record("run returned after an escalation")
-        } catch let escalation as Supervisor<State, Event, Int>.Escalation {
+        } catch let escalation as Supervisor<NumberedTurnstile>.Escalation {
             #expect(escalation.id == 7)
             #expect(escalation.error is Boom)
         }

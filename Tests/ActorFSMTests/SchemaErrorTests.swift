@@ -4,16 +4,16 @@ import Testing
 @Suite struct SchemaErrorTests {
     @Test func anEmptyTableIsAnError() {
         let line: UInt = #line + 1
-        let found = diagnostics { try Schema<State, Event>(initial: .locked) {} }
+        let found = diagnostics { try Schema<Turnstile>(initial: .locked) {} }
         #expect(found.map(\.kind) == [.emptyTable])
         #expect(found.first?.locations.map(\.line) == [line])
     }
 
     @Test func anEmptyDefineOrSuperStateIsAnError() {
         let base: UInt = #line
-        let empty = SuperState<State, Event> {}
+        let empty = SuperState<Turnstile> {}
         let found = diagnostics {
-            try Schema<State, Event>(initial: .locked) {
+            try Schema<Turnstile>(initial: .locked) {
                 define(.locked) {}
                 define(.unlocked, adopts: empty) { when(.coin) | then(.locked) }
             }
@@ -25,7 +25,7 @@ import Testing
     @Test func aStateThatIsNeitherDefinedNorFinalIsAnError() {
         let base: UInt = #line
         let found = diagnostics {
-            try Schema<State, Event>(initial: .unlocked) {
+            try Schema<Turnstile>(initial: .unlocked) {
                 define(.locked) {
                     when(.coin) | then(.alarming)
                     when(.pass) | then(.alarming)
@@ -40,14 +40,14 @@ import Testing
     }
 
     @Test func finalStatesNeedNoDefineAndMayHaveNone() throws {
-        let schema = try Schema<State, Event>(initial: .locked, final: [.alarming]) {
+        let schema = try Schema<Turnstile>(initial: .locked, final: [.alarming]) {
             define(.locked) { when(.coin) | then(.alarming) }
         }
         #expect(schema.finalStates == [.alarming])
         #expect(schema.resolve(.coin, in: .alarming).unhandledKind == .noTransition)
         let base: UInt = #line
         let found = diagnostics {
-            try Schema<State, Event>(initial: .locked, final: [.alarming, .locked]) {
+            try Schema<Turnstile>(initial: .locked, final: [.alarming, .locked]) {
                 define(.locked) { when(.coin) | then(.alarming) }
             }
         }
@@ -59,7 +59,7 @@ import Testing
     @Test func duplicateTransitionsAreAnError() {
         let base: UInt = #line
         let found = diagnostics {
-            try Schema<State, Event>(initial: .locked, final: [.unlocked]) {
+            try Schema<Turnstile>(initial: .locked, final: [.unlocked]) {
                 define(.locked) {
                     when(.coin) | then(.unlocked) | {}
                     when(.coin) | then(.unlocked) | {}
@@ -73,7 +73,7 @@ import Testing
     @Test func aLogicalClashIsAnError() {
         let base: UInt = #line
         let found = diagnostics {
-            try Schema<State, Event>(initial: .locked, final: [.unlocked]) {
+            try Schema<Turnstile>(initial: .locked, final: [.unlocked]) {
                 define(.locked) {
                     when(.coin) | then(.unlocked)
                     when(.coin) | then(.locked)
@@ -88,7 +88,7 @@ import Testing
     @Test func everyProblemIsReportedAtOnceWithItsLocation() throws {
         let base: UInt = #line
         do {
-            _ = try Schema<State, Event>(initial: .locked) {
+            _ = try Schema<Turnstile>(initial: .locked) {
                 define(.locked) {
                     when(.coin) | then(.unlocked)
                     when(.coin) | then(.locked)

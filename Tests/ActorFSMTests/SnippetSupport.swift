@@ -14,3 +14,9 @@ let log: @Sendable () -> Void = {}
 func audit(_ text: String) {}
 func isRushHour() -> Bool { false }
 func isBusinessHours() -> Bool { true }
+
+/// A warehouse that ships orders by number.
+struct Warehouse {
+    func ship(order: Int) async throws {}
+}
+let warehouse = Warehouse()

@@ -6,10 +6,10 @@ import Testing
     /// `pending --reopen--> loading`, which runs `task` and `second`; `loading` goes to `showing`
     /// on `.loaded`, to `failed` on `.loadFailed` and to `cancelled` on `.cancel`.
     static func loading(
-        onEntry: Actions<Checkout, CheckoutEvent> = Actions(), _ task: StateTask<Checkout, CheckoutEvent>,
-        _ second: StateTask<Checkout, CheckoutEvent> = silent
-    ) throws -> Schema<Checkout, CheckoutEvent> {
-        try Schema<Checkout, CheckoutEvent>(initial: .pending, final: [.failed, .showing]) {
+        onEntry: Actions<CheckoutFlow> = Actions(), _ task: StateTask<CheckoutFlow>,
+        _ second: StateTask<CheckoutFlow> = silent
+    ) throws -> Schema<CheckoutFlow> {
+        try Schema<CheckoutFlow>(initial: .pending, final: [.failed, .showing]) {
             define(.pending) {
                 when(.reopen) | then(.loading)
                 when(.ping) | then()
@@ -25,7 +25,7 @@ import Testing
     }
 
     /// A task that ends at once and posts nothing: its error maps to no event.
-    static let silent: StateTask<Checkout, CheckoutEvent> = StateTask {
+    static let silent: StateTask<CheckoutFlow> = StateTask {
         try await Task.sleep(for: .zero)
         throw Boom()
     } onError: { _ in
@@ -35,7 +35,7 @@ import Testing
     @Test func aTaskStartsAfterTheEntryActionsAndItsResultComesBackAsAnEvent() async throws {
         let log = Log()
         let schema = try Self.loading(onEntry: [log.action("entry")], StateTask { context in
-            log.record("task in \(context.state) of machine \(context.machineID(as: Int.self).map { "\($0)" } ?? "?")")
+            log.record("task in \(context.state) of machine \(context.id)")
             return .loaded
         } onError: { _ in .loadFailed })
         #expect(schema.taskCount(of: .loading) == 2 && schema.taskCount(of: .pending) == 0)

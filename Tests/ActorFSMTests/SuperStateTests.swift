@@ -3,8 +3,8 @@ import Testing
 
 @Suite struct SuperStateTests {
     @Test func adoptersInheritTransitions() throws {
-        let schema = try Schema<State, Event>(initial: .locked) {
-            let resetable = SuperState<State, Event> { when(.reset) | then(.locked) }
+        let schema = try Schema<Turnstile>(initial: .locked) {
+            let resetable = SuperState<Turnstile> { when(.reset) | then(.locked) }
             define(.locked, adopts: resetable) { when(.coin) | then(.unlocked) }
             define(.unlocked, adopts: resetable) { when(.pass) | then(.locked) }
             define(.alarming, adopts: resetable)
@@ -16,18 +16,18 @@ import Testing
     }
 
     @Test func inlineSuperStatesNeedNoTypeArguments() throws {
-        let schema = try Schema<State, Event>(initial: .locked, final: [.locked]) {
+        let schema = try Schema<Turnstile>(initial: .locked, final: [.locked]) {
             define(.alarming, adopts: SuperState { when(.reset) | then(.locked) })
         }
         #expect(schema.resolve(.reset, in: .alarming).target == .locked)
     }
 
     @Test func superStatesCombineTheSuperStatesTheyAdopt() throws {
-        let s1 = SuperState<State, Event> { when(.coin) | then(.unlocked) }
-        let s2 = SuperState<State, Event> { when(.pass) | then(.alarming) }
+        let s1 = SuperState<Turnstile> { when(.coin) | then(.unlocked) }
+        let s2 = SuperState<Turnstile> { when(.pass) | then(.alarming) }
         let s3 = SuperState(adopts: s1, s2)
         let nested = SuperState(adopts: s3) { when(.reset) | then(.locked) }
-        let schema = try Schema<State, Event>(initial: .locked, final: [.alarming, .unlocked]) { define(.locked, adopts: nested) }
+        let schema = try Schema<Turnstile>(initial: .locked, final: [.alarming, .unlocked]) { define(.locked, adopts: nested) }
         #expect(schema.resolve(.coin, in: .locked).target == .unlocked)
         #expect(schema.resolve(.pass, in: .locked).target == .alarming)
         #expect(schema.resolve(.reset, in: .locked).target == .locked)
@@ -35,13 +35,13 @@ import Testing
 
     @Test func entryAndExitActionsAreInheritedSuperStatesFirst() async throws {
         let log = Log()
-        let s1 = SuperState<State, Event>(onEntry: [log.action("s1 entry")], onExit: [log.action("s1 exit")]) {
+        let s1 = SuperState<Turnstile>(onEntry: [log.action("s1 entry")], onExit: [log.action("s1 exit")]) {
             when(.coin) | then(.unlocked)
         }
-        let s2 = SuperState<State, Event>(onEntry: [log.action("s2 entry")], onExit: [log.action("s2 exit")]) {
+        let s2 = SuperState<Turnstile>(onEntry: [log.action("s2 entry")], onExit: [log.action("s2 exit")]) {
             when(.pass) | then(.locked)
         }
-        let schema = try Schema<State, Event>(initial: .locked) {
+        let schema = try Schema<Turnstile>(initial: .locked) {
             define(.locked, adopts: SuperState(adopts: s1, s2), onEntry: [log.action("own entry")],
                    onExit: [log.action("own exit")])
             define(.unlocked, adopts: s2)
@@ -55,9 +55,9 @@ import Testing
 
     @Test func inheritedEntryActionsRunInOrder() async throws {
         let log = Log()
-        let s1 = SuperState<State, Event>(onEntry: [log.action("unlock")]) { when(.coin) | then(.unlocked) }
-        let s2 = SuperState<State, Event>(onEntry: [log.action("alarmOn")]) { when(.pass) | then(.alarming) }
-        let schema = try Schema<State, Event>(initial: .locked, final: [.alarming]) {
+        let s1 = SuperState<Turnstile>(onEntry: [log.action("unlock")]) { when(.coin) | then(.unlocked) }
+        let s2 = SuperState<Turnstile>(onEntry: [log.action("alarmOn")]) { when(.pass) | then(.alarming) }
+        let schema = try Schema<Turnstile>(initial: .locked, final: [.alarming]) {
             define(.locked) { when(.coin) | then(.unlocked) }
             define(.unlocked, adopts: SuperState(adopts: s1, s2), onEntry: [log.action("own")])
         }
@@ -68,9 +68,9 @@ import Testing
 
     @Test func overrideReplacesTheInheritedTransition() async throws {
         let log = Log()
-        let s1 = SuperState<State, Event> { when(.coin) | then(.unlocked) | log.action("unlock") }
+        let s1 = SuperState<Turnstile> { when(.coin) | then(.unlocked) | log.action("unlock") }
         let s2 = SuperState(adopts: s1) { override { when(.coin) | then(.locked) | log.action("grumpy s2") } }
-        let schema = try Schema<State, Event>(initial: .locked) {
+        let schema = try Schema<Turnstile>(initial: .locked) {
             define(.locked, adopts: s1) { override { when(.coin) | then(.locked) | log.action("grumpy") } }
             define(.unlocked, adopts: s2)
         }
@@ -82,9 +82,9 @@ import Testing
     }
 
     @Test func overrideReplacesEveryInheritedMatch() throws {
-        let s1 = SuperState<State, Event> { when(.coin) | then(.unlocked) }
-        let s2 = SuperState<State, Event> { when(.coin) | then(.alarming) }
-        let schema = try Schema<State, Event>(initial: .locked) {
+        let s1 = SuperState<Turnstile> { when(.coin) | then(.unlocked) }
+        let s2 = SuperState<Turnstile> { when(.coin) | then(.alarming) }
+        let schema = try Schema<Turnstile>(initial: .locked) {
             define(.locked, adopts: s1, s2) { override { when(.coin) | then(.locked) } }
         }
         #expect(schema.transitions.count == 1)
@@ -93,11 +93,11 @@ import Testing
 
     @Test func inAChainOfOverridesTheLastWins() async throws {
         let log = Log()
-        let s1 = SuperState<State, Event> { when(.coin) | then(.unlocked) | log.action("a1") }
+        let s1 = SuperState<Turnstile> { when(.coin) | then(.unlocked) | log.action("a1") }
         let s2 = SuperState(adopts: s1) { override { when(.coin) | then(.unlocked) | log.action("a2") } }
         let s3 = SuperState(adopts: s2) { override { when(.coin) | then(.unlocked) | log.action("a3") } }
         let s4 = SuperState(adopts: s3) { override { when(.coin) | then(.unlocked) | log.action("a4") } }
-        let schema = try Schema<State, Event>(initial: .locked, final: [.unlocked]) {
+        let schema = try Schema<Turnstile>(initial: .locked, final: [.unlocked]) {
             define(.locked, adopts: s4) { override { when(.coin) | then(.unlocked) | log.action("a5") } }
         }
         var driver = Driver(schema)
@@ -107,10 +107,10 @@ import Testing
 
     @Test func inheritingAClashWithoutOverrideIsAnError() {
         let base: UInt = #line
-        let s1 = SuperState<State, Event> { when(.coin) | then(.unlocked) }
+        let s1 = SuperState<Turnstile> { when(.coin) | then(.unlocked) }
         let s2 = SuperState(adopts: s1) { when(.coin) | then(.locked) }
         let found = diagnostics {
-            try Schema<State, Event>(initial: .locked) {
+            try Schema<Turnstile>(initial: .locked) {
                 define(.unlocked, adopts: s2)
                 define(.locked, adopts: s1) { when(.coin) | then(.locked) }
             }
@@ -122,20 +122,20 @@ import Testing
     }
 
     @Test func multipleInheritanceOfTheSameTransitionIsADuplicate() {
-        let s1 = SuperState<State, Event> { when(.coin) | then(.unlocked) }
-        let s2 = SuperState<State, Event> { when(.coin) | then(.unlocked) }
+        let s1 = SuperState<Turnstile> { when(.coin) | then(.unlocked) }
+        let s2 = SuperState<Turnstile> { when(.coin) | then(.unlocked) }
         let line: UInt = #line - 2
-        let found = diagnostics { try Schema<State, Event>(initial: .locked, final: [.unlocked]) { define(.locked, adopts: s1, s2) } }
+        let found = diagnostics { try Schema<Turnstile>(initial: .locked, final: [.unlocked]) { define(.locked, adopts: s1, s2) } }
         #expect(found.map(\.kind) == [.duplicateTransitions])
         #expect(found.first?.locations.map(\.line) == [line, line + 1])
     }
 
     @Test func aSuperStateAdoptedTwiceCountsOnce() async throws {
         let log = Log()
-        let base = SuperState<State, Event>(onEntry: [log.action("base")]) { when(.reset) | then(.locked) }
+        let base = SuperState<Turnstile>(onEntry: [log.action("base")]) { when(.reset) | then(.locked) }
         let left = SuperState(adopts: base) { when(.coin) | then(.unlocked) }
         let right = SuperState(adopts: base, onEntry: [log.action("right")]) { when(.pass) | then(.alarming) }
-        let schema = try Schema<State, Event>(initial: .locked, final: [.alarming]) {
+        let schema = try Schema<Turnstile>(initial: .locked, final: [.alarming]) {
             define(.locked) { when(.coin) | then(.unlocked) }
             // Directly twice, and through two parents: a diamond.
             define(.unlocked, adopts: base, left, right, base)
@@ -147,7 +147,7 @@ import Testing
     }
 
     @Test func anOverrideInOneBranchOfADiamondDoesNotDependOnTheOrderOfAdoption() {
-        let shared = SuperState<State, Event> {
+        let shared = SuperState<Turnstile> {
             when(.coin) | then(.unlocked)
             when(.reset) | then(.locked)
         }
@@ -155,7 +155,7 @@ import Testing
         let right = SuperState(adopts: shared) { override { when(.coin) | then(.alarming) } }
         for (first, second) in [(left, right), (right, left)] {
             let found = diagnostics {
-                try Schema<State, Event>(initial: .locked, final: [.unlocked, .alarming]) {
+                try Schema<Turnstile>(initial: .locked, final: [.unlocked, .alarming]) {
                     define(.locked, adopts: first, second)
                 }
             }
@@ -163,23 +163,23 @@ import Testing
             // either way, and the override replaced something in its own branch.
             #expect(found.map(\.kind) == [.logicalClash])
         }
-        let schema = try? Schema<State, Event>(initial: .locked, final: [.alarming]) {
+        let schema = try? Schema<Turnstile>(initial: .locked, final: [.alarming]) {
             define(.locked, adopts: right, shared)
         }
         #expect(schema == nil, "the shared coin comes back through the direct adoption and clashes")
     }
 
     @Test func superStatesMadeByOneFunctionAreDistinct() throws {
-        func goes(on event: Event, to target: State) -> SuperState<State, Event> {
+        func goes(on event: Event, to target: State) -> SuperState<Turnstile> {
             SuperState { when(event) | then(target) }
         }
-        let schema = try Schema<State, Event>(initial: .locked, final: [.unlocked, .alarming]) {
+        let schema = try Schema<Turnstile>(initial: .locked, final: [.unlocked, .alarming]) {
             define(.locked, adopts: goes(on: .coin, to: .unlocked), goes(on: .pass, to: .alarming))
         }
         #expect(schema.resolve(.coin, in: .locked).target == .unlocked)
         #expect(schema.resolve(.pass, in: .locked).target == .alarming)
         let found = diagnostics {
-            try Schema<State, Event>(initial: .locked, final: [.unlocked, .alarming]) {
+            try Schema<Turnstile>(initial: .locked, final: [.unlocked, .alarming]) {
                 define(.locked, adopts: goes(on: .coin, to: .unlocked), goes(on: .coin, to: .alarming))
             }
         }
@@ -189,7 +189,7 @@ import Testing
     @Test func overrideWithNothingToOverrideIsAnError() {
         let line: UInt = #line + 3
         let found = diagnostics {
-            try Schema<State, Event>(initial: .locked) {
+            try Schema<Turnstile>(initial: .locked) {
                 define(.locked) { override { when(.coin) | then(.locked) } }
             }
         }
@@ -200,20 +200,20 @@ import Testing
 
     @Test func overrideInTheParentRatherThanTheChildIsOutOfOrder() {
         let base: UInt = #line
-        let s1 = SuperState<State, Event> { override { when(.coin) | then(.locked) } }
+        let s1 = SuperState<Turnstile> { override { when(.coin) | then(.locked) } }
         let s2 = SuperState(adopts: s1) { when(.coin) | then(.unlocked) }
-        let found = diagnostics { try Schema<State, Event>(initial: .locked, final: [.unlocked]) { define(.locked, adopts: s2) } }
+        let found = diagnostics { try Schema<Turnstile>(initial: .locked, final: [.unlocked]) { define(.locked, adopts: s2) } }
         #expect(found.map(\.kind) == [.overridesOutOfOrder])
         #expect(found.first?.locations.map(\.line) == [base + 1, base + 2])
     }
 
     @Test func overrideReplacesInheritedTransitionsOfTheEventWhateverTheirPredicates() throws {
-        let s1 = SuperState<State, Event> {
+        let s1 = SuperState<Turnstile> {
             matching(A.x) | when(.coin) | then(.unlocked)
             matching(A.y) | when(.coin) | then(.alarming)
             when(.pass) | then(.alarming)
         }
-        let schema = try Schema<State, Event>(initial: .locked, final: [.alarming]) {
+        let schema = try Schema<Turnstile>(initial: .locked, final: [.alarming]) {
             define(.locked, adopts: s1) { override { when(.coin) | then(.locked) } }
         }
         #expect(schema.transitions.count == 2)
@@ -223,9 +223,9 @@ import Testing
 
     @Test func twoOverridesOfOneTransitionAreDuplicatesNotOverridesOfNothing() {
         let base: UInt = #line
-        let s1 = SuperState<State, Event> { when(.coin) | then(.unlocked) }
+        let s1 = SuperState<Turnstile> { when(.coin) | then(.unlocked) }
         let found = diagnostics {
-            try Schema<State, Event>(initial: .locked) {
+            try Schema<Turnstile>(initial: .locked) {
                 define(.locked, adopts: s1) {
                     override {
                         when(.coin) | then(.locked)
@@ -240,9 +240,9 @@ import Testing
 
     @Test func aProblemInASuperStateIsReportedOnceForAllAdopters() {
         let base: UInt = #line
-        let empty = SuperState<State, Event> {}
+        let empty = SuperState<Turnstile> {}
         let found = diagnostics {
-            try Schema<State, Event>(initial: .locked) {
+            try Schema<Turnstile>(initial: .locked) {
                 define(.locked, adopts: empty) { when(.coin) | then(.unlocked) }
                 define(.unlocked, adopts: empty) { when(.coin) | then(.locked) }
                 define(.alarming, adopts: empty)
@@ -256,7 +256,7 @@ import Testing
     @Test func overrideInsideTheSameScopeIsADuplicate() {
         let base: UInt = #line
         let found = diagnostics {
-            try Schema<State, Event>(initial: .locked) {
+            try Schema<Turnstile>(initial: .locked) {
                 define(.locked) {
                     when(.coin) | then(.locked)
                     override { when(.coin) | then(.locked) }

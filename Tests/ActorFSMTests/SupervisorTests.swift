@@ -2,10 +2,10 @@ import ActorFSM
 import Testing
 
 @Suite(.timeLimit(.minutes(1))) struct SupervisorTests {
-    let schema: Schema<State, Event>
+    let schema: Schema<NumberedTurnstile>
 
     init() throws {
-        schema = try Schema<State, Event>(initial: .locked, final: [.alarming]) {
+        schema = try Schema<NumberedTurnstile>(initial: .locked, final: [.alarming]) {
             define(.locked) {
                 when(.coin) | then(.unlocked)
                 when(.reset) | then(.alarming) | { throw Boom() }
@@ -15,22 +15,22 @@ import Testing
     }
 
     @Test func spawnsLooksUpSendsAndCounts() async throws {
-        let supervisor = Supervisor<State, Event, String>(schema: schema)
-        try supervisor.spawn(id: "a")
-        try supervisor.spawn(id: "b", startingIn: .unlocked)
+        let supervisor = Supervisor<NumberedTurnstile>(schema: schema)
+        try supervisor.spawn(id: 1)
+        try supervisor.spawn(id: 2, startingIn: .unlocked)
         #expect(supervisor.count == 2)
-        #expect(throws: MachineError.self) { try supervisor.spawn(id: "a") }
-        #expect(try await supervisor.send(to: "a", .coin).target == .unlocked)
-        #expect(try await supervisor.send(to: "b", .pass).target == .locked)
-        await #expect(throws: MachineError.self) { try await supervisor.send(to: "zz", .coin) }
-        #expect(await supervisor.machine(id: "a")?.state == .unlocked)
-        await supervisor.stop(id: "a")
+        #expect(throws: MachineError.self) { try supervisor.spawn(id: 1) }
+        #expect(try await supervisor.send(to: 1, .coin).target == .unlocked)
+        #expect(try await supervisor.send(to: 2, .pass).target == .locked)
+        await #expect(throws: MachineError.self) { try await supervisor.send(to: 99, .coin) }
+        #expect(await supervisor.machine(id: 1)?.state == .unlocked)
+        await supervisor.stop(id: 1)
         #expect(supervisor.count == 1)
-        #expect(supervisor.machine(id: "a") == nil)
+        #expect(supervisor.machine(id: 1) == nil)
     }
 
     @Test func theMergedStreamTagsRecordsWithTheirMachine() async throws {
-        let supervisor = Supervisor<State, Event, Int>(schema: schema)
+        let supervisor = Supervisor<NumberedTurnstile>(schema: schema)
         let events = supervisor.reports()
         for id in 0..<3 { try supervisor.spawn(id: id) }
         for id in 0..<3 { try await supervisor.send(to: id, .coin) }
@@ -40,7 +40,7 @@ import Testing
     }
 
     @Test func aFailedMachineIsRestartedInTheInitialState() async throws {
-        let supervisor = Supervisor<State, Event, Int>(schema: schema)
+        let supervisor = Supervisor<NumberedTurnstile>(schema: schema)
         let events = supervisor.reports()
         let original = try supervisor.spawn(id: 7)
         try await supervisor.send(to: 7, .coin)
@@ -62,7 +62,7 @@ import Testing
     }
 
     @Test func tooManyRestartsEscalate() async throws {
-        let supervisor = Supervisor<State, Event, Int>(
+        let supervisor = Supervisor<NumberedTurnstile>(
             schema: schema,
             configuration: .init(intensity: RestartIntensity(maxRestarts: 2, within: .seconds(3_600))))
         let events = supervisor.reports()
@@ -102,7 +102,7 @@ import Testing
 
     @Test func restartsOutsideTheIntensityWindowDoNotCount() async throws {
         let clock = ManualInstant()
-        let supervisor = Supervisor<State, Event, Int>(
+        let supervisor = Supervisor<NumberedTurnstile>(
             schema: schema, configuration: .init(intensity: RestartIntensity(maxRestarts: 1, within: .seconds(10))),
             now: { clock.now })
         try supervisor.spawn(id: 1)
@@ -117,7 +117,7 @@ import Testing
     }
 
     @Test func theEscalateStrategyStopsEverythingOnTheFirstFailure() async throws {
-        let supervisor = Supervisor<State, Event, Int>(schema: schema, configuration: .init(restartStrategy: .escalate))
+        let supervisor = Supervisor<NumberedTurnstile>(schema: schema, configuration: .init(restartStrategy: .escalate))
         let events = supervisor.reports()
         let bystander = try supervisor.spawn(id: 2)
         try supervisor.spawn(id: 1)
@@ -131,7 +131,7 @@ import Testing
     }
 
     @Test func aSubscriberThatStopsListeningIsRemovedAtOnce() async throws {
-        let supervisor = Supervisor<State, Event, Int>(schema: schema)
+        let supervisor = Supervisor<NumberedTurnstile>(schema: schema)
         let events = supervisor.reports()
         let kept = supervisor.reports()
         #expect(supervisor.listenerCount == 2)
@@ -148,7 +148,7 @@ import Testing
     }
 
     @Test func leaveStoppedRemovesTheFailedMachine() async throws {
-        let supervisor = Supervisor<State, Event, Int>(schema: schema, configuration: .init(restartStrategy: .leaveStopped))
+        let supervisor = Supervisor<NumberedTurnstile>(schema: schema, configuration: .init(restartStrategy: .leaveStopped))
         let events = supervisor.reports()
         try supervisor.spawn(id: 1)
         await #expect(throws: MachineError.self) { try await supervisor.send(to: 1, .reset) }
@@ -163,11 +163,11 @@ import Testing
 
     @Test func shutdownDrainsQueuedEvents() async throws {
         let gate = Gate()
-        let slow = try Schema<State, Event>(initial: .locked) {
+        let slow = try Schema<NumberedTurnstile>(initial: .locked) {
             define(.locked) { when(.coin) | then(.unlocked) | { await gate.wait() } }
             define(.unlocked) { when(.pass) | then(.locked) }
         }
-        let supervisor = Supervisor<State, Event, Int>(schema: slow)
+        let supervisor = Supervisor<NumberedTurnstile>(schema: slow)
         let events = supervisor.reports()
         // Ten busy machines and five idle ones.
         for id in 0..<15 { try supervisor.spawn(id: id) }

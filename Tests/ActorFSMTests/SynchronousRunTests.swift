@@ -6,19 +6,19 @@ import Testing
 @Suite struct SynchronousRunTests {
     struct Failure: Error {}
 
-    typealias TestActions = Actions<State, Event>
+    typealias TestActions = Actions<Turnstile>
 
     @Test func runsExitThenOwnThenCommitThenEntryCountingEach() throws {
         let log = Log()
         let run = try #require(SynchronousRun(
             exit: TestActions(log.action("exit")),
             actions: TestActions { (event: Event) in log.record("own \(event)") } & TestActions(log.action("own 2")),
-            entry: TestActions { (context: TransitionContext<State, Event>) in log.record("entry \(context.target)") }))
+            entry: TestActions { (context: TransitionContext<Turnstile>) in log.record("entry \(context.target)") }))
         var completed = 0
         var contextsBuilt = 0
         try run.run(event: .coin, context: {
             contextsBuilt += 1
-            return TransitionContext(event: .coin, source: .locked, target: .unlocked, predicates: .none)
+            return TransitionContext(event: .coin, source: .locked, target: .unlocked, predicates: .none, id: "test")
         }, commit: { log.record("commit") }, counting: &completed)
         #expect(log.lines == ["exit", "own coin", "own 2", "commit", "entry unlocked"])
         #expect(completed == 4)
@@ -33,7 +33,7 @@ import Testing
         var contextsBuilt = 0
         try run.run(event: .pass, context: {
             contextsBuilt += 1
-            return TransitionContext(event: .pass, source: .locked, target: .locked, predicates: .none)
+            return TransitionContext(event: .pass, source: .locked, target: .locked, predicates: .none, id: "test")
         }, commit: {}, counting: &completed)
         #expect(log.lines == ["a", "b"])
         #expect(completed == 2)
@@ -49,7 +49,7 @@ import Testing
         var completed = 0
         #expect(throws: Failure.self) {
             try run?.run(event: .coin, context: {
-                TransitionContext(event: .coin, source: .locked, target: .unlocked, predicates: .none)
+                TransitionContext(event: .coin, source: .locked, target: .unlocked, predicates: .none, id: "test")
             }, commit: { log.record("commit") }, counting: &completed)
         }
         #expect(log.lines == ["exit"])
@@ -63,7 +63,7 @@ import Testing
         var completed = 0
         #expect(throws: MissingEventError.self) {
             try run.run(event: nil, context: {
-                TransitionContext(event: nil, source: .locked, target: .locked, predicates: .none)
+                TransitionContext(event: nil, source: .locked, target: .locked, predicates: .none, id: "test")
             }, commit: {}, counting: &completed)
         }
         #expect(log.lines.isEmpty)
@@ -76,10 +76,10 @@ import Testing
 
     @Test func aTransitionBuildsItsContextOnceForAllTheActionsThatTakeIt() throws {
         let log = Log()
-        let takesContext = TestActions { (context: TransitionContext<State, Event>) in
+        let takesContext = TestActions { (context: TransitionContext<Turnstile>) in
             log.record("\(context.source)->\(context.target)")
         }
-        let schema = try Schema<State, Event>(initial: .locked) {
+        let schema = try Schema<Turnstile>(initial: .locked) {
             define(.locked, onExit: takesContext) {
                 when(.coin) | then(.unlocked) | takesContext & takesContext
             }
@@ -96,7 +96,7 @@ import Testing
         var contextsBuilt = 0
         try storage.actions.runSynchronously(storage.actions.hot[Int(index)], event: .coin, counting: &completed, context: {
             contextsBuilt += 1
-            return TransitionContext(event: .coin, source: .locked, target: .unlocked, predicates: .none)
+            return TransitionContext(event: .coin, source: .locked, target: .unlocked, predicates: .none, id: "test")
         }, commit: {})
         #expect(completed == 4)
         #expect(contextsBuilt == 1)

@@ -5,7 +5,7 @@ final class TurnstileTable: SyntaxBuilder {
     typealias State = ActorFSMTests.State
     typealias Event = ActorFSMTests.Event
 
-    func makeSchema() throws -> Schema<State, Event> {
+    func makeSchema() throws -> Schema<TurnstileTable> {
         try Schema(initial: .locked) {
             let resetable = SuperState { when(.reset) | then(.locked) }
             define(.locked, adopts: resetable) {
@@ -31,10 +31,10 @@ final class TurnstileTable: SyntaxBuilder {
     }
 
     @Test func typeAliasesOfTheSyntaxStructsWriteATable() throws {
-        typealias d = Syntax.Define<State, Event>
-        typealias w = Syntax.When<State, Event>
-        typealias t = Syntax.Then<State, Event>
-        let schema = try Schema<State, Event>(initial: .locked) {
+        typealias d = Syntax.Define<Turnstile>
+        typealias w = Syntax.When<Turnstile>
+        typealias t = Syntax.Then<Turnstile>
+        let schema = try Schema<Turnstile>(initial: .locked) {
             d(.locked) {
                 w(.coin) | t(.unlocked) | {}
                 w(.pass) | t(.locked)
@@ -52,8 +52,8 @@ final class TurnstileTable: SyntaxBuilder {
         let log = Log()
         let (lock, smile, defconOne) = (log.action("lock"), log.action("smile"), log.action("defconOne"))
         let (thankyou, alarmOn, alarmOff) = (log.action("thankyou"), log.action("alarmOn"), log.action("alarmOff"))
-        let turnstile = try Schema<State, Event>(initial: .locked) {
-            let resetable = SuperState<State, Event> { when(.reset) | then(.locked) | alarmOff & lock }
+        let turnstile = try Schema<Turnstile>(initial: .locked) {
+            let resetable = SuperState<Turnstile> { when(.reset) | then(.locked) | alarmOff & lock }
             define(.locked, adopts: resetable, onEntry: [lock]) {
                 matching(Enforcement.weak)   | when(.pass) | then(.locked)   | smile
                 matching(Enforcement.strong) | when(.pass) | then(.alarming) | defconOne

@@ -2,8 +2,21 @@ import ActorFSM
 import Synchronization
 import Testing
 
-enum State: Hashable, Sendable { case locked, unlocked, alarming }
-enum Event: Hashable, Sendable { case coin, pass, reset }
+/// The guide's turnstile, for machines named by text.
+enum Turnstile: MachineDefinition {
+    enum State: Hashable, Sendable { case locked, unlocked, alarming }
+    enum Event: Hashable, Sendable { case coin, pass, reset }
+}
+
+/// The same turnstile, for machines named by number.
+enum NumberedTurnstile: MachineDefinition {
+    typealias State = Turnstile.State
+    typealias Event = Turnstile.Event
+    typealias ID = Int
+}
+
+typealias State = Turnstile.State
+typealias Event = Turnstile.Event
 enum Enforcement: MatchingPredicate { case weak, strong }
 enum Reward: MatchingPredicate { case positive, negative }
 enum A: MatchingPredicate { case x, y, z }
@@ -24,26 +37,32 @@ final class Log: Sendable {
 
 /// Drives a schema the way a machine does (exit, transition actions, entry), so tests can check
 /// which actions a table runs without the runtime.
-struct Driver<S: Hashable & Sendable, E: Sendable> {
-    let schema: Schema<S, E>
-    private(set) var state: S
+struct Driver<D: MachineDefinition> {
+    let schema: Schema<D>
+    let id: D.ID
+    private(set) var state: D.State
 
-    init(_ schema: Schema<S, E>) {
+    init(_ schema: Schema<D>, id: D.ID) {
+        self.id = id
         self.schema = schema
         self.state = schema.initialState
     }
 
     @discardableResult
-    mutating func send(_ event: E, predicates: PredicateContext = .none) async throws -> Resolution<S, E> {
+    mutating func send(_ event: D.Event, predicates: PredicateContext = .none) async throws -> Resolution<D> {
         let resolution = schema.resolve(event, in: state, predicates: predicates)
         guard case .transition(let transition) = resolution else { return resolution }
-        let context = TransitionContext(event: event, source: state, target: transition.target, predicates: predicates)
+        let context = TransitionContext<D>(event: event, source: state, target: transition.target, predicates: predicates, id: id)
         try await schema.exitActions(for: transition).run(in: context)
         try await transition.actions.run(in: context)
         state = transition.target
         try await schema.entryActions(for: transition).run(in: context)
         return resolution
     }
+}
+
+extension Driver where D.ID == String {
+    init(_ schema: Schema<D>) { self.init(schema, id: "driver") }
 }
 
 extension Resolution {
@@ -58,8 +77,8 @@ extension Resolution {
 }
 
 /// Builds a schema expected to fail and returns its diagnostics.
-func diagnostics<S: Hashable & Sendable, E: Sendable>(
-    _ build: () throws -> Schema<S, E>
+func diagnostics<D: MachineDefinition>(
+    _ build: () throws -> Schema<D>
 ) -> [SchemaError.Diagnostic] {
     do {
         _ = try build()

@@ -3,9 +3,16 @@ import ActorFSMTesting
 
 enum Checkout: Hashable, Sendable { case pending, paid, cancelled, reminded, loading, showing, failed }
 enum CheckoutEvent: Hashable, Sendable { case pay, ping, retry, poke, reopen, cancel, loaded, loadFailed }
+
+/// The checkout of the timer tests: machines named by number.
+enum CheckoutFlow: MachineDefinition {
+    typealias State = Checkout
+    typealias Event = CheckoutEvent
+    typealias ID = Int
+}
 enum Mode: MatchingPredicate { case strict, lenient }
 
-typealias CheckoutMachine = Machine<Checkout, CheckoutEvent, Int>
+typealias CheckoutMachine = Machine<CheckoutFlow>
 
 /// A machine on a manual clock, with its records already subscribed to.
 struct TimedMachine {
@@ -13,7 +20,7 @@ struct TimedMachine {
     let machine: CheckoutMachine
     var records: Subscription<CheckoutMachine.Record>.Iterator
 
-    init(_ schema: Schema<Checkout, CheckoutEvent>, startingIn state: Checkout? = nil, standing: PredicateContext = .none) async {
+    init(_ schema: Schema<CheckoutFlow>, startingIn state: Checkout? = nil, standing: PredicateContext = .none) async {
         machine = Machine(schema: schema, id: 1, startingIn: state,
                           configuration: MachineConfiguration(standingPredicates: standing, clock: clock))
         records = await machine.records().makeAsyncIterator()

@@ -6,7 +6,7 @@ import Testing
     @Test func twoTimeoutsOfOneDurationToDifferentTargetsClash() {
         let base: UInt = #line
         let found = diagnostics {
-            try Schema<Checkout, CheckoutEvent>(initial: .pending, final: [.cancelled, .paid]) {
+            try Schema<CheckoutFlow>(initial: .pending, final: [.cancelled, .paid]) {
                 define(.pending) {
                     after(.seconds(5)) | then(.cancelled)
                     after(.seconds(5)) | then(.paid)
@@ -21,7 +21,7 @@ import Testing
     @Test func aTimeoutThatCanDoNothingIsAnError() {
         let base: UInt = #line
         let found = diagnostics {
-            try Schema<Checkout, CheckoutEvent>(initial: .pending, final: [.paid]) {
+            try Schema<CheckoutFlow>(initial: .pending, final: [.paid]) {
                 define(.pending) {
                     when(.pay) | then(.paid)
                     after(.seconds(5)) | then()
@@ -35,10 +35,10 @@ import Testing
     }
 
     @Test func aTimeoutThatStaysButActsOrReentersIsAllowed() throws {
-        let stays = try Schema<Checkout, CheckoutEvent>(initial: .pending) {
+        let stays = try Schema<CheckoutFlow>(initial: .pending) {
             define(.pending) { after(.seconds(5)) | then() | {} }
         }
-        let reenters = try Schema<Checkout, CheckoutEvent>(initial: .pending, entryExitPolicy: .executeAlways) {
+        let reenters = try Schema<CheckoutFlow>(initial: .pending, entryExitPolicy: .executeAlways) {
             define(.pending) { after(.seconds(5)) | then() }
         }
         #expect(stays.timeouts(of: .pending) == [Timeout(.seconds(5))])
@@ -48,7 +48,7 @@ import Testing
     @Test func aTimeoutMustHaveAPositiveDuration() {
         let base: UInt = #line
         let found = diagnostics {
-            try Schema<Checkout, CheckoutEvent>(initial: .pending, final: [.cancelled]) {
+            try Schema<CheckoutFlow>(initial: .pending, final: [.cancelled]) {
                 define(.pending) { after(.zero) | then(.cancelled) }
             }
         }
@@ -59,7 +59,7 @@ import Testing
     @Test func conditionsAndActionsThatTakeTheEventAreRefusedOnATimeout() {
         let base: UInt = #line
         let found = diagnostics {
-            try Schema<Checkout, CheckoutEvent>(initial: .pending, final: [.cancelled]) {
+            try Schema<CheckoutFlow>(initial: .pending, final: [.cancelled]) {
                 define(.pending) {
                     condition { (event: CheckoutEvent) in event == .pay } | after(.seconds(5)) | then(.cancelled)
                     after(.seconds(9)) | then(.paid) | Actions { (_: CheckoutEvent) in }
@@ -73,8 +73,8 @@ import Testing
     }
 
     @Test func aSchemaListsEachStatesTimeoutsIncludingInheritedOnes() throws {
-        let expiring = SuperState<Checkout, CheckoutEvent> { after(.seconds(600)) | then(.cancelled) }
-        let schema = try Schema<Checkout, CheckoutEvent>(initial: .pending, final: [.cancelled, .reminded]) {
+        let expiring = SuperState<CheckoutFlow> { after(.seconds(600)) | then(.cancelled) }
+        let schema = try Schema<CheckoutFlow>(initial: .pending, final: [.cancelled, .reminded]) {
             define(.pending, adopts: expiring) {
                 after(.seconds(30)) | then(.reminded)
                 when(.pay) | then(.paid)
@@ -95,7 +95,7 @@ import Testing
     }
 
     @Test func diagramsDrawTimeoutsAsEdges() throws {
-        let schema = try Schema<Checkout, CheckoutEvent>(initial: .pending, final: [.cancelled, .paid]) {
+        let schema = try Schema<CheckoutFlow>(initial: .pending, final: [.cancelled, .paid]) {
             define(.pending) {
                 when(.pay) | then(.paid)
                 after(.seconds(30)) | then(.cancelled)

@@ -3,7 +3,7 @@ import ActorFSMTesting
 import Testing
 
 @Suite(.timeLimit(.minutes(1))) struct TimeoutTests {
-    static let payment = try! Schema<Checkout, CheckoutEvent>(initial: .pending) {
+    static let payment = try! Schema<CheckoutFlow>(initial: .pending) {
         define(.pending) {
             when(.pay) | then(.paid)
             when(.poke) | then(.pending)
@@ -60,7 +60,7 @@ import Testing
         for policy in [EntryExitPolicy.executeOnChangeOnly, .executeAlways] {
             // `.ping` is unhandled in `pending` here: under `.executeAlways` a handled `then()`
             // would re-enter the state and re-arm the timeout itself.
-            let schema = try Schema<Checkout, CheckoutEvent>(initial: .pending, entryExitPolicy: policy) {
+            let schema = try Schema<CheckoutFlow>(initial: .pending, entryExitPolicy: policy) {
                 define(.pending) {
                     when(.poke) | then(.pending)
                     after(.seconds(30)) | then(.cancelled)
@@ -82,7 +82,7 @@ import Testing
     }
 
     @Test func aTimeoutIsMatchedWithTheMachinesStandingPredicates() async throws {
-        let schema = try Schema<Checkout, CheckoutEvent>(initial: .pending, final: [.cancelled, .reminded]) {
+        let schema = try Schema<CheckoutFlow>(initial: .pending, final: [.cancelled, .reminded]) {
             define(.pending) {
                 when(.ping) | then()
                 matching(Mode.strict) | after(.seconds(5)) | then(.cancelled)
@@ -105,7 +105,7 @@ import Testing
     }
 
     @Test func aFalseConditionOnATimeoutGivesAConditionFalseRecord() async throws {
-        let schema = try Schema<Checkout, CheckoutEvent>(initial: .pending, final: [.paid]) {
+        let schema = try Schema<CheckoutFlow>(initial: .pending, final: [.paid]) {
             define(.pending) {
                 when(.ping) | then()
                 condition { false } | after(.seconds(5)) | then(.paid)
@@ -121,8 +121,8 @@ import Testing
 
     @Test func actionsOnATimeoutSeeNoEventAndTheTimeout() async throws {
         let log = Log()
-        let schema = try Schema<Checkout, CheckoutEvent>(initial: .pending, final: [.reminded]) {
-            define(.pending, onExit: Actions { (context: TransitionContext<Checkout, CheckoutEvent>) in
+        let schema = try Schema<CheckoutFlow>(initial: .pending, final: [.reminded]) {
+            define(.pending, onExit: Actions { (context: TransitionContext<CheckoutFlow>) in
                 log.record("exit on \(context.eventDescription)")
             }) {
                 when(.ping) | then()
@@ -139,11 +139,11 @@ import Testing
     }
 
     @Test func timeoutsOfSuperStatesAreInheritedAndOverridable() async throws {
-        let expiring = SuperState<Checkout, CheckoutEvent> {
+        let expiring = SuperState<CheckoutFlow> {
             when(.ping) | then()
             after(.seconds(10)) | then(.cancelled)
         }
-        let schema = try Schema<Checkout, CheckoutEvent>(initial: .pending, final: [.cancelled, .reminded]) {
+        let schema = try Schema<CheckoutFlow>(initial: .pending, final: [.cancelled, .reminded]) {
             define(.pending, adopts: expiring) { when(.pay) | then(.paid) }
             define(.paid, adopts: expiring) { override { after(.seconds(10)) | then(.reminded) } }
         }
@@ -169,7 +169,7 @@ import Testing
     static func timeoutQueuedBehindAction(
         gate: Gate
     ) async throws -> (timed: TimedMachine, poke: Task<CheckoutMachine.Record, any Error>) {
-        let schema = try Schema<Checkout, CheckoutEvent>(initial: .pending, final: [.cancelled]) {
+        let schema = try Schema<CheckoutFlow>(initial: .pending, final: [.cancelled]) {
             define(.pending) {
                 when(.poke) | then() | { await gate.wait() }
                 after(.seconds(30)) | then(.cancelled)
@@ -211,7 +211,7 @@ import Testing
 
     @Test func timeoutsDueTogetherArriveShortestFirst() async throws {
         let log = Log()
-        let schema = try Schema<Checkout, CheckoutEvent>(initial: .pending) {
+        let schema = try Schema<CheckoutFlow>(initial: .pending) {
             define(.pending) {
                 after(.seconds(30)) | then() | log.action("30s")
                 after(.seconds(5)) | then() | log.action("5s")

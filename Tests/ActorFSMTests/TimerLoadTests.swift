@@ -14,7 +14,7 @@ import Testing
     @Test func tenThousandPendingTimeoutsHoldNoThreadAndNeverPoll() async throws {
         let count = 10_000
         let clock = ManualClock()
-        let supervisor = Supervisor<Checkout, CheckoutEvent, Int>(
+        let supervisor = Supervisor<CheckoutFlow>(
             schema: TimeoutTests.payment,
             configuration: SupervisorConfiguration(machine: MachineConfiguration(clock: clock)))
         let records = supervisor.reports()

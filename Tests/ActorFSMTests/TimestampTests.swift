@@ -23,7 +23,7 @@ import Testing
     }
 
     @Test func aRecordsTimesLieWithinItsSend() async throws {
-        let schema = try Schema<State, Event>(initial: .locked, final: [.unlocked]) {
+        let schema = try Schema<NumberedTurnstile>(initial: .locked, final: [.unlocked]) {
             define(.locked) { when(.coin) | then(.unlocked) }
         }
         let machine = Machine(schema: schema, id: 1)

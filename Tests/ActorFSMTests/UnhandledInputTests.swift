@@ -2,10 +2,10 @@ import ActorFSM
 import Testing
 
 @Suite struct UnhandledInputTests {
-    let schema: Schema<State, Event>
+    let schema: Schema<Turnstile>
 
     init() throws {
-        schema = try Schema<State, Event>(initial: .locked) {
+        schema = try Schema<Turnstile>(initial: .locked) {
             define(.locked) { when(.coin) | then(.unlocked) }
             define(.unlocked) { when(.pass) | then(.locked) }
         }
@@ -31,7 +31,11 @@ import Testing
             func hash(into hasher: inout Hasher) { hasher.combine(isShut) }
             private var isShut: Bool { if case .shut = self { true } else { false } }
         }
-        let doors = try Schema<Door, Event>(initial: .open) {
+        enum Doors: MachineDefinition {
+            typealias State = Door
+            typealias Event = Turnstile.Event
+        }
+        let doors = try Schema<Doors>(initial: .open) {
             define(.open) { when(.pass) | then(.shut) }
             define(.shut) { when(.coin) | then(.open) }
         }

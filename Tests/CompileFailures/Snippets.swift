@@ -4,7 +4,7 @@
 // must type-check, so that a typo in the prelude cannot make the failures pass vacuously.
 
 // ---- compiles: the same constructs used correctly
-_ = try Schema<State, Event>(initial: .locked) {
+_ = try Schema<Turnstile>(initial: .locked) {
     define(.locked) {
         matching(A.x, or: A.y) | when(.coin) | then(.unlocked) | unlock
         when(.pass) {
@@ -17,47 +17,47 @@ _ = try Schema<State, Event>(initial: .locked) {
 }
 
 // ---- fails: or-with-different-predicate-types
-_ = try Schema<State, Event>(initial: .locked) {
+_ = try Schema<Turnstile>(initial: .locked) {
     define(.locked) { matching(A.x, or: B.x) | when(.coin) | then(.unlocked) }
 }
 
 // ---- fails: when-inside-when-block
-_ = try Schema<State, Event>(initial: .locked) {
+_ = try Schema<Turnstile>(initial: .locked) {
     define(.locked) { when(.coin) { when(.pass) | then(.locked) } }
 }
 
 // ---- fails: when-block-inside-when-block
-_ = try Schema<State, Event>(initial: .locked) {
+_ = try Schema<Turnstile>(initial: .locked) {
     define(.locked) { when(.coin) { when(.pass) { matching(A.x) | then(.locked) } } }
 }
 
 // ---- fails: matching-when-inside-when-block
-_ = try Schema<State, Event>(initial: .locked) {
+_ = try Schema<Turnstile>(initial: .locked) {
     define(.locked) { when(.coin) { matching(A.x) | when(.pass) | then(.locked) } }
 }
 
 // ---- fails: when-inside-matching-inside-when-block
-_ = try Schema<State, Event>(initial: .locked) {
+_ = try Schema<Turnstile>(initial: .locked) {
     define(.locked) { when(.coin) { matching(A.x) { when(.pass) | then(.locked) } } }
 }
 
 // ---- fails: then-inside-then-block
-_ = try Schema<State, Event>(initial: .locked) {
+_ = try Schema<Turnstile>(initial: .locked) {
     define(.locked) { then(.unlocked) { then(.locked) { matching(A.x) | unlock } } }
 }
 
 // ---- fails: matching-then-inside-then-block
-_ = try Schema<State, Event>(initial: .locked) {
+_ = try Schema<Turnstile>(initial: .locked) {
     define(.locked) { then(.unlocked) { matching(A.x) | then(.locked) | unlock } }
 }
 
 // ---- fails: then-inside-matching-inside-then-block
-_ = try Schema<State, Event>(initial: .locked) {
+_ = try Schema<Turnstile>(initial: .locked) {
     define(.locked) { then(.unlocked) { matching(A.x) { then(.locked) | unlock } } }
 }
 
 // ---- fails: bare-then-rows-inside-when-block
-_ = try Schema<State, Event>(initial: .locked) {
+_ = try Schema<Turnstile>(initial: .locked) {
     define(.locked) {
         when(.coin) {
             then(.unlocked) | unlock
@@ -67,22 +67,22 @@ _ = try Schema<State, Event>(initial: .locked) {
 }
 
 // ---- fails: block-after-then-pipe
-_ = try Schema<State, Event>(initial: .locked) {
+_ = try Schema<Turnstile>(initial: .locked) {
     define(.locked) { when(.coin) | then(.unlocked) { } }
 }
 
 // ---- fails: actions-block-after-pipe
-_ = try Schema<State, Event>(initial: .locked) {
+_ = try Schema<Turnstile>(initial: .locked) {
     define(.locked) { when(.coin) | then(.unlocked) | actions(unlock) { } }
 }
 
 // ---- fails: when-block-after-matching-pipe
-_ = try Schema<State, Event>(initial: .locked) {
+_ = try Schema<Turnstile>(initial: .locked) {
     define(.locked) { matching(A.x) | when(.coin) { } }
 }
 
 // ---- fails: control-flow-in-a-block
-_ = try Schema<State, Event>(initial: .locked) {
+_ = try Schema<Turnstile>(initial: .locked) {
     define(.locked) {
         if something {
             when(.pass) | then(.unlocked)
@@ -93,31 +93,31 @@ _ = try Schema<State, Event>(initial: .locked) {
 }
 
 // ---- fails: actions-block-at-table-level
-_ = try Schema<State, Event>(initial: .locked) {
+_ = try Schema<Turnstile>(initial: .locked) {
     actions(unlock) { when(.coin) | then(.unlocked) }
 }
 
 // ---- fails: then-without-when
-_ = try Schema<State, Event>(initial: .locked) {
+_ = try Schema<Turnstile>(initial: .locked) {
     define(.locked) { then(.locked) | unlock }
 }
 
 // ---- fails: when-and-matching-out-of-order
-_ = try Schema<State, Event>(initial: .locked) {
+_ = try Schema<Turnstile>(initial: .locked) {
     define(.locked) { when(.coin) | matching(A.x) | then(.locked) | unlock }
 }
 
 // ---- fails: then-before-when
-_ = try Schema<State, Event>(initial: .locked) {
+_ = try Schema<Turnstile>(initial: .locked) {
     define(.locked) { then(.locked) | when(.coin) }
 }
 
 // ---- fails: define-without-block-or-super-state
-_ = try Schema<State, Event>(initial: .locked) {
+_ = try Schema<Turnstile>(initial: .locked) {
     define(.locked)
 }
 
 // ---- fails: when-without-then-in-define
-_ = try Schema<State, Event>(initial: .locked) {
+_ = try Schema<Turnstile>(initial: .locked) {
     define(.locked) { when(.coin) | unlock }
 }

@@ -10,12 +10,12 @@
 /// ```
 ///
 /// `running:` takes ``StateTask``s: operations that run while the machine is in the state.
-public func define<State, Event>(
-    _ state: State, adopts superStates: SuperState<State, Event>...,
-    onEntry: Actions<State, Event> = Actions<State, Event>(), onExit: Actions<State, Event> = Actions<State, Event>(),
-    running tasks: StateTask<State, Event>..., fileID: StaticString = #fileID, line: UInt = #line,
-    @Syntax.RowBuilder<State, Event, Syntax.Complete> rows: () -> Syntax.Block<State, Event, Syntax.Complete>
-) -> Syntax.Define<State, Event> {
+public func define<Definition: MachineDefinition>(
+    _ state: Definition.State, adopts superStates: SuperState<Definition>...,
+    onEntry: Actions<Definition> = Actions<Definition>(), onExit: Actions<Definition> = Actions<Definition>(),
+    running tasks: StateTask<Definition>..., fileID: StaticString = #fileID, line: UInt = #line,
+    @Syntax.RowBuilder<Definition, Syntax.Complete> rows: () -> Syntax.Block<Definition, Syntax.Complete>
+) -> Syntax.Define<Definition> {
     let block = rows()
     return Syntax.Define(state: state, superStates: superStates, onEntry: onEntry, onExit: onExit, tasks: tasks,
                          block: block.reportingEmptiness(at: SourceLocation(fileID, line)),
@@ -23,11 +23,11 @@ public func define<State, Event>(
 }
 
 /// Defines a state by the super states it adopts alone: `define(.alarming, adopts: resetable)`.
-public func define<State, Event>(
-    _ state: State, adopts superState: SuperState<State, Event>, _ more: SuperState<State, Event>...,
-    onEntry: Actions<State, Event> = Actions<State, Event>(), onExit: Actions<State, Event> = Actions<State, Event>(),
-    running tasks: StateTask<State, Event>..., fileID: StaticString = #fileID, line: UInt = #line
-) -> Syntax.Define<State, Event> {
+public func define<Definition: MachineDefinition>(
+    _ state: Definition.State, adopts superState: SuperState<Definition>, _ more: SuperState<Definition>...,
+    onEntry: Actions<Definition> = Actions<Definition>(), onExit: Actions<Definition> = Actions<Definition>(),
+    running tasks: StateTask<Definition>..., fileID: StaticString = #fileID, line: UInt = #line
+) -> Syntax.Define<Definition> {
     Syntax.Define(state: state, superStates: [superState] + more, onEntry: onEntry, onExit: onExit, tasks: tasks,
                   block: .init(fragments: []), location: SourceLocation(fileID, line))
 }
@@ -36,19 +36,19 @@ public func define<State, Event>(
 ///
 /// Also opens a context block: `when(.pass) { matching(P.a) | then(.locked) }`.
 @_disfavoredOverload
-public func when<State, Event: Hashable>(
-    _ event: Event, or others: Event..., fileID: StaticString = #fileID, line: UInt = #line
-) -> Syntax.When<State, Event> {
-    var statement = Syntax.When<State, Event>(event, fileID: fileID, line: line)
+public func when<Definition: MachineDefinition>(
+    _ event: Definition.Event, or others: Definition.Event..., fileID: StaticString = #fileID, line: UInt = #line
+) -> Syntax.When<Definition> where Definition.Event: Hashable {
+    var statement = Syntax.When<Definition>(event, fileID: fileID, line: line)
     statement.fragment.events += others.map(EventMatcher.value)
     return statement
 }
 
 /// The event cases a transition responds to, whatever their payload: `when(.coin)`.
-public func when<State, Event: CaseKeyed>(
-    _ key: Event.CaseKey, or others: Event.CaseKey..., fileID: StaticString = #fileID, line: UInt = #line
-) -> Syntax.When<State, Event> {
-    var statement = Syntax.When<State, Event>(key, fileID: fileID, line: line)
+public func when<Definition: MachineDefinition>(
+    _ key: Definition.Event.CaseKey, or others: Definition.Event.CaseKey..., fileID: StaticString = #fileID, line: UInt = #line
+) -> Syntax.When<Definition> where Definition.Event: CaseKeyed {
+    var statement = Syntax.When<Definition>(key, fileID: fileID, line: line)
     statement.fragment.events += others.map(EventMatcher.key)
     return statement
 }
@@ -67,19 +67,19 @@ public func when<State, Event: CaseKeyed>(
 /// the inbox like any event, with the machine's standing predicates, so `matching` and
 /// `condition { }` apply to it too; its record has no event and the origin
 /// ``EventOrigin/timeout(after:)``.
-public func after<State, Event>(
+public func after<Definition: MachineDefinition>(
     _ delay: Duration, fileID: StaticString = #fileID, line: UInt = #line
-) -> Syntax.When<State, Event> {
+) -> Syntax.When<Definition> {
     Syntax.When(after: delay, fileID: fileID, line: line)
 }
 
 /// The state a transition moves to.
-public func then<State, Event>(_ state: State, fileID: StaticString = #fileID, line: UInt = #line) -> Syntax.Then<State, Event> {
+public func then<Definition: MachineDefinition>(_ state: Definition.State, fileID: StaticString = #fileID, line: UInt = #line) -> Syntax.Then<Definition> {
     Syntax.Then(state, fileID: fileID, line: line)
 }
 
 /// Stays in the current state: `when(.coin) | then() | thankyou`.
-public func then<State, Event>(fileID: StaticString = #fileID, line: UInt = #line) -> Syntax.Then<State, Event> {
+public func then<Definition: MachineDefinition>(fileID: StaticString = #fileID, line: UInt = #line) -> Syntax.Then<Definition> {
     Syntax.Then(fileID: fileID, line: line)
 }
 
@@ -87,11 +87,11 @@ public func then<State, Event>(fileID: StaticString = #fileID, line: UInt = #lin
 ///
 /// `matching(A.x, or: A.y, and: B.x, C.x)` means (A.x or A.y) and B.x and C.x. `or:` takes cases
 /// of the first predicate's type only; `and:` takes one case of each other type.
-public func matching<State, Event, P: MatchingPredicate>(
+public func matching<Definition: MachineDefinition, P: MatchingPredicate>(
     _ predicate: P, or others: P..., and all: any MatchingPredicate...,
     fileID: StaticString = #fileID, line: UInt = #line
-) -> Syntax.Matching<State, Event> {
-    var statement = Syntax.Matching<State, Event>(predicate, fileID: fileID, line: line)
+) -> Syntax.Matching<Definition> {
+    var statement = Syntax.Matching<Definition>(predicate, fileID: fileID, line: line)
     statement.fragment.clauses = [MatchClause(anyOf: [predicate] + others, allOf: all, location: SourceLocation(fileID, line))]
     return statement
 }
@@ -100,16 +100,16 @@ public func matching<State, Event, P: MatchingPredicate>(
 ///
 /// Conditions are opaque to the schema: two transitions that differ only by their conditions
 /// clash, exactly as if the conditions were not there.
-public func condition<State, Event>(
+public func condition<Definition: MachineDefinition>(
     fileID: StaticString = #fileID, line: UInt = #line, _ condition: @escaping @Sendable () -> Bool
-) -> Syntax.Matching<State, Event> {
+) -> Syntax.Matching<Definition> {
     Syntax.Matching(condition: condition, fileID: fileID, line: line)
 }
 
 /// Restricts a transition to events for which `condition` returns `true`; useful to look at a payload.
-public func condition<State, Event>(
-    fileID: StaticString = #fileID, line: UInt = #line, _ condition: @escaping @Sendable (Event) -> Bool
-) -> Syntax.Matching<State, Event> {
+public func condition<Definition: MachineDefinition>(
+    fileID: StaticString = #fileID, line: UInt = #line, _ condition: @escaping @Sendable (Definition.Event) -> Bool
+) -> Syntax.Matching<Definition> {
     Syntax.Matching(condition: condition, fileID: fileID, line: line)
 }
 
@@ -121,9 +121,9 @@ public func condition<State, Event>(
 ///     override { when(.coin) | then(.locked) | beGrumpy }
 /// }
 /// ```
-public func override<State, Event>(
+public func override<Definition: MachineDefinition>(
     fileID: StaticString = #fileID, line: UInt = #line,
-    @Syntax.RowBuilder<State, Event, Syntax.Complete> _ rows: () -> Syntax.Block<State, Event, Syntax.Complete>
-) -> Syntax.Block<State, Event, Syntax.Complete> {
+    @Syntax.RowBuilder<Definition, Syntax.Complete> _ rows: () -> Syntax.Block<Definition, Syntax.Complete>
+) -> Syntax.Block<Definition, Syntax.Complete> {
     Syntax.Block(Fragment(isOverride: true, location: SourceLocation(fileID, line)), rows)
 }

@@ -1,13 +1,14 @@
-/// Gives a type the DSL as methods, with `State` and `Event` fixed by the type.
+/// Gives a machine definition the DSL as methods, with its types fixed.
 ///
-/// Inside a conforming type, `SuperState { … }` needs no type arguments:
+/// A conforming type is a ``MachineDefinition``; inside it, `SuperState { … }` needs no type
+/// arguments:
 ///
 /// ```swift
 /// final class Turnstile: SyntaxBuilder {
 ///     enum State: Hashable { case locked, unlocked }
 ///     enum Event: Hashable { case coin, pass, reset }
 ///
-///     func makeSchema() throws -> Schema<State, Event> {
+///     func makeSchema() throws -> Schema<Turnstile> {
 ///         try Schema(initial: .locked) {
 ///             let resetable = SuperState { when(.reset) | then(.locked) }
 ///             define(.locked, adopts: resetable) { when(.coin) | then(.unlocked) }
@@ -16,24 +17,19 @@
 ///     }
 /// }
 /// ```
-public protocol SyntaxBuilder {
-    /// The schema's state type.
-    associatedtype State: Hashable & Sendable
-    /// The schema's event type.
-    associatedtype Event: Sendable
-}
+public protocol SyntaxBuilder: MachineDefinition {}
 
 extension SyntaxBuilder {
     /// A super state of this type's schema.
-    public typealias SuperState = ActorFSM.SuperState<State, Event>
+    public typealias SuperState = ActorFSM.SuperState<Self>
 
     /// See ``define(_:adopts:onEntry:onExit:running:fileID:line:rows:)``.
     public func define(
         _ state: State, adopts superStates: SuperState...,
-        onEntry: Actions<State, Event> = Actions<State, Event>(), onExit: Actions<State, Event> = Actions<State, Event>(),
-        running tasks: StateTask<State, Event>..., fileID: StaticString = #fileID, line: UInt = #line,
-        @Syntax.RowBuilder<State, Event, Syntax.Complete> rows: () -> Syntax.Block<State, Event, Syntax.Complete>
-    ) -> Syntax.Define<State, Event> {
+        onEntry: Actions<Self> = Actions<Self>(), onExit: Actions<Self> = Actions<Self>(),
+        running tasks: StateTask<Self>..., fileID: StaticString = #fileID, line: UInt = #line,
+        @Syntax.RowBuilder<Self, Syntax.Complete> rows: () -> Syntax.Block<Self, Syntax.Complete>
+    ) -> Syntax.Define<Self> {
         let location = SourceLocation(fileID, line)
         return Syntax.Define(state: state, superStates: superStates, onEntry: onEntry, onExit: onExit, tasks: tasks,
                              block: rows().reportingEmptiness(at: location), location: location)
@@ -42,25 +38,25 @@ extension SyntaxBuilder {
     /// See ``define(_:adopts:_:onEntry:onExit:running:fileID:line:)``.
     public func define(
         _ state: State, adopts superState: SuperState, _ more: SuperState...,
-        onEntry: Actions<State, Event> = Actions<State, Event>(), onExit: Actions<State, Event> = Actions<State, Event>(),
-        running tasks: StateTask<State, Event>..., fileID: StaticString = #fileID, line: UInt = #line
-    ) -> Syntax.Define<State, Event> {
+        onEntry: Actions<Self> = Actions<Self>(), onExit: Actions<Self> = Actions<Self>(),
+        running tasks: StateTask<Self>..., fileID: StaticString = #fileID, line: UInt = #line
+    ) -> Syntax.Define<Self> {
         Syntax.Define(state: state, superStates: [superState] + more, onEntry: onEntry, onExit: onExit, tasks: tasks,
                       block: .init(fragments: []), location: SourceLocation(fileID, line))
     }
 
     /// See ``then(_:fileID:line:)``.
-    public func then(_ state: State, fileID: StaticString = #fileID, line: UInt = #line) -> Syntax.Then<State, Event> {
+    public func then(_ state: State, fileID: StaticString = #fileID, line: UInt = #line) -> Syntax.Then<Self> {
         Syntax.Then(state, fileID: fileID, line: line)
     }
 
     /// See ``then(fileID:line:)``.
-    public func then(fileID: StaticString = #fileID, line: UInt = #line) -> Syntax.Then<State, Event> {
+    public func then(fileID: StaticString = #fileID, line: UInt = #line) -> Syntax.Then<Self> {
         Syntax.Then(fileID: fileID, line: line)
     }
 
     /// See ``after(_:fileID:line:)``.
-    public func after(_ delay: Duration, fileID: StaticString = #fileID, line: UInt = #line) -> Syntax.When<State, Event> {
+    public func after(_ delay: Duration, fileID: StaticString = #fileID, line: UInt = #line) -> Syntax.When<Self> {
         Syntax.When(after: delay, fileID: fileID, line: line)
     }
 }
@@ -68,8 +64,8 @@ extension SyntaxBuilder {
 extension SyntaxBuilder where Event: Hashable {
     /// See ``when(_:or:fileID:line:)-(Event,_,_,_)``.
     @_disfavoredOverload
-    public func when(_ event: Event, or others: Event..., fileID: StaticString = #fileID, line: UInt = #line) -> Syntax.When<State, Event> {
-        var statement = Syntax.When<State, Event>(event, fileID: fileID, line: line)
+    public func when(_ event: Event, or others: Event..., fileID: StaticString = #fileID, line: UInt = #line) -> Syntax.When<Self> {
+        var statement = Syntax.When<Self>(event, fileID: fileID, line: line)
         statement.fragment.events += others.map(EventMatcher.value)
         return statement
     }
@@ -79,8 +75,8 @@ extension SyntaxBuilder where Event: CaseKeyed {
     /// See ``when(_:or:fileID:line:)-(Event.CaseKey,_,_,_)``.
     public func when(
         _ key: Event.CaseKey, or others: Event.CaseKey..., fileID: StaticString = #fileID, line: UInt = #line
-    ) -> Syntax.When<State, Event> {
-        var statement = Syntax.When<State, Event>(key, fileID: fileID, line: line)
+    ) -> Syntax.When<Self> {
+        var statement = Syntax.When<Self>(key, fileID: fileID, line: line)
         statement.fragment.events += others.map(EventMatcher.key)
         return statement
     }
@@ -93,17 +89,17 @@ extension SyntaxBuilder {
     /// See ``then(_:fileID:line:rows:)-(State,_,_,_)``: a `then` block of statements that need a `when`.
     public func then(
         _ state: State, fileID: StaticString = #fileID, line: UInt = #line,
-        @Syntax.RowBuilder<State, Event, Syntax.MissingThen> rows: () -> Syntax.Block<State, Event, Syntax.MissingThen>
-    ) -> Syntax.Block<State, Event, Syntax.Complete> {
-        .init(Syntax.Then<State, Event>(state, fileID: fileID, line: line).fragment, rows)
+        @Syntax.RowBuilder<Self, Syntax.MissingThen> rows: () -> Syntax.Block<Self, Syntax.MissingThen>
+    ) -> Syntax.Block<Self, Syntax.Complete> {
+        .init(Syntax.Then<Self>(state, fileID: fileID, line: line).fragment, rows)
     }
 
     /// A `then` block inside a `when` block.
     public func then(
         _ state: State, fileID: StaticString = #fileID, line: UInt = #line,
-        @Syntax.RowBuilder<State, Event, Syntax.MissingWhenAndThen> rows: () -> Syntax.Block<State, Event, Syntax.MissingWhenAndThen>
-    ) -> Syntax.Block<State, Event, Syntax.MissingWhen> {
-        .init(Syntax.Then<State, Event>(state, fileID: fileID, line: line).fragment, rows)
+        @Syntax.RowBuilder<Self, Syntax.MissingWhenAndThen> rows: () -> Syntax.Block<Self, Syntax.MissingWhenAndThen>
+    ) -> Syntax.Block<Self, Syntax.MissingWhen> {
+        .init(Syntax.Then<Self>(state, fileID: fileID, line: line).fragment, rows)
     }
 }
 
@@ -112,8 +108,8 @@ extension SyntaxBuilder where Event: Hashable {
     @_disfavoredOverload
     public func when(
         _ event: Event, or others: Event..., fileID: StaticString = #fileID, line: UInt = #line,
-        @Syntax.RowBuilder<State, Event, Syntax.MissingWhen> rows: () -> Syntax.Block<State, Event, Syntax.MissingWhen>
-    ) -> Syntax.Block<State, Event, Syntax.Complete> {
+        @Syntax.RowBuilder<Self, Syntax.MissingWhen> rows: () -> Syntax.Block<Self, Syntax.MissingWhen>
+    ) -> Syntax.Block<Self, Syntax.Complete> {
         .init(Fragment(events: ([event] + others).map(EventMatcher.value), location: SourceLocation(fileID, line)), rows)
     }
 
@@ -121,8 +117,8 @@ extension SyntaxBuilder where Event: Hashable {
     @_disfavoredOverload
     public func when(
         _ event: Event, or others: Event..., fileID: StaticString = #fileID, line: UInt = #line,
-        @Syntax.RowBuilder<State, Event, Syntax.MissingWhenAndThen> rows: () -> Syntax.Block<State, Event, Syntax.MissingWhenAndThen>
-    ) -> Syntax.Block<State, Event, Syntax.MissingThen> {
+        @Syntax.RowBuilder<Self, Syntax.MissingWhenAndThen> rows: () -> Syntax.Block<Self, Syntax.MissingWhenAndThen>
+    ) -> Syntax.Block<Self, Syntax.MissingThen> {
         .init(Fragment(events: ([event] + others).map(EventMatcher.value), location: SourceLocation(fileID, line)), rows)
     }
 }
@@ -131,16 +127,16 @@ extension SyntaxBuilder where Event: CaseKeyed {
     /// A `when` block of statements that need a `when`, for ``CaseKeyed`` events.
     public func when(
         _ key: Event.CaseKey, or others: Event.CaseKey..., fileID: StaticString = #fileID, line: UInt = #line,
-        @Syntax.RowBuilder<State, Event, Syntax.MissingWhen> rows: () -> Syntax.Block<State, Event, Syntax.MissingWhen>
-    ) -> Syntax.Block<State, Event, Syntax.Complete> {
+        @Syntax.RowBuilder<Self, Syntax.MissingWhen> rows: () -> Syntax.Block<Self, Syntax.MissingWhen>
+    ) -> Syntax.Block<Self, Syntax.Complete> {
         .init(Fragment(events: ([key] + others).map(EventMatcher.key), location: SourceLocation(fileID, line)), rows)
     }
 
     /// A `when` block of statements that need both a `when` and a `then`, for ``CaseKeyed`` events.
     public func when(
         _ key: Event.CaseKey, or others: Event.CaseKey..., fileID: StaticString = #fileID, line: UInt = #line,
-        @Syntax.RowBuilder<State, Event, Syntax.MissingWhenAndThen> rows: () -> Syntax.Block<State, Event, Syntax.MissingWhenAndThen>
-    ) -> Syntax.Block<State, Event, Syntax.MissingThen> {
+        @Syntax.RowBuilder<Self, Syntax.MissingWhenAndThen> rows: () -> Syntax.Block<Self, Syntax.MissingWhenAndThen>
+    ) -> Syntax.Block<Self, Syntax.MissingThen> {
         .init(Fragment(events: ([key] + others).map(EventMatcher.key), location: SourceLocation(fileID, line)), rows)
     }
 }

@@ -17,7 +17,7 @@ struct DiagramModel {
     let nodes: [Node]
     let edges: [Edge]
 
-    init<State, Event>(_ schema: Schema<State, Event>) {
+    init<Definition: MachineDefinition>(_ schema: Schema<Definition>) {
         let storage = schema.storage
         let ids = storage.states.indices.map { "s\($0)" }
         initial = ids[Int(storage.initial)]

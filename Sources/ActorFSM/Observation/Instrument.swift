@@ -8,7 +8,7 @@
 ///
 /// ```swift
 /// final class FailureLog: Instrument {
-///     func actionFailed<S, E, I>(_ record: TransitionRecord<S, E, I>, error: any Error) {
+///     func actionFailed<D>(_ record: TransitionRecord<D>, error: any Error) {
 ///         print("\(record.machineID): \(error)")
 ///     }
 /// }
@@ -55,11 +55,11 @@ public protocol Instrument: AnyObject, Sendable {
 
     /// An accepted event has its record: it was processed, or stopped unprocessed. Its
     /// ``TransitionRecord/latency`` runs from acceptance to completion.
-    func eventProcessed<State, Event, ID>(_ record: TransitionRecord<State, Event, ID>)
+    func eventProcessed<Definition: MachineDefinition>(_ record: TransitionRecord<Definition>)
 
     /// An action threw; ``eventProcessed(_:)`` follows with the same record, and the failure
     /// policy applies.
-    func actionFailed<State, Event, ID>(_ record: TransitionRecord<State, Event, ID>, error: any Error)
+    func actionFailed<Definition: MachineDefinition>(_ record: TransitionRecord<Definition>, error: any Error)
 
     /// Captures the calling task's context (a trace, say) when a machine queues an event, so
     /// that the event's actions run inside it even though the machine's processing task, not
@@ -95,9 +95,9 @@ extension Instrument {
     /// Does nothing.
     public func timerFired<ID: Hashable & Sendable>(by id: ID, origin: EventOrigin, lateness: Duration) {}
     /// Does nothing.
-    public func eventProcessed<State, Event, ID>(_ record: TransitionRecord<State, Event, ID>) {}
+    public func eventProcessed<Definition: MachineDefinition>(_ record: TransitionRecord<Definition>) {}
     /// Does nothing.
-    public func actionFailed<State, Event, ID>(_ record: TransitionRecord<State, Event, ID>, error: any Error) {}
+    public func actionFailed<Definition: MachineDefinition>(_ record: TransitionRecord<Definition>, error: any Error) {}
     /// Captures nothing.
     public func captureContext() -> (any AnyObject & Sendable)? { nil }
     /// Runs `body` as it is.

@@ -1,7 +1,13 @@
 /// What happened to one event: every event a machine accepts gets exactly one record.
-public struct TransitionRecord<State: Hashable & Sendable, Event: Sendable, ID: Hashable & Sendable>: Sendable,
+public struct TransitionRecord<Definition: MachineDefinition>: Sendable,
     CustomStringConvertible
 {
+    /// The definition's state type.
+    public typealias State = Definition.State
+    /// The definition's event type.
+    public typealias Event = Definition.Event
+    /// The definition's machine id type.
+    public typealias ID = Definition.ID
     /// The machine's count of processed events, from 1; records of one machine are in this order.
     public let sequenceNumber: UInt64
     /// The machine's id.

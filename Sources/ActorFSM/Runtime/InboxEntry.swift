@@ -2,8 +2,11 @@ import Synchronization
 
 /// An accepted event waiting in a machine's inbox.
 @usableFromInline
-struct InboxEntry<State: Hashable & Sendable, Event: Sendable, ID: Hashable & Sendable>: Sendable {
-    @usableFromInline typealias Record = TransitionRecord<State, Event, ID>
+struct InboxEntry<Definition: MachineDefinition>: Sendable {
+    @usableFromInline typealias State = Definition.State
+    @usableFromInline typealias Event = Definition.Event
+    @usableFromInline typealias ID = Definition.ID
+    @usableFromInline typealias Record = TransitionRecord<Definition>
 
     /// What a waiting `send` is told about its event.
     @usableFromInline

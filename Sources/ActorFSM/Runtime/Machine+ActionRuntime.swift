@@ -1,8 +1,6 @@
 // What a machine offers its actions: follow-up events and delayed posts.
 
 extension Machine: ActionRuntime {
-    @usableFromInline nonisolated var erasedMachineID: any Hashable & Sendable { id }
-
     @usableFromInline nonisolated func schedule<E: Sendable>(
         _ event: E, after delay: Duration, predicates: PredicateContext?
     ) -> ScheduledEvent? {

@@ -27,7 +27,7 @@ extension Machine {
             subscribers.wakeReaders()
         }
         while !core.hasStopped {
-            var resumptions = Inbox<State, Event, ID>.Resumptions()
+            var resumptions = Inbox<Definition>.Resumptions()
             let keep = idleSince.map { ContinuousClock.now - $0 < Self.idleWindow } ?? true
             guard let took = takeBatch(into: &batch, &resumptions, keepingOwnership: keep, keepingUp: keepingUp),
                   took
@@ -74,7 +74,7 @@ extension Machine {
     ///   finding nothing, without giving up ownership).
     @inlinable @inline(__always)
     func takeBatch(
-        into batch: inout RingBuffer<Entry>, _ resumptions: inout Inbox<State, Event, ID>.Resumptions,
+        into batch: inout RingBuffer<Entry>, _ resumptions: inout Inbox<Definition>.Resumptions,
         keepingOwnership keep: Bool, keepingUp: Bool
     ) -> Bool? {
         if keep && keepingUp {
@@ -120,7 +120,7 @@ extension Machine {
 
     /// Carries out what an inbox operation asks for, outside its lock.
     @inlinable
-    nonisolated func perform(_ resumptions: Inbox<State, Event, ID>.Resumptions) {
+    nonisolated func perform(_ resumptions: Inbox<Definition>.Resumptions) {
         if resumptions.startProcessing { Task.detached { await self.drain() } }
         for sender in resumptions.admitted { sender.resume(returning: .queued) }
         for watcher in resumptions.watchers { watcher.resume() }

@@ -37,7 +37,7 @@ extension Machine {
 
     /// Runs a transition's synchronous actions inside the context its sender had.
     @inlinable @inline(never) func runSynchronously(
-        _ transition: ActionTable<State, Event>.HotTransition, _ event: Event?, _ context: PredicateContext,
+        _ transition: ActionTable<Definition>.HotTransition, _ event: Event?, _ context: PredicateContext,
         _ origin: EventOrigin, from source: State, in trace: any AnyObject & Sendable, run: inout ActionRun
     ) {
         guard let instrument = settings.instrument else {

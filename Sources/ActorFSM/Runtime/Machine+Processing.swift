@@ -60,7 +60,7 @@ extension Machine {
     /// error that stopped them.
     @inlinable @inline(__always)
     func runSynchronously(
-        _ transition: ActionTable<State, Event>.HotTransition, _ event: Event?, _ context: PredicateContext,
+        _ transition: ActionTable<Definition>.HotTransition, _ event: Event?, _ context: PredicateContext,
         _ origin: EventOrigin, from source: State, run: inout ActionRun
     ) {
         do {
@@ -97,10 +97,10 @@ extension Machine {
     @inlinable
     func actionContext(
         _ event: Event?, _ context: PredicateContext, _ origin: EventOrigin, from source: State, to target: Int32
-    ) -> TransitionContext<State, Event> {
+    ) -> TransitionContext<Definition> {
         TransitionContext(
             event: event, timeout: event == nil ? origin.timeout.map(Timeout.init) : nil, source: source,
-            target: schema.storage.states[Int(target)], predicates: context, runtime: self)
+            target: schema.storage.states[Int(target)], predicates: context, id: id, runtime: self)
     }
 
     /// Whether anyone reads the record of the event in progress.
@@ -129,8 +129,8 @@ extension Machine {
     /// sender's scope extended by this machine (for reentrancy detection), inside the sender's
     /// context if the instrument captured one.
     @usableFromInline func runInTask(
-        _ exit: Actions<State, Event>, _ actions: Actions<State, Event>, _ entry: Actions<State, Event>,
-        to target: Int32, in context: TransitionContext<State, Event>, scope: [ObjectIdentifier],
+        _ exit: Actions<Definition>, _ actions: Actions<Definition>, _ entry: Actions<Definition>,
+        to target: Int32, in context: TransitionContext<Definition>, scope: [ObjectIdentifier],
         trace: (any AnyObject & Sendable)?
     ) async -> ActionRun {
         let chain = scope + [ObjectIdentifier(self)]
@@ -152,8 +152,8 @@ extension Machine {
     }
 
     @usableFromInline func runAsynchronously(
-        _ exit: Actions<State, Event>, _ actions: Actions<State, Event>, _ entry: Actions<State, Event>,
-        to target: Int32, in context: TransitionContext<State, Event>
+        _ exit: Actions<Definition>, _ actions: Actions<Definition>, _ entry: Actions<Definition>,
+        to target: Int32, in context: TransitionContext<Definition>
     ) async -> ActionRun {
         var run = ActionRun()
         do {

@@ -33,7 +33,7 @@ extension Machine {
         let entry = Entry(event: posted.event, predicates: posted.predicates, origin: .post,
                           acceptedAt: posted.acceptedAt, ticket: ticket, trace: posted.trace)
         let admission = await withTaskCancellationHandler {
-            await withCheckedContinuation { (continuation: CheckedContinuation<Inbox<State, Event, ID>.Admission, Never>) in
+            await withCheckedContinuation { (continuation: CheckedContinuation<Inbox<Definition>.Admission, Never>) in
                 park(Inbox.Waiter(entry: entry, admitted: continuation), ticket: ticket)
             }
         } onCancel: {
@@ -48,7 +48,7 @@ extension Machine {
 
     /// Queues a sender's event, or has it wait for room; refuses it if the machine no longer
     /// takes events.
-    @usableFromInline nonisolated func park(_ waiter: Inbox<State, Event, ID>.Waiter, ticket: UInt64) {
+    @usableFromInline nonisolated func park(_ waiter: Inbox<Definition>.Waiter, ticket: UInt64) {
         switch mailbox.withLock({ $0.inbox.park(waiter) }) {
         case .refused:
             waiter.answer(.refused, admission: .refused)

@@ -20,19 +20,25 @@ import Synchronization
 /// until the commit and the target state after it; it never reads anything else.
 ///
 /// See `Docs/Concurrency.md` for failures, back-pressure, cancellation and the lifecycle.
-public final actor Machine<State: Hashable & Sendable, Event: Sendable, ID: Hashable & Sendable> {
+public final actor Machine<Definition: MachineDefinition> {
+    /// The definition's state type.
+    public typealias State = Definition.State
+    /// The definition's event type.
+    public typealias Event = Definition.Event
+    /// The definition's machine id type.
+    public typealias ID = Definition.ID
     /// The record type this machine publishes.
-    public typealias Record = TransitionRecord<State, Event, ID>
-    @usableFromInline typealias Entry = InboxEntry<State, Event, ID>
+    public typealias Record = TransitionRecord<Definition>
+    @usableFromInline typealias Entry = InboxEntry<Definition>
     /// The machine's core, whose `finish()` waiters are continuations.
-    @usableFromInline typealias Core = MachineCore<State, Event, CheckedContinuation<Void, Never>>
+    @usableFromInline typealias Core = MachineCore<Definition, CheckedContinuation<Void, Never>>
 
     /// The machine's id.
     public nonisolated let id: ID
     /// The schema it runs.
-    public nonisolated let schema: Schema<State, Event>
+    public nonisolated let schema: Schema<Definition>
     @usableFromInline nonisolated let settings: MachineSettings<State>
-    @usableFromInline nonisolated let link: ParentLink<State, Event, ID>?
+    @usableFromInline nonisolated let link: ParentLink<Definition>?
     @usableFromInline nonisolated let generation: UInt64
 
     // The properties read or written for every event skip the run-time exclusivity check (a
@@ -62,7 +68,7 @@ public final actor Machine<State: Hashable & Sendable, Event: Sendable, ID: Hash
     /// posts, follow-ups, delayed posts and withdrawals reach them from any thread, without a
     /// hop onto the actor. Declared last, after the fields the actor writes per event, so that a
     /// producer's lock turns share as few cache lines as possible with the draining thread's stores.
-    @usableFromInline nonisolated let mailbox: FencedMutex<Mailbox<State, Event, ID>>
+    @usableFromInline nonisolated let mailbox: FencedMutex<Mailbox<Definition>>
 
     /// Continuations of tests waiting for the machine to reach a point.
     @usableFromInline
@@ -89,7 +95,7 @@ public final actor Machine<State: Hashable & Sendable, Event: Sendable, ID: Hash
     ///   - state: where to start; the schema's initial state by default.
     ///   - configuration: inbox capacity, failure policy and standing predicates.
     public init(
-        schema: Schema<State, Event>, id: ID, startingIn state: State? = nil,
+        schema: Schema<Definition>, id: ID, startingIn state: State? = nil,
         configuration: MachineConfiguration<State> = MachineConfiguration()
     ) {
         self.init(schema: schema, id: id, startingIn: state, settings: MachineSettings(configuration), link: nil,
@@ -97,8 +103,8 @@ public final actor Machine<State: Hashable & Sendable, Event: Sendable, ID: Hash
     }
 
     init(
-        schema: Schema<State, Event>, id: ID, startingIn state: State?, settings: MachineSettings<State>,
-        link: ParentLink<State, Event, ID>?, generation: UInt64
+        schema: Schema<Definition>, id: ID, startingIn state: State?, settings: MachineSettings<State>,
+        link: ParentLink<Definition>?, generation: UInt64
     ) {
         self.id = id
         self.schema = schema

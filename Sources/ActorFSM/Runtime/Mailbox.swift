@@ -4,9 +4,12 @@
 /// which an idle inbox stops, so that no delayed post is accepted once the machine stops taking
 /// events.
 @usableFromInline
-struct Mailbox<State: Hashable & Sendable, Event: Sendable, ID: Hashable & Sendable>: Sendable {
+struct Mailbox<Definition: MachineDefinition>: Sendable {
+    @usableFromInline typealias State = Definition.State
+    @usableFromInline typealias Event = Definition.Event
+    @usableFromInline typealias ID = Definition.ID
     /// The accepted events not yet started, and the senders waiting for room.
-    @usableFromInline var inbox: Inbox<State, Event, ID>
+    @usableFromInline var inbox: Inbox<Definition>
     /// The events posted with a delay and not yet delivered.
     var delayedPosts = DelayedPosts()
 

@@ -4,16 +4,19 @@ import Synchronization
 /// by all its machines, so that a machine carries one reference instead of callbacks of its own.
 /// The runtime owns this type; a parent says what it wants to hear.
 @usableFromInline
-final class ParentLink<State: Hashable & Sendable, Event: Sendable, ID: Hashable & Sendable>: Sendable {
+final class ParentLink<Definition: MachineDefinition>: Sendable {
+    @usableFromInline typealias State = Definition.State
+    @usableFromInline typealias Event = Definition.Event
+    @usableFromInline typealias ID = Definition.ID
     /// What the parent sets and its machines read without a lock.
     @usableFromInline let flags: ParentFlags
     /// Told each record, while the parent listens.
-    @usableFromInline let recorded: @Sendable (TransitionRecord<State, Event, ID>) -> Void
+    @usableFromInline let recorded: @Sendable (TransitionRecord<Definition>) -> Void
     /// Told that the machine with this id and generation stopped, and how.
     let stopped: @Sendable (ID, UInt64, MachineTermination) -> Void
 
     init(
-        flags: ParentFlags, recorded: @escaping @Sendable (TransitionRecord<State, Event, ID>) -> Void,
+        flags: ParentFlags, recorded: @escaping @Sendable (TransitionRecord<Definition>) -> Void,
         stopped: @escaping @Sendable (ID, UInt64, MachineTermination) -> Void
     ) {
         self.flags = flags

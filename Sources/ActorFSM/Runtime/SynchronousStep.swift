@@ -8,7 +8,7 @@ extension ActionTable {
     @inlinable
     func runSynchronously(
         _ transition: HotTransition, event: Event?, counting completed: inout Int,
-        context makeContext: () -> TransitionContext<State, Event>, commit: () -> Void
+        context makeContext: () -> TransitionContext<Definition>, commit: () -> Void
     ) throws {
         guard let run = transition.synchronousRun else { preconditionFailure("the transition has asynchronous actions") }
         try run._withUnsafeGuaranteedRef { run in
@@ -25,13 +25,13 @@ extension ActionTable {
 extension Schema {
     /// The synchronous core step: finds the transition, runs its exit, transition and entry
     /// actions and returns the new state's id. Used by the benchmarks, to measure the table and
-    /// the actions without a machine.
+    /// the actions without a machine; a context an action reads names the machine `id`.
     ///
     /// - Returns: the new state id; `stateID` itself if nothing fired, or if the transition has
     ///   an asynchronous action (then nothing runs).
     /// - Throws: what an action throws.
     @inlinable
-    package func step(_ stateID: Int32, _ event: Event, _ predicates: PredicateContext) throws -> Int32 {
+    package func step(_ stateID: Int32, _ event: Event, _ predicates: PredicateContext, id: ID) throws -> Int32 {
         let storage = self.storage
         guard case .fires(let index) = storage.table.lookup(state: stateID, event: event, predicates: predicates) else {
             return stateID
@@ -42,7 +42,7 @@ extension Schema {
         var completed = 0
         try storage.actions.runSynchronously(transition, event: event, counting: &completed, context: {
             TransitionContext(event: event, source: storage.states[Int(stateID)],
-                              target: storage.states[Int(transition.target)], predicates: predicates, runtime: nil)
+                              target: storage.states[Int(transition.target)], predicates: predicates, id: id, runtime: nil)
         }, commit: {})
         return transition.target
     }

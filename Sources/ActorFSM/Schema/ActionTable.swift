@@ -1,20 +1,22 @@
 /// What the runtime needs to run a schema's transitions: each transition's actions, and its
 /// exit and entry actions composed with them under the entry/exit policy.
 @usableFromInline
-final class ActionTable<State: Hashable & Sendable, Event: Sendable>: Sendable {
-    @usableFromInline let entryActions: [Actions<State, Event>]
-    @usableFromInline let exitActions: [Actions<State, Event>]
+final class ActionTable<Definition: MachineDefinition>: Sendable {
+    @usableFromInline typealias State = Definition.State
+    @usableFromInline typealias Event = Definition.Event
+    @usableFromInline let entryActions: [Actions<Definition>]
+    @usableFromInline let exitActions: [Actions<Definition>]
     let policy: EntryExitPolicy
     /// Whether the policy runs entry and exit actions even without a change of state.
     @usableFromInline let runsEntryAndExit: Bool
     /// Each transition's actions, apart, so the hot path copies one reference.
-    @usableFromInline let transitionActions: [Actions<State, Event>]
+    @usableFromInline let transitionActions: [Actions<Definition>]
     /// Each transition's source location, for records.
     @usableFromInline let transitionLocations: [SourceLocation]
     /// Per transition, what running it needs, so the hot path never copies a whole `CompiledTransition`.
     @usableFromInline let hot: [HotTransition]
     /// Owns the composed actions that `hot` borrows.
-    let synchronousRuns: [SynchronousRun<State, Event>?]
+    let synchronousRuns: [SynchronousRun<Definition>?]
 
     /// What the hot path needs of a transition, with the entry/exit policy already applied.
     @usableFromInline
@@ -34,15 +36,15 @@ final class ActionTable<State: Hashable & Sendable, Event: Sendable>: Sendable {
         @usableFromInline let readsContext: Bool
         /// Its actions composed into closures, if they are all synchronous: borrowed, since
         /// `SchemaStorage.synchronousRuns` keeps it alive as long as this table.
-        @usableFromInline let synchronousRun: Unmanaged<SynchronousRun<State, Event>>?
+        @usableFromInline let synchronousRun: Unmanaged<SynchronousRun<Definition>>?
         /// Whether it runs no action at all.
         @usableFromInline var runsNothing: Bool { !runsExit && !hasActions && !runsEntry }
     }
 
     /// The actions of `transitions`, with the entry and exit actions of each state.
     init(
-        transitions: [CompiledTransition<State, Event>], entryActions: [Actions<State, Event>],
-        exitActions: [Actions<State, Event>], policy: EntryExitPolicy
+        transitions: [CompiledTransition<Definition>], entryActions: [Actions<Definition>],
+        exitActions: [Actions<Definition>], policy: EntryExitPolicy
     ) {
         self.entryActions = entryActions
         self.exitActions = exitActions
@@ -52,7 +54,7 @@ final class ActionTable<State: Hashable & Sendable, Event: Sendable>: Sendable {
         self.transitionActions = transitions.map(\.actions)
         self.transitionLocations = transitions.map(\.location)
         var hot: [HotTransition] = []
-        var synchronousRuns: [SynchronousRun<State, Event>?] = []
+        var synchronousRuns: [SynchronousRun<Definition>?] = []
         for transition in transitions {
             let changes = runsEntryAndExit || transition.source != transition.target
             let exit = changes ? exitActions[Int(transition.source)] : Actions()

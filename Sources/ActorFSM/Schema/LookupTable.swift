@@ -2,7 +2,9 @@
 /// (state, event) a cell that names its transition or the group table its predicates index.
 /// It finds transitions and evaluates their conditions; it runs nothing.
 @usableFromInline
-final class LookupTable<State: Hashable & Sendable, Event: Sendable>: Sendable {
+final class LookupTable<Definition: MachineDefinition>: Sendable {
+    @usableFromInline typealias State = Definition.State
+    @usableFromInline typealias Event = Definition.Event
     @usableFromInline let stateIDs: [State: Int32]
     /// For states that are payload-free enums: ids by tag, without hashing.
     @usableFromInline let stateTagTable: TagTable?
@@ -42,7 +44,7 @@ final class LookupTable<State: Hashable & Sendable, Event: Sendable>: Sendable {
     init(
         states: [State], stateIDs: [State: Int32], eventCount: Int, eventID: @escaping @Sendable (Event) -> Int32?,
         tagTable: TagTable?, predicateTypes: [PredicateType], predicateSlots: [ObjectIdentifier: Int32],
-        typeColumns: TypeColumns, transitions: [CompiledTransition<State, Event>], groupIndex: [Int32],
+        typeColumns: TypeColumns, transitions: [CompiledTransition<Definition>], groupIndex: [Int32],
         groups: [LookupGroup], groupSlots: [Int32], slotStrides: [Int32], entries: [Int32]
     ) {
         // What the lookup's unchecked reads of strides rest on: every group's row is whole.

@@ -1,7 +1,7 @@
 /// An immutable, validated state-transition table, built once and shared by any number of machines.
 ///
 /// ```swift
-/// let turnstile = try Schema<State, Event>(initial: .locked) {
+/// let turnstile = try Schema<Turnstile>(initial: .locked) {
 ///     define(.locked) {
 ///         when(.coin) | then(.unlocked) | unlock
 ///         when(.pass) | then(.locked)   | alarm
@@ -18,8 +18,14 @@
 ///
 /// States must be `Hashable`. Events are matched by value when they are `Hashable`, or by case,
 /// whatever their payload, when they conform to ``CaseKeyed``.
-public struct Schema<State: Hashable & Sendable, Event: Sendable>: Sendable {
-    @usableFromInline let storage: SchemaStorage<State, Event>
+public struct Schema<Definition: MachineDefinition>: Sendable {
+    /// The definition's state type.
+    public typealias State = Definition.State
+    /// The definition's event type.
+    public typealias Event = Definition.Event
+    /// The definition's machine id type.
+    public typealias ID = Definition.ID
+    @usableFromInline let storage: SchemaStorage<Definition>
 
     /// Builds and validates a schema.
     ///
@@ -27,7 +33,7 @@ public struct Schema<State: Hashable & Sendable, Event: Sendable>: Sendable {
     /// final state has no transitions, and a machine that reaches it handles no more events.
     ///
     /// ```swift
-    /// let order = try Schema<OrderState, OrderEvent>(initial: .placed, final: [.delivered, .cancelled]) {
+    /// let order = try Schema<Orders>(initial: .placed, final: [.delivered, .cancelled]) {
     ///     define(.placed) { when(.cancel) | then(.cancelled) }
     /// }
     /// ```
@@ -42,7 +48,7 @@ public struct Schema<State: Hashable & Sendable, Event: Sendable>: Sendable {
     public init(
         initial: State, final: Set<State> = [], entryExitPolicy: EntryExitPolicy = .executeOnChangeOnly,
         fileID: StaticString = #fileID, line: UInt = #line,
-        @Syntax.TableBuilder<State, Event> _ table: () -> [Syntax.Define<State, Event>]
+        @Syntax.TableBuilder<Definition> _ table: () -> [Syntax.Define<Definition>]
     ) throws(SchemaError) {
         storage = try SchemaCompiler.compile(
             initial: initial, final: final, policy: entryExitPolicy, definitions: table(),
@@ -69,7 +75,7 @@ public struct Schema<State: Hashable & Sendable, Event: Sendable>: Sendable {
 
     /// Every transition, flattened: super states, context blocks and `when(.a, or: .b)` expanded,
     /// overridden transitions removed.
-    public var transitions: [Transition<State, Event>] {
+    public var transitions: [Transition<Definition>] {
         storage.transitions.indices.map { Transition(storage: storage, index: $0) }
     }
 
@@ -77,12 +83,12 @@ public struct Schema<State: Hashable & Sendable, Event: Sendable>: Sendable {
     public var entryExitPolicy: EntryExitPolicy { storage.actions.policy }
 
     /// The entry actions of `state`, those of its super states first.
-    public func entryActions(of state: State) -> Actions<State, Event> {
+    public func entryActions(of state: State) -> Actions<Definition> {
         storage.table.stateID(of: state).map { storage.actions.entryActions[Int($0)] } ?? Actions()
     }
 
     /// The exit actions of `state`, those of its super states first.
-    public func exitActions(of state: State) -> Actions<State, Event> {
+    public func exitActions(of state: State) -> Actions<Definition> {
         storage.table.stateID(of: state).map { storage.actions.exitActions[Int($0)] } ?? Actions()
     }
 
@@ -100,7 +106,7 @@ public struct Schema<State: Hashable & Sendable, Event: Sendable>: Sendable {
     ///
     /// It allocates nothing, and is specialized for the schema's types where it is called.
     @inlinable
-    public func resolve(_ event: Event, in state: State, predicates: PredicateContext = .none) -> Resolution<State, Event> {
+    public func resolve(_ event: Event, in state: State, predicates: PredicateContext = .none) -> Resolution<Definition> {
         let storage = self.storage
         guard let stateID = storage.table.stateID(of: state) else { return .unhandled(UnhandledReason(.unknownState)) }
         return switch storage.table.lookup(state: stateID, event: event, predicates: predicates) {
@@ -111,19 +117,19 @@ public struct Schema<State: Hashable & Sendable, Event: Sendable>: Sendable {
     }
 
     /// The exit actions to run when `transition` fires, according to the entry/exit policy.
-    public func exitActions(for transition: Transition<State, Event>) -> Actions<State, Event> {
+    public func exitActions(for transition: Transition<Definition>) -> Actions<Definition> {
         runsEntryAndExit(transition) ? storage.actions.exitActions[Int(transition.compiled.source)] : Actions()
     }
 
     /// The entry actions to run when `transition` fires, according to the entry/exit policy.
-    public func entryActions(for transition: Transition<State, Event>) -> Actions<State, Event> {
+    public func entryActions(for transition: Transition<Definition>) -> Actions<Definition> {
         runsEntryAndExit(transition) ? storage.actions.entryActions[Int(transition.compiled.target)] : Actions()
     }
 
     /// The id of `state` in this schema's dense numbering, for the core step.
     package func stateID(of state: State) -> Int32? { storage.table.stateID(of: state) }
 
-    private func runsEntryAndExit(_ transition: Transition<State, Event>) -> Bool {
+    private func runsEntryAndExit(_ transition: Transition<Definition>) -> Bool {
         storage.actions.policy == .executeAlways || transition.compiled.source != transition.compiled.target
     }
 }

@@ -2,7 +2,7 @@
 ///
 /// ```swift
 /// do {
-///     _ = try Schema<State, Event>(initial: .locked) { define(.locked) { when(.coin) | then(.unlocked) } }
+///     _ = try Schema<Turnstile>(initial: .locked) { define(.locked) { when(.coin) | then(.unlocked) } }
 /// } catch {
 ///     for diagnostic in error.diagnostics where diagnostic.kind == .logicalClash {
 ///         print(diagnostic.locations)

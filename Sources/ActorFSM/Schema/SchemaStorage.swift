@@ -4,7 +4,9 @@
 ///
 /// Every stored property is a `let` of a `Sendable` type, so the class is `Sendable` by construction.
 @usableFromInline
-final class SchemaStorage<State: Hashable & Sendable, Event: Sendable>: Sendable {
+final class SchemaStorage<Definition: MachineDefinition>: Sendable {
+    @usableFromInline typealias State = Definition.State
+    @usableFromInline typealias Event = Definition.Event
     let initial: Int32
     /// The states declared final.
     let finalStates: Set<State>
@@ -13,18 +15,18 @@ final class SchemaStorage<State: Hashable & Sendable, Event: Sendable>: Sendable
     /// Labels of the events, then of the timeouts.
     let eventLabels: [String]
     /// Every transition, flattened, as the compiler made it.
-    let transitions: [CompiledTransition<State, Event>]
+    let transitions: [CompiledTransition<Definition>]
     /// Finds transitions.
-    @usableFromInline let table: LookupTable<State, Event>
+    @usableFromInline let table: LookupTable<Definition>
     /// Runs them.
-    @usableFromInline let actions: ActionTable<State, Event>
+    @usableFromInline let actions: ActionTable<Definition>
     /// Arms their timers.
-    @usableFromInline let timers: TimerTable<State, Event>
+    @usableFromInline let timers: TimerTable<Definition>
 
     init(
         initial: Int32, finalStates: Set<State>, states: [State], events: [any Hashable & Sendable],
-        eventLabels: [String], transitions: [CompiledTransition<State, Event>], table: LookupTable<State, Event>,
-        actions: ActionTable<State, Event>, timers: TimerTable<State, Event>
+        eventLabels: [String], transitions: [CompiledTransition<Definition>], table: LookupTable<Definition>,
+        actions: ActionTable<Definition>, timers: TimerTable<Definition>
     ) {
         self.initial = initial
         self.finalStates = finalStates

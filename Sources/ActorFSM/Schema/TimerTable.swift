@@ -1,7 +1,9 @@
 /// A schema's timers: the durations of its `after(…)` statements, which timeouts each state
 /// arms, and which tasks it runs.
 @usableFromInline
-struct TimerTable<State: Hashable & Sendable, Event: Sendable>: Sendable {
+struct TimerTable<Definition: MachineDefinition>: Sendable {
+    @usableFromInline typealias State = Definition.State
+    @usableFromInline typealias Event = Definition.Event
     /// The durations of the table's timeouts; the one at index `i` has event id `eventCount + i`.
     let timeouts: [Duration]
     /// The number of events: timeouts are numbered after them.
@@ -9,7 +11,7 @@ struct TimerTable<State: Hashable & Sendable, Event: Sendable>: Sendable {
     /// Per state, the timeouts to arm on entering it, shortest first.
     let stateTimeouts: [[StateTimeout]]
     /// Per state, the tasks to run while in it.
-    let stateTasks: [[StateTask<State, Event>]]
+    let stateTasks: [[StateTask<Definition>]]
     /// Whether any state has a timeout or a task: machines of other schemas skip the bookkeeping.
     @usableFromInline let hasTimedStates: Bool
 
@@ -21,8 +23,8 @@ struct TimerTable<State: Hashable & Sendable, Event: Sendable>: Sendable {
 
     /// The timers of `transitions`, whose timeout event ids follow the `eventCount` events.
     init(
-        timeouts: [Duration], eventCount: Int, transitions: [CompiledTransition<State, Event>],
-        stateTasks: [[StateTask<State, Event>]]
+        timeouts: [Duration], eventCount: Int, transitions: [CompiledTransition<Definition>],
+        stateTasks: [[StateTask<Definition>]]
     ) {
         self.timeouts = timeouts
         self.eventCount = eventCount

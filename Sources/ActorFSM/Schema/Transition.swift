@@ -1,16 +1,20 @@
 /// One transition of a schema, flattened: what a `define`, its super states and context blocks
 /// add up to for one state and one event.
-public struct Transition<State: Hashable & Sendable, Event: Sendable>: Sendable, CustomStringConvertible {
-    @usableFromInline let storage: SchemaStorage<State, Event>
+public struct Transition<Definition: MachineDefinition>: Sendable, CustomStringConvertible {
+    /// The definition's state type.
+    public typealias State = Definition.State
+    /// The definition's event type.
+    public typealias Event = Definition.Event
+    @usableFromInline let storage: SchemaStorage<Definition>
     @usableFromInline let index: Int
 
     /// The transition at `index` of `storage`'s table.
-    @inlinable init(storage: SchemaStorage<State, Event>, index: Int) {
+    @inlinable init(storage: SchemaStorage<Definition>, index: Int) {
         self.storage = storage
         self.index = index
     }
 
-    var compiled: CompiledTransition<State, Event> { storage.transitions[index] }
+    var compiled: CompiledTransition<Definition> { storage.transitions[index] }
 
     /// The state the transition leaves.
     @inlinable public var source: State { storage.states[Int(storage.actions.hot[index].source)] }
@@ -36,7 +40,7 @@ public struct Transition<State: Hashable & Sendable, Event: Sendable>: Sendable,
     /// Whether a `condition` must also hold.
     public var hasCondition: Bool { !compiled.guards.isEmpty }
     /// Its actions, in order, not counting entry and exit actions.
-    public var actions: Actions<State, Event> { compiled.actions }
+    public var actions: Actions<Definition> { compiled.actions }
     /// The number of its actions.
     public var actionCount: Int { compiled.actions.count }
     /// Where the statement that declared it starts.

@@ -11,14 +11,14 @@ enum MachineSweep {
     /// every task would count references to its context from every core.
     ///
     /// - Returns: for `.beginFinishing`, the machines that still have events to process.
-    static func apply<State, Event, ID>(
-        _ step: Step, to machines: [Machine<State, Event, ID>]
-    ) async -> [Machine<State, Event, ID>] {
+    static func apply<Definition: MachineDefinition>(
+        _ step: Step, to machines: [Machine<Definition>]
+    ) async -> [Machine<Definition>] {
         let workers = Swift.min(machines.count, 2)
-        return await withTaskGroup(of: [Machine<State, Event, ID>].self) { group in
+        return await withTaskGroup(of: [Machine<Definition>].self) { group in
             for worker in 0..<workers {
                 group.addTask {
-                    var busy: [Machine<State, Event, ID>] = []
+                    var busy: [Machine<Definition>] = []
                     for index in stride(from: worker, to: machines.count, by: workers) {
                         let machine = machines[index]
                         switch step {

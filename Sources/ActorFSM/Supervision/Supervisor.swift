@@ -3,7 +3,7 @@ import Synchronization
 /// Spawns and supervises many machines of one schema, by id.
 ///
 /// ```swift
-/// let orders = Supervisor<OrderState, OrderEvent, Int>(schema: orderSchema)
+/// let orders = Supervisor<Orders>(schema: orderSchema)
 /// try orders.spawn(id: 42)
 /// try await orders.send(to: 42, .pay)
 /// for await report in orders.reports() { print(report) }
@@ -14,14 +14,20 @@ import Synchronization
 /// own. When a machine stops after a failure, the supervisor applies its ``RestartStrategy``
 /// within its ``RestartIntensity``, as OTP supervisors do, and reports each decision on
 /// ``reports(buffering:)``.
-public final class Supervisor<State: Hashable & Sendable, Event: Sendable, ID: Hashable & Sendable>: Sendable {
+public final class Supervisor<Definition: MachineDefinition>: Sendable {
+    /// The definition's state type.
+    public typealias State = Definition.State
+    /// The definition's event type.
+    public typealias Event = Definition.Event
+    /// The definition's machine id type.
+    public typealias ID = Definition.ID
     /// The machines' type.
-    public typealias Child = Machine<State, Event, ID>
+    public typealias Child = Machine<Definition>
     /// What the supervisor publishes.
-    public typealias Report = SupervisorReport<State, Event, ID>
+    public typealias Report = SupervisorReport<Definition>
 
     /// The schema every machine runs.
-    public let schema: Schema<State, Event>
+    public let schema: Schema<Definition>
     /// How machines are run and restarted.
     public let configuration: SupervisorConfiguration<State>
 
@@ -39,7 +45,7 @@ public final class Supervisor<State: Hashable & Sendable, Event: Sendable, ID: H
         /// Callers of `run()`, resumed when the shutdown is complete.
         var runners: [CheckedContinuation<Void, Never>] = []
         /// Shared by every machine; made on the first spawn, since `init` cannot hand out `self`.
-        var link: ParentLink<State, Event, ID>?
+        var link: ParentLink<Definition>?
     }
 
     private struct Listeners {
@@ -60,14 +66,14 @@ public final class Supervisor<State: Hashable & Sendable, Event: Sendable, ID: H
 
     /// Creates a supervisor for machines of `schema`.
     public convenience init(
-        schema: Schema<State, Event>, configuration: SupervisorConfiguration<State> = SupervisorConfiguration()
+        schema: Schema<Definition>, configuration: SupervisorConfiguration<State> = SupervisorConfiguration()
     ) {
         self.init(schema: schema, configuration: configuration, now: { .now })
     }
 
     /// Creates a supervisor whose restart intensity reads time from `now` (for tests).
     package init(
-        schema: Schema<State, Event>, configuration: SupervisorConfiguration<State>,
+        schema: Schema<Definition>, configuration: SupervisorConfiguration<State>,
         now: @escaping @Sendable () -> ContinuousClock.Instant
     ) {
         self.schema = schema
@@ -122,7 +128,7 @@ public final class Supervisor<State: Hashable & Sendable, Event: Sendable, ID: H
     @discardableResult
     public func send(
         to id: ID, _ event: Event, predicates: PredicateContext? = nil
-    ) async throws(MachineError) -> TransitionRecord<State, Event, ID> {
+    ) async throws(MachineError) -> TransitionRecord<Definition> {
         guard let machine = machine(id: id) else { throw noMachine(id, origin: .send) }
         return try await machine.send(event, predicates: predicates)
     }
@@ -269,7 +275,7 @@ public final class Supervisor<State: Hashable & Sendable, Event: Sendable, ID: H
 
     // MARK: - Supervision (called by the machines)
 
-    private func machineRecorded(_ record: TransitionRecord<State, Event, ID>) {
+    private func machineRecorded(_ record: TransitionRecord<Definition>) {
         publish(.transition(record))
     }
 

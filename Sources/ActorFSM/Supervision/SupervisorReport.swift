@@ -1,7 +1,13 @@
 /// What a supervisor publishes: every record of every machine, and its supervision decisions.
-public enum SupervisorReport<State: Hashable & Sendable, Event: Sendable, ID: Hashable & Sendable>: Sendable {
+public enum SupervisorReport<Definition: MachineDefinition>: Sendable {
+    /// The definition's state type.
+    public typealias State = Definition.State
+    /// The definition's event type.
+    public typealias Event = Definition.Event
+    /// The definition's machine id type.
+    public typealias ID = Definition.ID
     /// A machine processed an event (the record carries the machine's id).
-    case transition(TransitionRecord<State, Event, ID>)
+    case transition(TransitionRecord<Definition>)
     /// A failed machine was replaced by a new one in the initial state.
     case restarted(id: ID, after: any Error)
     /// A machine stopped and was removed.
@@ -11,7 +17,7 @@ public enum SupervisorReport<State: Hashable & Sendable, Event: Sendable, ID: Ha
     case escalated(id: ID, error: any Error)
 
     /// The record, for `.transition`.
-    public var record: TransitionRecord<State, Event, ID>? {
+    public var record: TransitionRecord<Definition>? {
         if case .transition(let record) = self { record } else { nil }
     }
 }

@@ -5,7 +5,6 @@
 /// transition. `postFollowUp` takes the event generically instead and checks its type.
 @usableFromInline
 protocol ActionRuntime: AnyObject, Sendable {
-    var erasedMachineID: any Hashable & Sendable { get }
     func postFollowUp<E: Sendable>(_ event: E, predicates: PredicateContext?) throws(MachineError)
     func schedule<E: Sendable>(_ event: E, after delay: Duration, predicates: PredicateContext?) -> ScheduledEvent?
     /// The error for a delayed post the machine refuses, told to its instrument.

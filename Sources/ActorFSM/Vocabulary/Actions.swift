@@ -12,15 +12,19 @@
 /// ```
 ///
 /// Synchronous actions are kept synchronous, so a machine runs them without a suspension point.
-public struct Actions<State: Sendable, Event: Sendable>: Sendable, ExpressibleByArrayLiteral {
+public struct Actions<Definition: MachineDefinition>: Sendable, ExpressibleByArrayLiteral {
+    /// The definition's state type.
+    public typealias State = Definition.State
+    /// The definition's event type.
+    public typealias Event = Definition.Event
     /// One action, kept in the shape it was written in: a synchronous action that takes nothing
     /// or the event is called as it is, without a wrapping closure or a context to build.
     @usableFromInline
     enum Body: Sendable {
         case plain(@Sendable () throws -> Void)
         case event(@Sendable (Event) throws -> Void)
-        case context(@Sendable (TransitionContext<State, Event>) throws -> Void)
-        case asynchronous(@Sendable (TransitionContext<State, Event>) async throws -> Void)
+        case context(@Sendable (TransitionContext<Definition>) throws -> Void)
+        case asynchronous(@Sendable (TransitionContext<Definition>) async throws -> Void)
     }
 
     @usableFromInline let bodies: [Body]
@@ -88,12 +92,12 @@ public struct Actions<State: Sendable, Event: Sendable>: Sendable, ExpressibleBy
     }
 
     /// A synchronous action that receives the transition context.
-    public init(_ action: @escaping @Sendable (TransitionContext<State, Event>) throws -> Void) {
+    public init(_ action: @escaping @Sendable (TransitionContext<Definition>) throws -> Void) {
         self.init(bodies: [.context(action)])
     }
 
     /// An asynchronous action that receives the transition context.
-    public init(_ action: @escaping @Sendable (TransitionContext<State, Event>) async throws -> Void) {
+    public init(_ action: @escaping @Sendable (TransitionContext<Definition>) async throws -> Void) {
         self.init(bodies: [.asynchronous(action)])
     }
 
@@ -104,7 +108,7 @@ public struct Actions<State: Sendable, Event: Sendable>: Sendable, ExpressibleBy
     @inlinable public var isSynchronous: Bool { allSynchronous }
 
     /// Runs the actions in order; the first error stops the list and is rethrown.
-    public func run(in context: TransitionContext<State, Event>) async throws {
+    public func run(in context: TransitionContext<Definition>) async throws {
         var completed = 0
         try await run(in: context, counting: &completed)
     }
@@ -113,7 +117,7 @@ public struct Actions<State: Sendable, Event: Sendable>: Sendable, ExpressibleBy
     ///
     /// - Returns: `false`, having run nothing, if any action is asynchronous.
     /// - Throws: the first error an action throws; later actions do not run.
-    public func runSynchronously(in context: TransitionContext<State, Event>) throws -> Bool {
+    public func runSynchronously(in context: TransitionContext<Definition>) throws -> Bool {
         guard isSynchronous else { return false }
         var completed = 0
         try runSynchronously(in: context, counting: &completed)
@@ -122,7 +126,7 @@ public struct Actions<State: Sendable, Event: Sendable>: Sendable, ExpressibleBy
 
     /// Runs synchronous actions in order, counting those that complete.
     @inlinable
-    func runSynchronously(in context: TransitionContext<State, Event>, counting completed: inout Int) throws {
+    func runSynchronously(in context: TransitionContext<Definition>, counting completed: inout Int) throws {
         for body in bodies {
             switch body {
             case .plain(let action): try action()
@@ -135,7 +139,7 @@ public struct Actions<State: Sendable, Event: Sendable>: Sendable, ExpressibleBy
     }
 
     /// Runs the actions in order, counting those that complete.
-    func run(in context: TransitionContext<State, Event>, counting completed: inout Int) async throws {
+    func run(in context: TransitionContext<Definition>, counting completed: inout Int) async throws {
         for body in bodies {
             switch body {
             case .plain(let action): try action()
@@ -164,15 +168,15 @@ public struct Actions<State: Sendable, Event: Sendable>: Sendable, ExpressibleBy
 }
 
 /// Joins two synchronous actions that take no argument: `alarmOff & lock`.
-public func & <State, Event>(
+public func & <Definition: MachineDefinition>(
     lhs: @escaping @Sendable () throws -> Void, rhs: @escaping @Sendable () throws -> Void
-) -> Actions<State, Event> {
+) -> Actions<Definition> {
     Actions(lhs) & Actions(rhs)
 }
 
 /// Joins two actions that take no argument, at least one of them asynchronous.
-public func & <State, Event>(
+public func & <Definition: MachineDefinition>(
     lhs: @escaping @Sendable () async throws -> Void, rhs: @escaping @Sendable () async throws -> Void
-) -> Actions<State, Event> {
+) -> Actions<Definition> {
     Actions(lhs) & Actions(rhs)
 }

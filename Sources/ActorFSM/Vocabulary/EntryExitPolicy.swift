@@ -1,7 +1,7 @@
 /// When a state's entry and exit actions run.
 ///
 /// ```swift
-/// let schema = try Schema<State, Event>(initial: .locked, entryExitPolicy: .executeAlways) {
+/// let schema = try Schema<Turnstile>(initial: .locked, entryExitPolicy: .executeAlways) {
 ///     define(.locked) { when(.coin) | then(.locked) }
 /// }
 /// ```

@@ -5,7 +5,7 @@
 /// ```swift
 /// enum Enforcement: MatchingPredicate { case weak, strong }
 ///
-/// let schema = try Schema<State, Event>(initial: .locked, final: [.alarming]) {
+/// let schema = try Schema<Turnstile>(initial: .locked, final: [.alarming]) {
 ///     define(.locked) {
 ///         matching(Enforcement.weak)   | when(.pass) | then(.locked)
 ///         matching(Enforcement.strong) | when(.pass) | then(.alarming)

@@ -16,8 +16,12 @@
 ///     when(.failed) | then(.showingError)
 /// }
 /// ```
-public struct StateTask<State: Sendable, Event: Sendable>: Sendable {
-    @usableFromInline let operation: @Sendable (StateTaskContext<State>) async -> Event?
+public struct StateTask<Definition: MachineDefinition>: Sendable {
+    /// The definition's state type.
+    public typealias State = Definition.State
+    /// The definition's event type.
+    public typealias Event = Definition.Event
+    @usableFromInline let operation: @Sendable (StateTaskContext<Definition>) async -> Event?
     let location: SourceLocation
 
     /// A task whose operation cannot fail; its result is posted as an event.
@@ -47,7 +51,7 @@ public struct StateTask<State: Sendable, Event: Sendable>: Sendable {
     /// A task whose operation reads its context (the machine's id, the state) and may throw.
     public init(
         fileID: StaticString = #fileID, line: UInt = #line,
-        _ operation: @escaping @Sendable (StateTaskContext<State>) async throws -> Event,
+        _ operation: @escaping @Sendable (StateTaskContext<Definition>) async throws -> Event,
         onError: @escaping @Sendable (any Error) -> Event?
     ) {
         self.operation = { context in
@@ -58,11 +62,9 @@ public struct StateTask<State: Sendable, Event: Sendable>: Sendable {
 }
 
 /// What a ``StateTask`` is told when it starts.
-public struct StateTaskContext<State: Sendable>: Sendable {
+public struct StateTaskContext<Definition: MachineDefinition>: Sendable {
     /// The state the task belongs to.
-    public let state: State
-    let erasedMachineID: any Hashable & Sendable
-
-    /// The id of the machine running the task, if it is of type `ID`.
-    public func machineID<ID: Hashable & Sendable>(as _: ID.Type) -> ID? { erasedMachineID as? ID }
+    public let state: Definition.State
+    /// The id of the machine running the task.
+    public let id: Definition.ID
 }

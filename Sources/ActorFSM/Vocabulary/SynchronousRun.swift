@@ -6,12 +6,14 @@
 /// of a transition's cost. A closure that calls the closures it captured does not, and neither
 /// does calling `run` on an instance borrowed through `Unmanaged` (see ``SchemaStorage/HotTransition``).
 @usableFromInline
-final class SynchronousRun<State: Sendable, Event: Sendable>: Sendable {
+final class SynchronousRun<Definition: MachineDefinition>: Sendable {
+    @usableFromInline typealias State = Definition.State
+    @usableFromInline typealias Event = Definition.Event
     /// Runs actions with the event (`nil` for a timeout), a maker of the context for actions that
     /// take it, and the count of actions completed so far.
     @usableFromInline
     typealias Chain = @Sendable (
-        _ event: Event?, _ context: () -> TransitionContext<State, Event>, _ completed: inout Int
+        _ event: Event?, _ context: () -> TransitionContext<Definition>, _ completed: inout Int
     ) throws -> Void
 
     /// The exit actions, then the transition's own: run before the new state is committed.
@@ -20,7 +22,7 @@ final class SynchronousRun<State: Sendable, Event: Sendable>: Sendable {
     @usableFromInline let afterCommit: Chain?
 
     /// The chains for `exit` and `actions`, and for `entry`; `nil` if one of them is asynchronous.
-    init?(exit: Actions<State, Event>, actions: Actions<State, Event>, entry: Actions<State, Event>) {
+    init?(exit: Actions<Definition>, actions: Actions<Definition>, entry: Actions<Definition>) {
         guard exit.isSynchronous && actions.isSynchronous && entry.isSynchronous else { return nil }
         beforeCommit = Self.chain(exit.bodies + actions.bodies)
         afterCommit = Self.chain(entry.bodies)
@@ -29,7 +31,7 @@ final class SynchronousRun<State: Sendable, Event: Sendable>: Sendable {
     /// Runs the chains around `commit`.
     @inlinable
     func run(
-        event: Event?, context: () -> TransitionContext<State, Event>, commit: () -> Void, counting completed: inout Int
+        event: Event?, context: () -> TransitionContext<Definition>, commit: () -> Void, counting completed: inout Int
     ) throws {
         try beforeCommit?(event, context, &completed)
         commit()
@@ -37,14 +39,14 @@ final class SynchronousRun<State: Sendable, Event: Sendable>: Sendable {
     }
 
     /// One closure that runs `bodies` in order, or `nil` if there are none.
-    private static func chain(_ bodies: [Actions<State, Event>.Body]) -> Chain? {
+    private static func chain(_ bodies: [Actions<Definition>.Body]) -> Chain? {
         var chain: Chain?
         for body in bodies.reversed() { chain = link(body, then: chain) }
         return chain
     }
 
     /// The chain that runs `body`, counts it, then runs `rest`.
-    private static func link(_ body: Actions<State, Event>.Body, then rest: Chain?) -> Chain {
+    private static func link(_ body: Actions<Definition>.Body, then rest: Chain?) -> Chain {
         switch (body, rest) {
         case (.plain(let action), nil):
             return { _, _, completed in

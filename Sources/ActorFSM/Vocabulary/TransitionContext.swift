@@ -1,14 +1,26 @@
 /// What an action is told about the transition it runs in.
 ///
 /// ```swift
-/// when(.coin) | then(.unlocked) | { (context: TransitionContext<State, Event>) in
+/// when(.coin) | then(.unlocked) | { (context: TransitionContext<Turnstile>) in
 ///     print("\(context.eventDescription) moved \(context.source) to \(context.target)")
 /// }
 /// ```
 ///
-/// When a ``Machine`` runs the action, the context also names the machine and lets the action
-/// post follow-up events to it.
-public struct TransitionContext<State: Sendable, Event: Sendable>: Sendable {
+/// The context names the machine by its id, typed by the definition, and lets the action post
+/// follow-up events to it:
+///
+/// ```swift
+/// when(.paid) | then(.paid) | { (context: TransitionContext<Orders>) in
+///     try await warehouse.ship(order: context.id)
+/// }
+/// ```
+public struct TransitionContext<Definition: MachineDefinition>: Sendable {
+    /// The definition's state type.
+    public typealias State = Definition.State
+    /// The definition's event type.
+    public typealias Event = Definition.Event
+    /// The definition's machine id type.
+    public typealias ID = Definition.ID
     /// The event being processed, with its payload; `nil` when a state timeout fired (see
     /// ``after(_:fileID:line:)``).
     public let event: Event?
@@ -21,22 +33,25 @@ public struct TransitionContext<State: Sendable, Event: Sendable>: Sendable {
     public let target: State
     /// The predicates the event arrived with.
     public let predicates: PredicateContext
+    /// The id of the machine running the action.
+    public let id: ID
     @usableFromInline let runtime: (any ActionRuntime)?
 
-    package init(event: Event?, source: State, target: State, predicates: PredicateContext) {
-        self.init(event: event, source: source, target: target, predicates: predicates, runtime: nil)
+    package init(event: Event?, source: State, target: State, predicates: PredicateContext, id: ID) {
+        self.init(event: event, source: source, target: target, predicates: predicates, id: id, runtime: nil)
     }
 
     @usableFromInline
     init(
         event: Event?, timeout: Timeout? = nil, source: State, target: State, predicates: PredicateContext,
-        runtime: (any ActionRuntime)?
+        id: ID, runtime: (any ActionRuntime)?
     ) {
         self.event = event
         self.timeoutDuration = timeout?.duration ?? .zero
         self.source = source
         self.target = target
         self.predicates = predicates
+        self.id = id
         self.runtime = runtime
     }
 
@@ -54,12 +69,6 @@ public struct TransitionContext<State: Sendable, Event: Sendable>: Sendable {
         guard let event else { throw MissingEventError() }
         return event
     }
-
-    /// The id of the machine running the action, or `nil` outside a machine.
-    public var machineID: (any Hashable & Sendable)? { runtime?.erasedMachineID }
-
-    /// The id of the machine running the action, if it is of type `ID`.
-    public func machineID<ID: Hashable & Sendable>(as _: ID.Type) -> ID? { runtime?.erasedMachineID as? ID }
 
     /// Posts a follow-up event to the machine running the action, or refuses it at once.
     ///

@@ -1,13 +1,17 @@
 extension Syntax {
     /// `define(.locked) { … }`: the transitions out of one state, its entry and exit actions and
     /// the super states it adopts.
-    public struct Define<State: Sendable, Event: Sendable>: Sendable {
+    public struct Define<Definition: MachineDefinition>: Sendable {
+        /// The definition's state type.
+        public typealias State = Definition.State
+        /// The definition's event type.
+        public typealias Event = Definition.Event
         let state: State
-        let superStates: [SuperState<State, Event>]
-        let onEntry: Actions<State, Event>
-        let onExit: Actions<State, Event>
-        let tasks: [StateTask<State, Event>]
-        let block: Block<State, Event, Complete>
+        let superStates: [SuperState<Definition>]
+        let onEntry: Actions<Definition>
+        let onExit: Actions<Definition>
+        let tasks: [StateTask<Definition>]
+        let block: Block<Definition, Complete>
         let location: SourceLocation
 
         /// Defines `state` with the transitions of `rows`, after those of `superStates`.
@@ -20,10 +24,10 @@ extension Syntax {
         ///   - tasks: operations run while the machine is in `state`; see ``StateTask``.
         ///   - rows: the transitions out of `state`.
         public init(
-            _ state: State, adopts superStates: SuperState<State, Event>...,
-            onEntry: Actions<State, Event> = Actions<State, Event>(), onExit: Actions<State, Event> = Actions<State, Event>(),
-            running tasks: StateTask<State, Event>..., fileID: StaticString = #fileID, line: UInt = #line,
-            @RowBuilder<State, Event, Complete> rows: () -> Block<State, Event, Complete>
+            _ state: State, adopts superStates: SuperState<Definition>...,
+            onEntry: Actions<Definition> = Actions<Definition>(), onExit: Actions<Definition> = Actions<Definition>(),
+            running tasks: StateTask<Definition>..., fileID: StaticString = #fileID, line: UInt = #line,
+            @RowBuilder<Definition, Complete> rows: () -> Block<Definition, Complete>
         ) {
             let location = SourceLocation(fileID, line)
             let block = rows()
@@ -34,17 +38,17 @@ extension Syntax {
 
         /// Defines `state` with the transitions of the super states it adopts, and no block.
         public init(
-            _ state: State, adopts superState: SuperState<State, Event>, _ more: SuperState<State, Event>...,
-            onEntry: Actions<State, Event> = Actions<State, Event>(), onExit: Actions<State, Event> = Actions<State, Event>(),
-            running tasks: StateTask<State, Event>..., fileID: StaticString = #fileID, line: UInt = #line
+            _ state: State, adopts superState: SuperState<Definition>, _ more: SuperState<Definition>...,
+            onEntry: Actions<Definition> = Actions<Definition>(), onExit: Actions<Definition> = Actions<Definition>(),
+            running tasks: StateTask<Definition>..., fileID: StaticString = #fileID, line: UInt = #line
         ) {
             self.init(state: state, superStates: [superState] + more, onEntry: onEntry, onExit: onExit, tasks: tasks,
                       block: Block(fragments: []), location: SourceLocation(fileID, line))
         }
 
         init(
-            state: State, superStates: [SuperState<State, Event>], onEntry: Actions<State, Event>,
-            onExit: Actions<State, Event>, tasks: [StateTask<State, Event>] = [], block: Block<State, Event, Complete>,
+            state: State, superStates: [SuperState<Definition>], onEntry: Actions<Definition>,
+            onExit: Actions<Definition>, tasks: [StateTask<Definition>] = [], block: Block<Definition, Complete>,
             location: SourceLocation
         ) {
             self.state = state
@@ -59,14 +63,18 @@ extension Syntax {
 
     /// Collects the `define` statements of a schema.
     @resultBuilder
-    public enum TableBuilder<State: Sendable, Event: Sendable> {
+    public enum TableBuilder<Definition: MachineDefinition> {
+        /// The definition's state type.
+        public typealias State = Definition.State
+        /// The definition's event type.
+        public typealias Event = Definition.Event
         /// One `define` statement.
-        public static func buildExpression(_ definition: Define<State, Event>) -> [Define<State, Event>] {
+        public static func buildExpression(_ definition: Define<Definition>) -> [Define<Definition>] {
             [definition]
         }
 
         /// Joins the `define` statements of the table.
-        public static func buildBlock(_ parts: [Define<State, Event>]...) -> [Define<State, Event>] {
+        public static func buildBlock(_ parts: [Define<Definition>]...) -> [Define<Definition>] {
             parts.flatMap { $0 }
         }
     }
@@ -76,30 +84,34 @@ extension Syntax {
 /// super states adopt.
 ///
 /// ```swift
-/// let resetable = SuperState<State, Event> { when(.reset) | then(.locked) }
+/// let resetable = SuperState<Turnstile> { when(.reset) | then(.locked) }
 /// define(.alarming, adopts: resetable, onEntry: [alarmOn], onExit: [alarmOff])
 /// ```
 ///
-/// Inside a schema's builder, write the type arguments (`SuperState<State, Event>`) when the super
+/// Inside a schema's builder, write the type arguments (`SuperState<Turnstile>`) when the super
 /// state is bound to a `let`: Swift infers a `let`'s type from its initializer alone. Passed
 /// directly to `adopts:`, or declared inside a ``SyntaxBuilder`` type, plain `SuperState { … }`
 /// suffices.
-public struct SuperState<State: Sendable, Event: Sendable>: Sendable {
+public struct SuperState<Definition: MachineDefinition>: Sendable {
+    /// The definition's state type.
+    public typealias State = Definition.State
+    /// The definition's event type.
+    public typealias Event = Definition.Event
     /// Shared by every copy of this super state, and by no other: a state that adopts it more
     /// than once (directly, or through several super states) gets its contents once.
     let identity = SuperStateIdentity()
     let superStates: [SuperState]
-    let onEntry: Actions<State, Event>
-    let onExit: Actions<State, Event>
-    let block: Syntax.Block<State, Event, Syntax.Complete>
+    let onEntry: Actions<Definition>
+    let onExit: Actions<Definition>
+    let block: Syntax.Block<Definition, Syntax.Complete>
     let location: SourceLocation
 
     /// A super state with the transitions of `rows`, after those of the super states it adopts.
     public init(
         adopts superStates: SuperState...,
-        onEntry: Actions<State, Event> = Actions<State, Event>(), onExit: Actions<State, Event> = Actions<State, Event>(),
+        onEntry: Actions<Definition> = Actions<Definition>(), onExit: Actions<Definition> = Actions<Definition>(),
         fileID: StaticString = #fileID, line: UInt = #line,
-        @Syntax.RowBuilder<State, Event, Syntax.Complete> rows: () -> Syntax.Block<State, Event, Syntax.Complete>
+        @Syntax.RowBuilder<Definition, Syntax.Complete> rows: () -> Syntax.Block<Definition, Syntax.Complete>
     ) {
         let location = SourceLocation(fileID, line)
         let block = rows()
@@ -113,7 +125,7 @@ public struct SuperState<State: Sendable, Event: Sendable>: Sendable {
     /// A super state that combines the super states it adopts, in order.
     public init(
         adopts superState: SuperState, _ more: SuperState...,
-        onEntry: Actions<State, Event> = Actions<State, Event>(), onExit: Actions<State, Event> = Actions<State, Event>(),
+        onEntry: Actions<Definition> = Actions<Definition>(), onExit: Actions<Definition> = Actions<Definition>(),
         fileID: StaticString = #fileID, line: UInt = #line
     ) {
         self.superStates = [superState] + more

@@ -1,11 +1,13 @@
 /// One statement of the DSL as far as it has been written: the parts a context block or a later
 /// pipe stage has not supplied yet are still empty.
-struct Fragment<State: Sendable, Event: Sendable>: Sendable {
+struct Fragment<Definition: MachineDefinition>: Sendable {
+    @usableFromInline typealias State = Definition.State
+    @usableFromInline typealias Event = Definition.Event
     var events: [EventMatcher<Event>] = []
     var target: Target<State>?
     var clauses: [MatchClause] = []
     var guards: [Guard<Event>] = []
-    var actions = Actions<State, Event>()
+    var actions = Actions<Definition>()
     var isOverride = false
     /// Where the statement starts: its leftmost pipe stage.
     var location: SourceLocation

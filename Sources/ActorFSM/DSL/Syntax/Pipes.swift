@@ -11,7 +11,7 @@ extension Fragment {
         return result
     }
 
-    func adding(_ actions: Actions<State, Event>) -> Fragment {
+    func adding(_ actions: Actions<Definition>) -> Fragment {
         var result = self
         result.actions = result.actions & actions
         return result
@@ -20,75 +20,73 @@ extension Fragment {
 
 extension Syntax {
     /// A pipe stage that actions can follow. The DSL's own types conform; do not conform your own.
-    public protocol ActionAccepting<State, Event> {
-        /// The state type of the schema.
-        associatedtype State: Sendable
-        /// The event type of the schema.
-        associatedtype Event: Sendable
+    public protocol ActionAccepting<Definition> {
+        /// The machine definition of the schema.
+        associatedtype Definition: MachineDefinition
         /// What the stage becomes once actions are attached.
         associatedtype WithActions
         /// Attaches `actions` after those the stage already has.
-        func attaching(_ actions: Actions<State, Event>) -> WithActions
+        func attaching(_ actions: Actions<Definition>) -> WithActions
     }
 }
 
 extension Syntax.When: Syntax.ActionAccepting {
     /// See ``Syntax/ActionAccepting/attaching(_:)``.
-    public func attaching(_ actions: Actions<State, Event>) -> Syntax.WhenActions<State, Event> {
+    public func attaching(_ actions: Actions<Definition>) -> Syntax.WhenActions<Definition> {
         .init(fragment: fragment.adding(actions))
     }
 }
 
 extension Syntax.Matching: Syntax.ActionAccepting {
     /// See ``Syntax/ActionAccepting/attaching(_:)``.
-    public func attaching(_ actions: Actions<State, Event>) -> Syntax.MatchingActions<State, Event> {
+    public func attaching(_ actions: Actions<Definition>) -> Syntax.MatchingActions<Definition> {
         .init(fragment: fragment.adding(actions))
     }
 }
 
 extension Syntax.MatchingWhen: Syntax.ActionAccepting {
     /// See ``Syntax/ActionAccepting/attaching(_:)``.
-    public func attaching(_ actions: Actions<State, Event>) -> Syntax.WhenActions<State, Event> {
+    public func attaching(_ actions: Actions<Definition>) -> Syntax.WhenActions<Definition> {
         .init(fragment: fragment.adding(actions))
     }
 }
 
 extension Syntax.MatchingThen: Syntax.ActionAccepting {
     /// See ``Syntax/ActionAccepting/attaching(_:)``.
-    public func attaching(_ actions: Actions<State, Event>) -> Syntax.MatchingThen<State, Event> {
+    public func attaching(_ actions: Actions<Definition>) -> Syntax.MatchingThen<Definition> {
         .init(fragment: fragment.adding(actions))
     }
 }
 
 extension Syntax.Row: Syntax.ActionAccepting {
     /// See ``Syntax/ActionAccepting/attaching(_:)``.
-    public func attaching(_ actions: Actions<State, Event>) -> Syntax.Row<State, Event> {
+    public func attaching(_ actions: Actions<Definition>) -> Syntax.Row<Definition> {
         .init(fragment: fragment.adding(actions))
     }
 }
 
 /// `when(.coin) | then(.unlocked)`.
-public func | <S, E>(lhs: Syntax.When<S, E>, rhs: Syntax.Then<S, E>) -> Syntax.Row<S, E> {
+public func | <D>(lhs: Syntax.When<D>, rhs: Syntax.Then<D>) -> Syntax.Row<D> {
     .init(fragment: lhs.fragment.followed(by: rhs.fragment))
 }
 
 /// `matching(P.a) | when(.coin)`.
-public func | <S, E>(lhs: Syntax.Matching<S, E>, rhs: Syntax.When<S, E>) -> Syntax.MatchingWhen<S, E> {
+public func | <D>(lhs: Syntax.Matching<D>, rhs: Syntax.When<D>) -> Syntax.MatchingWhen<D> {
     .init(fragment: lhs.fragment.followed(by: rhs.fragment))
 }
 
 /// `matching(P.a) | then(.unlocked)`, for use inside a `when { }` block.
-public func | <S, E>(lhs: Syntax.Matching<S, E>, rhs: Syntax.Then<S, E>) -> Syntax.MatchingThen<S, E> {
+public func | <D>(lhs: Syntax.Matching<D>, rhs: Syntax.Then<D>) -> Syntax.MatchingThen<D> {
     .init(fragment: lhs.fragment.followed(by: rhs.fragment))
 }
 
 /// `matching(P.a) | when(.coin) | then(.unlocked)`.
-public func | <S, E>(lhs: Syntax.MatchingWhen<S, E>, rhs: Syntax.Then<S, E>) -> Syntax.Row<S, E> {
+public func | <D>(lhs: Syntax.MatchingWhen<D>, rhs: Syntax.Then<D>) -> Syntax.Row<D> {
     .init(fragment: lhs.fragment.followed(by: rhs.fragment))
 }
 
 /// `… | alarmOff & lock` or `… | [alarmOff, lock]`: attaches a list of actions.
-public func | <L: Syntax.ActionAccepting>(lhs: L, rhs: Actions<L.State, L.Event>) -> L.WithActions {
+public func | <L: Syntax.ActionAccepting>(lhs: L, rhs: Actions<L.Definition>) -> L.WithActions {
     lhs.attaching(rhs)
 }
 
@@ -107,28 +105,28 @@ public func | <L: Syntax.ActionAccepting>(lhs: L, rhs: @escaping @Sendable () as
 /// A closure literal with one unannotated parameter receives the ``TransitionContext``; annotate
 /// it (`{ (event: Event) in … }`) to receive the event instead.
 @_disfavoredOverload
-public func | <L: Syntax.ActionAccepting>(lhs: L, rhs: @escaping @Sendable (L.Event) throws -> Void) -> L.WithActions {
+public func | <L: Syntax.ActionAccepting>(lhs: L, rhs: @escaping @Sendable (L.Definition.Event) throws -> Void) -> L.WithActions {
     lhs.attaching(Actions(rhs))
 }
 
 /// `… | charge`: attaches an asynchronous action that receives the event.
 @_disfavoredOverload
 public func | <L: Syntax.ActionAccepting>(
-    lhs: L, rhs: @escaping @Sendable (L.Event) async throws -> Void
+    lhs: L, rhs: @escaping @Sendable (L.Definition.Event) async throws -> Void
 ) -> L.WithActions {
     lhs.attaching(Actions(rhs))
 }
 
 /// `… | { context in … }`: attaches a synchronous action that receives the transition context.
 public func | <L: Syntax.ActionAccepting>(
-    lhs: L, rhs: @escaping @Sendable (TransitionContext<L.State, L.Event>) throws -> Void
+    lhs: L, rhs: @escaping @Sendable (TransitionContext<L.Definition>) throws -> Void
 ) -> L.WithActions {
     lhs.attaching(Actions(rhs))
 }
 
 /// `… | { context in await … }`: attaches an asynchronous action that receives the context.
 public func | <L: Syntax.ActionAccepting>(
-    lhs: L, rhs: @escaping @Sendable (TransitionContext<L.State, L.Event>) async throws -> Void
+    lhs: L, rhs: @escaping @Sendable (TransitionContext<L.Definition>) async throws -> Void
 ) -> L.WithActions {
     lhs.attaching(Actions(rhs))
 }

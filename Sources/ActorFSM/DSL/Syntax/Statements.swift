@@ -1,7 +1,11 @@
 extension Syntax {
     /// `when(.coin)`: the events a transition responds to.
-    public struct When<State: Sendable, Event: Sendable>: Sendable {
-        var fragment: Fragment<State, Event>
+    public struct When<Definition: MachineDefinition>: Sendable {
+        /// The definition's state type.
+        public typealias State = Definition.State
+        /// The definition's event type.
+        public typealias Event = Definition.Event
+        var fragment: Fragment<Definition>
 
         /// Responds to `event` and to each of `others`, compared by value.
         @_disfavoredOverload
@@ -26,8 +30,12 @@ extension Syntax {
     }
 
     /// `then(.unlocked)`, or `then()` to stay in the current state.
-    public struct Then<State: Sendable, Event: Sendable>: Sendable {
-        var fragment: Fragment<State, Event>
+    public struct Then<Definition: MachineDefinition>: Sendable {
+        /// The definition's state type.
+        public typealias State = Definition.State
+        /// The definition's event type.
+        public typealias Event = Definition.Event
+        var fragment: Fragment<Definition>
 
         /// Moves to `state`.
         public init(_ state: State, fileID: StaticString = #fileID, line: UInt = #line) {
@@ -43,8 +51,12 @@ extension Syntax {
     /// `matching(Enforcement.weak)` or `condition { … }`: restricts when a transition applies.
     ///
     /// The two are interchangeable in pipes and blocks, as in the Swift FSM guide.
-    public struct Matching<State: Sendable, Event: Sendable>: Sendable {
-        var fragment: Fragment<State, Event>
+    public struct Matching<Definition: MachineDefinition>: Sendable {
+        /// The definition's state type.
+        public typealias State = Definition.State
+        /// The definition's event type.
+        public typealias Event = Definition.Event
+        var fragment: Fragment<Definition>
 
         /// Applies only when the event arrives with `predicate` (or one of `others`, all of the
         /// same type) and with every predicate in `all`.
@@ -73,28 +85,48 @@ extension Syntax {
     }
 
     /// `matching(…) | when(…)`: waits for a `then`, or for actions inside a `then { }` block.
-    public struct MatchingWhen<State: Sendable, Event: Sendable>: Sendable {
-        var fragment: Fragment<State, Event>
+    public struct MatchingWhen<Definition: MachineDefinition>: Sendable {
+        /// The definition's state type.
+        public typealias State = Definition.State
+        /// The definition's event type.
+        public typealias Event = Definition.Event
+        var fragment: Fragment<Definition>
     }
 
     /// `matching(…) | then(…)`, with optional actions: a statement for a `when { }` block.
-    public struct MatchingThen<State: Sendable, Event: Sendable>: Sendable {
-        var fragment: Fragment<State, Event>
+    public struct MatchingThen<Definition: MachineDefinition>: Sendable {
+        /// The definition's state type.
+        public typealias State = Definition.State
+        /// The definition's event type.
+        public typealias Event = Definition.Event
+        var fragment: Fragment<Definition>
     }
 
     /// `when(…) | actions`: a statement for a `then { }` block.
-    public struct WhenActions<State: Sendable, Event: Sendable>: Sendable {
-        var fragment: Fragment<State, Event>
+    public struct WhenActions<Definition: MachineDefinition>: Sendable {
+        /// The definition's state type.
+        public typealias State = Definition.State
+        /// The definition's event type.
+        public typealias Event = Definition.Event
+        var fragment: Fragment<Definition>
     }
 
     /// `matching(…) | actions`: a statement for a block that supplies both `when` and `then`.
-    public struct MatchingActions<State: Sendable, Event: Sendable>: Sendable {
-        var fragment: Fragment<State, Event>
+    public struct MatchingActions<Definition: MachineDefinition>: Sendable {
+        /// The definition's state type.
+        public typealias State = Definition.State
+        /// The definition's event type.
+        public typealias Event = Definition.Event
+        var fragment: Fragment<Definition>
     }
 
     /// `when(…) | then(…)`, optionally preceded by `matching` and followed by actions: a complete
     /// transition.
-    public struct Row<State: Sendable, Event: Sendable>: Sendable {
-        var fragment: Fragment<State, Event>
+    public struct Row<Definition: MachineDefinition>: Sendable {
+        /// The definition's state type.
+        public typealias State = Definition.State
+        /// The definition's event type.
+        public typealias Event = Definition.Event
+        var fragment: Fragment<Definition>
     }
 }

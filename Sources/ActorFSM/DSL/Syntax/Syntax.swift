@@ -4,11 +4,11 @@
 /// return these types, and the types can also be used directly, for example through type aliases:
 ///
 /// ```swift
-/// typealias d = Syntax.Define<State, Event>
-/// typealias w = Syntax.When<State, Event>
-/// typealias t = Syntax.Then<State, Event>
+/// typealias d = Syntax.Define<Turnstile>
+/// typealias w = Syntax.When<Turnstile>
+/// typealias t = Syntax.Then<Turnstile>
 ///
-/// let schema = try Schema<State, Event>(initial: .locked) {
+/// let schema = try Schema<Turnstile>(initial: .locked) {
 ///     d(.locked)   { w(.coin) | t(.unlocked) | unlock }
 ///     d(.unlocked) { w(.pass) | t(.locked)   | lock }
 /// }

@@ -14,8 +14,11 @@
 ///   then empties);
 /// - senders wait only while the queue is full, and are let in, in order, with their events.
 @usableFromInline
-struct Inbox<State: Hashable & Sendable, Event: Sendable, ID: Hashable & Sendable>: Sendable {
-    @usableFromInline typealias Entry = InboxEntry<State, Event, ID>
+struct Inbox<Definition: MachineDefinition>: Sendable {
+    @usableFromInline typealias State = Definition.State
+    @usableFromInline typealias Event = Definition.Event
+    @usableFromInline typealias ID = Definition.ID
+    @usableFromInline typealias Entry = InboxEntry<Definition>
 
     /// What the inbox takes.
     @usableFromInline

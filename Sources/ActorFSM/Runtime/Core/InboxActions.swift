@@ -18,7 +18,7 @@ extension Inbox {
 
         /// Tells the sender that its event will not be queued.
         @usableFromInline
-        func answer(_ reply: InboxEntry<State, Event, ID>.Reply, admission: Admission) {
+        func answer(_ reply: InboxEntry<Definition>.Reply, admission: Admission) {
             entry.reply?.resume(returning: reply)
             admitted?.resume(returning: admission)
         }

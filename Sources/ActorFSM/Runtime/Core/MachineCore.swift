@@ -15,8 +15,10 @@
 /// property, and a non-mutating call on it would first copy the whole core, through its generic
 /// value witness, once per event.
 @usableFromInline
-struct MachineCore<State: Hashable & Sendable, Event: Sendable, Waiter: Sendable>: Sendable {
-    @usableFromInline typealias Storage = SchemaStorage<State, Event>
+struct MachineCore<Definition: MachineDefinition, Waiter: Sendable>: Sendable {
+    @usableFromInline typealias State = Definition.State
+    @usableFromInline typealias Event = Definition.Event
+    @usableFromInline typealias Storage = SchemaStorage<Definition>
 
     // The fields whose layout does not depend on `State` come first, so that code not
     // specialized for the machine's types (a supervisor's shutdown) reaches them at fixed

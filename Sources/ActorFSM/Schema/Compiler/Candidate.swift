@@ -1,7 +1,9 @@
 /// One transition of one state as the compiler sees it: a statement split per event, its
 /// predicates combined into a filter.
-struct Candidate<State: Sendable, Event: Sendable>: Sendable {
-    let fragment: Fragment<State, Event>
+struct Candidate<Definition: MachineDefinition>: Sendable {
+    @usableFromInline typealias State = Definition.State
+    @usableFromInline typealias Event = Definition.Event
+    let fragment: Fragment<Definition>
     let event: EventMatcher<Event>
     let filter: PredicateFilter
     /// The super state whose block holds the statement (`nil` for a `define`'s own).

@@ -1,11 +1,13 @@
 /// A transition as the schema stores it: everything by dense id.
-struct CompiledTransition<State: Sendable, Event: Sendable>: Sendable {
+struct CompiledTransition<Definition: MachineDefinition>: Sendable {
+    @usableFromInline typealias State = Definition.State
+    @usableFromInline typealias Event = Definition.Event
     let source: Int32
     let event: Int32
     let target: Int32
     let filter: PredicateFilter
     let guards: [Guard<Event>]
-    let actions: Actions<State, Event>
+    let actions: Actions<Definition>
     let location: SourceLocation
     let isOverride: Bool
 

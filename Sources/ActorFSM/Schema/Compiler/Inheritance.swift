@@ -1,6 +1,8 @@
 /// Flattens `define` statements and the super states they adopt into the statements that apply
 /// to each state, applying `override` and reporting its misuse.
-struct Inheritance<State: Sendable, Event: Sendable> {
+struct Inheritance<Definition: MachineDefinition> {
+    @usableFromInline typealias State = Definition.State
+    @usableFromInline typealias Event = Definition.Event
     var space = PredicateSpace()
     var diagnostics: [SchemaError.Diagnostic] = []
     /// `nothing to override` reports, kept apart: they are dropped for an override that turns out
@@ -21,11 +23,11 @@ struct Inheritance<State: Sendable, Event: Sendable> {
     /// still sees the whole super state, so an `override` in one branch replaces what that
     /// branch inherits, whatever the order of adoption.
     mutating func candidates(
-        adopting superStates: [SuperState<State, Event>], own block: Syntax.Block<State, Event, Syntax.Complete>,
+        adopting superStates: [SuperState<Definition>], own block: Syntax.Block<Definition, Syntax.Complete>,
         state: String?, origin: ObjectIdentifier? = nil
-    ) -> [Candidate<State, Event>] {
-        var inherited: [Candidate<State, Event>] = []
-        var seen = Set<Candidate<State, Event>.Origin>()
+    ) -> [Candidate<Definition>] {
+        var inherited: [Candidate<Definition>] = []
+        var seen = Set<Candidate<Definition>.Origin>()
         for superState in superStates {
             let parent = candidates(adopting: superState.superStates, own: superState.block, state: nil,
                                     origin: ObjectIdentifier(superState.identity))
@@ -35,7 +37,7 @@ struct Inheritance<State: Sendable, Event: Sendable> {
             diagnostics.append(.init(.emptyBlock, "this block declares no transition; add one or remove the block",
                                      at: [location], state: state))
         }
-        var own: [Candidate<State, Event>] = []
+        var own: [Candidate<Definition>] = []
         for fragment in block.fragments { own += split(fragment, state: state, origin: origin) }
         var plainKeys: [SendableHashable: SourceLocation] = [:]
         for statement in own where !statement.isOverride && plainKeys[statement.overrideKey] == nil {
@@ -76,18 +78,18 @@ struct Inheritance<State: Sendable, Event: Sendable> {
     /// The entry or exit actions of a `define`: those of its super states first, in order,
     /// each super state's once however often it is adopted.
     static func actions(
-        adopting superStates: [SuperState<State, Event>], own: Actions<State, Event>,
-        _ select: (SuperState<State, Event>) -> Actions<State, Event>
-    ) -> Actions<State, Event> {
+        adopting superStates: [SuperState<Definition>], own: Actions<Definition>,
+        _ select: (SuperState<Definition>) -> Actions<Definition>
+    ) -> Actions<Definition> {
         var visited = Set<ObjectIdentifier>()
         return actions(adopting: superStates, own: own, select, visited: &visited)
     }
 
     private static func actions(
-        adopting superStates: [SuperState<State, Event>], own: Actions<State, Event>,
-        _ select: (SuperState<State, Event>) -> Actions<State, Event>, visited: inout Set<ObjectIdentifier>
-    ) -> Actions<State, Event> {
-        var combined = Actions<State, Event>()
+        adopting superStates: [SuperState<Definition>], own: Actions<Definition>,
+        _ select: (SuperState<Definition>) -> Actions<Definition>, visited: inout Set<ObjectIdentifier>
+    ) -> Actions<Definition> {
+        var combined = Actions<Definition>()
         for superState in superStates where visited.insert(ObjectIdentifier(superState.identity)).inserted {
             combined = combined & actions(adopting: superState.superStates, own: select(superState), select, visited: &visited)
         }
@@ -100,8 +102,8 @@ struct Inheritance<State: Sendable, Event: Sendable> {
     }
 
     private mutating func split(
-        _ fragment: Fragment<State, Event>, state: String?, origin: ObjectIdentifier?
-    ) -> [Candidate<State, Event>] {
+        _ fragment: Fragment<Definition>, state: String?, origin: ObjectIdentifier?
+    ) -> [Candidate<Definition>] {
         let filter = PredicateFilter.combining(fragment.clauses, in: &space, state: state, diagnostics: &diagnostics)
         return fragment.events.map { Candidate(fragment: fragment, event: $0, filter: filter, declaredIn: origin) }
     }

@@ -1,6 +1,8 @@
 /// Turns `define` statements into a validated `SchemaStorage`, collecting every problem.
-struct SchemaCompiler<State: Hashable & Sendable, Event: Sendable> {
-    private var inheritance = Inheritance<State, Event>()
+struct SchemaCompiler<Definition: MachineDefinition> {
+    @usableFromInline typealias State = Definition.State
+    @usableFromInline typealias Event = Definition.Event
+    private var inheritance = Inheritance<Definition>()
     private var diagnostics: [SchemaError.Diagnostic] = []
     private var states: [State] = []
     private var stateIDs: [State: Int32] = [:]
@@ -13,9 +15,9 @@ struct SchemaCompiler<State: Hashable & Sendable, Event: Sendable> {
     /// - Parameter columnWidthLimit: the widest row of strides whose columns may be hashed (see
     ///   ``TypeColumns``); tests lower it to take the search by slot.
     static func compile(
-        initial: State, final: Set<State> = [], policy: EntryExitPolicy, definitions: [Syntax.Define<State, Event>],
+        initial: State, final: Set<State> = [], policy: EntryExitPolicy, definitions: [Syntax.Define<Definition>],
         location: SourceLocation, columnWidthLimit: Int = TypeColumns.maximumWidth
-    ) throws(SchemaError) -> SchemaStorage<State, Event> {
+    ) throws(SchemaError) -> SchemaStorage<Definition> {
         var compiler = SchemaCompiler()
         return try compiler.run(
             initial: initial, final: final, policy: policy, definitions: definitions, location: location,
@@ -23,9 +25,9 @@ struct SchemaCompiler<State: Hashable & Sendable, Event: Sendable> {
     }
 
     private mutating func run(
-        initial: State, final: Set<State>, policy: EntryExitPolicy, definitions: [Syntax.Define<State, Event>],
+        initial: State, final: Set<State>, policy: EntryExitPolicy, definitions: [Syntax.Define<Definition>],
         location: SourceLocation, columnWidthLimit: Int
-    ) throws(SchemaError) -> SchemaStorage<State, Event> {
+    ) throws(SchemaError) -> SchemaStorage<Definition> {
         if definitions.isEmpty {
             diagnostics.append(.init(.emptyTable, "the table defines no state; add at least one `define`", at: [location]))
         }
@@ -74,15 +76,15 @@ struct SchemaCompiler<State: Hashable & Sendable, Event: Sendable> {
 
     /// What the `define` statements add up to, per state id.
     private struct Flattened {
-        var transitions: [CompiledTransition<State, Event>] = []
-        var entry: [Int32: Actions<State, Event>] = [:]
-        var exit: [Int32: Actions<State, Event>] = [:]
-        var tasks: [Int32: [StateTask<State, Event>]] = [:]
+        var transitions: [CompiledTransition<Definition>] = []
+        var entry: [Int32: Actions<Definition>] = [:]
+        var exit: [Int32: Actions<Definition>] = [:]
+        var tasks: [Int32: [StateTask<Definition>]] = [:]
     }
 
     /// Every state's transitions, entry and exit actions and tasks, from its `define`
     /// statements and the super states they adopt.
-    private mutating func flatten(_ definitions: [Syntax.Define<State, Event>]) -> Flattened {
+    private mutating func flatten(_ definitions: [Syntax.Define<Definition>]) -> Flattened {
         var flat = Flattened()
         for definition in definitions {
             let source = intern(definition.state)
@@ -99,8 +101,8 @@ struct SchemaCompiler<State: Hashable & Sendable, Event: Sendable> {
     }
 
     private mutating func compile(
-        _ candidate: Candidate<State, Event>, from source: Int32, state: State
-    ) -> CompiledTransition<State, Event> {
+        _ candidate: Candidate<Definition>, from source: Int32, state: State
+    ) -> CompiledTransition<Definition> {
         let target: Int32 = switch candidate.fragment.target {
         case .state(let next)?: intern(next)
         case .unchanged?, nil: source
@@ -126,7 +128,7 @@ struct SchemaCompiler<State: Hashable & Sendable, Event: Sendable> {
     }
 
     /// `transition` with a timeout's provisional (negative) id replaced by its final one, after the events'.
-    private func numberingTimeouts(_ transition: CompiledTransition<State, Event>) -> CompiledTransition<State, Event> {
+    private func numberingTimeouts(_ transition: CompiledTransition<Definition>) -> CompiledTransition<Definition> {
         guard transition.event < 0 else { return transition }
         return transition.with(event: Int32(events.count) - 1 - transition.event)
     }

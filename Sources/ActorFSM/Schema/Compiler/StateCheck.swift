@@ -1,12 +1,14 @@
 /// Checks that every state a machine can be in is either defined or declared final: a state
 /// that transitions lead to without a `define` handles no event, which is almost always a
 /// forgotten `define` rather than the end of the workflow.
-struct StateCheck<State: Hashable & Sendable, Event: Sendable> {
+struct StateCheck<Definition: MachineDefinition> {
+    @usableFromInline typealias State = Definition.State
+    @usableFromInline typealias Event = Definition.Event
     let diagnostics: [SchemaError.Diagnostic]
 
     init(
-        initial: State, final: Set<State>, definitions: [Syntax.Define<State, Event>],
-        transitions: [CompiledTransition<State, Event>], states: [State], location: SourceLocation
+        initial: State, final: Set<State>, definitions: [Syntax.Define<Definition>],
+        transitions: [CompiledTransition<Definition>], states: [State], location: SourceLocation
     ) {
         var diagnostics: [SchemaError.Diagnostic] = []
         let defined = Set(definitions.map(\.state))

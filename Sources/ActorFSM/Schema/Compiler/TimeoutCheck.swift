@@ -1,15 +1,17 @@
 /// Checks the transitions that state timeouts trigger: a positive duration, an effect, and no
 /// condition or action that needs the event a timeout does not have.
-struct TimeoutCheck<State: Sendable, Event: Sendable> {
+struct TimeoutCheck<Definition: MachineDefinition> {
+    @usableFromInline typealias State = Definition.State
+    @usableFromInline typealias Event = Definition.Event
     let policy: EntryExitPolicy
     /// Event ids from here on are timeouts, numbered in the order of `durations`.
     let firstTimeoutID: Int32
     let durations: [Duration]
-    let entryActions: [Actions<State, Event>]
-    let exitActions: [Actions<State, Event>]
+    let entryActions: [Actions<Definition>]
+    let exitActions: [Actions<Definition>]
     let describeState: (Int32) -> String
 
-    func diagnostics(_ transition: CompiledTransition<State, Event>) -> [SchemaError.Diagnostic] {
+    func diagnostics(_ transition: CompiledTransition<Definition>) -> [SchemaError.Diagnostic] {
         guard transition.event >= firstTimeoutID else { return [] }
         let timeout = Timeout(durations[Int(transition.event - firstTimeoutID)])
         let state = describeState(transition.source)
