@@ -93,17 +93,17 @@ import Testing
             _ = try await first.value
             Issue.record("the action should fail")
         } catch {
-            #expect(((error as? MachineError)?.underlying as? MachineError)?.kind == .inboxFull)
+            #expect(((error as? TurnstileError)?.underlying as? TurnstileError)?.kind == .inboxFull)
         }
     }
 
     @Test func followUpsBeyondTheInboxCapacityAreRefused() async throws {
-        let accepted = Later<[MachineError.Kind?]>()
+        let accepted = Later<[MachineErrorKind?]>()
         let schema = try Schema<NumberedTurnstile>(initial: .locked) {
             define(.locked) {
                 when(.coin) | then(.unlocked) | { (context: TransitionContext<NumberedTurnstile>) in
-                    accepted.set((0..<5).map { _ -> MachineError.Kind? in
-                        do { try context.tryPost(.pass); return nil } catch { return (error as? MachineError)?.kind }
+                    accepted.set((0..<5).map { _ -> MachineErrorKind? in
+                        do { try context.tryPost(.pass); return nil } catch { return (error as? TurnstileError)?.kind }
                     })
                 }
             }

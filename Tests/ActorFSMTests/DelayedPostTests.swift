@@ -65,7 +65,7 @@ import Testing
         timed.clock.advance(by: .seconds(60))
         #expect(await timed.next()?.event == .pay)
         #expect(await timed.next() == nil, "nothing was delivered after the stop")
-        #expect(throws: MachineError.self) { try timed.machine.post(.retry, after: .seconds(1)) }
+        #expect(throws: MachineError<CheckoutFlow>.self) { try timed.machine.post(.retry, after: .seconds(1)) }
     }
 
     @Test func finishingTheMachineCancelsDelayedPostsAndRefusesNewOnes() async throws {

@@ -254,7 +254,9 @@ let configuration = MachineConfiguration<OrderState>(instrument: FailureLog())
         do {
             try await machine.send(.coin)
         } catch {
-            if error.kind == .actionFailed { print(error.underlying!, error.detail) }
+            if error.kind == .actionFailed, let record = error.record {
+                print("machine \(error.machineID) stayed \(record.target): \(error.underlying!)")
+            }
         }
     }
 

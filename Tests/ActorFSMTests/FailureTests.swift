@@ -50,25 +50,25 @@ import Testing
         let waiting = Task { try await machine.send(.pass) }
         await machine.untilQueued(2)
         gate.open()
-        await #expect(throws: MachineError.self) { try await failing.value }
+        await #expect(throws: TurnstileError.self) { try await failing.value }
         do {
             _ = try await waiting.value
             Issue.record("a queued send should be stopped")
         } catch {
-            #expect((error as? MachineError)?.kind == .stopped)
+            #expect((error as? TurnstileError)?.kind == .stopped)
         }
         #expect(await machine.isStopped)
         var outcomes: [String] = []
         for await record in records { outcomes.append(record.outcomeName) }
         #expect(outcomes == ["failed", "stopped", "stopped"])
-        await #expect(throws: MachineError.self) { try await machine.send(.pass) }
+        await #expect(throws: TurnstileError.self) { try await machine.send(.pass) }
     }
 
     @Test func enterMovesToTheErrorState() async throws {
         let machine = Machine(schema: try schema(throwingIn: "transition"), id: 0,
                               configuration: .init(failurePolicy: .enter(.alarming)))
         let states = await machine.stateChanges()
-        await #expect(throws: MachineError.self) { try await machine.send(.coin) }
+        await #expect(throws: TurnstileError.self) { try await machine.send(.coin) }
         #expect(await machine.state == .alarming)
         #expect(try await machine.send(.reset).target == .locked)
         #expect(try await first(3, of: states) == [.locked, .alarming, .locked])
@@ -84,7 +84,7 @@ import Testing
             define(.ok) { when(.coin) | then() | { throw Boom() } }
         }
         let machine = Machine(schema: schema, id: 0, configuration: .init(failurePolicy: .enter(.broken)))
-        await #expect(throws: MachineError.self) { try await machine.send(.coin) }
+        await #expect(throws: MachineError<Extra>.self) { try await machine.send(.coin) }
         #expect(await machine.state == .broken)
         let record = try await machine.send(.coin)
         guard case .unhandled(let reason) = record.outcome else {
@@ -158,7 +158,7 @@ import Testing
             _ = try await queued.value
             Issue.record("the queued send should be stopped")
         } catch {
-            #expect((error as? MachineError)?.kind == .stopped)
+            #expect((error as? TurnstileError)?.kind == .stopped)
         }
         #expect(try await inFlight.value.outcome.isTransitioned)
         #expect(cancelled.get == true)
@@ -177,7 +177,7 @@ import Testing
                         _ = try await Task.detached { try await machine.send(.pass) }.value
                         outcome.set("sent")
                     } catch {
-                        outcome.set("\((error as? MachineError)?.kind.description ?? "other")")
+                        outcome.set("\((error as? TurnstileError)?.kind.description ?? "other")")
                     }
                 }
             }
@@ -219,7 +219,7 @@ import Testing
         // The post's action now runs, and will not finish before the sender is answered.
         await second.untilArrivals(1)
         await machine.stop()
-        await #expect(throws: MachineError.self) { try await sender.value }
+        await #expect(throws: TurnstileError.self) { try await sender.value }
         second.open()
         #expect(try await inline.value.outcome.isTransitioned)
     }
@@ -262,7 +262,7 @@ import Testing
             _ = try await withdrawn.value
             Issue.record("the cancelled send should throw")
         } catch {
-            #expect((error as? MachineError)?.kind == .cancelled)
+            #expect((error as? TurnstileError)?.kind == .cancelled)
         }
         #expect(machine.queuedCount == 0)
         gate.open()
@@ -314,8 +314,8 @@ import Testing
     @Test func aStoppedMachineRefusesEventsAndItsStreamsFinish() async throws {
         let machine = Machine(schema: schema, id: 0)
         await machine.stop()
-        await #expect(throws: MachineError.self) { try await machine.send(.pass) }
-        #expect(throws: MachineError.self) { try machine.tryPost(.pass) }
+        await #expect(throws: TurnstileError.self) { try await machine.send(.pass) }
+        #expect(throws: TurnstileError.self) { try machine.tryPost(.pass) }
         var count = 0
         for await _ in await machine.records() { count += 1 }
         #expect(count == 0)

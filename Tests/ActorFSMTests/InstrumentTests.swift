@@ -24,7 +24,7 @@ final class RecordingInstrument: Instrument {
         depths.withLock { $0.append(queueDepth) }
         accepted.yield()
     }
-    func eventRefused<ID: Hashable & Sendable>(by id: ID, origin: EventOrigin, error: MachineError) {
+    func eventRefused<D>(_ error: MachineError<D>, origin: EventOrigin) {
         note("refused \(origin) \(error.kind)")
     }
     func timerEventDropped<ID: Hashable & Sendable>(by id: ID, origin: EventOrigin) { note("dropped \(origin)") }
@@ -94,9 +94,9 @@ final class TracingInstrument: Instrument {
         try await machine.post(.pass)
         _ = await records.next()
         _ = await records.next()
-        await #expect(throws: MachineError.self) { try await machine.send(.reset) }
+        await #expect(throws: TurnstileError.self) { try await machine.send(.reset) }
         await machine.finish()
-        #expect(throws: MachineError.self) { try machine.tryPost(.coin) }
+        #expect(throws: TurnstileError.self) { try machine.tryPost(.coin) }
         let lines = instrument.lines
         #expect(lines.first == "started 1")
         #expect(lines.dropFirst().prefix(2) == ["accepted send", "processed coin transitioned"])
@@ -118,8 +118,8 @@ final class TracingInstrument: Instrument {
         let supervisor = Supervisor<NumberedTurnstile>(
             schema: Self.schema, configuration: .init(machine: .init(failurePolicy: .stop, instrument: instrument)))
         try supervisor.spawn(id: 3)
-        await #expect(throws: MachineError.self) { try await supervisor.send(to: 3, .reset) }
-        #expect(throws: MachineError.self) { try supervisor.tryPost(to: 9, .coin) }
+        await #expect(throws: TurnstileError.self) { try await supervisor.send(to: 3, .reset) }
+        #expect(throws: TurnstileError.self) { try supervisor.tryPost(to: 9, .coin) }
         await supervisor.shutdown()
         let lines = instrument.lines
         #expect(lines.filter { $0.hasPrefix("started") } == ["started 3", "started 3"])
@@ -144,7 +144,7 @@ final class TracingInstrument: Instrument {
         let queued = Task { try await machine.send(.pass) }
         _ = await acceptances.next()
         await machine.stop()
-        await #expect(throws: MachineError.self) { try await queued.value }
+        await #expect(throws: TurnstileError.self) { try await queued.value }
         gate.open()
         _ = try? await first.value
         await machine.finish()

@@ -106,7 +106,7 @@ enum TickedTurnstile: MachineDefinition {
                             if index.isMultiple(of: 10) {
                                 let send = Task { try await machine.send(event) }
                                 send.cancel()
-                                if case .failure(let error as MachineError) = await send.result, error.kind == .cancelled {
+                                if case .failure(let error as TurnstileError) = await send.result, error.kind == .cancelled {
                                     cancelled += 1
                                 }
                             } else {

@@ -94,7 +94,7 @@ import Testing
             Issue.record("the send should fail")
         } catch {
             #expect(error.kind == .actionFailed)
-            #expect((error.underlying as? MachineError)?.kind == .reentrantSend)
+            #expect((error.underlying as? TurnstileError)?.kind == .reentrantSend)
         }
         #expect(await gate.state == .locked)
     }
@@ -128,10 +128,10 @@ import Testing
             _ = try await cycle.value
             Issue.record("the cycle should be detected")
         } catch {
-            let outer = try #require(error as? MachineError)
-            let inner = try #require(outer.underlying as? MachineError)
+            let outer = try #require(error as? TurnstileError)
+            let inner = try #require(outer.underlying as? TurnstileError)
             #expect(inner.kind == .actionFailed)
-            #expect((inner.underlying as? MachineError)?.kind == .reentrantSend)
+            #expect((inner.underlying as? TurnstileError)?.kind == .reentrantSend)
         }
     }
 

@@ -55,7 +55,7 @@ import Testing
         let machine = Machine(schema: try Self.schema(started: Gate()), id: 0,
                               configuration: .init(failurePolicy: .stop))
         let runner = Task { try await machine.run() }
-        await #expect(throws: MachineError.self) { try await machine.send(.reset) }
+        await #expect(throws: TurnstileError.self) { try await machine.send(.reset) }
         await #expect(throws: Boom.self) { try await runner.value }
     }
 
@@ -134,7 +134,7 @@ import Testing
             schema: try Self.schema(started: Gate()), configuration: .init(restartStrategy: .escalate))
         try supervisor.spawn(id: 7)
         let runner = Task { try await supervisor.run() }
-        await #expect(throws: MachineError.self) { try await supervisor.send(to: 7, .reset) }
+        await #expect(throws: TurnstileError.self) { try await supervisor.send(to: 7, .reset) }
         do {
             try await runner.value
             Issue.record("run returned after an escalation")

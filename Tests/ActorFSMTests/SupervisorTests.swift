@@ -19,10 +19,10 @@ import Testing
         try supervisor.spawn(id: 1)
         try supervisor.spawn(id: 2, startingIn: .unlocked)
         #expect(supervisor.count == 2)
-        #expect(throws: MachineError.self) { try supervisor.spawn(id: 1) }
+        #expect(throws: TurnstileError.self) { try supervisor.spawn(id: 1) }
         #expect(try await supervisor.send(to: 1, .coin).target == .unlocked)
         #expect(try await supervisor.send(to: 2, .pass).target == .locked)
-        await #expect(throws: MachineError.self) { try await supervisor.send(to: 99, .coin) }
+        await #expect(throws: TurnstileError.self) { try await supervisor.send(to: 99, .coin) }
         #expect(await supervisor.machine(id: 1)?.state == .unlocked)
         await supervisor.stop(id: 1)
         #expect(supervisor.count == 1)
@@ -45,7 +45,7 @@ import Testing
         let original = try supervisor.spawn(id: 7)
         try await supervisor.send(to: 7, .coin)
         try await supervisor.send(to: 7, .pass)
-        await #expect(throws: MachineError.self) { try await supervisor.send(to: 7, .reset) }
+        await #expect(throws: TurnstileError.self) { try await supervisor.send(to: 7, .reset) }
         let seen = try await first(4, of: events)
         guard case .restarted(let id, let error) = seen[3] else {
             Issue.record("expected a restart, got \(seen[3])")
@@ -68,7 +68,7 @@ import Testing
         let events = supervisor.reports()
         try supervisor.spawn(id: 1)
         try supervisor.spawn(id: 2)
-        for _ in 0..<3 { await #expect(throws: MachineError.self) { try await supervisor.send(to: 1, .reset) } }
+        for _ in 0..<3 { await #expect(throws: TurnstileError.self) { try await supervisor.send(to: 1, .reset) } }
         var decisions: [String] = []
         for await event in events {
             switch event {
@@ -83,13 +83,13 @@ import Testing
         #expect(supervisor.isShutDown)
         #expect(supervisor.escalation?.id == 1)
         #expect(supervisor.escalation?.error is Boom)
-        #expect(throws: MachineError.self) { try supervisor.spawn(id: 3) }
+        #expect(throws: TurnstileError.self) { try supervisor.spawn(id: 3) }
         // Its machines are gone with it: a sender is told why, not that the id is unknown.
         for id in [1, 2] {
-            let error = await #expect(throws: MachineError.self) { try await supervisor.send(to: id, .coin) }
+            let error = await #expect(throws: TurnstileError.self) { try await supervisor.send(to: id, .coin) }
             #expect(error?.kind == .stopped)
             #expect(error?.description.contains("the supervisor is shut down") == true)
-            #expect(throws: MachineError.self) { try supervisor.tryPost(to: id, .coin) }
+            #expect(throws: TurnstileError.self) { try supervisor.tryPost(to: id, .coin) }
         }
     }
 
@@ -106,12 +106,12 @@ import Testing
             schema: schema, configuration: .init(intensity: RestartIntensity(maxRestarts: 1, within: .seconds(10))),
             now: { clock.now })
         try supervisor.spawn(id: 1)
-        await #expect(throws: MachineError.self) { try await supervisor.send(to: 1, .reset) }
+        await #expect(throws: TurnstileError.self) { try await supervisor.send(to: 1, .reset) }
         clock.advance(by: .seconds(11))
-        await #expect(throws: MachineError.self) { try await supervisor.send(to: 1, .reset) }
+        await #expect(throws: TurnstileError.self) { try await supervisor.send(to: 1, .reset) }
         #expect(!supervisor.isShutDown)
         clock.advance(by: .seconds(5))
-        await #expect(throws: MachineError.self) { try await supervisor.send(to: 1, .reset) }
+        await #expect(throws: TurnstileError.self) { try await supervisor.send(to: 1, .reset) }
         await supervisor.shutdown()
         #expect(supervisor.escalation?.id == 1)
     }
@@ -121,7 +121,7 @@ import Testing
         let events = supervisor.reports()
         let bystander = try supervisor.spawn(id: 2)
         try supervisor.spawn(id: 1)
-        await #expect(throws: MachineError.self) { try await supervisor.send(to: 1, .reset) }
+        await #expect(throws: TurnstileError.self) { try await supervisor.send(to: 1, .reset) }
         var last: String?
         for await event in events {
             if case .escalated(let id, _) = event { last = "escalated \(id)" }
@@ -151,7 +151,7 @@ import Testing
         let supervisor = Supervisor<NumberedTurnstile>(schema: schema, configuration: .init(restartStrategy: .leaveStopped))
         let events = supervisor.reports()
         try supervisor.spawn(id: 1)
-        await #expect(throws: MachineError.self) { try await supervisor.send(to: 1, .reset) }
+        await #expect(throws: TurnstileError.self) { try await supervisor.send(to: 1, .reset) }
         let seen = try await first(2, of: events)
         guard case .terminated(let id, .failed) = seen[1] else {
             Issue.record("expected termination, got \(seen[1])")
@@ -183,8 +183,8 @@ import Testing
         let again = Task { await supervisor.shutdown() }
         #expect(supervisor.machine(id: 3) === machines[3])
         // Every machine refuses new events before the busy ones have drained.
-        for machine in machines { #expect(throws: MachineError.self) { try machine.tryPost(.coin) } }
-        await #expect(throws: MachineError.self) { try await supervisor.send(to: 12, .coin) }
+        for machine in machines { #expect(throws: TurnstileError.self) { try machine.tryPost(.coin) } }
+        await #expect(throws: TurnstileError.self) { try await supervisor.send(to: 12, .coin) }
         gate.open()
         await again.value
         #expect(supervisor.count == 0, "the second call returned once the first was done")

@@ -15,6 +15,9 @@ enum NumberedTurnstile: MachineDefinition {
     typealias ID = Int
 }
 
+/// What a numbered turnstile's machine or supervisor throws.
+typealias TurnstileError = MachineError<NumberedTurnstile>
+
 typealias State = Turnstile.State
 typealias Event = Turnstile.Event
 enum Enforcement: MatchingPredicate { case weak, strong }

@@ -36,14 +36,14 @@ public protocol Instrument: AnyObject, Sendable {
     /// included; 0 when `send` found the machine idle and runs the event at once.
     func eventAccepted<ID: Hashable & Sendable>(by id: ID, origin: EventOrigin, queueDepth: Int)
 
-    /// A machine or supervisor refused an event: `error` says why (`.inboxFull`, `.stopped`,
+    /// A machine or supervisor refused an event: `error` names the machine and says why (`.inboxFull`, `.stopped`,
     /// `.cancelled`, `.reentrantSend`, `.unknownMachine`). A refused event gets no record. An
     /// accepted `send` or `post` that its cancelled sender withdrew, or that waited for room when
     /// the machine stopped, is reported accepted, then refused.
     ///
     /// A follow-up refused because its machine is stopping is reported here too; the action that
     /// posted it fails if it rethrows the error, and ``actionFailed(_:error:)`` follows.
-    func eventRefused<ID: Hashable & Sendable>(by id: ID, origin: EventOrigin, error: MachineError)
+    func eventRefused<Definition: MachineDefinition>(_ error: MachineError<Definition>, origin: EventOrigin)
 
     /// A state timeout or a state task's result was dropped without a record: the machine had
     /// left the state it belonged to.
@@ -89,7 +89,7 @@ extension Instrument {
     /// Does nothing.
     public func eventAccepted<ID: Hashable & Sendable>(by id: ID, origin: EventOrigin, queueDepth: Int) {}
     /// Does nothing.
-    public func eventRefused<ID: Hashable & Sendable>(by id: ID, origin: EventOrigin, error: MachineError) {}
+    public func eventRefused<Definition: MachineDefinition>(_ error: MachineError<Definition>, origin: EventOrigin) {}
     /// Does nothing.
     public func timerEventDropped<ID: Hashable & Sendable>(by id: ID, origin: EventOrigin) {}
     /// Does nothing.

@@ -9,20 +9,21 @@ extension Machine: ActionRuntime {
         return schedule(event, after: delay, predicates: predicates)
     }
 
-    @usableFromInline nonisolated func refusedDelayedPost() -> MachineError {
-        refusal(.stopped, origin: .delayedPost)
+    @usableFromInline nonisolated func refusedDelayedPost() -> MachineErrorKind {
+        refusal(.stopped, origin: .delayedPost).kind
     }
 
-    @usableFromInline nonisolated func postFollowUp<E: Sendable>(_ event: E, predicates: PredicateContext?) throws(MachineError) {
+    @usableFromInline nonisolated func postFollowUp<E: Sendable>(_ event: E, predicates: PredicateContext?) -> MachineErrorKind? {
         // A context is only ever made by this machine for its own `Event` type.
-        guard let event = event as? Event else { throw MachineError(.stopped) }
+        guard let event = event as? Event else { return .stopped }
         let entry = Entry(event: event, predicates: predicates, origin: .followUp, acceptedAt: .now, trace: callerContext)
         switch mailbox.withLock({ $0.inbox.followUp(entry) }) {
         case .queued(let resumptions):
             if !resumptions.isEmpty { perform(resumptions) }
             reportQueued(origin: .followUp)
-        case .full: throw refusal(.inboxFull, origin: .followUp)
-        case .closed: throw refusal(.stopped, origin: .followUp)
+            return nil
+        case .full: return refusal(.inboxFull, origin: .followUp).kind
+        case .closed: return refusal(.stopped, origin: .followUp).kind
         }
     }
 }

@@ -5,9 +5,9 @@
 
 extension Machine {
     /// Tells the instrument that an event was refused, and returns the error to throw.
-    @usableFromInline nonisolated func refusal(_ kind: MachineError.Kind, origin: EventOrigin) -> MachineError {
-        let error = MachineError(kind)
-        settings.instrument?.eventRefused(by: id, origin: origin, error: error)
+    @usableFromInline nonisolated func refusal(_ kind: MachineErrorKind, origin: EventOrigin) -> MachineError<Definition> {
+        let error = MachineError<Definition>(kind, machineID: id)
+        settings.instrument?.eventRefused(error, origin: origin)
         return error
     }
 

@@ -8,7 +8,7 @@ extension Machine {
     /// Sends `event` with one predicate; see ``send(_:predicates:)``.
     @discardableResult
     @inlinable
-    public func send<P: MatchingPredicate>(_ event: Event, predicates: P) async throws(MachineError) -> Record {
+    public func send<P: MatchingPredicate>(_ event: Event, predicates: P) async throws(MachineError<Definition>) -> Record {
         try await send(event, predicates: PredicateContext(predicates))
     }
 
@@ -17,7 +17,7 @@ extension Machine {
     @inlinable
     public func send<P1: MatchingPredicate, P2: MatchingPredicate>(
         _ event: Event, predicates first: P1, _ second: P2
-    ) async throws(MachineError) -> Record {
+    ) async throws(MachineError<Definition>) -> Record {
         try await send(event, predicates: PredicateContext(first, second))
     }
 
@@ -26,7 +26,7 @@ extension Machine {
     @inlinable
     public func send<P1: MatchingPredicate, P2: MatchingPredicate, P3: MatchingPredicate>(
         _ event: Event, predicates first: P1, _ second: P2, _ third: P3
-    ) async throws(MachineError) -> Record {
+    ) async throws(MachineError<Definition>) -> Record {
         try await send(event, predicates: PredicateContext(first, second, third))
     }
 
@@ -34,7 +34,7 @@ extension Machine {
     @discardableResult
     public func send<each P: MatchingPredicate>(
         _ event: Event, predicates: repeat each P
-    ) async throws(MachineError) -> Record {
+    ) async throws(MachineError<Definition>) -> Record {
         try await send(event, predicates: PredicateContext(repeat each predicates))
     }
 }

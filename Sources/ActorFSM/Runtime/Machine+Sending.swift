@@ -11,7 +11,7 @@ extension Machine {
     ///   withdrawn before processing) or `.reentrantSend`.
     @discardableResult
     @inlinable
-    public func send(_ event: Event, predicates: PredicateContext? = nil) async throws(MachineError) -> Record {
+    public func send(_ event: Event, predicates: PredicateContext? = nil) async throws(MachineError<Definition>) -> Record {
         guard core.isAcceptingEvents else { throw refusal(.stopped, origin: .send) }
         if Task.isCancelled { throw refusal(.cancelled, origin: .send) }
         let acceptedAt = Timestamp.now
@@ -35,7 +35,7 @@ extension Machine {
     /// - Throws: ``MachineError`` of kind `.inboxFull` if the inbox is at capacity (or senders
     ///   wait for room, which `tryPost` does not overtake), or `.stopped`.
     @inlinable
-    public nonisolated func tryPost(_ event: Event, predicates: PredicateContext? = nil) throws(MachineError) {
+    public nonisolated func tryPost(_ event: Event, predicates: PredicateContext? = nil) throws(MachineError<Definition>) {
         let acceptedAt = Timestamp.now
         let trace = callerContext
         guard try queue(event, predicates, acceptedAt: acceptedAt, trace: trace) else {
@@ -59,7 +59,7 @@ extension Machine {
     @inlinable
     public nonisolated(nonsending) func post(
         _ event: Event, predicates: PredicateContext? = nil
-    ) async throws(MachineError) {
+    ) async throws(MachineError<Definition>) {
         let acceptedAt = Timestamp.now
         let trace = callerContext
         if try queue(event, predicates, acceptedAt: acceptedAt, trace: trace) { return }
@@ -75,7 +75,7 @@ extension Machine {
     @inlinable @inline(__always)
     nonisolated func queue(
         _ event: Event, _ predicates: PredicateContext?, acceptedAt: Timestamp, trace: (any AnyObject & Sendable)?
-    ) throws(MachineError) -> Bool {
+    ) throws(MachineError<Definition>) -> Bool {
         // The entry is made inside the lock's closure, so that it moves into the queue (a copy
         // and a destruction through its value witnesses otherwise).
         switch mailbox.withLock({

@@ -4,7 +4,7 @@ extension Machine {
     /// `send` on a busy machine: queues the event, or waits for room, then waits for its record.
     @usableFromInline func sendThroughInbox(
         _ event: Event, _ predicates: PredicateContext?, acceptedAt: Timestamp, scope: [ObjectIdentifier]
-    ) async throws(MachineError) -> Record {
+    ) async throws(MachineError<Definition>) -> Record {
         let ticket = mailbox.withLock { $0.inbox.takeTicket() }
         let trace = callerContext
         let reply = await withTaskCancellationHandler {
@@ -21,12 +21,12 @@ extension Machine {
         case .withdrawn: throw refusal(.cancelled, origin: .send)
         case .refused: throw refusal(.stopped, origin: .send)
         // Not a refusal: the event was accepted and gets its `.stopped` record.
-        case .stoppedInQueue: throw MachineError(.stopped)
+        case .stoppedInQueue: throw MachineError(.stopped, machineID: id)
         }
     }
 
     /// `post` into a full inbox: waits until the event is let in.
-    @usableFromInline nonisolated func enqueueWhenRoom(_ posted: Entry) async throws(MachineError) {
+    @usableFromInline nonisolated func enqueueWhenRoom(_ posted: Entry) async throws(MachineError<Definition>) {
         // Room for an action's own machine comes only once the action completes.
         if ActionScope.machines.contains(ObjectIdentifier(self)) { throw refusal(.inboxFull, origin: .post) }
         let ticket = mailbox.withLock { $0.inbox.takeTicket() }
@@ -77,10 +77,10 @@ extension Machine {
     }
 
     @inlinable
-    static func result(of record: consuming Record) throws(MachineError) -> Record {
+    static func result(of record: consuming Record) throws(MachineError<Definition>) -> Record {
         switch record.outcome {
-        case .failed(let error): throw MachineError(.actionFailed, underlying: error, detail: " (\(record))")
-        case .stopped: throw MachineError(.stopped, detail: " (\(record))")
+        case .failed: throw MachineError(.actionFailed, machineID: record.machineID, record: record)
+        case .stopped: throw MachineError(.stopped, machineID: record.machineID, record: record)
         default: return record
         }
     }

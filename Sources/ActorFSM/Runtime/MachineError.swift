@@ -1,65 +1,90 @@
 /// Why a machine did not process an event, or why processing failed.
 ///
+/// The error names the machine, and carries the event's record when the event was processed
+/// (an action failed) or stopped unprocessed:
+///
 /// ```swift
 /// do {
 ///     try await machine.send(.coin)
 /// } catch {
-///     if error.kind == .actionFailed { print(error.underlying!, error.detail) }
+///     if error.kind == .actionFailed, let record = error.record {
+///         print("machine \(error.machineID) stayed \(record.target): \(error.underlying!)")
+///     }
 /// }
 /// ```
-public struct MachineError: Error, Sendable, CustomStringConvertible {
+public struct MachineError<Definition: MachineDefinition>: Error, Sendable, CustomStringConvertible {
+    /// The kinds of machine error.
+    public typealias Kind = MachineErrorKind
+
     /// What went wrong. Compare with `==`; new kinds may be added.
     public let kind: Kind
-    /// The error an action threw, for `.actionFailed`.
-    public let underlying: (any Error)?
-    /// A description of the event's transition record, for `.actionFailed`.
-    public let detail: String
+    /// The machine that refused the event or failed; for `.unknownMachine` and
+    /// `.duplicateMachine`, the id asked of the supervisor.
+    public let machineID: Definition.ID
+    /// The event's record, with outcome `.failed` for `.actionFailed` or `.stopped` for an event
+    /// the machine stopped before processing; `nil` for an event that was refused.
+    public let record: TransitionRecord<Definition>?
+    /// Why the supervisor, not the machine, refused, if it did.
+    let supervisorShutDown: Bool
 
     @usableFromInline
-    init(_ kind: Kind, underlying: (any Error)? = nil, detail: String = "") {
+    init(_ kind: Kind, machineID: Definition.ID, record: TransitionRecord<Definition>? = nil,
+         supervisorShutDown: Bool = false) {
         self.kind = kind
-        self.underlying = underlying
-        self.detail = detail
+        self.machineID = machineID
+        self.record = record
+        self.supervisorShutDown = supervisorShutDown
+    }
+
+    /// The error an action threw, for `.actionFailed`.
+    public var underlying: (any Error)? {
+        if case .failed(let error)? = record?.outcome { error } else { nil }
     }
 
     /// A sentence that says what happened and what to do.
     public var description: String {
-        switch kind.code {
-        case .stopped: "the machine is stopped or finishing and accepts no more events\(detail)"
-        case .inboxFull: "the machine's inbox is full; use send or post, which wait for room, or raise inboxCapacity"
+        let machine = "machine \(machineID)"
+        let event = record.map { " (\($0))" } ?? ""
+        return switch kind.code {
+        case .stopped where supervisorShutDown:
+            "the supervisor is shut down and takes no more events (\(machine))"
+        case .stopped: "\(machine) is stopped or finishing and accepts no more events\(event)"
+        case .inboxFull: "\(machine)'s inbox is full; use send or post, which wait for room, or raise inboxCapacity"
         case .reentrantSend:
-            "an action awaited send on its own machine, which would wait for itself forever; use context.tryPost for follow-up events"
-        case .actionFailed: "an action failed: \(underlying.map { "\($0)" } ?? "unknown error")\(detail)"
-        case .cancelled: "the sending task was cancelled before the machine took the event"
-        case .unknownMachine: "the supervisor has no machine with this id\(detail)"
-        case .duplicateMachine: "the supervisor already has a machine with this id\(detail)"
+            "an action awaited send on its own machine, \(machine), which would wait for itself forever; use context.tryPost for follow-up events"
+        case .actionFailed: "an action of \(machine) failed: \(underlying.map { "\($0)" } ?? "unknown error")\(event)"
+        case .cancelled: "the sending task was cancelled before \(machine) took the event"
+        case .unknownMachine: "the supervisor has no machine with id \(machineID)"
+        case .duplicateMachine: "the supervisor already has a machine with id \(machineID)"
         }
     }
+}
 
-    /// The kinds of machine error.
-    public struct Kind: Sendable, Hashable, CustomStringConvertible {
-        enum Code: Sendable, Hashable {
-            case stopped, inboxFull, reentrantSend, actionFailed, cancelled, unknownMachine, duplicateMachine
-        }
-        let code: Code
-
-        /// The machine is stopped, or finishing, and takes no new event.
-        public static let stopped = Kind(code: .stopped)
-        /// The inbox is full and the event was refused (only `tryPost` and follow-ups refuse; `send` and `post` wait).
-        public static let inboxFull = Kind(code: .inboxFull)
-        /// An action awaited `send` on its own machine: waiting would deadlock.
-        public static let reentrantSend = Kind(code: .reentrantSend)
-        /// An action threw; the machine applied its failure policy.
-        public static let actionFailed = Kind(code: .actionFailed)
-        /// The sender's task was cancelled while its event waited; the event was withdrawn.
-        public static let cancelled = Kind(code: .cancelled)
-
-        /// A supervisor has no machine with the id given.
-        public static let unknownMachine = Kind(code: .unknownMachine)
-        /// A supervisor already has a machine with the id given to `spawn`.
-        public static let duplicateMachine = Kind(code: .duplicateMachine)
-
-        /// The kind's name.
-        public var description: String { "\(code)" }
+/// The kinds of ``MachineError``, the same for every machine definition.
+public struct MachineErrorKind: Sendable, Hashable, CustomStringConvertible {
+    @usableFromInline
+    enum Code: Sendable, Hashable {
+        case stopped, inboxFull, reentrantSend, actionFailed, cancelled, unknownMachine, duplicateMachine
     }
+    @usableFromInline let code: Code
+
+    @usableFromInline init(code: Code) { self.code = code }
+
+    /// The machine is stopped, or finishing, and takes no new event.
+    public static let stopped = Self(code: .stopped)
+    /// The inbox is full and the event was refused (only `tryPost` and follow-ups refuse; `send` and `post` wait).
+    public static let inboxFull = Self(code: .inboxFull)
+    /// An action awaited `send` on its own machine: waiting would deadlock.
+    public static let reentrantSend = Self(code: .reentrantSend)
+    /// An action threw; the machine applied its failure policy.
+    public static let actionFailed = Self(code: .actionFailed)
+    /// The sender's task was cancelled while its event waited; the event was withdrawn.
+    public static let cancelled = Self(code: .cancelled)
+    /// A supervisor has no machine with the id given.
+    public static let unknownMachine = Self(code: .unknownMachine)
+    /// A supervisor already has a machine with the id given to `spawn`.
+    public static let duplicateMachine = Self(code: .duplicateMachine)
+
+    /// The kind's name.
+    public var description: String { "\(code)" }
 }

@@ -9,7 +9,7 @@ extension Supervisor {
     @inlinable
     public func send<P: MatchingPredicate>(
         to id: ID, _ event: Event, predicates: P
-    ) async throws(MachineError) -> TransitionRecord<Definition> {
+    ) async throws(MachineError<Definition>) -> TransitionRecord<Definition> {
         try await send(to: id, event, predicates: PredicateContext(predicates))
     }
 
@@ -18,7 +18,7 @@ extension Supervisor {
     @inlinable
     public func send<P1: MatchingPredicate, P2: MatchingPredicate>(
         to id: ID, _ event: Event, predicates first: P1, _ second: P2
-    ) async throws(MachineError) -> TransitionRecord<Definition> {
+    ) async throws(MachineError<Definition>) -> TransitionRecord<Definition> {
         try await send(to: id, event, predicates: PredicateContext(first, second))
     }
 
@@ -27,7 +27,7 @@ extension Supervisor {
     @inlinable
     public func send<P1: MatchingPredicate, P2: MatchingPredicate, P3: MatchingPredicate>(
         to id: ID, _ event: Event, predicates first: P1, _ second: P2, _ third: P3
-    ) async throws(MachineError) -> TransitionRecord<Definition> {
+    ) async throws(MachineError<Definition>) -> TransitionRecord<Definition> {
         try await send(to: id, event, predicates: PredicateContext(first, second, third))
     }
 
@@ -35,7 +35,7 @@ extension Supervisor {
     @discardableResult
     public func send<each P: MatchingPredicate>(
         to id: ID, _ event: Event, predicates: repeat each P
-    ) async throws(MachineError) -> TransitionRecord<Definition> {
+    ) async throws(MachineError<Definition>) -> TransitionRecord<Definition> {
         try await send(to: id, event, predicates: PredicateContext(repeat each predicates))
     }
 }

@@ -86,14 +86,14 @@ public final class Supervisor<Definition: MachineDefinition>: Sendable {
     ///
     /// - Throws: ``MachineError`` `.duplicateMachine` if `id` is taken, `.stopped` after shutdown.
     @discardableResult
-    public func spawn(id: ID, startingIn state: State? = nil) throws(MachineError) -> Child {
+    public func spawn(id: ID, startingIn state: State? = nil) throws(MachineError<Definition>) -> Child {
         let created = registry.withLock { (registry: inout Registry) -> Child? in
             guard !registry.isShutDown, registry.machines[id] == nil else { return nil }
             return makeMachine(id: id, startingIn: state, in: &registry)
         }
         if let created { return created }
-        if isShutDown { throw MachineError(.stopped, detail: Self.shutDownDetail) }
-        throw MachineError(.duplicateMachine, detail: " (\(id))")
+        if isShutDown { throw MachineError(.stopped, machineID: id, supervisorShutDown: true) }
+        throw MachineError(.duplicateMachine, machineID: id)
     }
 
     /// The machine under `id`, if there is one.
@@ -128,35 +128,33 @@ public final class Supervisor<Definition: MachineDefinition>: Sendable {
     @discardableResult
     public func send(
         to id: ID, _ event: Event, predicates: PredicateContext? = nil
-    ) async throws(MachineError) -> TransitionRecord<Definition> {
+    ) async throws(MachineError<Definition>) -> TransitionRecord<Definition> {
         guard let machine = machine(id: id) else { throw noMachine(id, origin: .send) }
         return try await machine.send(event, predicates: predicates)
     }
 
     /// Posts `event` to the machine under `id`, waiting for room in its inbox; see
     /// ``Machine/post(_:predicates:)``.
-    public func post(to id: ID, _ event: Event, predicates: PredicateContext? = nil) async throws(MachineError) {
+    public func post(to id: ID, _ event: Event, predicates: PredicateContext? = nil) async throws(MachineError<Definition>) {
         guard let machine = machine(id: id) else { throw noMachine(id, origin: .post) }
         try await machine.post(event, predicates: predicates)
     }
 
     /// Posts `event` to the machine under `id`, or refuses it at once if its inbox is full; see
     /// ``Machine/tryPost(_:predicates:)``.
-    public func tryPost(to id: ID, _ event: Event, predicates: PredicateContext? = nil) throws(MachineError) {
+    public func tryPost(to id: ID, _ event: Event, predicates: PredicateContext? = nil) throws(MachineError<Definition>) {
         guard let machine = machine(id: id) else { throw noMachine(id, origin: .post) }
         try machine.tryPost(event, predicates: predicates)
     }
 
     /// Why there is no machine under `id`: the supervisor has shut down (by `shutdown()` or
     /// an escalation, which removes every machine), or it never had one.
-    private func noMachine(_ id: ID, origin: EventOrigin) -> MachineError {
-        let error = isShutDown ? MachineError(.stopped, detail: Self.shutDownDetail)
-            : MachineError(.unknownMachine, detail: " (\(id))")
-        settings.instrument?.eventRefused(by: id, origin: origin, error: error)
+    private func noMachine(_ id: ID, origin: EventOrigin) -> MachineError<Definition> {
+        let error = isShutDown ? MachineError<Definition>(.stopped, machineID: id, supervisorShutDown: true)
+            : MachineError<Definition>(.unknownMachine, machineID: id)
+        settings.instrument?.eventRefused(error, origin: origin)
         return error
     }
-
-    private static var shutDownDetail: String { " (the supervisor is shut down)" }
 
     /// Stops the machine under `id` now. It leaves the supervisor (and `.terminated` is
     /// reported) once its event in progress, if any, has completed, which may be after this

@@ -5,8 +5,10 @@
 /// transition. `postFollowUp` takes the event generically instead and checks its type.
 @usableFromInline
 protocol ActionRuntime: AnyObject, Sendable {
-    func postFollowUp<E: Sendable>(_ event: E, predicates: PredicateContext?) throws(MachineError)
+    /// Queues a follow-up event, and returns `nil`, or tells the instrument of its refusal and
+    /// returns why.
+    func postFollowUp<E: Sendable>(_ event: E, predicates: PredicateContext?) -> MachineErrorKind?
     func schedule<E: Sendable>(_ event: E, after delay: Duration, predicates: PredicateContext?) -> ScheduledEvent?
-    /// The error for a delayed post the machine refuses, told to its instrument.
-    func refusedDelayedPost() -> MachineError
+    /// Tells the instrument of a delayed post the machine refuses, and returns why.
+    func refusedDelayedPost() -> MachineErrorKind
 }

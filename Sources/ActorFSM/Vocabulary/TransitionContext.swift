@@ -80,9 +80,9 @@ public struct TransitionContext<Definition: MachineDefinition>: Sendable {
     /// - Throws: ``MachineError`` `.inboxFull` if the inbox is at capacity, `.stopped` if the
     ///   machine has stopped (or no machine runs the action). Rethrown by the action, the error
     ///   fails it and the machine's failure policy applies, so no follow-up is lost unseen.
-    public func tryPost(_ event: Event, predicates: PredicateContext? = nil) throws(MachineError) {
-        guard let runtime else { throw MachineError(.stopped) }
-        try runtime.postFollowUp(event, predicates: predicates)
+    public func tryPost(_ event: Event, predicates: PredicateContext? = nil) throws(MachineError<Definition>) {
+        guard let runtime else { throw MachineError(.stopped, machineID: id) }
+        if let refusal = runtime.postFollowUp(event, predicates: predicates) { throw MachineError(refusal, machineID: id) }
     }
 
     /// Posts `event` to the machine running the action once `delay` has passed on the machine's
@@ -98,10 +98,10 @@ public struct TransitionContext<Definition: MachineDefinition>: Sendable {
     /// - Throws: ``MachineError`` `.stopped` if the machine no longer takes events (or no
     ///   machine runs the action).
     @discardableResult
-    public func post(_ event: Event, after delay: Duration, predicates: PredicateContext? = nil) throws(MachineError) -> ScheduledEvent {
-        guard let runtime else { throw MachineError(.stopped) }
+    public func post(_ event: Event, after delay: Duration, predicates: PredicateContext? = nil) throws(MachineError<Definition>) -> ScheduledEvent {
+        guard let runtime else { throw MachineError(.stopped, machineID: id) }
         guard let scheduled = runtime.schedule(event, after: delay, predicates: predicates) else {
-            throw runtime.refusedDelayedPost()
+            throw MachineError(runtime.refusedDelayedPost(), machineID: id)
         }
         return scheduled
     }

@@ -13,7 +13,7 @@ extension Machine {
     @discardableResult
     public nonisolated func post(
         _ event: Event, after delay: Duration, predicates: PredicateContext? = nil
-    ) throws(MachineError) -> ScheduledEvent {
+    ) throws(MachineError<Definition>) -> ScheduledEvent {
         guard let scheduled = schedule(event, after: delay, predicates: predicates) else {
             throw refusal(.stopped, origin: .delayedPost)
         }
