@@ -89,7 +89,7 @@ func benchmarkB1(_ settings: Settings) async throws -> [Measurement] {
         var state = schema.stateID(of: .locked)!
         // Prepared once, as a machine holds its standing predicates.
         let predicates = PredicateContext.none
-        let elapsed = try clock.measure { for event in events { state = try schema.step(state, event, predicates, id: 0) } }
+        let elapsed = try clock.measure { for event in events { state = try schema.step(state, event, predicates, id: 0, data: ()) } }
         return (elapsed, counter.value &+ Int(state))
     })
 

@@ -42,7 +42,7 @@ func benchmarkB2(_ settings: Settings) async throws -> [Measurement] {
         let schema = try predicateSchema(counter)
         var state = schema.stateID(of: .s0)!
         let elapsed = try clock.measure {
-            for (event, context) in firing { state = try schema.step(state, event, contexts[context], id: 0) }
+            for (event, context) in firing { state = try schema.step(state, event, contexts[context], id: 0, data: ()) }
         }
         return (elapsed, counter.value &+ Int(state))
     })

@@ -18,7 +18,7 @@ func benchmarkB2UserForms(_ settings: Settings) async throws -> [Measurement] {
             let schema = try predicateSchema(counter)
             var state = initial
             let elapsed = try clock.measure {
-                for (event, context) in inputs { state = try schema.step(state, event, contexts[context], id: 0) }
+                for (event, context) in inputs { state = try schema.step(state, event, contexts[context], id: 0, data: ()) }
             }
             return (elapsed, counter.value &+ Int(state))
         },
@@ -28,7 +28,7 @@ func benchmarkB2UserForms(_ settings: Settings) async throws -> [Measurement] {
             var state = initial
             let elapsed = try clock.measure {
                 for (event, (tier, region, channel)) in values {
-                    state = try schema.step(state, event, PredicateContext(tier, region, channel), id: 0)
+                    state = try schema.step(state, event, PredicateContext(tier, region, channel), id: 0, data: ())
                 }
             }
             return (elapsed, counter.value &+ Int(state))

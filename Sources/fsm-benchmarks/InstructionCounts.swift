@@ -24,7 +24,7 @@ func countedB1Steps(_ events: [TurnstileEvent]) throws -> Int {
     let schema = try turnstileSchema(counter)
     var state = schema.stateID(of: .locked)!
     let predicates = PredicateContext.none
-    try withoutTiming { for event in events { state = try schema.step(state, event, predicates, id: 0) } }
+    try withoutTiming { for event in events { state = try schema.step(state, event, predicates, id: 0, data: ()) } }
     return counter.value &+ Int(state)
 }
 
@@ -33,7 +33,7 @@ func countedB2Steps(_ inputs: [(B2Event, Int)], contexts: [PredicateContext]) th
     let counter = Counter()
     let schema = try predicateSchema(counter)
     var state = schema.stateID(of: .s0)!
-    try withoutTiming { for (event, context) in inputs { state = try schema.step(state, event, contexts[context], id: 0) } }
+    try withoutTiming { for (event, context) in inputs { state = try schema.step(state, event, contexts[context], id: 0, data: ()) } }
     return counter.value &+ Int(state)
 }
 

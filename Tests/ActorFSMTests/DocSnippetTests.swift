@@ -76,6 +76,21 @@ enum SnippetCaseKeyed {
 
 typealias OrderState = DocOrderState
 
+/// An order's data, for the machine data examples.
+struct Purchase: Sendable {
+    var amount: Int
+    var attempts: Int
+    var lastError: String? = nil
+}
+
+/// The orders of the doc examples, each owning its `Order`.
+enum PaidOrders: MachineDefinition {
+    typealias State = DocOrderState
+    typealias Event = DocOrderEvent
+    typealias ID = Int
+    typealias Data = Purchase
+}
+
 final class FailureLog: Instrument {
     func actionFailed<D>(_ record: TransitionRecord<D>, error: any Error) {
         print("\(record.machineID): \(error)")
@@ -396,6 +411,19 @@ let configuration = MachineConfiguration<OrderState>(instrument: FailureLog())
         }
         let gate = Machine(schema: schema, id: 7)
         _ = gate
+    }
+
+    func machineData(orders: Schema<PaidOrders>) throws {
+        let order = Machine(schema: orders, id: 1042, data: Purchase(amount: 99, attempts: 0))
+        _ = order
+        _ = try Schema<PaidOrders>(initial: .placed) {
+            define(.placed) {
+                when(.declined) | then(.waiting) | { context in context.data.attempts += 1 }
+                when(.retry) | then(.placed) | { context in
+                    context.updateData { $0.attempts += 1; $0.lastError = nil }
+                }
+            }
+        }
     }
 
     func manualClock(payment: Schema<Orders>) async {

@@ -361,4 +361,25 @@ struct TimeGuideSnippets {
         try await machine.send(.pay)
         #expect(clock.sleeperCount == 0)          // leaving .pending ended the wait
     }
+
+    @Test func machineData() async throws {
+        enum Checkout: MachineDefinition {
+            enum State: Hashable, Sendable { case paying, paid }
+            enum Event: Hashable, Sendable { case declined, approved }
+            typealias ID = Int
+            struct Data: Sendable { var amount: Int; var attempts = 0 }
+        }
+
+        let checkout = try Schema<Checkout>(initial: .paying, final: [.paid]) {
+            define(.paying) {
+                when(.declined) | then() | { context in context.data.attempts += 1 }
+                when(.approved) | then(.paid)
+            }
+        }
+        let order = Machine(schema: checkout, id: 1042, data: Checkout.Data(amount: 99))
+        try await order.send(.declined)
+        print(await order.data.attempts)   // 1
+        #expect(await order.data.attempts == 1)
+        #expect(await order.data.amount == 99)
+    }
 }

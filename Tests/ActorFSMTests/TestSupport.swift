@@ -43,10 +43,12 @@ final class Log: Sendable {
 struct Driver<D: MachineDefinition> {
     let schema: Schema<D>
     let id: D.ID
+    let data: D.Data
     private(set) var state: D.State
 
-    init(_ schema: Schema<D>, id: D.ID) {
+    init(_ schema: Schema<D>, id: D.ID, data: D.Data) {
         self.id = id
+        self.data = data
         self.schema = schema
         self.state = schema.initialState
     }
@@ -55,7 +57,7 @@ struct Driver<D: MachineDefinition> {
     mutating func send(_ event: D.Event, predicates: PredicateContext = .none) async throws -> Resolution<D> {
         let resolution = schema.resolve(event, in: state, predicates: predicates)
         guard case .transition(let transition) = resolution else { return resolution }
-        let context = TransitionContext<D>(event: event, source: state, target: transition.target, predicates: predicates, id: id)
+        let context = TransitionContext<D>(event: event, source: state, target: transition.target, predicates: predicates, id: id, data: data)
         try await schema.exitActions(for: transition).run(in: context)
         try await transition.actions.run(in: context)
         state = transition.target
@@ -64,7 +66,11 @@ struct Driver<D: MachineDefinition> {
     }
 }
 
-extension Driver where D.ID == String {
+extension Driver where D.Data == Void {
+    init(_ schema: Schema<D>, id: D.ID) { self.init(schema, id: id, data: ()) }
+}
+
+extension Driver where D.ID == String, D.Data == Void {
     init(_ schema: Schema<D>) { self.init(schema, id: "driver") }
 }
 

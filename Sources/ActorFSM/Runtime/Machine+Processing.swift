@@ -100,7 +100,7 @@ extension Machine {
     ) -> TransitionContext<Definition> {
         TransitionContext(
             event: event, timeout: event == nil ? origin.timeout.map(Timeout.init) : nil, source: source,
-            target: schema.storage.states[Int(target)], predicates: context, id: id, runtime: self)
+            target: schema.storage.states[Int(target)], predicates: context, id: id, runtime: self, cell: dataCell())
     }
 
     /// Whether anyone reads the record of the event in progress.
@@ -117,6 +117,7 @@ extension Machine {
         _ acceptedAt: Timestamp, source: State, run: ActionRun, replying: Bool
     ) -> Record {
         let storage = schema.storage
+        settleData(failed: run.failure != nil)
         let record = complete(number, event, context, origin, acceptedAt, source: source,
                               outcome: run.failure.map { .failed($0) } ?? .transitioned, run: run,
                               location: storage.actions.transitionLocations[Int(index)], observed: isObserved(replying: replying))

@@ -27,6 +27,8 @@ public final actor Machine<Definition: MachineDefinition> {
     public typealias Event = Definition.Event
     /// The definition's machine id type.
     public typealias ID = Definition.ID
+    /// The definition's machine data type.
+    public typealias Data = Definition.Data
     /// The record type this machine publishes.
     public typealias Record = TransitionRecord<Definition>
     @usableFromInline typealias Entry = InboxEntry<Definition>
@@ -40,6 +42,8 @@ public final actor Machine<Definition: MachineDefinition> {
     @usableFromInline nonisolated let settings: MachineSettings<State>
     @usableFromInline nonisolated let link: ParentLink<Definition>?
     @usableFromInline nonisolated let generation: UInt64
+    /// The data the machine was made with, which a supervisor's restart starts from again.
+    public nonisolated let initialData: Data
 
     // The properties read or written for every event skip the run-time exclusivity check (a
     // call into the runtime per access). They are safe without it: they are
@@ -60,6 +64,10 @@ public final actor Machine<Definition: MachineDefinition> {
     @exclusivity(unchecked) @usableFromInline var isDraining = false
     @usableFromInline var watchers = Watchers()
     @usableFromInline var inFlight: Task<ActionRun, Never>?
+    /// The data as the last completed transition left it.
+    @exclusivity(unchecked) @usableFromInline var committedData: Data
+    /// The data as the actions of the transition in progress see it; see ``dataCell()``.
+    @exclusivity(unchecked) @usableFromInline var cell: DataCell<Data>?
     /// The current state's timeouts and tasks, for schemas that have any.
     @exclusivity(unchecked) @usableFromInline var timers: StateTimers?
     /// Timeouts and task results dropped as stale, for tests.
@@ -87,7 +95,28 @@ public final actor Machine<Definition: MachineDefinition> {
         @usableFromInline init() {}
     }
 
-    /// Creates a machine in the schema's initial state, or in `state`.
+    /// Creates a machine that owns `data`, in the schema's initial state or in `state`.
+    ///
+    /// ```swift
+    /// let order = Machine(schema: orders, id: 1042, data: Purchase(amount: 99, attempts: 0))
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - schema: the table to run.
+    ///   - id: the machine's id, carried by its records.
+    ///   - data: the machine's data, which its actions read and change (see ``data``).
+    ///   - state: where to start; the schema's initial state by default.
+    ///   - configuration: inbox capacity, failure policy and standing predicates.
+    public init(
+        schema: Schema<Definition>, id: ID, data: Data, startingIn state: State? = nil,
+        configuration: MachineConfiguration<State> = MachineConfiguration()
+    ) {
+        self.init(schema: schema, id: id, data: data, startingIn: state, settings: MachineSettings(configuration),
+                  link: nil, generation: 0)
+    }
+
+    /// Creates a machine in the schema's initial state, or in `state`, for a definition without
+    /// data.
     ///
     /// - Parameters:
     ///   - schema: the table to run.
@@ -97,16 +126,17 @@ public final actor Machine<Definition: MachineDefinition> {
     public init(
         schema: Schema<Definition>, id: ID, startingIn state: State? = nil,
         configuration: MachineConfiguration<State> = MachineConfiguration()
-    ) {
-        self.init(schema: schema, id: id, startingIn: state, settings: MachineSettings(configuration), link: nil,
-                  generation: 0)
+    ) where Data == Void {
+        self.init(schema: schema, id: id, data: (), startingIn: state, configuration: configuration)
     }
 
     init(
-        schema: Schema<Definition>, id: ID, startingIn state: State?, settings: MachineSettings<State>,
+        schema: Schema<Definition>, id: ID, data: Data, startingIn state: State?, settings: MachineSettings<State>,
         link: ParentLink<Definition>?, generation: UInt64
     ) {
         self.id = id
+        self.initialData = data
+        self.committedData = data
         self.schema = schema
         self.settings = settings
         self.link = link

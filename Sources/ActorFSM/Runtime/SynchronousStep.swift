@@ -25,13 +25,16 @@ extension ActionTable {
 extension Schema {
     /// The synchronous core step: finds the transition, runs its exit, transition and entry
     /// actions and returns the new state's id. Used by the benchmarks, to measure the table and
-    /// the actions without a machine; a context an action reads names the machine `id`.
+    /// the actions without a machine; a context an action reads names the machine `id` and
+    /// holds `data` (made for the step, so what the actions write to it is lost).
     ///
     /// - Returns: the new state id; `stateID` itself if nothing fired, or if the transition has
     ///   an asynchronous action (then nothing runs).
     /// - Throws: what an action throws.
     @inlinable
-    package func step(_ stateID: Int32, _ event: Event, _ predicates: PredicateContext, id: ID) throws -> Int32 {
+    package func step(
+        _ stateID: Int32, _ event: Event, _ predicates: PredicateContext, id: ID, data: @autoclosure () -> Definition.Data
+    ) throws -> Int32 {
         let storage = self.storage
         guard case .fires(let index) = storage.table.lookup(state: stateID, event: event, predicates: predicates) else {
             return stateID
@@ -42,7 +45,8 @@ extension Schema {
         var completed = 0
         try storage.actions.runSynchronously(transition, event: event, counting: &completed, context: {
             TransitionContext(event: event, source: storage.states[Int(stateID)],
-                              target: storage.states[Int(transition.target)], predicates: predicates, id: id, runtime: nil)
+                              target: storage.states[Int(transition.target)], predicates: predicates, id: id, runtime: nil,
+                              cell: DataCell(data()))
         }, commit: {})
         return transition.target
     }

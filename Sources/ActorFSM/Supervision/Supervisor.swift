@@ -21,6 +21,8 @@ public final class Supervisor<Definition: MachineDefinition>: Sendable {
     public typealias Event = Definition.Event
     /// The definition's machine id type.
     public typealias ID = Definition.ID
+    /// The definition's machine data type.
+    public typealias Data = Definition.Data
     /// The machines' type.
     public typealias Child = Machine<Definition>
     /// What the supervisor publishes.
@@ -82,18 +84,29 @@ public final class Supervisor<Definition: MachineDefinition>: Sendable {
         self.now = now
     }
 
-    /// Creates a machine under `id`, in the initial state or in `state`.
+    /// Creates a machine under `id` that owns `data`, in the initial state or in `state`. A
+    /// restart makes it again with the same data.
     ///
     /// - Throws: ``MachineError`` `.duplicateMachine` if `id` is taken, `.stopped` after shutdown.
     @discardableResult
-    public func spawn(id: ID, startingIn state: State? = nil) throws(MachineError<Definition>) -> Child {
+    public func spawn(id: ID, data: Data, startingIn state: State? = nil) throws(MachineError<Definition>) -> Child {
         let created = registry.withLock { (registry: inout Registry) -> Child? in
             guard !registry.isShutDown, registry.machines[id] == nil else { return nil }
-            return makeMachine(id: id, startingIn: state, in: &registry)
+            return makeMachine(id: id, data: data, startingIn: state, in: &registry)
         }
         if let created { return created }
         if isShutDown { throw MachineError(.stopped, machineID: id, supervisorShutDown: true) }
         throw MachineError(.duplicateMachine, machineID: id)
+    }
+
+    /// Creates a machine under `id`, in the initial state or in `state`, for a definition
+    /// without data.
+    ///
+    /// - Throws: ``MachineError`` `.duplicateMachine` if `id` is taken, `.stopped` after shutdown.
+    @discardableResult
+    public func spawn(id: ID, startingIn state: State? = nil) throws(MachineError<Definition>) -> Child
+    where Data == Void {
+        try spawn(id: id, data: (), startingIn: state)
     }
 
     /// The machine under `id`, if there is one.
@@ -310,7 +323,7 @@ public final class Supervisor<Definition: MachineDefinition>: Sendable {
     ) -> Decision {
         // Shut down after this machine's report began: it leaves with the others at the end.
         if flags.hasLetGo.load(ordering: .acquiring) { return .removed(termination) }
-        guard registry.machines[id]?.generation == generation else { return .none }
+        guard let failed = registry.machines[id], failed.generation == generation else { return .none }
         guard case .failed(let error) = termination, !registry.isShutDown else {
             registry.machines[id] = nil
             return .removed(termination)
@@ -332,7 +345,7 @@ public final class Supervisor<Definition: MachineDefinition>: Sendable {
                 return .escalated
             }
             registry.restarts.append(instant)
-            _ = makeMachine(id: id, startingIn: nil, in: &registry)
+            _ = makeMachine(id: id, data: failed.initialData, startingIn: nil, in: &registry)
             return .restarted(error)
         }
     }
@@ -351,13 +364,13 @@ public final class Supervisor<Definition: MachineDefinition>: Sendable {
         }
     }
 
-    private func makeMachine(id: ID, startingIn state: State?, in registry: inout Registry) -> Child {
+    private func makeMachine(id: ID, data: Data, startingIn state: State?, in registry: inout Registry) -> Child {
         registry.generation += 1
         let link = registry.link ?? ParentLink(
             flags: flags, recorded: { [weak self] in self?.machineRecorded($0) },
             stopped: { [weak self] in self?.machineStopped(id: $0, generation: $1, $2) })
         registry.link = link
-        let machine = Child(schema: schema, id: id, startingIn: state, settings: settings, link: link,
+        let machine = Child(schema: schema, id: id, data: data, startingIn: state, settings: settings, link: link,
                             generation: registry.generation)
         registry.machines[id] = machine
         return machine

@@ -1,4 +1,4 @@
-/// Names the types a kind of machine works with: its states, its events and its id.
+/// Names the types a kind of machine works with: its states, its events, its id and its data.
 ///
 /// A schema, its machines, their supervisor and the actions they run are all typed by one
 /// definition, so an action reads its machine's id as the id type, with no cast:
@@ -27,4 +27,8 @@ public protocol MachineDefinition: SendableMetatype {
     associatedtype Event: Sendable
     /// The type of a machine's id, `String` unless the definition names another.
     associatedtype ID: Hashable & Sendable = String
+    /// The value each machine owns beside its state (an order's amount, a retry count), `Void`
+    /// unless the definition names another. Given when a machine is made, read and changed by
+    /// its actions inside run-to-completion; see ``TransitionContext/data``.
+    associatedtype Data: Sendable = Void
 }

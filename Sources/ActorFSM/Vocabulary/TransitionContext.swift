@@ -21,6 +21,8 @@ public struct TransitionContext<Definition: MachineDefinition>: Sendable {
     public typealias Event = Definition.Event
     /// The definition's machine id type.
     public typealias ID = Definition.ID
+    /// The definition's machine data type.
+    public typealias Data = Definition.Data
     /// The event being processed, with its payload; `nil` when a state timeout fired (see
     /// ``after(_:fileID:line:)``).
     public let event: Event?
@@ -36,15 +38,21 @@ public struct TransitionContext<Definition: MachineDefinition>: Sendable {
     /// The id of the machine running the action.
     public let id: ID
     @usableFromInline let runtime: (any ActionRuntime)?
+    @usableFromInline let cell: DataCell<Data>
 
-    package init(event: Event?, source: State, target: State, predicates: PredicateContext, id: ID) {
-        self.init(event: event, source: source, target: target, predicates: predicates, id: id, runtime: nil)
+    package init(event: Event?, source: State, target: State, predicates: PredicateContext, id: ID, data: Data) {
+        self.init(event: event, source: source, target: target, predicates: predicates, id: id, runtime: nil,
+                  cell: DataCell(data))
+    }
+
+    package init(event: Event?, source: State, target: State, predicates: PredicateContext, id: ID) where Data == Void {
+        self.init(event: event, source: source, target: target, predicates: predicates, id: id, data: ())
     }
 
     @usableFromInline
     init(
         event: Event?, timeout: Timeout? = nil, source: State, target: State, predicates: PredicateContext,
-        id: ID, runtime: (any ActionRuntime)?
+        id: ID, runtime: (any ActionRuntime)?, cell: DataCell<Data>
     ) {
         self.event = event
         self.timeoutDuration = timeout?.duration ?? .zero
@@ -53,6 +61,7 @@ public struct TransitionContext<Definition: MachineDefinition>: Sendable {
         self.predicates = predicates
         self.id = id
         self.runtime = runtime
+        self.cell = cell
     }
 
     /// The state timeout that fired, when ``event`` is `nil`.
@@ -61,6 +70,38 @@ public struct TransitionContext<Definition: MachineDefinition>: Sendable {
     /// The event as text, or the timeout's: `coin`, `after 30s`.
     public var eventDescription: String {
         event.map { "\($0)" } ?? timeout?.description ?? "no event"
+    }
+
+    /// The machine's data, as the transition's actions have left it so far.
+    ///
+    /// Actions change it in place, `context.data.attempts += 1`, even across `await` in an
+    /// asynchronous action: the machine runs one transition at a time, so no other event sees
+    /// the data until the transition completes. Then the machine keeps the new value; if an
+    /// action throws, it puts back the value from before the transition.
+    ///
+    /// ```swift
+    /// when(.declined) | then(.waiting) | { context in context.data.attempts += 1 }
+    /// ```
+    ///
+    /// Each read and each write is atomic on its own; change several fields at once, or read
+    /// and write from child tasks, with ``updateData(_:)``.
+    @inlinable
+    public var data: Data {
+        get { cell.value }
+        nonmutating set { cell.value = newValue }
+    }
+
+    /// Changes the machine's data in one step: no child task of the action reads or writes it
+    /// in the middle.
+    ///
+    /// ```swift
+    /// context.updateData { $0.attempts += 1; $0.lastError = nil }
+    /// ```
+    ///
+    /// - Returns: what `body` returns.
+    @inlinable
+    public func updateData<Result>(_ body: (inout Data) throws -> Result) rethrows -> Result {
+        try cell.update(body)
     }
 
     /// The event, for actions declared to take it: the schema ensures a timeout never runs them.

@@ -1,0 +1,32 @@
+// A machine's data: the committed value, and the cell its actions change it through.
+
+extension Machine {
+    /// The machine's data as the last completed transition left it.
+    ///
+    /// While an asynchronous action is suspended, this is still the value from before its
+    /// transition: what the action writes becomes visible once the transition completes.
+    public var data: Data { committedData }
+
+    /// The cell the actions of the transition in progress read and write the data through,
+    /// made the first time an action takes the context.
+    @inlinable
+    func dataCell() -> DataCell<Data> {
+        if let cell = cell { return cell }
+        let cell = DataCell(committedData)
+        self.cell = cell
+        return cell
+    }
+
+    /// Ends a transition's work on the data: keeps what its actions wrote, or, if one of them
+    /// failed, puts back the value from before the transition. A data type of size zero (`Void`)
+    /// has nothing to keep.
+    @inlinable
+    func settleData(failed: Bool) {
+        guard MemoryLayout<Data>.size != 0, let cell else { return }
+        if failed {
+            cell.restore(committedData)
+        } else if let changed = cell.takeChange() {
+            committedData = changed
+        }
+    }
+}

@@ -1,0 +1,57 @@
+import Synchronization
+
+/// A machine's data while a transition's actions read and change it.
+///
+/// Actions reach it through their ``TransitionContext``, which may be handed to child tasks, so
+/// every access takes the lock; contention is rare, since a machine runs one transition at a
+/// time. The cell remembers whether it was written, so that the machine takes the new value
+/// once the transition completes, or puts the old one back when an action fails.
+@usableFromInline
+final class DataCell<Value: Sendable>: Sendable {
+    @usableFromInline
+    struct Slot: Sendable {
+        @usableFromInline var value: Value
+        @usableFromInline var isChanged = false
+
+        @usableFromInline init(value: Value) { self.value = value }
+    }
+
+    @usableFromInline let slot: Mutex<Slot>
+
+    @usableFromInline init(_ value: Value) { slot = Mutex(Slot(value: value)) }
+
+    /// The value as the actions have left it so far.
+    @inlinable var value: Value {
+        get { slot.withLock { $0.value } }
+        set { slot.withLock { $0.value = newValue; $0.isChanged = true } }
+    }
+
+    /// Changes the value in one turn of the lock.
+    @inlinable
+    func update<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
+        try slot.withLock { slot in
+            slot.isChanged = true
+            return try body(&slot.value)
+        }
+    }
+
+    /// The value, if an action wrote it since the last call; then it counts as unchanged again.
+    @inlinable
+    func takeChange() -> Value? {
+        slot.withLock { slot in
+            guard slot.isChanged else { return nil }
+            slot.isChanged = false
+            return slot.value
+        }
+    }
+
+    /// Puts `committed` back if an action wrote the value since the last take.
+    @inlinable
+    func restore(_ committed: Value) {
+        slot.withLock { slot in
+            guard slot.isChanged else { return }
+            slot.value = committed
+            slot.isChanged = false
+        }
+    }
+}

@@ -1,0 +1,146 @@
+import ActorFSM
+import Testing
+
+/// A till whose machine keeps a running total and the order in which it took coins.
+enum Till: MachineDefinition {
+    enum State: Hashable, Sendable { case open, closed }
+    enum Event: Hashable, Sendable { case coin, refund, close }
+    typealias ID = Int
+    struct Data: Sendable, Equatable {
+        var total = 0
+        var takings: [Int] = []
+    }
+}
+
+@Suite(.timeLimit(.minutes(1))) struct MachineDataTests {
+    @Test func actionsChangeTheDataAndTheMachineKeepsIt() async throws {
+        let schema = try Schema<Till>(initial: .open, final: [.closed]) {
+            define(.open) {
+                when(.coin) | then() | { context in context.data.total += 5 }
+                when(.close) | then(.closed) | { context in context.updateData { $0.takings.append($0.total) } }
+            }
+        }
+        let till = Machine(schema: schema, id: 1, data: Till.Data(total: 10))
+        #expect(await till.data == Till.Data(total: 10))
+        try await till.send(.coin)
+        try await till.send(.coin)
+        #expect(await till.data.total == 20)
+        try await till.send(.close)
+        #expect(await till.data == Till.Data(total: 20, takings: [20]))
+        #expect(till.initialData == Till.Data(total: 10))
+    }
+
+    @Test(arguments: [true, false])
+    func aFailedActionPutsTheDataBack(throwing: Bool) async throws {
+        let schema = try Schema<Till>(initial: .open, final: [.closed]) {
+            define(.open) {
+                when(.coin) | then() | { context in context.data.total += 1 }
+                when(.refund) | then() | { context in
+                    context.data.total = 0
+                    if throwing { throw Boom() }
+                }
+            }
+        }
+        let till = Machine(schema: schema, id: 1, data: Till.Data())
+        try await till.send(.coin)
+        if throwing {
+            await #expect(throws: MachineError<Till>.self) { try await till.send(.refund) }
+            #expect(await till.data.total == 1)
+        } else {
+            try await till.send(.refund)
+            #expect(await till.data.total == 0)
+        }
+        try await till.send(.coin)
+        #expect(await till.data.total == (throwing ? 2 : 1))
+    }
+
+    @Test func anEntryActionThatFailsPutsBackTheWholeTransitionsData() async throws {
+        let schema = try Schema<Till>(initial: .open, final: []) {
+            define(.open) { when(.close) | then(.closed) | { context in context.data.total = 99 } }
+            define(.closed, onEntry: Actions { context in context.data.takings = [1]; throw Boom() }) {
+                when(.coin) | then(.closed)
+            }
+        }
+        let till = Machine(schema: schema, id: 1, data: Till.Data())
+        await #expect(throws: MachineError<Till>.self) { try await till.send(.close) }
+        #expect(await till.state == .closed)
+        #expect(await till.data == Till.Data())
+    }
+
+    @Test func suspendingActionsUnderConcurrentSendersLoseNoUpdate() async throws {
+        let schema = try Schema<Till>(initial: .open, final: [.closed]) {
+            define(.open) {
+                when(.coin) | then() | { (context: TransitionContext<Till>) async in
+                    let seen = context.data
+                    await Task.yield()
+                    context.data = Till.Data(total: seen.total + 1, takings: seen.takings + [seen.total])
+                }
+            }
+        }
+        let till = Machine(schema: schema, id: 1, data: Till.Data())
+        await withTaskGroup(of: Void.self) { group in
+            for _ in 0..<1_000 { group.addTask { _ = try? await till.send(.coin) } }
+        }
+        let data = await till.data
+        #expect(data.total == 1_000)
+        #expect(data.takings == Array(0..<1_000))
+    }
+
+    @Test func theMachinesDataIsTheCommittedValueWhileAnActionIsSuspended() async throws {
+        let gate = Gate()
+        let schema = try Schema<Till>(initial: .open, final: [.closed]) {
+            define(.open) {
+                when(.coin) | then() | { (context: TransitionContext<Till>) async in
+                    context.data.total = 7
+                    await gate.wait()
+                }
+            }
+        }
+        let till = Machine(schema: schema, id: 1, data: Till.Data())
+        let sending = Task { try await till.send(.coin) }
+        await gate.untilArrivals(1)
+        #expect(await till.data.total == 0)
+        gate.open()
+        _ = try await sending.value
+        #expect(await till.data.total == 7)
+    }
+
+    @Test func childTasksOfAnActionUpdateTheDataAtomically() async throws {
+        let schema = try Schema<Till>(initial: .open, final: [.closed]) {
+            define(.open) {
+                when(.coin) | then() | { (context: TransitionContext<Till>) async in
+                    await withTaskGroup(of: Void.self) { group in
+                        for _ in 0..<100 { group.addTask { context.updateData { $0.total += 1 } } }
+                    }
+                }
+            }
+        }
+        let till = Machine(schema: schema, id: 1, data: Till.Data())
+        try await till.send(.coin)
+        #expect(await till.data.total == 100)
+    }
+
+    @Test func aSupervisorRestartStartsAgainFromTheSpawnedData() async throws {
+        let schema = try Schema<Till>(initial: .open, final: [.closed]) {
+            define(.open) {
+                when(.coin) | then() | { context in context.data.total += 1 }
+                when(.refund) | then() | { throw Boom() }
+            }
+        }
+        let supervisor = Supervisor(schema: schema)
+        let reports = supervisor.reports()
+        let original = try supervisor.spawn(id: 4, data: Till.Data(total: 100))
+        try await supervisor.send(to: 4, .coin)
+        #expect(await original.data.total == 101)
+        await #expect(throws: MachineError<Till>.self) { try await supervisor.send(to: 4, .refund) }
+        let seen = try await first(3, of: reports)
+        guard case .restarted(4, _) = seen[2] else {
+            Issue.record("expected a restart, got \(seen[2])")
+            return
+        }
+        let replacement = try #require(supervisor.machine(id: 4))
+        #expect(replacement !== original)
+        #expect(await replacement.data.total == 100)
+        await supervisor.shutdown()
+    }
+}
