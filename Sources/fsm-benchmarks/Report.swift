@@ -28,6 +28,8 @@ struct Report {
         add("B1 send/actor-floor", "B1 send", "B1 actor-floor", "≤ 1.5")
         add("B1 send, no-op instrument/none", "B1 send, no-op instrument", "B1 send", "≤ 1.05")
         add("B1 stream-floor/post", "B1 stream-floor", "B1 post", "≥ 10")
+        add("B7 send, data/B1 send", "B7 send, counter in data", "B1 send", "≤ 1.2")
+        add("B7 send, data/context action", "B7 send, counter in data", "B7 send, context action", "")
         add("B2 core/B1 core", "B2 core", "B1 core", "≤ 2")
         add("B2 core/table-floor", "B2 core", "B2 table-floor", "")
         add("B2 core, per-event/prepared", "B2 core, contexts per event", "B2 core", "≤ 1.5")

@@ -44,7 +44,7 @@ while let argument = arguments.popFirst() {
         settings.countedEvents = count
     case "--json": settings.json = true
     case "-h", "--help":
-        print("usage: fsm-benchmarks [--quick] [--json] [B1 B2 B3 B4 B5 B6]\n       fsm-benchmarks --count EVENTS   (B1's and B2's core steps, untimed, for callgrind)")
+        print("usage: fsm-benchmarks [--quick] [--json] [B1 B2 B3 B4 B5 B6 B7]\n       fsm-benchmarks --count EVENTS   (B1's and B2's core steps, untimed, for callgrind)")
         exit(0)
     case let name where name.hasPrefix("B"): settings.only.insert(name)
     default:
@@ -62,6 +62,7 @@ var results: [Measurement] = []
 // B3 runs first: its memory reading needs a heap that other workloads have not grown.
 if settings.runs("B3") { results += try await benchmarkB3(settings) }
 if settings.runs("B1") { results += try await benchmarkB1(settings) }
+if settings.runs("B7") { results += try await benchmarkB7(settings) }
 if settings.runs("B2") { results += try await benchmarkB2(settings) }
 if settings.runs("B4") { results += try await benchmarkB4(settings) }
 if settings.runs("B5") { results += try await benchmarkB5(settings) }
