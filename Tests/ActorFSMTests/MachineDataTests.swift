@@ -143,4 +143,24 @@ enum Till: MachineDefinition {
         #expect(await replacement.data.total == 100)
         await supervisor.shutdown()
     }
+
+    @Test func aTaskThatOutlivesItsActionWritesNothingLater() async throws {
+        let gate = Gate()
+        let late = Later<Task<Void, Never>>()
+        let schema = try Schema<Till>(initial: .open, final: [.closed]) {
+            define(.open) {
+                when(.refund) | then() | { context in
+                    late.set(Task { await gate.wait(); context.data.total = -1 })
+                }
+                when(.coin) | then() | { context in context.data.total += 1 }
+            }
+        }
+        let till = Machine(schema: schema, id: 1, data: Till.Data())
+        try await till.send(.refund)
+        gate.open()
+        let task = try #require(late.get)
+        await task.value
+        try await till.send(.coin)
+        #expect(await till.data.total == 1)
+    }
 }

@@ -20,6 +20,9 @@ extension Machine {
     /// Ends a transition's work on the data: keeps what its actions wrote, or, if one of them
     /// failed, puts back the value from before the transition. A data type of size zero (`Void`)
     /// has nothing to keep.
+    ///
+    /// A cell still referenced by a context that outlived its transition (kept by a task the
+    /// action started) is let go, so that such a task's late writes reach no later transition.
     @inlinable
     func settleData(failed: Bool) {
         guard MemoryLayout<Data>.size != 0, let cell else { return }
@@ -28,5 +31,6 @@ extension Machine {
         } else if let changed = cell.takeChange() {
             committedData = changed
         }
+        if !isKnownUniquelyReferenced(&self.cell) { self.cell = nil }
     }
 }

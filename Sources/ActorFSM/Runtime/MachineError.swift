@@ -21,8 +21,9 @@ public struct MachineError<Definition: MachineDefinition>: Error, Sendable, Cust
     /// The machine that refused the event or failed; for `.unknownMachine` and
     /// `.duplicateMachine`, the id asked of the supervisor.
     public let machineID: Definition.ID
-    /// The event's record, with outcome `.failed` for `.actionFailed` or `.stopped` for an event
-    /// the machine stopped before processing; `nil` for an event that was refused.
+    /// The event's record: with outcome `.failed` for `.actionFailed`, or `.stopped` for an event
+    /// the machine had taken up when it stopped. `nil` for an event that was refused, and for a
+    /// `send` whose event still waited in the inbox when `stop()` answered it.
     public let record: TransitionRecord<Definition>?
     /// Why the supervisor, not the machine, refused, if it did.
     let supervisorShutDown: Bool

@@ -13,14 +13,16 @@ import Darwin
 /// release/acquire pair. ThreadSanitizer, which must stay clean, then reports false races on the
 /// guarded value. It intercepts `pthread_mutex_lock`, so it sees this lock. `Mutex` remains the
 /// choice where contention is rare and an allocation per owner matters.
+@usableFromInline
 package final class Locked<Value: Sendable>: @unchecked Sendable {
     // @unchecked Sendable is sound: `value` is only read or written inside `withLock`, which holds
     // `mutex` for the whole access; `mutex` lives at a stable heap address for the object's
     // lifetime (allocated in init, destroyed in deinit); and `Value` is `Sendable`, so what a
     // caller takes out of `withLock` may be used from any thread.
-    private let mutex: UnsafeMutablePointer<pthread_mutex_t>
-    private var value: Value
+    @usableFromInline let mutex: UnsafeMutablePointer<pthread_mutex_t>
+    @usableFromInline var value: Value
 
+    @usableFromInline
     package init(_ value: Value) {
         self.value = value
         mutex = .allocate(capacity: 1)
@@ -35,6 +37,7 @@ package final class Locked<Value: Sendable>: @unchecked Sendable {
     }
 
     /// Runs `body` with exclusive access to the value.
+    @inlinable
     package func withLock<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
         pthread_mutex_lock(mutex)
         defer { pthread_mutex_unlock(mutex) }

@@ -1,10 +1,8 @@
-import Synchronization
-
 /// A machine's data while a transition's actions read and change it.
 ///
 /// Actions reach it through their ``TransitionContext``, which may be handed to child tasks, so
-/// every access takes the lock; contention is rare, since a machine runs one transition at a
-/// time. The cell remembers whether it was written, so that the machine takes the new value
+/// every access takes the lock (a `Locked`, which ThreadSanitizer follows when child tasks
+/// contend); contention is rare, since a machine runs one transition at a time. The cell remembers whether it was written, so that the machine takes the new value
 /// once the transition completes, or puts the old one back when an action fails.
 @usableFromInline
 final class DataCell<Value: Sendable>: Sendable {
@@ -16,9 +14,9 @@ final class DataCell<Value: Sendable>: Sendable {
         @usableFromInline init(value: Value) { self.value = value }
     }
 
-    @usableFromInline let slot: Mutex<Slot>
+    @usableFromInline let slot: Locked<Slot>
 
-    @usableFromInline init(_ value: Value) { slot = Mutex(Slot(value: value)) }
+    @usableFromInline init(_ value: Value) { slot = Locked(Slot(value: value)) }
 
     /// The value as the actions have left it so far.
     @inlinable var value: Value {
@@ -26,12 +24,15 @@ final class DataCell<Value: Sendable>: Sendable {
         set { slot.withLock { $0.value = newValue; $0.isChanged = true } }
     }
 
-    /// Changes the value in one turn of the lock.
+    /// Changes the value in one turn of the lock; if `body` throws, the value stays as it was.
     @inlinable
     func update<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
         try slot.withLock { slot in
+            var value = slot.value
+            let result = try body(&value)
+            slot.value = value
             slot.isChanged = true
-            return try body(&slot.value)
+            return result
         }
     }
 

@@ -84,7 +84,8 @@ public struct TransitionContext<Definition: MachineDefinition>: Sendable {
     /// ```
     ///
     /// Each read and each write is atomic on its own; change several fields at once, or read
-    /// and write from child tasks, with ``updateData(_:)``.
+    /// and write from child tasks, with ``updateData(_:)``. Keep the context within the action
+    /// and its child tasks: what a task that outlives the action writes afterwards is lost.
     @inlinable
     public var data: Data {
         get { cell.value }
@@ -92,7 +93,8 @@ public struct TransitionContext<Definition: MachineDefinition>: Sendable {
     }
 
     /// Changes the machine's data in one step: no child task of the action reads or writes it
-    /// in the middle.
+    /// in the middle, and if `body` throws, the data stays as it was. Prefer it for large values
+    /// such as collections: `context.data.items.append(x)` copies the whole value out and back.
     ///
     /// ```swift
     /// context.updateData { $0.attempts += 1; $0.lastError = nil }
