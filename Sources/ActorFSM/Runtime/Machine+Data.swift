@@ -5,12 +5,12 @@ extension Machine {
     ///
     /// While an asynchronous action is suspended, this is still the value from before its
     /// transition: what the action writes becomes visible once the transition completes.
-    public var data: Data { committedData }
+    public var data: Definition.Data { committedData }
 
     /// The cell the actions of the transition in progress read and write the data through,
     /// made the first time an action takes the context.
     @inlinable
-    func dataCell() -> DataCell<Data> {
+    func dataCell() -> DataCell<Definition.Data> {
         if let cell = cell { return cell }
         let cell = DataCell(committedData)
         self.cell = cell
@@ -25,7 +25,7 @@ extension Machine {
     /// action started) is let go, so that such a task's late writes reach no later transition.
     @inlinable
     func settleData(failed: Bool) {
-        guard MemoryLayout<Data>.size != 0, let cell else { return }
+        guard MemoryLayout<Definition.Data>.size != 0, let cell else { return }
         if failed {
             cell.restore(committedData)
         } else if let changed = cell.takeChange() {

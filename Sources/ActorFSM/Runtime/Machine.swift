@@ -27,8 +27,6 @@ public final actor Machine<Definition: MachineDefinition> {
     public typealias Event = Definition.Event
     /// The definition's machine id type.
     public typealias ID = Definition.ID
-    /// The definition's machine data type.
-    public typealias Data = Definition.Data
     /// The record type this machine publishes.
     public typealias Record = TransitionRecord<Definition>
     @usableFromInline typealias Entry = InboxEntry<Definition>
@@ -43,7 +41,7 @@ public final actor Machine<Definition: MachineDefinition> {
     @usableFromInline nonisolated let link: ParentLink<Definition>?
     @usableFromInline nonisolated let generation: UInt64
     /// The data the machine was made with, which a supervisor's restart starts from again.
-    public nonisolated let initialData: Data
+    public nonisolated let initialData: Definition.Data
 
     // The properties read or written for every event skip the run-time exclusivity check (a
     // call into the runtime per access). They are safe without it: they are
@@ -65,9 +63,9 @@ public final actor Machine<Definition: MachineDefinition> {
     @usableFromInline var watchers = Watchers()
     @usableFromInline var inFlight: Task<ActionRun, Never>?
     /// The data as the last completed transition left it.
-    @exclusivity(unchecked) @usableFromInline var committedData: Data
+    @exclusivity(unchecked) @usableFromInline var committedData: Definition.Data
     /// The data as the actions of the transition in progress see it; see ``dataCell()``.
-    @exclusivity(unchecked) @usableFromInline var cell: DataCell<Data>?
+    @exclusivity(unchecked) @usableFromInline var cell: DataCell<Definition.Data>?
     /// The current state's timeouts and tasks, for schemas that have any.
     @exclusivity(unchecked) @usableFromInline var timers: StateTimers?
     /// Timeouts and task results dropped as stale, for tests.
@@ -108,7 +106,7 @@ public final actor Machine<Definition: MachineDefinition> {
     ///   - state: where to start; the schema's initial state by default.
     ///   - configuration: inbox capacity, failure policy and standing predicates.
     public init(
-        schema: Schema<Definition>, id: ID, data: Data, startingIn state: State? = nil,
+        schema: Schema<Definition>, id: ID, data: Definition.Data, startingIn state: State? = nil,
         configuration: MachineConfiguration<State> = MachineConfiguration()
     ) {
         self.init(schema: schema, id: id, data: data, startingIn: state, settings: MachineSettings(configuration),
@@ -126,12 +124,12 @@ public final actor Machine<Definition: MachineDefinition> {
     public init(
         schema: Schema<Definition>, id: ID, startingIn state: State? = nil,
         configuration: MachineConfiguration<State> = MachineConfiguration()
-    ) where Data == Void {
+    ) where Definition.Data == Void {
         self.init(schema: schema, id: id, data: (), startingIn: state, configuration: configuration)
     }
 
     init(
-        schema: Schema<Definition>, id: ID, data: Data, startingIn state: State?, settings: MachineSettings<State>,
+        schema: Schema<Definition>, id: ID, data: Definition.Data, startingIn state: State?, settings: MachineSettings<State>,
         link: ParentLink<Definition>?, generation: UInt64
     ) {
         self.id = id

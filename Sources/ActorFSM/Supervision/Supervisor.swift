@@ -21,8 +21,6 @@ public final class Supervisor<Definition: MachineDefinition>: Sendable {
     public typealias Event = Definition.Event
     /// The definition's machine id type.
     public typealias ID = Definition.ID
-    /// The definition's machine data type.
-    public typealias Data = Definition.Data
     /// The machines' type.
     public typealias Child = Machine<Definition>
     /// What the supervisor publishes.
@@ -89,7 +87,7 @@ public final class Supervisor<Definition: MachineDefinition>: Sendable {
     ///
     /// - Throws: ``MachineError`` `.duplicateMachine` if `id` is taken, `.stopped` after shutdown.
     @discardableResult
-    public func spawn(id: ID, data: Data, startingIn state: State? = nil) throws(MachineError<Definition>) -> Child {
+    public func spawn(id: ID, data: Definition.Data, startingIn state: State? = nil) throws(MachineError<Definition>) -> Child {
         let created = registry.withLock { (registry: inout Registry) -> Child? in
             guard !registry.isShutDown, registry.machines[id] == nil else { return nil }
             return makeMachine(id: id, data: data, startingIn: state, in: &registry)
@@ -105,7 +103,7 @@ public final class Supervisor<Definition: MachineDefinition>: Sendable {
     /// - Throws: ``MachineError`` `.duplicateMachine` if `id` is taken, `.stopped` after shutdown.
     @discardableResult
     public func spawn(id: ID, startingIn state: State? = nil) throws(MachineError<Definition>) -> Child
-    where Data == Void {
+    where Definition.Data == Void {
         try spawn(id: id, data: (), startingIn: state)
     }
 
@@ -364,7 +362,7 @@ public final class Supervisor<Definition: MachineDefinition>: Sendable {
         }
     }
 
-    private func makeMachine(id: ID, data: Data, startingIn state: State?, in registry: inout Registry) -> Child {
+    private func makeMachine(id: ID, data: Definition.Data, startingIn state: State?, in registry: inout Registry) -> Child {
         registry.generation += 1
         let link = registry.link ?? ParentLink(
             flags: flags, recorded: { [weak self] in self?.machineRecorded($0) },

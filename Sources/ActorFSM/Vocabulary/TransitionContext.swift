@@ -21,8 +21,6 @@ public struct TransitionContext<Definition: MachineDefinition>: Sendable {
     public typealias Event = Definition.Event
     /// The definition's machine id type.
     public typealias ID = Definition.ID
-    /// The definition's machine data type.
-    public typealias Data = Definition.Data
     /// The event being processed, with its payload; `nil` when a state timeout fired (see
     /// ``after(_:fileID:line:)``).
     public let event: Event?
@@ -38,21 +36,21 @@ public struct TransitionContext<Definition: MachineDefinition>: Sendable {
     /// The id of the machine running the action.
     public let id: ID
     @usableFromInline let runtime: (any ActionRuntime)?
-    @usableFromInline let cell: DataCell<Data>
+    @usableFromInline let cell: DataCell<Definition.Data>
 
-    package init(event: Event?, source: State, target: State, predicates: PredicateContext, id: ID, data: Data) {
+    package init(event: Event?, source: State, target: State, predicates: PredicateContext, id: ID, data: Definition.Data) {
         self.init(event: event, source: source, target: target, predicates: predicates, id: id, runtime: nil,
                   cell: DataCell(data))
     }
 
-    package init(event: Event?, source: State, target: State, predicates: PredicateContext, id: ID) where Data == Void {
+    package init(event: Event?, source: State, target: State, predicates: PredicateContext, id: ID) where Definition.Data == Void {
         self.init(event: event, source: source, target: target, predicates: predicates, id: id, data: ())
     }
 
     @usableFromInline
     init(
         event: Event?, timeout: Timeout? = nil, source: State, target: State, predicates: PredicateContext,
-        id: ID, runtime: (any ActionRuntime)?, cell: DataCell<Data>
+        id: ID, runtime: (any ActionRuntime)?, cell: DataCell<Definition.Data>
     ) {
         self.event = event
         self.timeoutDuration = timeout?.duration ?? .zero
@@ -87,7 +85,7 @@ public struct TransitionContext<Definition: MachineDefinition>: Sendable {
     /// and write from child tasks, with ``updateData(_:)``. Keep the context within the action
     /// and its child tasks: what a task that outlives the action writes afterwards is lost.
     @inlinable
-    public var data: Data {
+    public var data: Definition.Data {
         get { cell.value }
         nonmutating set { cell.value = newValue }
     }
@@ -102,7 +100,7 @@ public struct TransitionContext<Definition: MachineDefinition>: Sendable {
     ///
     /// - Returns: what `body` returns.
     @inlinable
-    public func updateData<Result>(_ body: (inout Data) throws -> Result) rethrows -> Result {
+    public func updateData<Result>(_ body: (inout Definition.Data) throws -> Result) rethrows -> Result {
         try cell.update(body)
     }
 
