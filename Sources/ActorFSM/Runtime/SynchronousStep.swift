@@ -13,8 +13,7 @@ extension ActionTable {
         guard let run = transition.synchronousRun else { preconditionFailure("the transition has asynchronous actions") }
         try run._withUnsafeGuaranteedRef { run in
             if transition.readsContext {
-                let context = makeContext()
-                try run.run(event: event, context: { context }, commit: commit, counting: &completed)
+                try run.run(event: event, context: makeContext(), commit: commit, counting: &completed)
             } else {
                 try run.run(event: event, context: makeContext, commit: commit, counting: &completed)
             }

@@ -5,6 +5,11 @@
 /// array or an enum payload costs a retain and a release of its context per call, which was most
 /// of a transition's cost. A closure that calls the closures it captured does not, and neither
 /// does calling `run` on an instance borrowed through `Unmanaged` (see ``SchemaStorage/HotTransition``).
+///
+/// The chains are made where the schema is built, in code that is not specialized for the
+/// definition's types, so a chain hands a ``TransitionContext`` on through its value witnesses.
+/// A transition whose actions take the context runs them from the lists instead, with
+/// ``run(event:context:commit:counting:)``, in code specialized where the machine runs.
 @usableFromInline
 final class SynchronousRun<Definition: MachineDefinition>: Sendable {
     @usableFromInline typealias State = Definition.State
@@ -20,12 +25,46 @@ final class SynchronousRun<Definition: MachineDefinition>: Sendable {
     @usableFromInline let beforeCommit: Chain?
     /// The entry actions: run after the commit.
     @usableFromInline let afterCommit: Chain?
+    /// The exit actions, then the transition's own, as a list.
+    @usableFromInline let beforeCommitBodies: [Actions<Definition>.Body]
+    /// The entry actions, as a list.
+    @usableFromInline let afterCommitBodies: [Actions<Definition>.Body]
 
     /// The chains for `exit` and `actions`, and for `entry`; `nil` if one of them is asynchronous.
     init?(exit: Actions<Definition>, actions: Actions<Definition>, entry: Actions<Definition>) {
         guard exit.isSynchronous && actions.isSynchronous && entry.isSynchronous else { return nil }
-        beforeCommit = Self.chain(exit.bodies + actions.bodies)
-        afterCommit = Self.chain(entry.bodies)
+        beforeCommitBodies = exit.bodies + actions.bodies
+        afterCommitBodies = entry.bodies
+        beforeCommit = Self.chain(beforeCommitBodies)
+        afterCommit = Self.chain(afterCommitBodies)
+    }
+
+    /// Runs the lists around `commit`, handing every action that takes it the same `context`.
+    @inlinable
+    func run(
+        event: Event?, context: TransitionContext<Definition>, commit: () -> Void, counting completed: inout Int
+    ) throws {
+        try Self.run(beforeCommitBodies, event: event, context: context, counting: &completed)
+        commit()
+        try Self.run(afterCommitBodies, event: event, context: context, counting: &completed)
+    }
+
+    @inlinable
+    static func run(
+        _ bodies: [Actions<Definition>.Body], event: Event?, context: TransitionContext<Definition>,
+        counting completed: inout Int
+    ) throws {
+        for body in bodies {
+            switch body {
+            case .plain(let action): try action()
+            case .event(let action):
+                guard let event else { throw MissingEventError() }
+                try action(event)
+            case .context(let action): try action(context)
+            case .asynchronous: preconditionFailure("a synchronous run holds an asynchronous action")
+            }
+            completed += 1
+        }
     }
 
     /// Runs the chains around `commit`.
