@@ -15,12 +15,14 @@ import Darwin
 /// choice where contention is rare and an allocation per owner matters.
 @usableFromInline
 package final class Locked<Value: Sendable>: @unchecked Sendable {
-    // @unchecked Sendable is sound: `value` is only read or written inside `withLock`, which holds
-    // `mutex` for the whole access; `mutex` lives at a stable heap address for the object's
+    // @unchecked Sendable is sound: `value` is only read or written inside `withLock` or
+    // `modify`, which hold `mutex` for the whole access; `mutex` lives at a stable heap address for the object's
     // lifetime (allocated in init, destroyed in deinit); and `Value` is `Sendable`, so what a
     // caller takes out of `withLock` may be used from any thread.
     @usableFromInline let mutex: UnsafeMutablePointer<pthread_mutex_t>
-    @usableFromInline var value: Value
+    // Unchecked exclusivity: every access holds `mutex`, so no two can overlap; the run-time
+    // check would only add a call into the runtime per access.
+    @exclusivity(unchecked) @usableFromInline var value: Value
 
     @usableFromInline
     package init(_ value: Value) {
@@ -42,5 +44,17 @@ package final class Locked<Value: Sendable>: @unchecked Sendable {
         pthread_mutex_lock(mutex)
         defer { pthread_mutex_unlock(mutex) }
         return try body(&value)
+    }
+
+    /// The value, yielded for a change in place with the lock held: a `_modify` accessor
+    /// built on it changes a field of the value with one turn of the lock and no copy.
+    @inlinable
+    package var locked: Value {
+        get { withLock { $0 } }
+        _modify {
+            pthread_mutex_lock(mutex)
+            defer { pthread_mutex_unlock(mutex) }
+            yield &value
+        }
     }
 }

@@ -12,16 +12,27 @@ final class DataCell<Value: Sendable>: Sendable {
         @usableFromInline var isChanged = false
 
         @usableFromInline init(value: Value) { self.value = value }
+
+        /// The value, marked changed by any change in place.
+        @inlinable var changingValue: Value {
+            get { value }
+            _modify {
+                isChanged = true
+                yield &value
+            }
+        }
     }
 
     @usableFromInline let slot: Locked<Slot>
 
     @usableFromInline init(_ value: Value) { slot = Locked(Slot(value: value)) }
 
-    /// The value as the actions have left it so far.
+    /// The value as the actions have left it so far. A change in place (`value.count += 1`)
+    /// takes the lock once.
     @inlinable var value: Value {
         get { slot.withLock { $0.value } }
         set { slot.withLock { $0.value = newValue; $0.isChanged = true } }
+        _modify { yield &slot.locked.changingValue }
     }
 
     /// Changes the value in one turn of the lock; if `body` throws, the value stays as it was.

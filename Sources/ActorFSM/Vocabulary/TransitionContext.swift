@@ -88,6 +88,7 @@ public struct TransitionContext<Definition: MachineDefinition>: Sendable {
     public var data: Definition.Data {
         get { cell.value }
         nonmutating set { cell.value = newValue }
+        nonmutating _modify { yield &cell.value }
     }
 
     /// Changes the machine's data in one step: no child task of the action reads or writes it
