@@ -424,6 +424,11 @@ let configuration = MachineConfiguration<OrderState>(instrument: FailureLog())
                 }
             }
         }
+        _ = try Schema<PaidOrders>(initial: .placed) {
+            define(.placed) {
+                condition { (order: Purchase) in order.attempts < 3 } | when(.declined) | then(.paymentPending)
+            }
+        }
     }
 
     func manualClock(payment: Schema<Orders>) async {

@@ -72,8 +72,8 @@ import Testing
                 let eventID = storage.table.tagTable?.id(of: event) ?? storage.table.eventID(event)!
                 for predicates in contexts {
                     let lookup = bySearch
-                        ? storage.table.search(Int(stateID) * storage.table.eventCount + Int(eventID), event: event, predicates: predicates)
-                        : storage.table.lookup(state: stateID, event: event, predicates: predicates)
+                        ? storage.table.search(Int(stateID) * storage.table.eventCount + Int(eventID), event: event, predicates: predicates, data: ())
+                        : storage.table.lookup(state: stateID, event: event, predicates: predicates, data: ())
                     answers.append("\(state) \(event) \(predicates): " + answer(lookup))
                 }
             }

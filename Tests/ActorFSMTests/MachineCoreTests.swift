@@ -30,14 +30,14 @@ import Testing
 
     @Test func eventsAreNumberedInOrderAndLookedUpInTheCurrentState() {
         var core = Core(startingIn: .pending, of: storage)
-        let pay = core.begin(.pay, in: .none, origin: .send, of: storage)
-        let loaded = core.begin(.loaded, in: .none, origin: .send, of: storage)
+        let pay = core.begin(.pay, in: .none, origin: .send, of: storage, data: ())
+        let loaded = core.begin(.loaded, in: .none, origin: .send, of: storage, data: ())
         #expect(pay.number == 1 && loaded.number == 2)
         #expect(fired(pay) != nil)
         guard case .unhandled = loaded.found else { Issue.record("loaded is not handled in pending"); return }
-        let timeout = core.begin(nil, in: .none, origin: .timeout(after: .seconds(5)), of: storage)
+        let timeout = core.begin(nil, in: .none, origin: .timeout(after: .seconds(5)), of: storage, data: ())
         #expect(fired(timeout) != nil, "the state timeout is found by its duration")
-        let unknownTimeout = core.begin(nil, in: .none, origin: .timeout(after: .seconds(6)), of: storage)
+        let unknownTimeout = core.begin(nil, in: .none, origin: .timeout(after: .seconds(6)), of: storage, data: ())
         guard case .unhandled = unknownTimeout.found else { Issue.record("no timeout of 6 s"); return }
         #expect(core.sequenceNumber == 4)
     }
@@ -45,7 +45,7 @@ import Testing
     @Test func aStateTheSchemaDoesNotKnowHandlesNothing() {
         var core = Core(startingIn: .cancelled, of: storage)
         #expect(core.stateID == -1 && core.offTableState == .cancelled)
-        let step = core.begin(.pay, in: .none, origin: .send, of: storage)
+        let step = core.begin(.pay, in: .none, origin: .send, of: storage, data: ())
         guard case .unhandled(let reason) = step.found else { Issue.record("fired off the table"); return }
         #expect(reason.kind == .unknownState)
     }
@@ -75,7 +75,7 @@ import Testing
 
     @Test func aStoppedMachineDiscardsEveryEventWithANumberOfItsOwn() {
         var core = Core(startingIn: .pending, of: storage)
-        _ = core.begin(.ping, in: .none, origin: .send, of: storage)
+        _ = core.begin(.ping, in: .none, origin: .send, of: storage, data: ())
         #expect(core.stop(.stopped) == .closeInboxAndCancel)
         #expect(core.turn(ofEventFrom: 0) == .stop)
         #expect(core.discard(eventFrom: 0) == .recordStopped(2))

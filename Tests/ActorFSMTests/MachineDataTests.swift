@@ -163,4 +163,25 @@ enum Till: MachineDefinition {
         try await till.send(.coin)
         #expect(await till.data.total == 1)
     }
+
+    @Test func conditionsReadTheDataTheLastTransitionLeft() async throws {
+        let schema = try Schema<Till>(initial: .open, final: [.closed]) {
+            define(.open) {
+                condition { (till: Till.Data) in till.total < 2 } | when(.coin) | then() | { context in context.data.total += 1 }
+                condition({ (till: Till.Data) in till.total >= 2 }) {
+                    when(.close) | then(.closed)
+                }
+            }
+        }
+        let till = Machine(schema: schema, id: 1, data: Till.Data())
+        #expect(try await till.send(.close).outcomeName == "conditionFalse")
+        let early = schema.resolve(.close, in: .open, data: Till.Data())
+        #expect(early.isConditionFalse)
+        try await till.send(.coin)
+        try await till.send(.coin)
+        #expect(try await till.send(.coin).outcomeName == "conditionFalse")
+        #expect(await till.data.total == 2)
+        #expect(schema.resolve(.close, in: .open, data: Till.Data(total: 2)).target == .closed)
+        #expect(try await till.send(.close).target == .closed)
+    }
 }

@@ -88,7 +88,7 @@ import Testing
             }
         }
         let storage = schema.storage
-        guard case .fires(let index) = storage.table.lookup(state: try #require(schema.stateID(of: .locked)), event: .coin, predicates: .none) else {
+        guard case .fires(let index) = storage.table.lookup(state: try #require(schema.stateID(of: .locked)), event: .coin, predicates: .none, data: ()) else {
             Issue.record("coin fires in locked")
             return
         }

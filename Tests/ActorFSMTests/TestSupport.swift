@@ -55,7 +55,7 @@ struct Driver<D: MachineDefinition> {
 
     @discardableResult
     mutating func send(_ event: D.Event, predicates: PredicateContext = .none) async throws -> Resolution<D> {
-        let resolution = schema.resolve(event, in: state, predicates: predicates)
+        let resolution = schema.resolve(event, in: state, predicates: predicates, data: data)
         guard case .transition(let transition) = resolution else { return resolution }
         let context = TransitionContext<D>(event: event, source: state, target: transition.target, predicates: predicates, id: id, data: data)
         try await schema.exitActions(for: transition).run(in: context)

@@ -113,6 +113,20 @@ public func condition<Definition: MachineDefinition>(
     Syntax.Matching(condition: condition, fileID: fileID, line: line)
 }
 
+/// Restricts a transition to moments when `condition` returns `true` for the machine's data, as
+/// the last completed transition left it. Name the data's type in the closure: with `$0`, the
+/// compiler tries the event's form first, and a row takes long to type-check.
+///
+/// ```swift
+/// condition { (order: Purchase) in order.attempts < 3 } | when(.declined) | then(.paymentPending)
+/// ```
+@_disfavoredOverload
+public func condition<Definition: MachineDefinition>(
+    fileID: StaticString = #fileID, line: UInt = #line, _ condition: @escaping @Sendable (Definition.Data) -> Bool
+) -> Syntax.Matching<Definition> {
+    Syntax.Matching(condition: condition, fileID: fileID, line: line)
+}
+
 /// Marks transitions that replace those inherited from super states with the same event and
 /// predicates.
 ///

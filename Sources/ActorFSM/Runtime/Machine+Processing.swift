@@ -16,7 +16,7 @@ extension Machine {
     ) async -> Record {
         let context = predicates ?? settings.standingPredicates
         let source = state
-        let step = core.begin(event, in: context, origin: origin, of: schema.storage)
+        let step = core.begin(event, in: context, origin: origin, of: schema.storage, data: committedData)
         if case .fires(let index) = step.found, !schema.storage.actions.hot[Int(index)].isSynchronous {
             return await process(event, context, step.number, suspendingAt: index, source: source, origin: origin,
                                  acceptedAt: acceptedAt, scope: scope(), replying: replying, trace: trace)

@@ -32,10 +32,10 @@ extension Schema {
     /// - Throws: what an action throws.
     @inlinable
     package func step(
-        _ stateID: Int32, _ event: Event, _ predicates: PredicateContext, id: ID, data: @autoclosure () -> Definition.Data
+        _ stateID: Int32, _ event: Event, _ predicates: PredicateContext, id: ID, data: Definition.Data
     ) throws -> Int32 {
         let storage = self.storage
-        guard case .fires(let index) = storage.table.lookup(state: stateID, event: event, predicates: predicates) else {
+        guard case .fires(let index) = storage.table.lookup(state: stateID, event: event, predicates: predicates, data: data) else {
             return stateID
         }
         let transition = storage.actions.hot[Int(index)]
@@ -45,7 +45,7 @@ extension Schema {
         try storage.actions.runSynchronously(transition, event: event, counting: &completed, context: {
             TransitionContext(event: event, source: storage.states[Int(stateID)],
                               target: storage.states[Int(transition.target)], predicates: predicates, id: id, runtime: nil,
-                              cell: DataCell(data()))
+                              cell: DataCell(data))
         }, commit: {})
         return transition.target
     }

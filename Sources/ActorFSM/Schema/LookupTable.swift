@@ -38,7 +38,7 @@ final class LookupTable<Definition: MachineDefinition>: Sendable {
     /// Per transition, whether it has conditions.
     @usableFromInline let guarded: [Bool]
     /// Per transition, its conditions.
-    let conditions: [[Guard<Event>]]
+    let conditions: [[Guard<Definition>]]
 
     /// The table for `states` and the compiler's lookup groups.
     init(
@@ -86,13 +86,13 @@ final class LookupTable<Definition: MachineDefinition>: Sendable {
     /// The transition that `event` triggers in the state with id `state`: O(1) in the size of the
     /// table, with no allocation, boxing or lock.
     @inlinable @inline(__always)
-    func lookup(state: Int32, event: Event, predicates: PredicateContext) -> LookupResult {
+    func lookup(state: Int32, event: Event, predicates: PredicateContext, data: Definition.Data) -> LookupResult {
         // The tag table answers for payload-free enums; the closure still decides a miss, so an
         // unusual `==` (two cases declared equal) is honoured, at a cost only for unknown events.
         guard let eventID = tagTable?.id(of: event) ?? eventID(event) else {
             return .unhandled(.init(.unknownEvent))
         }
-        return lookup(state: state, eventID: eventID, event: event, predicates: predicates)
+        return lookup(state: state, eventID: eventID, event: event, predicates: predicates, data: data)
     }
 
     /// The transition that the event with id `eventID` triggers: `event` is `nil` for a timeout.
@@ -102,7 +102,9 @@ final class LookupTable<Definition: MachineDefinition>: Sendable {
     /// Everything else (conditions, a boxed context, an unhandled reason to name) is answered
     /// by ``search(_:event:predicates:)``.
     @inlinable @inline(__always)
-    func lookup(state: Int32, eventID: Int32, event: Event?, predicates: PredicateContext) -> LookupResult {
+    func lookup(
+        state: Int32, eventID: Int32, event: Event?, predicates: PredicateContext, data: Definition.Data
+    ) -> LookupResult {
         let index = Int(state) &* eventCount &+ Int(eventID)
         let cell = cells[index]
         if cell.direct >= 0 && predicates.isEmpty && !guarded[Int(cell.direct)] { return .fires(cell.direct) }
@@ -111,7 +113,7 @@ final class LookupTable<Definition: MachineDefinition>: Sendable {
             if transition >= 0 && !hasGuards(transition) { return .fires(transition) }
             if transition == -1 { return .unhandled(.init(.noTransition)) }
         }
-        return search(index, event: event, predicates: predicates)
+        return search(index, event: event, predicates: predicates, data: data)
     }
 
     /// The entry of `cell`'s table for a context held in place: a transition (≥ 0), which may
@@ -167,10 +169,10 @@ final class LookupTable<Definition: MachineDefinition>: Sendable {
     /// the context; otherwise an ambiguous context, then an unknown type, then a missing one,
     /// then the entry's outcome.
     @inlinable @inline(never)
-    func search(_ index: Int, event: Event?, predicates: PredicateContext) -> LookupResult {
+    func search(_ index: Int, event: Event?, predicates: PredicateContext, data: Definition.Data) -> LookupResult {
         let cell = cells[index]
         if cell.direct >= 0 && predicates.isEmpty {
-            return admits(cell.direct, event) ? .fires(cell.direct) : .conditionFalse(cell.direct)
+            return admits(cell.direct, event, data) ? .fires(cell.direct) : .conditionFalse(cell.direct)
         }
         if cell.direct == -1 { return .unhandled(.init(.noTransition)) }
         if predicates.isAmbiguous { return .unhandled(.init(.ambiguousPredicate, predicates.repeatedTypeName ?? "")) }
@@ -190,7 +192,7 @@ final class LookupTable<Definition: MachineDefinition>: Sendable {
             counted &+= 1
         }
         guard counted == cell.slotCount else { return missingPredicate(in: groups[Int(groupIndex[index])], predicates) }
-        return outcome(ofEntry: entries[Int(offset)], event)
+        return outcome(ofEntry: entries[Int(offset)], event, data)
     }
 
     /// The outcome of a lookup whose context has a predicate of a type the schema never mentions.
@@ -204,18 +206,18 @@ final class LookupTable<Definition: MachineDefinition>: Sendable {
 
     /// What the table's entry `transition` (-1 for none) does with `event`.
     @inlinable @inline(__always)
-    func outcome(ofEntry transition: Int32, _ event: Event?) -> LookupResult {
+    func outcome(ofEntry transition: Int32, _ event: Event?, _ data: Definition.Data) -> LookupResult {
         guard transition >= 0 else { return .unhandled(.init(.noTransition)) }
-        if guarded[Int(transition)] && !admits(transition, event) {
+        if guarded[Int(transition)] && !admits(transition, event, data) {
             return .conditionFalse(transition)
         }
         return .fires(transition)
     }
 
-    /// Whether every condition of `transition` holds for `event`.
+    /// Whether every condition of `transition` holds for `event` and the machine's `data`.
     @usableFromInline
-    func admits(_ transition: Int32, _ event: Event?) -> Bool {
-        for condition in conditions[Int(transition)] where !condition.test(event) { return false }
+    func admits(_ transition: Int32, _ event: Event?, _ data: Definition.Data) -> Bool {
+        for condition in conditions[Int(transition)] where !condition.test(event, data) { return false }
         return true
     }
 

@@ -6,7 +6,8 @@
 extension Schema {
     /// Finds what `event` does in `state` with one predicate.
     @inlinable
-    public func resolve<P: MatchingPredicate>(_ event: Event, in state: State, predicates: P) -> Resolution<Definition> {
+    public func resolve<P: MatchingPredicate>(_ event: Event, in state: State, predicates: P) -> Resolution<Definition>
+    where Definition.Data == Void {
         resolve(event, in: state, predicates: PredicateContext(predicates))
     }
 
@@ -14,7 +15,8 @@ extension Schema {
     @inlinable
     public func resolve<P1: MatchingPredicate, P2: MatchingPredicate>(
         _ event: Event, in state: State, predicates first: P1, _ second: P2
-    ) -> Resolution<Definition> {
+    ) -> Resolution<Definition>
+    where Definition.Data == Void {
         resolve(event, in: state, predicates: PredicateContext(first, second))
     }
 
@@ -22,14 +24,16 @@ extension Schema {
     @inlinable
     public func resolve<P1: MatchingPredicate, P2: MatchingPredicate, P3: MatchingPredicate>(
         _ event: Event, in state: State, predicates first: P1, _ second: P2, _ third: P3
-    ) -> Resolution<Definition> {
+    ) -> Resolution<Definition>
+    where Definition.Data == Void {
         resolve(event, in: state, predicates: PredicateContext(first, second, third))
     }
 
     /// Finds what `event` does in `state` with any number of predicates.
     public func resolve<each P: MatchingPredicate>(
         _ event: Event, in state: State, predicates: repeat each P
-    ) -> Resolution<Definition> {
+    ) -> Resolution<Definition>
+    where Definition.Data == Void {
         resolve(event, in: state, predicates: PredicateContext(repeat each predicates))
     }
 }

@@ -106,10 +106,20 @@ public struct Schema<Definition: MachineDefinition>: Sendable {
     ///
     /// It allocates nothing, and is specialized for the schema's types where it is called.
     @inlinable
-    public func resolve(_ event: Event, in state: State, predicates: PredicateContext = .none) -> Resolution<Definition> {
+    public func resolve(_ event: Event, in state: State, predicates: PredicateContext = .none) -> Resolution<Definition>
+    where Definition.Data == Void {
+        resolve(event, in: state, predicates: predicates, data: ())
+    }
+
+    /// Finds what `event` does in `state` for a machine whose data is `data`, which conditions
+    /// on the data read; see ``resolve(_:in:predicates:)``.
+    @inlinable
+    public func resolve(
+        _ event: Event, in state: State, predicates: PredicateContext = .none, data: Definition.Data
+    ) -> Resolution<Definition> {
         let storage = self.storage
         guard let stateID = storage.table.stateID(of: state) else { return .unhandled(UnhandledReason(.unknownState)) }
-        return switch storage.table.lookup(state: stateID, event: event, predicates: predicates) {
+        return switch storage.table.lookup(state: stateID, event: event, predicates: predicates, data: data) {
         case .fires(let index): .transition(Transition(storage: storage, index: Int(index)))
         case .conditionFalse(let index): .conditionFalse(Transition(storage: storage, index: Int(index)))
         case .unhandled(let reason): .unhandled(reason)

@@ -90,6 +90,16 @@ public func condition<Definition: MachineDefinition, Shape>(
     .init(Syntax.Matching<Definition>(condition: condition, fileID: fileID, line: line).fragment, rows)
 }
 
+/// `condition({ (data: Data) in … }) { … }`: every statement is restricted by this condition on
+/// the machine's data.
+@_disfavoredOverload
+public func condition<Definition: MachineDefinition, Shape>(
+    _ condition: @escaping @Sendable (Definition.Data) -> Bool, fileID: StaticString = #fileID, line: UInt = #line,
+    @Syntax.RowBuilder<Definition, Shape> rows: () -> Syntax.Block<Definition, Shape>
+) -> Syntax.Block<Definition, Shape> {
+    .init(Syntax.Matching<Definition>(condition: condition, fileID: fileID, line: line).fragment, rows)
+}
+
 /// `actions(log & audit) { … }`: every statement runs these actions before its own.
 public func actions<Definition: MachineDefinition, Shape>(
     _ actions: Actions<Definition>, fileID: StaticString = #fileID, line: UInt = #line,

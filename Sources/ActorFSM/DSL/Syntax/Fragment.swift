@@ -6,7 +6,7 @@ struct Fragment<Definition: MachineDefinition>: Sendable {
     var events: [EventMatcher<Event>] = []
     var target: Target<State>?
     var clauses: [MatchClause] = []
-    var guards: [Guard<Event>] = []
+    var guards: [Guard<Definition>] = []
     var actions = Actions<Definition>()
     var isOverride = false
     /// Where the statement starts: its leftmost pipe stage.
@@ -20,9 +20,9 @@ enum Target<State: Sendable>: Sendable {
 }
 
 /// A run-time condition from `condition { … }`.
-struct Guard<Event: Sendable>: Sendable {
-    /// The test, given the event; a timeout has none.
-    let test: @Sendable (Event?) -> Bool
+struct Guard<Definition: MachineDefinition>: Sendable {
+    /// The test, given the event (a timeout has none) and the machine's data.
+    let test: @Sendable (Definition.Event?, Definition.Data) -> Bool
     /// Whether the condition reads the event, which a timeout cannot give it.
     let readsEvent: Bool
     let location: SourceLocation

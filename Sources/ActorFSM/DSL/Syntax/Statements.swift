@@ -72,14 +72,25 @@ extension Syntax {
         /// Applies only when `condition` returns `true` at the moment the event is handled.
         public init(condition: @escaping @Sendable () -> Bool, fileID: StaticString = #fileID, line: UInt = #line) {
             let location = SourceLocation(fileID, line)
-            fragment = Fragment(guards: [Guard(test: { _ in condition() }, readsEvent: false, location: location)],
+            fragment = Fragment(guards: [Guard(test: { _, _ in condition() }, readsEvent: false, location: location)],
+                                location: location)
+        }
+
+        /// Applies only when `condition` returns `true` for the machine's data at the moment the
+        /// event is handled: the data as the last completed transition left it.
+        @_disfavoredOverload
+        public init(
+            condition: @escaping @Sendable (Definition.Data) -> Bool, fileID: StaticString = #fileID, line: UInt = #line
+        ) {
+            let location = SourceLocation(fileID, line)
+            fragment = Fragment(guards: [Guard(test: { _, data in condition(data) }, readsEvent: false, location: location)],
                                 location: location)
         }
 
         /// Applies only when `condition` returns `true` for the event being handled.
         public init(condition: @escaping @Sendable (Event) -> Bool, fileID: StaticString = #fileID, line: UInt = #line) {
             let location = SourceLocation(fileID, line)
-            let test: @Sendable (Event?) -> Bool = { event in event.map(condition) ?? false }
+            let test: @Sendable (Event?, Definition.Data) -> Bool = { event, _ in event.map(condition) ?? false }
             fragment = Fragment(guards: [Guard(test: test, readsEvent: true, location: location)], location: location)
         }
     }

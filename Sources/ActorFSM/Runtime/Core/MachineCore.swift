@@ -77,22 +77,26 @@ struct MachineCore<Definition: MachineDefinition, Waiter: Sendable>: Sendable {
     /// transition, the actor runs its actions, calling ``commit(_:in:)`` between the
     /// transition's own actions and the entry actions, and ``failed(_:policy:in:)`` if one throws.
     @inlinable
-    mutating func begin(_ event: Event?, in context: PredicateContext, origin: EventOrigin, of storage: Storage) -> Step {
+    mutating func begin(
+        _ event: Event?, in context: PredicateContext, origin: EventOrigin, of storage: Storage, data: Definition.Data
+    ) -> Step {
         sequenceNumber &+= 1
         guard stateID >= 0 else { return Step(number: sequenceNumber, found: .unhandled(UnhandledReason(.unknownState))) }
         if let event {
-            return Step(number: sequenceNumber, found: storage.table.lookup(state: stateID, event: event, predicates: context))
+            return Step(number: sequenceNumber, found: storage.table.lookup(state: stateID, event: event, predicates: context, data: data))
         }
-        return Step(number: sequenceNumber, found: timeoutLookup(origin, in: context, of: storage))
+        return Step(number: sequenceNumber, found: timeoutLookup(origin, in: context, of: storage, data: data))
     }
 
     /// What a state timeout, whose duration `origin` carries, triggers.
     @usableFromInline
-    func timeoutLookup(_ origin: EventOrigin, in context: PredicateContext, of storage: Storage) -> LookupResult {
+    func timeoutLookup(
+        _ origin: EventOrigin, in context: PredicateContext, of storage: Storage, data: Definition.Data
+    ) -> LookupResult {
         guard let duration = origin.timeout, let eventID = storage.timers.timeoutID(duration) else {
             return .unhandled(UnhandledReason(.unknownEvent))
         }
-        return storage.table.lookup(state: stateID, eventID: eventID, event: nil, predicates: context)
+        return storage.table.lookup(state: stateID, eventID: eventID, event: nil, predicates: context, data: data)
     }
 
     /// What a commit requires.

@@ -6,16 +6,10 @@ struct CompiledTransition<Definition: MachineDefinition>: Sendable {
     let event: Int32
     let target: Int32
     let filter: PredicateFilter
-    let guards: [Guard<Event>]
+    let guards: [Guard<Definition>]
     let actions: Actions<Definition>
     let location: SourceLocation
     let isOverride: Bool
-
-    /// Whether every condition holds for `event` (`nil` for a timeout).
-    func admits(_ event: Event?) -> Bool {
-        for condition in guards where !condition.test(event) { return false }
-        return true
-    }
 
     /// The same transition, answering to the event with id `event`.
     func with(event: Int32) -> CompiledTransition {
