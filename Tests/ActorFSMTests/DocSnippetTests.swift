@@ -83,6 +83,33 @@ struct Purchase: Sendable {
     var lastError: String? = nil
 }
 
+/// A catalogue screen's data, for the `update` examples.
+struct Catalogue: Sendable {
+    var page = 0
+    var items: [String] = []
+}
+
+/// What a catalogue screen hears, for the `update` examples.
+enum CatalogueEvent: CaseKeyed {
+    case next
+    case loaded([String])
+
+    enum CaseKey: Hashable, Sendable { case next, loaded }
+    var caseKey: CaseKey {
+        switch self {
+        case .next: .next
+        case .loaded: .loaded
+        }
+    }
+}
+
+/// A catalogue screen that owns its `Catalogue`.
+enum CatalogueBrowser: MachineDefinition {
+    enum State: Hashable, Sendable { case loading, showing }
+    typealias Event = CatalogueEvent
+    typealias Data = Catalogue
+}
+
 /// The orders of the doc examples, each owning its `Order`.
 enum PaidOrders: MachineDefinition {
     typealias State = DocOrderState
@@ -427,6 +454,19 @@ let configuration = MachineConfiguration<OrderState>(instrument: FailureLog())
         _ = try Schema<PaidOrders>(initial: .placed) {
             define(.placed) {
                 condition { (order: Purchase) in order.attempts < 3 } | when(.declined) | then(.paymentPending)
+            }
+        }
+    }
+
+    func dataUpdates() throws {
+        _ = try Schema<CatalogueBrowser>(initial: .showing) {
+            define(.showing) {
+                when(.next) | then(.loading) | update { $0.page += 1 }
+            }
+            define(.loading) {
+                when(.loaded) | then(.showing) | update { (screen: inout Catalogue, event: CatalogueEvent) in
+                    if case .loaded(let items) = event { screen.items = items }
+                }
             }
         }
     }

@@ -381,5 +381,16 @@ struct TimeGuideSnippets {
         print(await order.data.attempts)   // 1
         #expect(await order.data.attempts == 1)
         #expect(await order.data.amount == 99)
+
+        let counting = try Schema<Checkout>(initial: .paying, final: [.paid]) {
+            define(.paying) {
+                when(.declined) | then() | update { $0.attempts += 1 }
+                when(.approved) | then(.paid)
+            }
+        }
+        let counted = Machine(schema: counting, id: 7, data: Checkout.Data(amount: 5))
+        try await counted.send(.declined)
+        try await counted.send(.declined)
+        #expect(await counted.data.attempts == 2)
     }
 }

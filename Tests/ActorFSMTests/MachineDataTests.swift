@@ -184,4 +184,49 @@ enum Till: MachineDefinition {
         #expect(schema.resolve(.close, in: .open, data: Till.Data(total: 2)).target == .closed)
         #expect(try await till.send(.close).target == .closed)
     }
+
+    @Test func updateStepsChangeTheDataInOrderAndRollBackWithTheTransition() async throws {
+        let record = Actions<Till> { context in context.data.takings.append(context.data.total) }
+        let schema = try Schema<Till>(initial: .open, final: [.closed]) {
+            define(.open) {
+                when(.coin) | then() | update { $0.total += 2 } & record
+                when(.refund) | then() | update { $0.total = 0 } & { throw Boom() }
+            }
+        }
+        let till = Machine(schema: schema, id: 1, data: Till.Data())
+        try await till.send(.coin)
+        await #expect(throws: MachineError<Till>.self) { try await till.send(.refund) }
+        #expect(await till.data == Till.Data(total: 2, takings: [2]))
+    }
+
+    @Test func anUpdateReadsTheEventAndATimeoutCannotRunIt() async throws {
+        enum Meter: MachineDefinition {
+            enum State: Hashable, Sendable { case running }
+            enum Event: CaseKeyed {
+                case add(Int)
+                enum CaseKey: Hashable, Sendable { case add }
+                var caseKey: CaseKey { .add }
+            }
+            typealias ID = Int
+            typealias Data = Int
+        }
+        let schema = try Schema<Meter>(initial: .running) {
+            define(.running) {
+                when(.add) | then() | update { (sum: inout Int, event: Meter.Event) in
+                    if case .add(let amount) = event { sum += amount }
+                }
+            }
+        }
+        let meter = Machine(schema: schema, id: 1, data: 10)
+        try await meter.send(.add(5))
+        try await meter.send(.add(7))
+        #expect(await meter.data == 22)
+        #expect(throws: SchemaError.self) {
+            try Schema<Meter>(initial: .running) {
+                define(.running) {
+                    after(.seconds(1)) | then() | update { (sum: inout Int, _: Meter.Event) in sum += 1 }
+                }
+            }
+        }
+    }
 }
