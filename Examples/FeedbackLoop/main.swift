@@ -1,6 +1,7 @@
 // feedback-loop: the paging example of the feedback-loop article, on a machine actor.
-// Entering `loading` runs the side effect (an async call to a simulated paging API); its result
-// comes back into the machine as an event. A scripted user pages forward and back, hits a
+// The machine owns the screen's data (the page and its items); transitions compute the next
+// data from the current data and the event. Entering `loading` runs the side effect (an async
+// call to a simulated paging API); its result comes back into the machine as an event. A scripted user pages forward and back, hits a
 // failing page, and refreshes. Usage: swift run feedback-loop
 import ActorFSM
 
@@ -33,17 +34,14 @@ enum FeedEvent: CaseKeyed, CustomStringConvertible {
     }
 }
 
-/// The paging screen's types.
+/// The paging screen's types: finite states, and the data the machine carries beside them.
 enum Paging: MachineDefinition {
     typealias State = Screen
     typealias Event = FeedEvent
-}
-
-/// The page being shown; the screen's states stay finite, the data lives here.
-actor Feed {
-    private(set) var page = 0
-    func move(by offset: Int) { page = max(0, page + offset) }
-    func reset() { page = 0 }
+    struct Data: Sendable {
+        var page = 0
+        var items: [String] = []
+    }
 }
 
 /// A paging API with latency; page 2 fails the first time it is asked for.
@@ -59,12 +57,11 @@ actor TrendingAPI {
     }
 }
 
-let feed = Feed()
 let api = TrendingAPI()
 let screen = try Schema<Paging>(initial: .idle) {
     // The feedback: entering `loading` loads the current page, and posts the outcome back.
     let load = Actions<Paging> { context in
-        let page = await feed.page
+        let page = context.data.page
         do {
             try context.tryPost(.loaded(page: page, items: try await api.fetch(page: page)))
         } catch {
@@ -73,18 +70,20 @@ let screen = try Schema<Paging>(initial: .idle) {
     }
     define(.idle) { when(.refresh) | then(.loading) }
     define(.loading, onEntry: load) {
-        when(.loaded) | then(.loaded)
+        when(.loaded) | then(.loaded) | update { (screen: inout Paging.Data, event: FeedEvent) in
+            if case .loaded(_, let items) = event { screen.items = items }
+        }
         when(.loadingFailed) | then(.failed)
     }
     define(.loaded) {
         when(.refresh) | then(.loading)
-        when(.next) | then(.loading) | { await feed.move(by: 1) }
-        when(.previous) | then(.loading) | { await feed.move(by: -1) }
+        when(.next) | then(.loading) | update { $0.page += 1 }
+        when(.previous) | then(.loading) | update { $0.page = max(0, $0.page - 1) }
     }
-    define(.failed) { when(.refresh) | then(.loading) | { await feed.reset() } }
+    define(.failed) { when(.refresh) | then(.loading) | update { $0.page = 0 } }
 }
 
-let machine = Machine(schema: screen, id: "trending")
+let machine = Machine(schema: screen, id: "trending", data: Paging.Data())
 let records = await machine.records()
 let printer = Task {
     for await record in records { print("  \(record.source) --\(record.eventDescription)--> \(record.target)") }
@@ -108,4 +107,5 @@ let shown = try await play([.refresh, .next, .next, .refresh, .next, .previous])
 await machine.finish()
 await printer.value
 print("\nScreens after each intent: \(shown.map { "\($0)" }.joined(separator: ", "))")
-print("Final page: \(await feed.page)")
+let final = await machine.data
+print("Final page: \(final.page), showing \(final.items.joined(separator: ", "))")

@@ -21,41 +21,25 @@ enum OrderState: Hashable, Sendable, CustomStringConvertible {
     var isFinal: Bool { [.delivered, .cancelled, .paymentFailed, .paymentExpired].contains(self) }
 }
 
-/// What happens to an order. Declines carry the attempt number.
-enum OrderEvent: CaseKeyed, CustomStringConvertible {
-    case submit
-    case paymentSucceeded
-    case paymentDeclined(attempt: Int)
-    case cancel
-    case picked
-    case handedToCarrier
-    case delivered
-
-    enum CaseKey: Hashable, Sendable { case submit, paymentSucceeded, paymentDeclined, cancel, picked, handedToCarrier, delivered }
-
-    var caseKey: CaseKey {
-        switch self {
-        case .submit: .submit
-        case .paymentSucceeded: .paymentSucceeded
-        case .paymentDeclined: .paymentDeclined
-        case .cancel: .cancel
-        case .picked: .picked
-        case .handedToCarrier: .handedToCarrier
-        case .delivered: .delivered
-        }
-    }
-
-    var description: String { "\(caseKey)" }
+/// What happens to an order.
+enum OrderEvent: Hashable, Sendable {
+    case submit, paymentSucceeded, paymentDeclined, cancel, picked, handedToCarrier, delivered
 }
 
-/// The order workflow's types: a machine per order, named by the order's number.
+/// The order workflow's types: a machine per order, named by the order's number, that keeps
+/// the order's own data.
 enum OrderWorkflow: MachineDefinition {
     typealias State = OrderState
     typealias Event = OrderEvent
     typealias ID = Int
+    struct Data: Sendable {
+        /// How many times the card was charged for this order.
+        var paymentAttempts = 0
+    }
 }
 
-/// Whether a declined payment may be tried again: the action that reports a decline says so.
+/// Whether a declined payment may be tried again: the action that reports a decline says so,
+/// from the attempts the order's data counts.
 enum RetryBudget: MatchingPredicate { case available, exhausted }
 
 /// The order workflow. Actions call the services and report back with follow-up events, so every
@@ -64,12 +48,14 @@ enum RetryBudget: MatchingPredicate { case available, exhausted }
 func orderSchema(_ services: Services) throws -> Schema<OrderWorkflow> {
     let maxAttempts = services.settings.maxPaymentAttempts
 
-    @Sendable func charge(_ context: TransitionContext<OrderWorkflow>, attempt: Int) async throws {
+    @Sendable func charge(_ context: TransitionContext<OrderWorkflow>) async throws {
+        context.data.paymentAttempts += 1
+        let attempt = context.data.paymentAttempts
         switch try await services.payments.charge(order: context.id, attempt: attempt) {
         case .approved:
             try context.tryPost(.paymentSucceeded)
         case .declined:
-            try context.tryPost(.paymentDeclined(attempt: attempt), predicates: PredicateContext(
+            try context.tryPost(.paymentDeclined, predicates: PredicateContext(
                 attempt < maxAttempts ? RetryBudget.available : RetryBudget.exhausted))
         case .none:
             break   // no answer: the payment timeout ends the wait
@@ -80,7 +66,7 @@ func orderSchema(_ services: Services) throws -> Schema<OrderWorkflow> {
         initial: .placed, final: [.delivered, .cancelled, .paymentFailed, .paymentExpired]
     ) {
         define(.placed) {
-            when(.submit) | then(.paymentPending) | { context in try await charge(context, attempt: 1) }
+            when(.submit) | then(.paymentPending) | { context in try await charge(context) }
             when(.cancel) | then(.cancelled)
         }
         define(.paymentPending) {
@@ -88,10 +74,7 @@ func orderSchema(_ services: Services) throws -> Schema<OrderWorkflow> {
                 try context.tryPost(services.customerCancels(order: context.id) ? .cancel : .picked)
             }
             when(.paymentDeclined) {
-                matching(RetryBudget.available) | then() | { context in
-                    guard case .paymentDeclined(let attempt) = context.event else { return }
-                    try await charge(context, attempt: attempt + 1)
-                }
+                matching(RetryBudget.available) | then() | { context in try await charge(context) }
                 matching(RetryBudget.exhausted) | then(.paymentFailed)
             }
             when(.cancel) | then(.cancelled)

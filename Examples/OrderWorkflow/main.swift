@@ -34,7 +34,7 @@ let orders = Supervisor<OrderWorkflow>(
 let reports = orders.reports()
 let clock = ContinuousClock()
 let start = clock.now
-for id in 0..<settings.orders { try orders.spawn(id: id) }
+for id in 0..<settings.orders { try orders.spawn(id: id, data: OrderWorkflow.Data()) }
 for id in 0..<settings.orders {
     // A few customers change their mind before paying: the order goes from placed to cancelled.
     try orders.tryPost(to: id, services.customerCancelsEarly(order: id) ? .cancel : .submit)
