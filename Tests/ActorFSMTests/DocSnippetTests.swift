@@ -471,6 +471,18 @@ let configuration = MachineConfiguration<OrderState>(instrument: FailureLog())
         }
     }
 
+    func transitionFunction() throws {
+        let counter = try Schema<Counter>(initial: .one, final: [.three]) { state, event in
+            switch (state, event) {
+            case (.one, .increment): .two
+            case (.two, .increment): .three
+            case (.two, .decrement): .one
+            default: nil
+            }
+        }
+        _ = counter
+    }
+
     func manualClock(payment: Schema<Orders>) async {
         let clock = ManualClock()
         let machine = Machine(schema: payment, id: 1, configuration: MachineConfiguration(clock: clock))

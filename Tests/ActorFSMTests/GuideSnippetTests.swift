@@ -362,6 +362,18 @@ struct TimeGuideSnippets {
         #expect(clock.sleeperCount == 0)          // leaving .pending ended the wait
     }
 
+    func transitionFunction() throws {
+        let counter = try Schema<Counter>(initial: .one, final: [.three]) { state, event in
+            switch (state, event) {
+            case (.one, .increment): .two
+            case (.two, .increment): .three
+            case (.two, .decrement): .one
+            default: nil
+            }
+        }
+        _ = counter
+    }
+
     @Test func machineData() async throws {
         enum Checkout: MachineDefinition {
             enum State: Hashable, Sendable { case paying, paid }
