@@ -229,4 +229,32 @@ enum Till: MachineDefinition {
             }
         }
     }
+
+    @Test func aSubjectIsTheSameObjectInEveryActionAndAFailureDoesNotUndoIt() async throws {
+        actor Ledger {
+            var entries: [String] = []
+            func note(_ entry: String) { entries.append(entry) }
+        }
+        enum Served: MachineDefinition {
+            enum State: Hashable, Sendable { case open }
+            enum Event: Hashable, Sendable { case sale, voidSale }
+            typealias ID = Int
+            typealias Data = Ledger
+        }
+        let ledger = Ledger()
+        let schema = try Schema<Served>(initial: .open) {
+            define(.open) {
+                when(.sale) | then() | { (context: TransitionContext<Served>) async in await context.data.note("sale") }
+                when(.voidSale) | then() | { (context: TransitionContext<Served>) async throws in
+                    await context.data.note("void")
+                    throw Boom()
+                }
+            }
+        }
+        let till = Machine(schema: schema, id: 1, data: ledger)
+        try await till.send(.sale)
+        await #expect(throws: MachineError<Served>.self) { try await till.send(.voidSale) }
+        #expect(await till.data === ledger)
+        #expect(await ledger.entries == ["sale", "void"])
+    }
 }
