@@ -483,6 +483,18 @@ let configuration = MachineConfiguration<OrderState>(instrument: FailureLog())
         _ = counter
     }
 
+    func postNext() throws {
+        enum Charge: MachineDefinition {
+            enum State: Hashable, Sendable { case charging, authorizing }
+            enum Event: Hashable, Sendable { case authorize }
+        }
+        _ = try Schema<Charge>(initial: .charging, final: [.authorizing]) {
+            define(.charging, onEntry: Actions { context in try context.postNext(.authorize) }) {
+                when(.authorize) | then(.authorizing)
+            }
+        }
+    }
+
     func manualClock(payment: Schema<Orders>) async {
         let clock = ManualClock()
         let machine = Machine(schema: payment, id: 1, configuration: MachineConfiguration(clock: clock))

@@ -109,6 +109,9 @@ public enum EventOrigin: Sendable, Hashable {
     case post
     /// `context.tryPost` from one of the machine's own actions.
     case followUp
+    /// `context.postNext` from one of the machine's own actions: processed before every event
+    /// queued at that moment.
+    case next
     /// A state timeout, `after(duration)`, that fired: the record's event is `nil`.
     case timeout(after: Duration)
     /// `post(_:after:)`, on the machine or from an action, once its delay passed.

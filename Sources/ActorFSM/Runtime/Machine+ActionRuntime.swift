@@ -26,4 +26,17 @@ extension Machine: ActionRuntime {
         case .closed: return refusal(.stopped, origin: .followUp).kind
         }
     }
+
+    @usableFromInline nonisolated func postNext<E: Sendable>(_ event: E, predicates: PredicateContext?) -> MachineErrorKind? {
+        // A context is only ever made by this machine for its own `Event` type.
+        guard let event = event as? Event else { return .stopped }
+        let entry = Entry(event: event, predicates: predicates, origin: .next, acceptedAt: .now, trace: callerContext)
+        guard let resumptions = mailbox.withLock({ $0.inbox.postNext(entry) }) else {
+            return refusal(.stopped, origin: .next).kind
+        }
+        hasUpNext.store(true, ordering: .releasing)
+        if !resumptions.isEmpty { perform(resumptions) }
+        reportQueued(origin: .next)
+        return nil
+    }
 }

@@ -1,3 +1,5 @@
+import Synchronization
+
 // The drain: the task that works through queued events while there are any.
 
 extension Machine {
@@ -98,6 +100,11 @@ extension Machine {
                                            acceptedAt: entry.acceptedAt, scope: entry.senderScope,
                                            replying: entry.reply != nil, trace: entry.trace)
                 entry.reply?.resume(returning: .processed(record))
+                // Events the transition posted to be processed next go ahead of the batch's rest.
+                if hasUpNext.load(ordering: .acquiring) {
+                    hasUpNext.store(false, ordering: .relaxed)
+                    mailbox.withLock { $0.inbox.takeUpNext(ahead: &batch) }
+                }
             case .dropStale:
                 droppedTimerEvent(entry.origin)
             case .stop:

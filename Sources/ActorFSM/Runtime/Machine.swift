@@ -75,6 +75,9 @@ public final actor Machine<Definition: MachineDefinition> {
     /// hop onto the actor. Declared last, after the fields the actor writes per event, so that a
     /// producer's lock turns share as few cache lines as possible with the draining thread's stores.
     @usableFromInline nonisolated let mailbox: FencedMutex<Mailbox<Definition>>
+    /// Whether an action posted events to be processed next since the drain last looked: read
+    /// after each event, so that the drain takes the lock only when there are some.
+    @usableFromInline nonisolated let hasUpNext = Atomic<Bool>(false)
 
     /// Continuations of tests waiting for the machine to reach a point.
     @usableFromInline

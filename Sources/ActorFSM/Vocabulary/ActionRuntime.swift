@@ -8,6 +8,9 @@ protocol ActionRuntime: AnyObject, Sendable {
     /// Queues a follow-up event, and returns `nil`, or tells the instrument of its refusal and
     /// returns why.
     func postFollowUp<E: Sendable>(_ event: E, predicates: PredicateContext?) -> MachineErrorKind?
+    /// Queues an event to be processed right after the transition in progress, before every
+    /// queued event, and returns `nil`; or tells the instrument of its refusal and returns why.
+    func postNext<E: Sendable>(_ event: E, predicates: PredicateContext?) -> MachineErrorKind?
     func schedule<E: Sendable>(_ event: E, after delay: Duration, predicates: PredicateContext?) -> ScheduledEvent?
     /// Tells the instrument of a delayed post the machine refuses, and returns why.
     func refusedDelayedPost() -> MachineErrorKind

@@ -127,6 +127,26 @@ public struct TransitionContext<Definition: MachineDefinition>: Sendable {
         if let refusal = runtime.postFollowUp(event, predicates: predicates) { throw MachineError(refusal, machineID: id) }
     }
 
+    /// Posts an event to be processed next: right after the transition in progress, before
+    /// every event already queued, so that a workflow chains its steps with no other event in
+    /// between (gen_statem's `next_event`, XState's `raise`).
+    ///
+    /// ```swift
+    /// define(.charging, onEntry: Actions { context in try context.postNext(.authorize) }) {
+    ///     when(.authorize) | then(.authorizing)
+    /// }
+    /// ```
+    ///
+    /// Events posted this way from one transition are processed in the order posted, and count
+    /// against no capacity. A finishing machine still takes them.
+    ///
+    /// - Throws: ``MachineError`` `.stopped` if the machine has stopped (or no machine runs the
+    ///   action).
+    public func postNext(_ event: Event, predicates: PredicateContext? = nil) throws(MachineError<Definition>) {
+        guard let runtime else { throw MachineError(.stopped, machineID: id) }
+        if let refusal = runtime.postNext(event, predicates: predicates) { throw MachineError(refusal, machineID: id) }
+    }
+
     /// Posts `event` to the machine running the action once `delay` has passed on the machine's
     /// clock (see ``MachineConfiguration/clock``).
     ///

@@ -33,6 +33,8 @@ struct Inbox<Definition: MachineDefinition>: Sendable {
 
     @usableFromInline let capacity: Int
     @usableFromInline var queue = RingBuffer<Entry>()
+    /// Events an action posted to be processed next, ahead of `queue` (`context.postNext`).
+    @usableFromInline var upNext = RingBuffer<Entry>()
     @usableFromInline var waiters = RingBuffer<Waiter>()
     @usableFromInline private(set) var intake = Intake.open
     /// Whether a loop on the actor owns processing: a `send` processing inline, or the drain task.
@@ -97,6 +99,31 @@ struct Inbox<Definition: MachineDefinition>: Sendable {
         return .queued(append(entry))
     }
 
+    /// Takes an event an action posts to be processed next, ahead of everything queued, beyond
+    /// the capacity; `nil` once stopped.
+    @usableFromInline
+    mutating func postNext(_ entry: Entry) -> Resumptions? {
+        if case .stopped = intake { return nil }
+        upNext.append(entry)
+        var resumptions = Resumptions()
+        // Only a context kept past its transition posts while nothing processes.
+        if !isActive {
+            isActive = true
+            resumptions.startProcessing = true
+        }
+        return resumptions
+    }
+
+    /// Puts the events posted to be processed next ahead of those of `batch`.
+    @usableFromInline
+    mutating func takeUpNext(ahead batch: inout RingBuffer<Entry>) {
+        guard !upNext.isEmpty else { return }
+        var merged = RingBuffer<Entry>()
+        _ = upNext.moveFront(into: &merged, limit: .max, endingAfter: { _ in false })
+        _ = batch.moveFront(into: &merged, limit: .max, endingAfter: { _ in false })
+        batch = merged
+    }
+
     /// Takes an event the machine's own timers produced, even beyond the capacity: there is at
     /// most one per timer, and refusing it would lose it.
     @usableFromInline
@@ -138,7 +165,7 @@ struct Inbox<Definition: MachineDefinition>: Sendable {
     /// ownership and starts the drain task.
     @inlinable
     mutating func endInline(stopped: Bool) -> Bool {
-        if stopped || queue.isEmpty {
+        if stopped || (queue.isEmpty && upNext.isEmpty) {
             isActive = false
             return false
         }
@@ -161,6 +188,10 @@ struct Inbox<Definition: MachineDefinition>: Sendable {
         into batch: inout RingBuffer<Entry>, resumptions: inout Resumptions, keepingOwnership: Bool = false
     ) -> Bool {
         inHand = 0
+        if !upNext.isEmpty {
+            takeUpNext(ahead: &batch)
+            return true
+        }
         let taken = queue.moveFront(into: &batch, limit: batchLimit, endingBefore: { $0.pointee.reply != nil },
                                     endingAfter: { $0.pointee.reply != nil })
         guard taken > 0 else {
@@ -232,7 +263,7 @@ struct Inbox<Definition: MachineDefinition>: Sendable {
     /// - Returns: whether the inbox was idle and now takes nothing; if not, nothing changed.
     @usableFromInline
     mutating func closeIfIdle() -> Bool {
-        guard !isActive && queue.isEmpty && waiters.isEmpty else { return false }
+        guard !isActive && queue.isEmpty && upNext.isEmpty && waiters.isEmpty else { return false }
         intake = .stopped
         return true
     }
@@ -240,13 +271,13 @@ struct Inbox<Definition: MachineDefinition>: Sendable {
     /// Empties the queue, once the machine has stopped, to give each event the outcome `.stopped`.
     @usableFromInline
     mutating func takeAll() -> [Entry] {
-        queue.isEmpty ? [] : queue.removeAll()
+        (upNext.isEmpty ? [] : upNext.removeAll()) + (queue.isEmpty ? [] : queue.removeAll())
     }
 
     // MARK: - Questions
 
     /// How many accepted events wait, counting those of the batch in progress.
-    @usableFromInline var count: Int { queue.count + inHand }
+    @usableFromInline var count: Int { upNext.count + queue.count + inHand }
 
     /// Whether a loop on the actor owns processing.
     @usableFromInline var isProcessing: Bool { isActive }
