@@ -495,6 +495,19 @@ let configuration = MachineConfiguration<OrderState>(instrument: FailureLog())
         }
     }
 
+    func postponing() throws {
+        enum Shipment: MachineDefinition {
+            enum State: Hashable, Sendable { case packing, ready }
+            enum Event: Hashable, Sendable { case ship, packed }
+        }
+        _ = try Schema<Shipment>(initial: .packing, final: [.ready]) {
+            define(.packing) {
+                when(.ship) | postpone()              // shipping waits until packing is over
+                when(.packed) | then(.ready)
+            }
+        }
+    }
+
     func manualClock(payment: Schema<Orders>) async {
         let clock = ManualClock()
         let machine = Machine(schema: payment, id: 1, configuration: MachineConfiguration(clock: clock))

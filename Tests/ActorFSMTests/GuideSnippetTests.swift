@@ -374,6 +374,27 @@ struct TimeGuideSnippets {
         _ = counter
     }
 
+    @Test func postponing() async throws {
+        enum Shipment: MachineDefinition {
+            enum State: Hashable, Sendable { case packing, ready }
+            enum Event: Hashable, Sendable { case ship, packed }
+        }
+
+        let shipment = try Schema<Shipment>(initial: .packing, final: [.ready]) {
+            define(.packing) {
+                when(.ship) | postpone()
+                when(.packed) | then(.ready)
+            }
+        }
+        let machine = Machine(schema: shipment, id: "parcel-1")
+        let records = await machine.records()
+        try machine.tryPost(.ship)
+        try machine.tryPost(.packed)
+        let seen = try await first(2, of: records)
+        #expect(seen.map(\.eventDescription) == ["packed", "ship"])
+        #expect(seen.map(\.postponements) == [0, 1])
+    }
+
     @Test func machineData() async throws {
         enum Checkout: MachineDefinition {
             enum State: Hashable, Sendable { case paying, paid }

@@ -78,6 +78,25 @@ public func then<Definition: MachineDefinition>(_ state: Definition.State, fileI
     Syntax.Then(state, fileID: fileID, line: line)
 }
 
+/// Postpones the event until the machine's state next changes, when it is tried again.
+///
+/// ```swift
+/// define(.packing) {
+///     when(.ship) | postpone()              // shipping waits until packing is over
+///     when(.packed) | then(.ready)
+/// }
+/// ```
+///
+/// A postponed event runs nothing and gets no record yet. When a transition changes the state
+/// (not a `then()`, not a change of data alone), every postponed event is tried again, in the
+/// order they arrived, before the events queued; one postponed again waits for the next change.
+/// A machine holds at most ``MachineConfiguration/postponedCapacity`` of them. An event's single
+/// record, when it is finally handled, counts how often it was postponed
+/// (``TransitionRecord/postponements``).
+public func postpone<Definition: MachineDefinition>(fileID: StaticString = #fileID, line: UInt = #line) -> Syntax.Then<Definition> {
+    Syntax.Then(postponingAt: SourceLocation(fileID, line))
+}
+
 /// Stays in the current state: `when(.coin) | then() | thankyou`.
 public func then<Definition: MachineDefinition>(fileID: StaticString = #fileID, line: UInt = #line) -> Syntax.Then<Definition> {
     Syntax.Then(fileID: fileID, line: line)

@@ -55,6 +55,11 @@ extension SyntaxBuilder {
         Syntax.Then(fileID: fileID, line: line)
     }
 
+    /// See ``postpone(fileID:line:)``.
+    public func postpone(fileID: StaticString = #fileID, line: UInt = #line) -> Syntax.Then<Self> {
+        Syntax.Then(postponingAt: SourceLocation(fileID, line))
+    }
+
     /// See ``after(_:fileID:line:)``.
     public func after(_ delay: Duration, fileID: StaticString = #fileID, line: UInt = #line) -> Syntax.When<Self> {
         Syntax.When(after: delay, fileID: fileID, line: line)

@@ -35,6 +35,7 @@ struct DiagramModel {
             var label = transition.eventDescription
             if !requirements.isEmpty { label += " [\(requirements.joined(separator: ", "))]" }
             if transition.hasCondition { label += " (condition)" }
+            if transition.postpones { label += " (postponed)" }
             return Edge(from: ids[Int(compiled.source)], to: ids[Int(compiled.target)], label: label)
         }
     }

@@ -20,6 +20,9 @@ public struct TransitionRecord<Definition: MachineDefinition>: Sendable,
     public let predicates: PredicateContext
     /// The state after the event: the transition's target, or `source` if nothing changed.
     public let target: State
+    // Beside the one-byte states of most machines, where it fills padding: a record is copied
+    // whole, so every byte counts.
+    @usableFromInline let postponedCount: UInt32
     /// What happened.
     public let outcome: Outcome
     /// How many actions ran to completion (exit, transition and entry actions).
@@ -28,6 +31,9 @@ public struct TransitionRecord<Definition: MachineDefinition>: Sendable,
     public let transitionLocation: SourceLocation?
     /// How the event reached the machine.
     public let origin: EventOrigin
+    /// How many times a transition postponed the event before this record (see
+    /// ``postpone(fileID:line:)``); 0 for an event handled when it first came.
+    public var postponements: Int { Int(postponedCount) }
     @usableFromInline let accepted: Timestamp
     @usableFromInline let completed: Timestamp
 
@@ -46,8 +52,9 @@ public struct TransitionRecord<Definition: MachineDefinition>: Sendable,
     init(
         sequenceNumber: UInt64, machineID: ID, source: State, event: Event?, predicates: PredicateContext,
         target: State, outcome: Outcome, actionsRun: Int, transitionLocation: SourceLocation?, origin: EventOrigin,
-        acceptedAt: Timestamp, completedAt: Timestamp
+        acceptedAt: Timestamp, completedAt: Timestamp, postponements: UInt32 = 0
     ) {
+        postponedCount = postponements
         self.sequenceNumber = sequenceNumber
         self.machineID = machineID
         self.source = source

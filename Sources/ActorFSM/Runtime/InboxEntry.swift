@@ -49,6 +49,9 @@ struct InboxEntry<Definition: MachineDefinition>: Sendable {
     @usableFromInline let event: Event?
     @usableFromInline let predicates: PredicateContext?
     @usableFromInline let origin: EventOrigin
+    /// How many times a transition postponed the event so far. After `origin`, whose tag byte
+    /// leaves room before the next word.
+    @usableFromInline var postponements: UInt32 = 0
     @usableFromInline let acceptedAt: Timestamp
     /// Identifies the entry, for withdrawal when its sender is cancelled; 0 when it cannot be.
     @usableFromInline let ticket: UInt64

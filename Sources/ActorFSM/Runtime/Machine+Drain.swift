@@ -96,10 +96,17 @@ extension Machine {
         while let entry = batch.popFirst() {
             switch core.turn(ofEventFrom: entry.epoch) {
             case .process:
+                currentPostponements = entry.postponements
                 let record = await process(entry.event, entry.predicates, origin: entry.origin,
                                            acceptedAt: entry.acceptedAt, scope: entry.senderScope,
                                            replying: entry.reply != nil, trace: entry.trace)
-                entry.reply?.resume(returning: .processed(record))
+                currentPostponements = 0
+                if postponedJustNow {
+                    postponedJustNow = false
+                    postpone(entry)
+                } else {
+                    entry.reply?.resume(returning: .processed(record))
+                }
                 // Events the transition posted to be processed next go ahead of the batch's rest.
                 if hasUpNext.load(ordering: .acquiring) {
                     hasUpNext.store(false, ordering: .relaxed)

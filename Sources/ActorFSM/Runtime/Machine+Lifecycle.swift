@@ -137,7 +137,8 @@ extension Machine {
     func end(_ reason: MachineTermination, waking waiters: [CheckedContinuation<Void, Never>], queueIsEmpty: Bool) {
         // Each step is skipped when it has nothing to do: a supervisor's shutdown ends a
         // million idle machines, and this code is not specialized for their types.
-        if !queueIsEmpty {
+        if !queueIsEmpty || postponedCount > 0 {
+            postponedCount = 0
             for entry in mailbox.withLock({ $0.inbox.takeAll() }) { stopUnprocessed(entry) }
         }
         settings.instrument?.machineEnded(id, termination: reason)
@@ -163,8 +164,10 @@ extension Machine {
         case .dropStale:
             droppedTimerEvent(entry.origin)
         case .recordStopped(let number):
+            currentPostponements = entry.postponements
             let record = complete(number, entry.event, entry.predicates ?? settings.standingPredicates, entry.origin,
                                   .now, source: state, outcome: .stopped, run: ActionRun(), location: nil)
+            currentPostponements = 0
             entry.reply?.resume(returning: .processed(record))
         }
     }

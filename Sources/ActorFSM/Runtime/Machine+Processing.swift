@@ -17,9 +17,16 @@ extension Machine {
         let context = predicates ?? settings.standingPredicates
         let source = state
         let step = core.begin(event, in: context, origin: origin, of: schema.storage, data: committedData)
-        if case .fires(let index) = step.found, !schema.storage.actions.hot[Int(index)].isSynchronous {
-            return await process(event, context, step.number, suspendingAt: index, source: source, origin: origin,
-                                 acceptedAt: acceptedAt, scope: scope(), replying: replying, trace: trace)
+        if case .fires(let index) = step.found {
+            let transition = schema.storage.actions.hot[Int(index)]
+            if transition.postpones {
+                return postponing(event, context, step.number, at: index, source: source, origin: origin,
+                                  acceptedAt: acceptedAt, replying: replying)
+            }
+            if !transition.isSynchronous {
+                return await process(event, context, step.number, suspendingAt: index, source: source, origin: origin,
+                                     acceptedAt: acceptedAt, scope: scope(), replying: replying, trace: trace)
+            }
         }
         return process(event, context, step, source: source, origin: origin, acceptedAt: acceptedAt, replying: replying,
                        trace: trace)
@@ -177,6 +184,7 @@ extension Machine {
 
     @inlinable
     func perform(_ commit: Core.Commit) {
+        if commit.stateChanged && postponedCount > 0 { retryPostponed() }
         if commit.stateChanged && !stateSubscribers.isEmpty { stateSubscribers.publish(state) }
         if case .keep = commit.timers { return }
         changeTimers(commit.timers)
@@ -191,7 +199,7 @@ extension Machine {
         let record = Record(
             sequenceNumber: number, machineID: id, source: source, event: event, predicates: predicates,
             target: state, outcome: outcome, actionsRun: run.completed, transitionLocation: location, origin: origin,
-            acceptedAt: acceptedAt, completedAt: observed ? .now : acceptedAt)
+            acceptedAt: acceptedAt, completedAt: observed ? .now : acceptedAt, postponements: currentPostponements)
         guard observed else { return record }
         if !subscribers.isEmpty { subscribers.publish(record, deferringWakeAt: isDraining ? record.completed : nil) }
         if link != nil { reportToSupervisor(record) }

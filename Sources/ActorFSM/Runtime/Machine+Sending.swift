@@ -20,6 +20,10 @@ extension Machine {
             if settings.isInstrumented { reportInlineSend() }
             let record = await process(event, predicates, origin: .send, acceptedAt: acceptedAt,
                                        scope: ActionScope.machines, replying: true)
+            if postponedJustNow {
+                postponedJustNow = false
+                return try await awaitPostponed(event, predicates, acceptedAt: acceptedAt, scope: ActionScope.machines)
+            }
             processingFinished()
             return try Self.result(of: consume record)
         }

@@ -23,6 +23,13 @@ extension Machine {
         }
     }
 
+    /// Returns once at least `count` postponed events wait for a change of state.
+    package func untilPostponed(_ count: Int) async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            if !watchers.postponed.wait(until: count, continuation, current: postponedCount) { continuation.resume() }
+        }
+    }
+
     /// Returns once the machine has stopped taking events (it is finishing or stopped).
     package func untilRefusingEvents() async {
         guard core.isAcceptingEvents else { return }

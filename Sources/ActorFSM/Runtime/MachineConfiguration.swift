@@ -14,6 +14,10 @@ public struct MachineConfiguration<State: Hashable & Sendable>: Sendable {
     /// What is told of the machine's life, events, records, failures and timers, for logs,
     /// metrics and traces; `nil` (the default) for nothing. See ``Instrument``.
     public var instrument: (any Instrument)?
+    /// How many postponed events (see ``postpone(fileID:line:)``) the machine holds at once. An
+    /// event postponed beyond it is not kept: its record says `.unhandled` with the reason
+    /// `.postponedCapacityReached`. At least 1; 100 by default.
+    public var postponedCapacity: Int
 
     /// Creates a configuration.
     ///
@@ -23,11 +27,13 @@ public struct MachineConfiguration<State: Hashable & Sendable>: Sendable {
     ///   - standingPredicates: predicates for events sent without any; none by default.
     ///   - clock: what timers wait on; `ContinuousClock()` by default.
     ///   - instrument: what observes the machine; none by default.
+    ///   - postponedCapacity: how many postponed events the machine holds; 100 by default.
     public init(
         inboxCapacity: Int = 1_024, failurePolicy: FailurePolicy<State> = .resume,
         standingPredicates: PredicateContext = .none, clock: any Clock<Duration> = ContinuousClock(),
-        instrument: (any Instrument)? = nil
+        instrument: (any Instrument)? = nil, postponedCapacity: Int = 100
     ) {
+        self.postponedCapacity = Swift.max(1, postponedCapacity)
         self.inboxCapacity = Swift.max(1, inboxCapacity)
         self.failurePolicy = failurePolicy
         self.standingPredicates = standingPredicates

@@ -34,6 +34,8 @@ final class ActionTable<Definition: MachineDefinition>: Sendable {
         @usableFromInline let isSynchronous: Bool
         /// Whether an action it runs takes the ``TransitionContext``; otherwise none is built.
         @usableFromInline let readsContext: Bool
+        /// Whether it postpones its event until the next change of state, running nothing.
+        @usableFromInline let postpones: Bool
         /// Its actions composed into closures, if they are all synchronous: borrowed, since
         /// `SchemaStorage.synchronousRuns` keeps it alive as long as this table.
         @usableFromInline let synchronousRun: Unmanaged<SynchronousRun<Definition>>?
@@ -65,7 +67,7 @@ final class ActionTable<Definition: MachineDefinition>: Sendable {
                 source: transition.source, target: transition.target,
                 hasActions: transition.actions.count > 0, runsExit: exit.count > 0, runsEntry: entry.count > 0,
                 isSynchronous: run != nil, readsContext: [exit, transition.actions, entry].contains { $0.readsContext },
-                synchronousRun: run.map { Unmanaged.passUnretained($0) }))
+                postpones: transition.postpones, synchronousRun: run.map { Unmanaged.passUnretained($0) }))
         }
         self.hot = hot
         self.synchronousRuns = synchronousRuns

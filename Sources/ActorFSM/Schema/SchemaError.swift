@@ -107,6 +107,9 @@ extension SchemaError {
         /// A condition or action on a transition a timeout triggers takes the event, which a
         /// timeout does not have.
         public static let eventUnavailable = Kind(name: "event unavailable")
+        /// `postpone()` is given actions, or a timeout: a postponed event runs nothing until it
+        /// is retried, and a timeout cannot wait for another state.
+        public static let invalidPostpone = Kind(name: "invalid postpone")
 
         /// The kind's name, as printed in messages.
         public var description: String { name }

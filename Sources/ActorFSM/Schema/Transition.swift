@@ -47,6 +47,8 @@ public struct Transition<Definition: MachineDefinition>: Sendable, CustomStringC
     public var location: SourceLocation { compiled.location }
     /// Whether it was declared in an `override` block.
     public var isOverride: Bool { compiled.isOverride }
+    /// Whether it postpones its event until the next change of state (`postpone()`).
+    public var postpones: Bool { compiled.postpones }
 
     /// `locked --coin [Enforcement.weak]--> unlocked (Module/File.swift:12)`.
     public var description: String {

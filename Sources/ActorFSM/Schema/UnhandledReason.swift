@@ -27,6 +27,8 @@ public struct UnhandledReason: Sendable, Hashable, CustomStringConvertible {
         case .missingPredicate: "no \(type) predicate given; the transitions for this event depend on it"
         case .unknownPredicate: "\(type) appears in no matching statement of the schema"
         case .ambiguousPredicate: "more than one \(type) predicate given; give one case of each type"
+        case .postponedCapacityReached:
+            "the transition postpones the event, but the machine already holds as many postponed events as its postponedCapacity allows"
         }
     }
 
@@ -36,6 +38,7 @@ public struct UnhandledReason: Sendable, Hashable, CustomStringConvertible {
         @usableFromInline
         enum Code: Sendable, Hashable {
             case unknownEvent, unknownState, noTransition, missingPredicate, unknownPredicate, ambiguousPredicate
+            case postponedCapacityReached
         }
         /// Which kind this is.
         @usableFromInline let code: Code
@@ -58,5 +61,8 @@ public struct UnhandledReason: Sendable, Hashable, CustomStringConvertible {
         @inlinable public static var unknownPredicate: Kind { Kind(code: .unknownPredicate) }
         /// The event brought two cases of one predicate type.
         @inlinable public static var ambiguousPredicate: Kind { Kind(code: .ambiguousPredicate) }
+        /// The transition postpones the event, and the machine holds as many postponed events
+        /// as ``MachineConfiguration/postponedCapacity`` allows.
+        @inlinable public static var postponedCapacityReached: Kind { Kind(code: .postponedCapacityReached) }
     }
 }

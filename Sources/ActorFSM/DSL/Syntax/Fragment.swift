@@ -17,6 +17,8 @@ struct Fragment<Definition: MachineDefinition>: Sendable {
 enum Target<State: Sendable>: Sendable {
     case state(State)
     case unchanged
+    /// `postpone()`: the event waits, in the current state, for the next change of state.
+    case postpone
 }
 
 /// A run-time condition from `condition { … }`.

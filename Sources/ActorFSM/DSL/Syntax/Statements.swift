@@ -46,6 +46,11 @@ extension Syntax {
         public init(fileID: StaticString = #fileID, line: UInt = #line) {
             fragment = Fragment(target: .unchanged, location: .init(fileID, line))
         }
+
+        /// Postpones the event: see ``postpone(fileID:line:)``.
+        init(postponingAt location: SourceLocation) {
+            fragment = Fragment(target: .postpone, location: location)
+        }
     }
 
     /// `matching(Enforcement.weak)` or `condition { … }`: restricts when a transition applies.

@@ -35,6 +35,10 @@ struct Inbox<Definition: MachineDefinition>: Sendable {
     @usableFromInline var queue = RingBuffer<Entry>()
     /// Events an action posted to be processed next, ahead of `queue` (`context.postNext`).
     @usableFromInline var upNext = RingBuffer<Entry>()
+    /// Postponed events, in the order they arrived, waiting for the next change of state.
+    @usableFromInline var postponed = RingBuffer<Entry>()
+    /// Postponed events a change of state let go, to be tried again after `upNext`, ahead of `queue`.
+    @usableFromInline var retried = RingBuffer<Entry>()
     @usableFromInline var waiters = RingBuffer<Waiter>()
     @usableFromInline private(set) var intake = Intake.open
     /// Whether a loop on the actor owns processing: a `send` processing inline, or the drain task.
@@ -114,14 +118,28 @@ struct Inbox<Definition: MachineDefinition>: Sendable {
         return resumptions
     }
 
-    /// Puts the events posted to be processed next ahead of those of `batch`.
+    /// Puts the events posted to be processed next, then the postponed events being tried
+    /// again, ahead of those of `batch`.
     @usableFromInline
     mutating func takeUpNext(ahead batch: inout RingBuffer<Entry>) {
-        guard !upNext.isEmpty else { return }
+        guard !upNext.isEmpty || !retried.isEmpty else { return }
         var merged = RingBuffer<Entry>()
         _ = upNext.moveFront(into: &merged, limit: .max, endingAfter: { _ in false })
+        _ = retried.moveFront(into: &merged, limit: .max, endingAfter: { _ in false })
         _ = batch.moveFront(into: &merged, limit: .max, endingAfter: { _ in false })
         batch = merged
+    }
+
+    /// Keeps an event a transition postponed, behind those postponed before it.
+    @usableFromInline
+    mutating func postpone(_ entry: consuming Entry) {
+        postponed.append(entry)
+    }
+
+    /// Lets every postponed event be tried again, after a change of state.
+    @usableFromInline
+    mutating func retryPostponed() {
+        _ = postponed.moveFront(into: &retried, limit: .max, endingAfter: { _ in false })
     }
 
     /// Takes an event the machine's own timers produced, even beyond the capacity: there is at
@@ -165,7 +183,7 @@ struct Inbox<Definition: MachineDefinition>: Sendable {
     /// ownership and starts the drain task.
     @inlinable
     mutating func endInline(stopped: Bool) -> Bool {
-        if stopped || (queue.isEmpty && upNext.isEmpty) {
+        if stopped || (queue.isEmpty && upNext.isEmpty && retried.isEmpty) {
             isActive = false
             return false
         }
@@ -188,7 +206,7 @@ struct Inbox<Definition: MachineDefinition>: Sendable {
         into batch: inout RingBuffer<Entry>, resumptions: inout Resumptions, keepingOwnership: Bool = false
     ) -> Bool {
         inHand = 0
-        if !upNext.isEmpty {
+        if !upNext.isEmpty || !retried.isEmpty {
             takeUpNext(ahead: &batch)
             return true
         }
@@ -248,7 +266,11 @@ struct Inbox<Definition: MachineDefinition>: Sendable {
         closing.isIdle = !isActive
         if stopping || closing.isIdle {
             intake = .stopped
-            if stopping { queue.forEach { if let reply = $0.reply { closing.queuedSenders.append(reply) } } }
+            if stopping {
+                for waiting in [retried, queue, postponed] {
+                    waiting.forEach { if let reply = $0.reply { closing.queuedSenders.append(reply) } }
+                }
+            }
         } else if case .open = intake {
             intake = .closed
         }
@@ -263,7 +285,8 @@ struct Inbox<Definition: MachineDefinition>: Sendable {
     /// - Returns: whether the inbox was idle and now takes nothing; if not, nothing changed.
     @usableFromInline
     mutating func closeIfIdle() -> Bool {
-        guard !isActive && queue.isEmpty && upNext.isEmpty && waiters.isEmpty else { return false }
+        guard !isActive && queue.isEmpty && upNext.isEmpty && retried.isEmpty && postponed.isEmpty && waiters.isEmpty
+        else { return false }
         intake = .stopped
         return true
     }
@@ -271,13 +294,18 @@ struct Inbox<Definition: MachineDefinition>: Sendable {
     /// Empties the queue, once the machine has stopped, to give each event the outcome `.stopped`.
     @usableFromInline
     mutating func takeAll() -> [Entry] {
-        (upNext.isEmpty ? [] : upNext.removeAll()) + (queue.isEmpty ? [] : queue.removeAll())
+        var all: [Entry] = []
+        if !upNext.isEmpty { all += upNext.removeAll() }
+        if !retried.isEmpty { all += retried.removeAll() }
+        if !queue.isEmpty { all += queue.removeAll() }
+        if !postponed.isEmpty { all += postponed.removeAll() }
+        return all
     }
 
     // MARK: - Questions
 
     /// How many accepted events wait, counting those of the batch in progress.
-    @usableFromInline var count: Int { upNext.count + queue.count + inHand }
+    @usableFromInline var count: Int { upNext.count + retried.count + queue.count + inHand }
 
     /// Whether a loop on the actor owns processing.
     @usableFromInline var isProcessing: Bool { isActive }

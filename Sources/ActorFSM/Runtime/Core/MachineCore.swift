@@ -88,6 +88,12 @@ struct MachineCore<Definition: MachineDefinition, Waiter: Sendable>: Sendable {
         return Step(number: sequenceNumber, found: timeoutLookup(origin, in: context, of: storage, data: data))
     }
 
+    /// The event just begun is postponed, not processed: the next event takes its number.
+    @inlinable
+    mutating func withdrawNumber() {
+        sequenceNumber &-= 1
+    }
+
     /// What a state timeout, whose duration `origin` carries, triggers.
     @usableFromInline
     func timeoutLookup(

@@ -10,11 +10,13 @@ struct CompiledTransition<Definition: MachineDefinition>: Sendable {
     let actions: Actions<Definition>
     let location: SourceLocation
     let isOverride: Bool
+    /// Whether the transition postpones its event until the next change of state.
+    var postpones = false
 
     /// The same transition, answering to the event with id `event`.
     func with(event: Int32) -> CompiledTransition {
         CompiledTransition(source: source, event: event, target: target, filter: filter, guards: guards,
-                           actions: actions, location: location, isOverride: isOverride)
+                           actions: actions, location: location, isOverride: isOverride, postpones: postpones)
     }
 }
 

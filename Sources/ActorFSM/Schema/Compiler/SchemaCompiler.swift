@@ -47,6 +47,8 @@ struct SchemaCompiler<Definition: MachineDefinition> {
             policy: policy, firstTimeoutID: Int32(events.count), durations: timeouts, entryActions: entryActions,
             exitActions: exitActions, describeState: { [states] in "\(states[Int($0)])" })
         diagnostics += transitions.flatMap(check.diagnostics)
+        diagnostics += transitions.flatMap(PostponeCheck(
+            firstTimeoutID: Int32(events.count), describeState: { [states] in "\(states[Int($0)])" }).diagnostics)
         let eventCount = events.count + timeouts.count
         let (stateNames, eventNames) = (states.map { "\($0)" }, events.map(\.label) + timeouts.map { Timeout($0).description })
         let columns = TypeColumns(
@@ -105,7 +107,7 @@ struct SchemaCompiler<Definition: MachineDefinition> {
     ) -> CompiledTransition<Definition> {
         let target: Int32 = switch candidate.fragment.target {
         case .state(let next)?: intern(next)
-        case .unchanged?, nil: source
+        case .unchanged?, .postpone?, nil: source
         }
         let eventID: Int32
         if let duration = candidate.event.timeout {
@@ -124,7 +126,8 @@ struct SchemaCompiler<Definition: MachineDefinition> {
         return CompiledTransition(
             source: source, event: eventID, target: target, filter: candidate.filter,
             guards: candidate.fragment.guards, actions: candidate.fragment.actions,
-            location: candidate.location, isOverride: candidate.isOverride)
+            location: candidate.location, isOverride: candidate.isOverride,
+            postpones: candidate.fragment.target.map { if case .postpone = $0 { true } else { false } } ?? false)
     }
 
     /// `transition` with a timeout's provisional (negative) id replaced by its final one, after the events'.

@@ -1,0 +1,65 @@
+// Postponed events: kept in the inbox, untouched, until a transition changes the state; then
+// tried again, in the order they arrived, after the events posted next and before the queue.
+
+extension Machine {
+    /// An event whose transition postpones it. If the machine keeps it, it sets
+    /// ``postponedJustNow`` and returns a record that is published nowhere (the caller then
+    /// hands the event to ``postpone(_:)``); if the machine holds as many postponed events as it
+    /// may, it returns the event's record. A flag rather than an optional record, so that the
+    /// hot path moves its record as before.
+    @usableFromInline
+    func postponing(
+        _ event: Event?, _ context: PredicateContext, _ number: UInt64, at index: Int32, source: State,
+        origin: EventOrigin, acceptedAt: Timestamp, replying: Bool
+    ) -> Record {
+        if postponedCount < configuration.postponedCapacity {
+            core.withdrawNumber()
+            postponedJustNow = true
+            return Record(sequenceNumber: 0, machineID: id, source: source, event: event, predicates: context,
+                          target: source, outcome: .stopped, actionsRun: 0, transitionLocation: nil, origin: origin,
+                          acceptedAt: acceptedAt, completedAt: acceptedAt)
+        }
+        return complete(number, event, context, origin, acceptedAt, source: source,
+                        outcome: .unhandled(UnhandledReason(.postponedCapacityReached)), run: ActionRun(),
+                        location: schema.storage.actions.transitionLocations[Int(index)],
+                        observed: isObserved(replying: replying))
+    }
+
+    /// Keeps an event that was just postponed, counting the postponement.
+    @usableFromInline
+    func postpone(_ entry: Entry) {
+        var entry = entry
+        entry.postponements &+= 1
+        postponedCount += 1
+        mailbox.withLock { $0.inbox.postpone(entry) }
+        if !watchers.postponed.isEmpty { for watcher in watchers.postponed.reached(postponedCount) { watcher.resume() } }
+    }
+
+    /// Lets every postponed event be tried again once the transition in progress completes:
+    /// the drain takes them ahead of the rest of its batch.
+    @usableFromInline
+    func retryPostponed() {
+        postponedCount = 0
+        mailbox.withLock { $0.inbox.retryPostponed() }
+        hasUpNext.store(true, ordering: .releasing)
+    }
+
+    /// `send` on an idle machine whose event was postponed: queues it with a reply slot, ends
+    /// the inline run, and waits for the event's record.
+    @usableFromInline
+    func awaitPostponed(
+        _ event: Event, _ predicates: PredicateContext?, acceptedAt: Timestamp, scope: [ObjectIdentifier]
+    ) async throws(MachineError<Definition>) -> Record {
+        let reply = await withCheckedContinuation { (continuation: CheckedContinuation<Entry.Reply, Never>) in
+            postpone(Entry(event: event, predicates: predicates, origin: .send, acceptedAt: acceptedAt,
+                           senderScope: scope, reply: Entry.ReplySlot(continuation)))
+            processingFinished()
+        }
+        switch reply {
+        case .processed(let record): return try Self.result(of: consume record)
+        case .withdrawn: throw refusal(.cancelled, origin: .send)
+        case .refused: throw refusal(.stopped, origin: .send)
+        case .stoppedInQueue: throw MachineError(.stopped, machineID: id)
+        }
+    }
+}
