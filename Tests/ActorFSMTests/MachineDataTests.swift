@@ -257,4 +257,40 @@ enum Till: MachineDefinition {
         #expect(await till.data === ledger)
         #expect(await ledger.entries == ["sale", "void"])
     }
+
+    @Test func recordsCarryTheDataOnlyWhenASubscriberAsks() async throws {
+        let schema = try Schema<Till>(initial: .open, final: [.closed]) {
+            define(.open) {
+                when(.coin) | then() | update { $0.total += 1 }
+                when(.refund) | then()
+            }
+        }
+        let till = Machine(schema: schema, id: 1, data: Till.Data())
+        #expect(try await till.send(.coin).data == nil)
+        let records = await till.records(includingData: true)
+        #expect(try await till.send(.coin).data?.total == 2)
+        try await till.send(.refund)
+        let seen = try await first(2, of: records).map { $0.data?.total }
+        #expect(seen == [2, 2])
+    }
+
+    @Test func dataChangesYieldTheDataThenEachChange() async throws {
+        let schema = try Schema<Till>(initial: .open, final: [.closed]) {
+            define(.open) {
+                when(.coin) | then() | update { $0.total += 5 }
+                when(.refund) | then()
+                when(.close) | then(.closed)
+            }
+        }
+        let till = Machine(schema: schema, id: 1, data: Till.Data(total: 1))
+        let changes = await till.dataChanges()
+        try await till.send(.coin)
+        try await till.send(.refund)     // no change: nothing published
+        try await till.send(.coin)
+        try await till.send(.close)
+        await till.finish()
+        var totals: [Int] = []
+        for await data in changes { totals.append(data.total) }
+        #expect(totals == [1, 6, 11])
+    }
 }

@@ -31,6 +31,10 @@ public struct TransitionRecord<Definition: MachineDefinition>: Sendable,
     public let transitionLocation: SourceLocation?
     /// How the event reached the machine.
     public let origin: EventOrigin
+    /// The machine's data after the event, if a subscriber asked for it with
+    /// ``Machine/records(buffering:includingData:)``; `nil` otherwise, so that records of
+    /// machines nobody asked it of copy no data.
+    public let data: Definition.Data?
     /// How many times a transition postponed the event before this record (see
     /// ``postpone(fileID:line:)``); 0 for an event handled when it first came.
     public var postponements: Int { Int(postponedCount) }
@@ -52,8 +56,9 @@ public struct TransitionRecord<Definition: MachineDefinition>: Sendable,
     init(
         sequenceNumber: UInt64, machineID: ID, source: State, event: Event?, predicates: PredicateContext,
         target: State, outcome: Outcome, actionsRun: Int, transitionLocation: SourceLocation?, origin: EventOrigin,
-        acceptedAt: Timestamp, completedAt: Timestamp, postponements: UInt32 = 0
+        acceptedAt: Timestamp, completedAt: Timestamp, postponements: UInt32 = 0, data: Definition.Data? = nil
     ) {
+        self.data = data
         postponedCount = postponements
         self.sequenceNumber = sequenceNumber
         self.machineID = machineID

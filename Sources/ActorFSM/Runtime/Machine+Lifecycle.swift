@@ -146,6 +146,7 @@ extension Machine {
         if hasHadSubscribers {
             subscribers.finish()
             stateSubscribers.finish()
+            dataSubscribers.finish()
         }
         for waiter in waiters { waiter.resume() }
     }

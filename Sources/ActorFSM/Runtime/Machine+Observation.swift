@@ -3,8 +3,15 @@
 extension Machine {
     /// Subscribes to the records of every event processed from now on, in order. The stream
     /// finishes when the machine stops.
-    public func records(buffering: SubscriptionBuffering = .unbounded) -> Subscription<Record> {
+    ///
+    /// - Parameter includingData: whether records carry the machine's data after each event
+    ///   (``TransitionRecord/data``). Copying the data into every record costs, so it is off by
+    ///   default; once a subscriber asks, every record of the machine carries it.
+    public func records(
+        buffering: SubscriptionBuffering = .unbounded, includingData: Bool = false
+    ) -> Subscription<Record> {
         hasHadSubscribers = true
+        if includingData { recordsCarryData = true }
         let subscription = subscribers.subscribe(buffering)
         if core.hasEnded { subscribers.finish() }
         return subscription
@@ -16,6 +23,16 @@ extension Machine {
         hasHadSubscribers = true
         let subscription = stateSubscribers.subscribe(buffering, initial: state)
         if core.hasEnded { stateSubscribers.finish() }
+        return subscription
+    }
+
+    /// Subscribes to the machine's data, then to the data after every transition that changed
+    /// it: the counterpart of ``stateChanges(buffering:)`` for the data. The stream finishes
+    /// when the machine stops.
+    public func dataChanges(buffering: SubscriptionBuffering = .unbounded) -> Subscription<Definition.Data> {
+        hasHadSubscribers = true
+        let subscription = dataSubscribers.subscribe(buffering, initial: committedData)
+        if core.hasEnded { dataSubscribers.finish() }
         return subscription
     }
 }

@@ -199,7 +199,8 @@ extension Machine {
         let record = Record(
             sequenceNumber: number, machineID: id, source: source, event: event, predicates: predicates,
             target: state, outcome: outcome, actionsRun: run.completed, transitionLocation: location, origin: origin,
-            acceptedAt: acceptedAt, completedAt: observed ? .now : acceptedAt, postponements: currentPostponements)
+            acceptedAt: acceptedAt, completedAt: observed ? .now : acceptedAt, postponements: currentPostponements,
+            data: recordsCarryData ? committedData : nil)
         guard observed else { return record }
         if !subscribers.isEmpty { subscribers.publish(record, deferringWakeAt: isDraining ? record.completed : nil) }
         if link != nil { reportToSupervisor(record) }

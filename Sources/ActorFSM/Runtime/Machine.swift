@@ -62,6 +62,10 @@ public final actor Machine<Definition: MachineDefinition> {
     @exclusivity(unchecked) @usableFromInline var isDraining = false
     @usableFromInline var watchers = Watchers()
     @usableFromInline var inFlight: Task<ActionRun, Never>?
+    /// Whether records carry the data, since a subscriber asked for it.
+    @usableFromInline var recordsCarryData = false
+    /// Subscribers to the data's changes.
+    @usableFromInline var dataSubscribers = Subscribers<Definition.Data>()
     /// The data as the last completed transition left it.
     @exclusivity(unchecked) @usableFromInline var committedData: Definition.Data
     /// The data as the actions of the transition in progress see it; see ``dataCell()``.
