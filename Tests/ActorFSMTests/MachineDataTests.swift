@@ -1,4 +1,5 @@
 import ActorFSM
+import ActorFSMTesting
 import Testing
 
 /// A till whose machine keeps a running total and the order in which it took coins.
@@ -292,5 +293,60 @@ enum Till: MachineDefinition {
         var totals: [Int] = []
         for await data in changes { totals.append(data.total) }
         #expect(totals == [1, 6, 11])
+    }
+
+    @Test func stopCancellingAnAsyncActionPutsTheDataBack() async throws {
+        let gate = Gate()
+        let schema = try Schema<Till>(initial: .open, final: [.closed]) {
+            define(.open) {
+                when(.coin) | then() | { context in context.data.total += 1 }
+                when(.refund) | then() | { (context: TransitionContext<Till>) async throws in
+                    context.data.total = -100
+                    await gate.wait()
+                    try Task.checkCancellation()
+                }
+            }
+        }
+        let till = Machine(schema: schema, id: 1, data: Till.Data())
+        try await till.send(.coin)
+        let refunding = Task { try await till.send(.refund) }
+        await gate.untilArrivals(1)
+        await till.stop()
+        gate.open()
+        await #expect(throws: MachineError<Till>.self) { try await refunding.value }
+        #expect(await till.data.total == 1)
+    }
+
+    @Test(arguments: [FailurePolicy<Till.State>.stop, .enter(.closed)])
+    func everyFailurePolicyPutsTheDataBack(policy: FailurePolicy<Till.State>) async throws {
+        let schema = try Schema<Till>(initial: .open, final: [.closed]) {
+            define(.open) {
+                when(.coin) | then() | { context in context.data.total += 1 }
+                when(.refund) | then() | { context in context.data.total = 0; throw Boom() }
+            }
+        }
+        let till = Machine(schema: schema, id: 1, data: Till.Data(), configuration: .init(failurePolicy: policy))
+        try await till.send(.coin)
+        await #expect(throws: MachineError<Till>.self) { try await till.send(.refund) }
+        #expect(await till.data.total == 1)
+    }
+
+    @Test func aTimeoutsActionsChangeTheDataToo() async throws {
+        let clock = ManualClock()
+        let schema = try Schema<Till>(initial: .open, final: [.closed]) {
+            define(.open) {
+                after(.seconds(30)) | then(.closed) | update { $0.takings.append(-1) }
+                when(.coin) | then() | update { $0.total += 1 }
+            }
+        }
+        let till = Machine(schema: schema, id: 1, data: Till.Data(), configuration: .init(clock: clock))
+        let records = await till.records(includingData: true)
+        try await till.send(.coin)
+        await clock.waitUntilSleeping(count: 1)
+        clock.advance(by: .seconds(30))
+        let seen = try await first(2, of: records)
+        #expect(seen[1].origin == .timeout(after: .seconds(30)))
+        #expect(seen[1].data == Till.Data(total: 1, takings: [-1]))
+        #expect(await till.data == Till.Data(total: 1, takings: [-1]))
     }
 }
