@@ -52,7 +52,7 @@ public struct TransitionRecord<Definition: MachineDefinition>: Sendable,
     /// subscriber, supervisor listener or instrument): the machine then skips the clock.
     public var latency: Duration { .nanoseconds(completed.nanoseconds(since: accepted)) }
 
-    @usableFromInline
+    @inlinable
     init(
         sequenceNumber: UInt64, machineID: ID, source: State, event: Event?, predicates: PredicateContext,
         target: State, outcome: Outcome, actionsRun: Int, transitionLocation: SourceLocation?, origin: EventOrigin,

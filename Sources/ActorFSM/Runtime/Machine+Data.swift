@@ -30,7 +30,7 @@ extension Machine {
             cell.restore(committedData)
         } else if let changed = cell.takeChange() {
             committedData = changed
-            if !dataSubscribers.isEmpty { dataSubscribers.publish(changed) }
+            if let extras, !extras.dataSubscribers.isEmpty { extras.dataSubscribers.publish(changed) }
         }
         if !isKnownUniquelyReferenced(&self.cell) { self.cell = nil }
     }

@@ -96,11 +96,11 @@ extension Machine {
         while let entry = batch.popFirst() {
             switch core.turn(ofEventFrom: entry.epoch) {
             case .process:
-                currentPostponements = entry.postponements
+                if entry.postponements != 0 { currentPostponements = entry.postponements }
                 let record = await process(entry.event, entry.predicates, origin: entry.origin,
                                            acceptedAt: entry.acceptedAt, scope: entry.senderScope,
                                            replying: entry.reply != nil, trace: entry.trace)
-                currentPostponements = 0
+                if entry.postponements != 0 { currentPostponements = 0 }
                 if postponedJustNow {
                     postponedJustNow = false
                     postpone(entry)

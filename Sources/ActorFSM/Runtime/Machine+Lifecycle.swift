@@ -138,7 +138,7 @@ extension Machine {
         // Each step is skipped when it has nothing to do: a supervisor's shutdown ends a
         // million idle machines, and this code is not specialized for their types.
         if !queueIsEmpty || postponedCount > 0 {
-            postponedCount = 0
+            extras?.postponedCount = 0
             for entry in mailbox.withLock({ $0.inbox.takeAll() }) { stopUnprocessed(entry) }
         }
         settings.instrument?.machineEnded(id, termination: reason)
@@ -146,7 +146,7 @@ extension Machine {
         if hasHadSubscribers {
             subscribers.finish()
             stateSubscribers.finish()
-            dataSubscribers.finish()
+            extras?.dataSubscribers.finish()
         }
         for waiter in waiters { waiter.resume() }
     }
@@ -165,10 +165,10 @@ extension Machine {
         case .dropStale:
             droppedTimerEvent(entry.origin)
         case .recordStopped(let number):
-            currentPostponements = entry.postponements
+            if entry.postponements != 0 { currentPostponements = entry.postponements }
             let record = complete(number, entry.event, entry.predicates ?? settings.standingPredicates, entry.origin,
                                   .now, source: state, outcome: .stopped, run: ActionRun(), location: nil)
-            currentPostponements = 0
+            if entry.postponements != 0 { currentPostponements = 0 }
             entry.reply?.resume(returning: .processed(record))
         }
     }

@@ -11,7 +11,7 @@ extension Machine {
         buffering: SubscriptionBuffering = .unbounded, includingData: Bool = false
     ) -> Subscription<Record> {
         hasHadSubscribers = true
-        if includingData { recordsCarryData = true }
+        if includingData { makeExtras().recordsCarryData = true }
         let subscription = subscribers.subscribe(buffering)
         if core.hasEnded { subscribers.finish() }
         return subscription
@@ -31,8 +31,9 @@ extension Machine {
     /// when the machine stops.
     public func dataChanges(buffering: SubscriptionBuffering = .unbounded) -> Subscription<Definition.Data> {
         hasHadSubscribers = true
-        let subscription = dataSubscribers.subscribe(buffering, initial: committedData)
-        if core.hasEnded { dataSubscribers.finish() }
+        let extras = makeExtras()
+        let subscription = extras.dataSubscribers.subscribe(buffering, initial: committedData)
+        if core.hasEnded { extras.dataSubscribers.finish() }
         return subscription
     }
 }

@@ -32,7 +32,9 @@ extension Machine {
         entry.postponements &+= 1
         postponedCount += 1
         mailbox.withLock { $0.inbox.postpone(entry) }
-        if !watchers.postponed.isEmpty { for watcher in watchers.postponed.reached(postponedCount) { watcher.resume() } }
+        if let extras, !extras.postponedWatchers.isEmpty {
+            for watcher in extras.postponedWatchers.reached(extras.postponedCount) { watcher.resume() }
+        }
     }
 
     /// Lets every postponed event be tried again once the transition in progress completes:

@@ -26,7 +26,9 @@ extension Machine {
     /// Returns once at least `count` postponed events wait for a change of state.
     package func untilPostponed(_ count: Int) async {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            if !watchers.postponed.wait(until: count, continuation, current: postponedCount) { continuation.resume() }
+            if !makeExtras().postponedWatchers.wait(until: count, continuation, current: postponedCount) {
+                continuation.resume()
+            }
         }
     }
 

@@ -62,10 +62,8 @@ public final actor Machine<Definition: MachineDefinition> {
     @exclusivity(unchecked) @usableFromInline var isDraining = false
     @usableFromInline var watchers = Watchers()
     @usableFromInline var inFlight: Task<ActionRun, Never>?
-    /// Whether records carry the data, since a subscriber asked for it.
-    @usableFromInline var recordsCarryData = false
-    /// Subscribers to the data's changes.
-    @usableFromInline var dataSubscribers = Subscribers<Definition.Data>()
+    /// What the machine keeps only once a feature needs it; see ``MachineExtras``.
+    @usableFromInline var extras: MachineExtras<Definition>?
     /// The data as the last completed transition left it.
     @exclusivity(unchecked) @usableFromInline var committedData: Definition.Data
     /// The data as the actions of the transition in progress see it; see ``dataCell()``.
@@ -82,19 +80,14 @@ public final actor Machine<Definition: MachineDefinition> {
     /// Whether an action posted events to be processed next since the drain last looked: read
     /// after each event, so that the drain takes the lock only when there are some.
     @usableFromInline nonisolated let hasUpNext = Atomic<Bool>(false)
-    /// How many events wait in the inbox's postponed list for a change of state.
-    @usableFromInline var postponedCount = 0
     /// Whether the event just processed was postponed, not handled: its record is not real.
     @usableFromInline var postponedJustNow = false
-    /// How often the event in progress was postponed before, for its record.
-    @usableFromInline var currentPostponements: UInt32 = 0
 
     /// Continuations of tests waiting for the machine to reach a point.
     @usableFromInline
     struct Watchers {
         @usableFromInline var refusal: [CheckedContinuation<Void, Never>] = []
         @usableFromInline var dropped = CountWatchers()
-        @usableFromInline var postponed = CountWatchers()
 
         @usableFromInline init() {}
     }

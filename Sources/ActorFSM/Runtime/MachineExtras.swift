@@ -1,0 +1,44 @@
+/// What a machine keeps only once a feature needs it: postponed events and the subscribers to
+/// its data. Made on first use, so that a machine that uses neither (a supervisor may hold a
+/// million idle ones) pays one reference for them. Only its machine's actor touches it.
+@usableFromInline
+final class MachineExtras<Definition: MachineDefinition> {
+    /// How many events wait in the inbox's postponed list for a change of state.
+    @usableFromInline var postponedCount = 0
+    /// How often the event in progress was postponed before, for its record.
+    @usableFromInline var currentPostponements: UInt32 = 0
+    /// Whether records carry the data, since a subscriber asked for it.
+    @usableFromInline var recordsCarryData = false
+    /// Subscribers to the data's changes.
+    @usableFromInline var dataSubscribers = Subscribers<Definition.Data>()
+    /// Tests waiting for a count of postponed events.
+    @usableFromInline var postponedWatchers = CountWatchers()
+
+    @usableFromInline init() {}
+}
+
+extension Machine {
+    /// The machine's extras, made if it has none yet.
+    @usableFromInline
+    func makeExtras() -> MachineExtras<Definition> {
+        if let extras { return extras }
+        let made = MachineExtras<Definition>()
+        extras = made
+        return made
+    }
+
+    /// How many events wait for a change of state.
+    @inlinable var postponedCount: Int {
+        get { extras?.postponedCount ?? 0 }
+        set { makeExtras().postponedCount = newValue }
+    }
+
+    /// How often the event in progress was postponed before.
+    @inlinable var currentPostponements: UInt32 {
+        get { extras?.currentPostponements ?? 0 }
+        set { makeExtras().currentPostponements = newValue }
+    }
+
+    /// Whether records carry the data.
+    @inlinable var recordsCarryData: Bool { extras?.recordsCarryData ?? false }
+}
