@@ -74,11 +74,28 @@ enum Job: MachineDefinition {
         #expect(seen == ["hold/send", "poke/post", "start/post", "check/next", "finish/next", "poke/post"])
     }
 
-    @Test func aSendOnAnIdleMachineRunsTheChainBeforeLaterEvents() async throws {
-        let machine = Machine(schema: try schema(gate: Gate()), id: 3)
+    @Test func aSendOnAnIdleMachineRunsTheChainBeforeEventsPostedDuringIt() async throws {
+        let entered = Gate()
+        let schema = try Schema<Job>(initial: .idle) {
+            define(.idle) { when(.start) | then(.started) }
+            define(.started, onEntry: Actions { (context: TransitionContext<Job>) async throws in
+                try context.postNext(.check)
+                try context.postNext(.finish)
+                await entered.wait()
+            }) {
+                when(.check) | then(.checked)
+            }
+            define(.checked) { when(.finish) | then(.done) }
+            define(.done) { when(.poke) | then() }
+        }
+        let machine = Machine(schema: schema, id: 3)
         let records = await machine.records()
-        #expect(try await machine.send(.start).target == .started)
-        try await machine.send(.poke)
+        let starting = Task { try await machine.send(.start) }
+        await entered.untilArrivals(1)      // the inline send's entry action is suspended
+        try machine.tryPost(.poke)
+        await machine.untilQueued(1)
+        entered.open()
+        #expect(try await starting.value.target == .started)
         let seen = try await first(4, of: records).map(\.eventDescription)
         #expect(seen == ["start", "check", "finish", "poke"])
         #expect(await machine.state == .done)

@@ -124,4 +124,71 @@ enum Parcel: MachineDefinition {
         }
         #expect(onTimeout.map(\.kind).contains(.invalidPostpone))
     }
+
+    /// A dock whose sealing step runs a gated check next, for the order of retries and stops.
+    enum Dock: MachineDefinition {
+        enum State: Hashable, Sendable { case packing, sealing, ready }
+        enum Event: Hashable, Sendable { case ship, packed, check, note, loaded, go }
+        typealias ID = Int
+    }
+
+    func dock(gate: Gate) throws -> Schema<Dock> {
+        try Schema<Dock>(initial: .packing) {
+            define(.packing) {
+                when(.ship) | postpone()
+                when(.packed) | then(.sealing)
+                when(.note) | then()
+            }
+            define(.sealing, onEntry: Actions { context in try context.postNext(.check) }) {
+                when(.check) | then() | { await gate.wait() }
+                when(.ship) | then(.ready)
+                when(.note) | then()
+            }
+            define(.ready) { when(.note) | then() }
+        }
+    }
+
+    @Test func aRetriedEventComesAfterTheEventsPostedNextAndBeforeTheQueue() async throws {
+        let gate = Gate()
+        gate.open()
+        let machine = Machine(schema: try dock(gate: gate), id: 6)
+        let records = await machine.records()
+        try machine.tryPost(.ship)
+        try machine.tryPost(.packed)
+        try machine.tryPost(.note)
+        let seen = try await first(4, of: records).map { "\($0.eventDescription)/\($0.origin)/\($0.postponements)" }
+        #expect(seen == ["packed/post/0", "check/next/0", "ship/post/1", "note/post/0"])
+    }
+
+    @Test func stopAnswersARetriedSendAtOnceWhileAnEventPostedNextRuns() async throws {
+        let gate = Gate()
+        let machine = Machine(schema: try dock(gate: gate), id: 7)
+        let shipping = Task { try await machine.send(.ship) }
+        await machine.untilPostponed(1)
+        try machine.tryPost(.packed)
+        await gate.untilArrivals(1)           // the check posted next is running, the ship waits
+        await machine.stop()
+        await #expect(throws: MachineError<Dock>.self) { try await shipping.value }
+        gate.open()
+    }
+
+    @Test func aPostponedStateTaskResultIsHandledInTheNextState() async throws {
+        let schema = try Schema<Dock>(initial: .packing) {
+            define(.packing, running: StateTask { .loaded }) {
+                when(.loaded) | postpone()
+                when(.go) | then(.ready)
+            }
+            define(.ready) { when(.loaded) | then(.sealing) }
+            define(.sealing) { when(.note) | then() }
+        }
+        let machine = Machine(schema: schema, id: 8)
+        let records = await machine.records()
+        await machine.untilPostponed(1)
+        try await machine.send(.go)
+        let seen = try await first(2, of: records)
+        #expect(seen.map(\.eventDescription) == ["go", "loaded"])
+        #expect(seen[1].postponements == 1)
+        #expect(seen[1].origin == .stateTask)
+        #expect(await machine.state == .sealing)
+    }
 }

@@ -62,7 +62,7 @@ struct InboxEntry<Definition: MachineDefinition>: Sendable {
     @usableFromInline let reply: ReplySlot?
     /// For a timeout or a state task's result, the entry into the state it belongs to (see
     /// `MachineCore.epoch`): it is dropped if the machine has left that state by its turn. 0 otherwise.
-    @usableFromInline let epoch: UInt64
+    @usableFromInline var epoch: UInt64
     /// The sender's context, captured by the machine's instrument, to run the actions in.
     @usableFromInline let trace: (any AnyObject & Sendable)?
 

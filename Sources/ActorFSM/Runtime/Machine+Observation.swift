@@ -26,8 +26,8 @@ extension Machine {
         return subscription
     }
 
-    /// Subscribes to the machine's data, then to the data after every transition that changed
-    /// it: the counterpart of ``stateChanges(buffering:)`` for the data. The stream finishes
+    /// Subscribes to the machine's data, then to the data after every transition whose actions
+    /// wrote it (even with an equal value): the counterpart of ``stateChanges(buffering:)`` for the data. The stream finishes
     /// when the machine stops.
     public func dataChanges(buffering: SubscriptionBuffering = .unbounded) -> Subscription<Definition.Data> {
         hasHadSubscribers = true

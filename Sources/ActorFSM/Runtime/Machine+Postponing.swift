@@ -30,6 +30,9 @@ extension Machine {
     func postpone(_ entry: Entry) {
         var entry = entry
         entry.postponements &+= 1
+        // A state task's result belongs to the state it ran in; postponed, it waits for
+        // another state on purpose, so it is no longer dropped as stale there.
+        entry.epoch = 0
         postponedCount += 1
         mailbox.withLock { $0.inbox.postpone(entry) }
         if let extras, !extras.postponedWatchers.isEmpty {

@@ -118,14 +118,26 @@ struct Inbox<Definition: MachineDefinition>: Sendable {
         return resumptions
     }
 
-    /// Puts the events posted to be processed next, then the postponed events being tried
-    /// again, ahead of those of `batch`.
+    /// Puts the events posted to be processed next ahead of those of `batch`, and the
+    /// postponed events being tried again ahead of the queue, with the rest of `batch` back at
+    /// the queue's front behind them, so that the order is: posted next, tried again, the rest.
+    ///
+    /// Events tried again go through the queue, not straight into `batch`, because some are
+    /// awaited sends: from the queue they are taken in batches of their own, and `stop()`
+    /// answers them at once (see ``takeBatch(into:resumptions:keepingOwnership:)``).
     @usableFromInline
     mutating func takeUpNext(ahead batch: inout RingBuffer<Entry>) {
-        guard !upNext.isEmpty || !retried.isEmpty else { return }
+        if !retried.isEmpty {
+            var merged = RingBuffer<Entry>()
+            _ = retried.moveFront(into: &merged, limit: .max, endingAfter: { _ in false })
+            _ = batch.moveFront(into: &merged, limit: .max, endingAfter: { _ in false })
+            _ = queue.moveFront(into: &merged, limit: .max, endingAfter: { _ in false })
+            queue = merged
+            inHand = 0
+        }
+        guard !upNext.isEmpty else { return }
         var merged = RingBuffer<Entry>()
         _ = upNext.moveFront(into: &merged, limit: .max, endingAfter: { _ in false })
-        _ = retried.moveFront(into: &merged, limit: .max, endingAfter: { _ in false })
         _ = batch.moveFront(into: &merged, limit: .max, endingAfter: { _ in false })
         batch = merged
     }
@@ -208,7 +220,7 @@ struct Inbox<Definition: MachineDefinition>: Sendable {
         inHand = 0
         if !upNext.isEmpty || !retried.isEmpty {
             takeUpNext(ahead: &batch)
-            return true
+            if !batch.isEmpty { return true }
         }
         let taken = queue.moveFront(into: &batch, limit: batchLimit, endingBefore: { $0.pointee.reply != nil },
                                     endingAfter: { $0.pointee.reply != nil })
