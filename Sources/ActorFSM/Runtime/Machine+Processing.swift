@@ -34,7 +34,7 @@ extension Machine {
 
     /// Processes an event without suspending: anything the core can find but a transition with
     /// an asynchronous action.
-    @inlinable
+    @inlinable @inline(__always)
     func process(
         _ event: Event?, _ context: PredicateContext, _ step: Core.Step,
         source: State, origin: EventOrigin, acceptedAt: Timestamp, replying: Bool, trace: (any AnyObject & Sendable)?
