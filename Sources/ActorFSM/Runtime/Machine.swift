@@ -63,7 +63,7 @@ public final actor Machine<Definition: MachineDefinition> {
     @usableFromInline var watchers = Watchers()
     @usableFromInline var inFlight: Task<ActionRun, Never>?
     /// What the machine keeps only once a feature needs it; see ``MachineExtras``.
-    @usableFromInline var extras: MachineExtras<Definition>?
+    @exclusivity(unchecked) @usableFromInline var extras: MachineExtras<Definition>?
     /// The data as the last completed transition left it.
     @exclusivity(unchecked) @usableFromInline var committedData: Definition.Data
     /// The data as the actions of the transition in progress see it; see ``dataCell()``.
@@ -81,7 +81,7 @@ public final actor Machine<Definition: MachineDefinition> {
     /// after each event, so that the drain takes the lock only when there are some.
     @usableFromInline nonisolated let hasUpNext = Atomic<Bool>(false)
     /// Whether the event just processed was postponed, not handled: its record is not real.
-    @usableFromInline var postponedJustNow = false
+    @exclusivity(unchecked) @usableFromInline var postponedJustNow = false
 
     /// Continuations of tests waiting for the machine to reach a point.
     @usableFromInline

@@ -3,16 +3,19 @@
 /// million idle ones) pays one reference for them. Only its machine's actor touches it.
 @usableFromInline
 final class MachineExtras<Definition: MachineDefinition> {
+    // The fields skip the run-time exclusivity check, as the machine's own per-event fields do:
+    // only the machine's actor touches them, and none is passed `inout` across a call that
+    // could reach it again.
     /// How many events wait in the inbox's postponed list for a change of state.
-    @usableFromInline var postponedCount = 0
+    @exclusivity(unchecked) @usableFromInline var postponedCount = 0
     /// How often the event in progress was postponed before, for its record.
-    @usableFromInline var currentPostponements: UInt32 = 0
+    @exclusivity(unchecked) @usableFromInline var currentPostponements: UInt32 = 0
     /// Whether records carry the data, since a subscriber asked for it.
-    @usableFromInline var recordsCarryData = false
+    @exclusivity(unchecked) @usableFromInline var recordsCarryData = false
     /// Subscribers to the data's changes.
-    @usableFromInline var dataSubscribers = Subscribers<Definition.Data>()
+    @exclusivity(unchecked) @usableFromInline var dataSubscribers = Subscribers<Definition.Data>()
     /// Tests waiting for a count of postponed events.
-    @usableFromInline var postponedWatchers = CountWatchers()
+    @exclusivity(unchecked) @usableFromInline var postponedWatchers = CountWatchers()
 
     @usableFromInline init() {}
 }
