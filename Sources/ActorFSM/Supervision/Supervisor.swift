@@ -122,19 +122,6 @@ public final class Supervisor<Definition: MachineDefinition>: Sendable {
     /// intensity (or the strategy), and the error.
     public var escalation: Escalation? { registry.withLock { $0.escalation } }
 
-    /// A failure the supervisor escalated; ``run()`` throws it.
-    public struct Escalation: Error, Sendable, CustomStringConvertible {
-        /// The machine that failed.
-        public let id: ID
-        /// Its action's error.
-        public let error: any Error
-
-        /// Says which machine failed, and how.
-        public var description: String {
-            "the supervisor escalated the failure of machine \(id) and stopped every machine: \(error)"
-        }
-    }
-
     /// Sends `event` to the machine under `id`; see ``Machine/send(_:predicates:)``.
     @discardableResult
     public func send(
