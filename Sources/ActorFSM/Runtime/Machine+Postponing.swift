@@ -60,11 +60,6 @@ extension Machine {
                            senderScope: scope, reply: Entry.ReplySlot(continuation)))
             processingFinished()
         }
-        switch reply {
-        case .processed(let record): return try Self.result(of: consume record)
-        case .withdrawn: throw refusal(.cancelled, origin: .send)
-        case .refused: throw refusal(.stopped, origin: .send)
-        case .stoppedInQueue: throw MachineError(.stopped, machineID: id)
-        }
+        return try outcome(of: reply)
     }
 }

@@ -16,6 +16,11 @@ extension Machine {
         } onCancel: {
             withdraw(ticket)
         }
+        return try outcome(of: reply)
+    }
+
+    /// What a `send` that waited returns or throws, once its event was answered.
+    @usableFromInline func outcome(of reply: Entry.Reply) throws(MachineError<Definition>) -> Record {
         switch reply {
         case .processed(let record): return try Self.result(of: consume record)
         case .withdrawn: throw refusal(.cancelled, origin: .send)

@@ -82,6 +82,12 @@ struct RingBuffer<Element> {
         return element
     }
 
+    /// Moves every element to the back of `target`, in order, leaving this queue empty.
+    @inlinable
+    mutating func moveAll(into target: inout RingBuffer) {
+        _ = moveFront(into: &target, limit: .max, endingAfter: { _ in false })
+    }
+
     /// Moves elements from the front of this queue to the back of `target`: at most `limit`,
     /// none after the first one for which `isLast` is true, and none from the first one after
     /// the front for which `isFirst` is true. Returns how many moved.

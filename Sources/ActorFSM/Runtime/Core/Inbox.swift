@@ -129,16 +129,16 @@ struct Inbox<Definition: MachineDefinition>: Sendable {
     mutating func takeUpNext(ahead batch: inout RingBuffer<Entry>) {
         if !retried.isEmpty {
             var merged = RingBuffer<Entry>()
-            _ = retried.moveFront(into: &merged, limit: .max, endingAfter: { _ in false })
-            _ = batch.moveFront(into: &merged, limit: .max, endingAfter: { _ in false })
-            _ = queue.moveFront(into: &merged, limit: .max, endingAfter: { _ in false })
+            retried.moveAll(into: &merged)
+            batch.moveAll(into: &merged)
+            queue.moveAll(into: &merged)
             queue = merged
             inHand = 0
         }
         guard !upNext.isEmpty else { return }
         var merged = RingBuffer<Entry>()
-        _ = upNext.moveFront(into: &merged, limit: .max, endingAfter: { _ in false })
-        _ = batch.moveFront(into: &merged, limit: .max, endingAfter: { _ in false })
+        upNext.moveAll(into: &merged)
+        batch.moveAll(into: &merged)
         batch = merged
     }
 
@@ -151,7 +151,7 @@ struct Inbox<Definition: MachineDefinition>: Sendable {
     /// Lets every postponed event be tried again, after a change of state.
     @usableFromInline
     mutating func retryPostponed() {
-        _ = postponed.moveFront(into: &retried, limit: .max, endingAfter: { _ in false })
+        postponed.moveAll(into: &retried)
     }
 
     /// Takes an event the machine's own timers produced, even beyond the capacity: there is at
