@@ -16,22 +16,31 @@ extension Machine: ActionRuntime {
     @usableFromInline nonisolated func postFollowUp<E: Sendable>(_ event: E, predicates: PredicateContext?) -> MachineErrorKind? {
         // A context is only ever made by this machine for its own `Event` type.
         guard let event = event as? Event else { return .stopped }
-        let entry = Entry(event: event, predicates: predicates, origin: .followUp, acceptedAt: .now, trace: callerContext)
+        let ticket = journal?.register(.followUp, event, predicates) ?? 0
+        let entry = Entry(event: event, predicates: predicates, origin: .followUp, acceptedAt: .now,
+                          ticket: Self.entryTicket(ticket), trace: callerContext)
         switch mailbox.withLock({ $0.inbox.followUp(entry) }) {
         case .queued(let resumptions):
             if !resumptions.isEmpty { perform(resumptions) }
             reportQueued(origin: .followUp)
             return nil
-        case .full: return refusal(.inboxFull, origin: .followUp).kind
-        case .closed: return refusal(.stopped, origin: .followUp).kind
+        case .full:
+            if ticket != 0 { journal?.unregister(ticket) }
+            return refusal(.inboxFull, origin: .followUp).kind
+        case .closed:
+            if ticket != 0 { journal?.unregister(ticket) }
+            return refusal(.stopped, origin: .followUp).kind
         }
     }
 
     @usableFromInline nonisolated func postNext<E: Sendable>(_ event: E, predicates: PredicateContext?) -> MachineErrorKind? {
         // A context is only ever made by this machine for its own `Event` type.
         guard let event = event as? Event else { return .stopped }
-        let entry = Entry(event: event, predicates: predicates, origin: .next, acceptedAt: .now, trace: callerContext)
+        let ticket = journal?.register(.next, event, predicates) ?? 0
+        let entry = Entry(event: event, predicates: predicates, origin: .next, acceptedAt: .now,
+                          ticket: Self.entryTicket(ticket), trace: callerContext)
         guard let resumptions = mailbox.withLock({ $0.inbox.postNext(entry) }) else {
+            if ticket != 0 { journal?.unregister(ticket) }
             return refusal(.stopped, origin: .next).kind
         }
         hasUpNext.store(true, ordering: .releasing)

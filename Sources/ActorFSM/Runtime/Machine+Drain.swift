@@ -96,6 +96,7 @@ extension Machine {
         while let entry = batch.popFirst() {
             switch core.turn(ofEventFrom: entry.epoch) {
             case .process:
+                if entry.ticket & Self.durableTicketFlag != 0 { journalProcessing(ticket: entry.ticket) }
                 if entry.postponements != 0 { currentPostponements = entry.postponements }
                 let record = await process(entry.event, entry.predicates, origin: entry.origin,
                                            acceptedAt: entry.acceptedAt, scope: entry.senderScope,
@@ -103,10 +104,12 @@ extension Machine {
                 if entry.postponements != 0 { currentPostponements = 0 }
                 if postponedJustNow {
                     postponedJustNow = false
+                    if journal != nil { journalProcessing(ticket: 0) }
                     postpone(entry)
                 } else {
                     entry.reply?.resume(returning: .processed(record))
                 }
+                if journal != nil { await throttleJournal() }
                 // Events the transition posted to be processed next go ahead of the batch's rest.
                 if hasUpNext.load(ordering: .acquiring) {
                     hasUpNext.store(false, ordering: .relaxed)

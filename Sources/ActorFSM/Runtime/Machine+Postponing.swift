@@ -60,6 +60,7 @@ extension Machine {
                            senderScope: scope, reply: Entry.ReplySlot(continuation)))
             processingFinished()
         }
+        if journal != nil { try await awaitAcknowledgement(of: reply) }
         return try outcome(of: reply)
     }
 }

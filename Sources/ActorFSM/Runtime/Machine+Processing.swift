@@ -91,6 +91,11 @@ extension Machine {
         let transition = storage.actions.hot[Int(index)]
         // Subscribers must not wait for the records before this one while the actions suspend.
         if isDraining { subscribers.wakeReaders() }
+        if journal != nil, let failure = await journalIntent(event, context, origin, number: number) {
+            var run = ActionRun()
+            run.failure = failure
+            return fired(index, number, event, context, origin, acceptedAt, source: source, run: run, replying: replying)
+        }
         let run = await runInTask(
             transition.runsExit ? storage.actions.exitActions[Int(transition.source)] : Actions(),
             storage.actions.transitionActions[Int(index)],
@@ -107,7 +112,8 @@ extension Machine {
     ) -> TransitionContext<Definition> {
         TransitionContext(
             event: event, timeout: event == nil ? origin.timeout.map(Timeout.init) : nil, source: source,
-            target: schema.storage.states[Int(target)], predicates: context, id: id, runtime: self, cell: dataCell())
+            target: schema.storage.states[Int(target)], predicates: context, id: id,
+            sequenceNumber: core.sequenceNumber, runtime: self, cell: dataCell())
     }
 
     /// Whether anyone reads the record of the event in progress.
@@ -128,7 +134,10 @@ extension Machine {
         let record = complete(number, event, context, origin, acceptedAt, source: source,
                               outcome: run.failure.map { .failed($0) } ?? .transitioned, run: run,
                               location: storage.actions.transitionLocations[Int(index)], observed: isObserved(replying: replying))
-        if let failure = run.failure { applyFailurePolicy(after: failure) }
+        if let failure = run.failure {
+            applyFailurePolicy(after: failure)
+            if journal != nil { journalCompleted(record) }
+        }
         if storage.timers.hasTimedStates { startPendingStateTasks() }
         return record
     }
@@ -201,6 +210,7 @@ extension Machine {
             target: state, outcome: outcome, actionsRun: run.completed, transitionLocation: location, origin: origin,
             acceptedAt: acceptedAt, completedAt: observed ? .now : acceptedAt, postponements: currentPostponements,
             data: recordsCarryData ? committedData : nil)
+        if journal != nil { journalUnlessFailed(record) }
         guard observed else { return record }
         if !subscribers.isEmpty { subscribers.publish(record, deferringWakeAt: isDraining ? record.completed : nil) }
         if link != nil { reportToSupervisor(record) }

@@ -24,6 +24,7 @@ extension Machine {
                 postponedJustNow = false
                 return try await awaitPostponed(event, predicates, acceptedAt: acceptedAt, scope: ActionScope.machines)
             }
+            if journal != nil { return try await finishDurably(record) }
             processingFinished()
             return try Self.result(of: consume record)
         }

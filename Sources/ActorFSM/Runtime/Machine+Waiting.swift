@@ -16,6 +16,7 @@ extension Machine {
         } onCancel: {
             withdraw(ticket)
         }
+        if journal != nil { try await awaitAcknowledgement(of: reply) }
         return try outcome(of: reply)
     }
 

@@ -82,6 +82,8 @@ public final actor Machine<Definition: MachineDefinition> {
     @usableFromInline nonisolated let hasUpNext = Atomic<Bool>(false)
     /// Whether the event just processed was postponed, not handled: its record is not real.
     @exclusivity(unchecked) @usableFromInline var postponedJustNow = false
+    /// Where a durable machine writes its transitions; `nil` for a machine in memory only.
+    @usableFromInline nonisolated let journal: MachineJournal<Definition>?
 
     /// Continuations of tests waiting for the machine to reach a point.
     @usableFromInline
@@ -137,30 +139,35 @@ public final actor Machine<Definition: MachineDefinition> {
 
     init(
         schema: Schema<Definition>, id: ID, data: Definition.Data, startingIn state: State?, settings: MachineSettings<State>,
-        link: ParentLink<Definition>?, generation: UInt64
+        link: ParentLink<Definition>?, generation: UInt64, journal: MachineJournal<Definition>? = nil,
+        recovery: Recovery<Definition>? = nil
     ) {
         self.id = id
         self.initialData = data
-        self.committedData = data
+        self.committedData = recovery?.point.data ?? data
         self.schema = schema
         self.settings = settings
         self.link = link
         self.generation = generation
+        self.journal = journal
         self.mailbox = FencedMutex(Mailbox(capacity: settings.configuration.inboxCapacity))
-        let start = state ?? schema.initialState
+        let start = recovery?.point.state ?? state ?? schema.initialState
         let storage = schema.storage
-        let core = Core(startingIn: start, of: storage)
+        let core = Core(startingIn: start, of: storage, sequenceNumber: recovery?.point.sequenceNumber ?? 0)
         self.core = core
         settings.instrument?.machineStarted(id)
         if storage.timers.hasTimedStates && core.stateID >= 0 {
             // The deadlines are fixed now; the tasks that wait for them start on the actor.
             let clock = settings.configuration.clock
-            let alarms = storage.timers.stateTimeouts[Int(core.stateID)].map { (Alarm(after: $0.duration, on: clock), $0.duration) }
+            let timeouts = storage.timers.stateTimeouts[Int(core.stateID)]
+            let alarms = journal.map { Self.durableAlarms(timeouts, journal: $0, recovery: recovery, clock: clock) }
+                ?? timeouts.map { (Alarm(after: $0.duration, on: clock), $0.duration) }
             timers = StateTimers()
             if !alarms.isEmpty || !storage.timers.stateTasks[Int(core.stateID)].isEmpty {
                 Task { await self.armInitialState(alarms) }
             }
         }
+        if let recovery { resume(recovery) }
     }
 
     /// How it runs.

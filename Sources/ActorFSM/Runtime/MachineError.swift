@@ -27,19 +27,25 @@ public struct MachineError<Definition: MachineDefinition>: Error, Sendable, Cust
     public let record: TransitionRecord<Definition>?
     /// Why the supervisor, not the machine, refused, if it did.
     let supervisorShutDown: Bool
+    /// The store's or the recovery's error, for `.notDurable`.
+    let cause: (any Error)?
 
     @usableFromInline
     init(_ kind: Kind, machineID: Definition.ID, record: TransitionRecord<Definition>? = nil,
-         supervisorShutDown: Bool = false) {
+         supervisorShutDown: Bool = false, cause: (any Error)? = nil) {
         self.kind = kind
         self.machineID = machineID
         self.record = record
         self.supervisorShutDown = supervisorShutDown
+        self.cause = cause
     }
 
-    /// The error an action threw, for `.actionFailed`.
+    /// The error an action threw, for `.actionFailed`; the store's ``StoreError`` or the
+    /// recovery's ``DurabilityError``, for `.notDurable`.
     public var underlying: (any Error)? {
-        if case .failed(let error)? = record?.outcome { error } else { nil }
+        if let cause { return cause }
+        if case .failed(let error)? = record?.outcome { return error }
+        return nil
     }
 
     /// A sentence that says what happened and what to do.
@@ -57,6 +63,8 @@ public struct MachineError<Definition: MachineDefinition>: Error, Sendable, Cust
         case .cancelled: "the sending task was cancelled before \(machine) took the event"
         case .unknownMachine: "the supervisor has no machine with id \(machineID)"
         case .duplicateMachine: "the supervisor already has a machine with id \(machineID)"
+        case .notDurable:
+            "\(machine) could not write to or read from its store: \(underlying.map { "\($0)" } ?? "unknown error")\(event)"
         }
     }
 }
@@ -65,7 +73,7 @@ public struct MachineError<Definition: MachineDefinition>: Error, Sendable, Cust
 public struct MachineErrorKind: Sendable, Hashable, CustomStringConvertible {
     @usableFromInline
     enum Code: Sendable, Hashable {
-        case stopped, inboxFull, reentrantSend, actionFailed, cancelled, unknownMachine, duplicateMachine
+        case stopped, inboxFull, reentrantSend, actionFailed, cancelled, unknownMachine, duplicateMachine, notDurable
     }
     @usableFromInline let code: Code
 
@@ -85,6 +93,9 @@ public struct MachineErrorKind: Sendable, Hashable, CustomStringConvertible {
     public static let unknownMachine = Self(code: .unknownMachine)
     /// A supervisor already has a machine with the id given to `spawn`.
     public static let duplicateMachine = Self(code: .duplicateMachine)
+    /// A durable machine's store failed: the transition completed in memory but is not durable
+    /// (or the machine could not be restored). ``MachineError/underlying`` says why.
+    public static let notDurable = Self(code: .notDurable)
 
     /// The kind's name.
     public var description: String { "\(code)" }

@@ -31,7 +31,7 @@ public final class Supervisor<Definition: MachineDefinition>: Sendable {
     /// How machines are run and restarted.
     public let configuration: SupervisorConfiguration<State>
 
-    private struct Registry {
+    struct Registry {
         var machines: [ID: Child] = [:]
         var generation: UInt64 = 0
         var restarts = RingBuffer<ContinuousClock.Instant>()
@@ -46,6 +46,9 @@ public final class Supervisor<Definition: MachineDefinition>: Sendable {
         var runners: [CheckedContinuation<Void, Never>] = []
         /// Shared by every machine; made on the first spawn, since `init` cannot hand out `self`.
         var link: ParentLink<Definition>?
+        /// Machines of a durable supervisor being restored from the store, by id: concurrent
+        /// callers wait for the one restoration.
+        var restoring: [ID: Task<Child?, any Error>] = [:]
     }
 
     private struct Listeners {
@@ -53,15 +56,17 @@ public final class Supervisor<Definition: MachineDefinition>: Sendable {
         var isFinished = false
     }
 
-    private let registry = Locked(Registry())
+    let registry = Locked(Registry())
     private let listeners = Locked(Listeners())
     /// Whether anyone listens, and whether `shutdown()` or `stop()` is ending every machine (they then
     /// leave the registry together at the end), readable without a lock: so that busy machines
     /// on different cores do not contend when nobody subscribes, and the million machines a
     /// shutdown finishes do not contend for the registry's lock. `hasLetGo` is set under the
     /// registry's lock, so a reading under that lock is current.
-    private let flags = ParentFlags()
-    private let settings: MachineSettings<State>
+    let flags = ParentFlags()
+    let settings: MachineSettings<State>
+    /// How a durable supervisor's machines are written and read; `nil` in memory only.
+    let durable: DurableCoding<Definition>?
     private let now: @Sendable () -> ContinuousClock.Instant
 
     /// Creates a supervisor for machines of `schema`.
@@ -72,14 +77,23 @@ public final class Supervisor<Definition: MachineDefinition>: Sendable {
     }
 
     /// Creates a supervisor whose restart intensity reads time from `now` (for tests).
-    package init(
+    package convenience init(
         schema: Schema<Definition>, configuration: SupervisorConfiguration<State>,
         now: @escaping @Sendable () -> ContinuousClock.Instant
+    ) {
+        self.init(schema: schema, configuration: configuration, now: now, durable: nil)
+    }
+
+    /// Creates a supervisor whose machines are durable through `durable`, if given.
+    init(
+        schema: Schema<Definition>, configuration: SupervisorConfiguration<State>,
+        now: @escaping @Sendable () -> ContinuousClock.Instant, durable: DurableCoding<Definition>?
     ) {
         self.schema = schema
         self.configuration = configuration
         self.settings = MachineSettings(configuration.machine)
         self.now = now
+        self.durable = durable
     }
 
     /// Creates a machine under `id` that owns `data`, in the initial state or in `state`. A
@@ -127,14 +141,14 @@ public final class Supervisor<Definition: MachineDefinition>: Sendable {
     public func send(
         to id: ID, _ event: Event, predicates: PredicateContext? = nil
     ) async throws(MachineError<Definition>) -> TransitionRecord<Definition> {
-        guard let machine = machine(id: id) else { throw noMachine(id, origin: .send) }
+        guard let machine = try await machineRestoring(id: id, origin: .send) else { throw noMachine(id, origin: .send) }
         return try await machine.send(event, predicates: predicates)
     }
 
     /// Posts `event` to the machine under `id`, waiting for room in its inbox; see
     /// ``Machine/post(_:predicates:)``.
     public func post(to id: ID, _ event: Event, predicates: PredicateContext? = nil) async throws(MachineError<Definition>) {
-        guard let machine = machine(id: id) else { throw noMachine(id, origin: .post) }
+        guard let machine = try await machineRestoring(id: id, origin: .post) else { throw noMachine(id, origin: .post) }
         try await machine.post(event, predicates: predicates)
     }
 
@@ -147,7 +161,7 @@ public final class Supervisor<Definition: MachineDefinition>: Sendable {
 
     /// Why there is no machine under `id`: the supervisor has shut down (by `shutdown()` or
     /// an escalation, which removes every machine), or it never had one.
-    private func noMachine(_ id: ID, origin: EventOrigin) -> MachineError<Definition> {
+    func noMachine(_ id: ID, origin: EventOrigin) -> MachineError<Definition> {
         let error = isShutDown ? MachineError<Definition>(.stopped, machineID: id, supervisorShutDown: true)
             : MachineError<Definition>(.unknownMachine, machineID: id)
         settings.instrument?.eventRefused(error, origin: origin)
@@ -271,11 +285,11 @@ public final class Supervisor<Definition: MachineDefinition>: Sendable {
 
     // MARK: - Supervision (called by the machines)
 
-    private func machineRecorded(_ record: TransitionRecord<Definition>) {
+    func machineRecorded(_ record: TransitionRecord<Definition>) {
         publish(.transition(record))
     }
 
-    private func machineStopped(id: ID, generation: UInt64, _ termination: MachineTermination) {
+    func machineStopped(id: ID, generation: UInt64, _ termination: MachineTermination) {
         if flags.hasLetGo.load(ordering: .acquiring) {
             // Shutting down: the machine leaves the registry with all the others at the end,
             // and is not restarted.
@@ -330,7 +344,8 @@ public final class Supervisor<Definition: MachineDefinition>: Sendable {
                 return .escalated
             }
             registry.restarts.append(instant)
-            _ = makeMachine(id: id, data: failed.initialData, startingIn: nil, in: &registry)
+            _ = makeMachine(id: id, data: failed.initialData, startingIn: nil, in: &registry,
+                            resuming: failed.journal?.lastWritten)
             return .restarted(error)
         }
     }
@@ -347,18 +362,6 @@ public final class Supervisor<Definition: MachineDefinition>: Sendable {
             self.publish(.escalated(id: id, error: error))
             self.completeEnd()
         }
-    }
-
-    private func makeMachine(id: ID, data: Definition.Data, startingIn state: State?, in registry: inout Registry) -> Child {
-        registry.generation += 1
-        let link = registry.link ?? ParentLink(
-            flags: flags, recorded: { [weak self] in self?.machineRecorded($0) },
-            stopped: { [weak self] in self?.machineStopped(id: $0, generation: $1, $2) })
-        registry.link = link
-        let machine = Child(schema: schema, id: id, data: data, startingIn: state, settings: settings, link: link,
-                            generation: registry.generation)
-        registry.machines[id] = machine
-        return machine
     }
 
     private func publish(_ event: Report) {

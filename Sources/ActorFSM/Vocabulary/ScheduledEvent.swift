@@ -9,8 +9,10 @@ public final class ScheduledEvent: Sendable {
     private enum Status { case pending, cancelled, delivered }
 
     private let state = Locked<(status: Status, timer: Task<Void, Never>?)>((.pending, nil))
+    /// Called once if the event is cancelled before delivery: a durable machine forgets it.
+    private let onCancel: (@Sendable () -> Void)?
 
-    init() {}
+    init(onCancel: (@Sendable () -> Void)? = nil) { self.onCancel = onCancel }
 
     /// Whether the event still waits for its time: it is neither cancelled nor delivered.
     public var isPending: Bool { state.withLock { $0.status == .pending } }
@@ -28,6 +30,7 @@ public final class ScheduledEvent: Sendable {
             return (true, state.timer)
         }
         timer?.cancel()
+        if cancelled { onCancel?() }
         return cancelled
     }
 

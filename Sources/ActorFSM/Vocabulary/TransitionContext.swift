@@ -35,6 +35,10 @@ public struct TransitionContext<Definition: MachineDefinition>: Sendable {
     public let predicates: PredicateContext
     /// The id of the machine running the action.
     public let id: ID
+    /// The number of the event being processed: the machine's sequence number, as its record
+    /// will carry. A durable machine that processes an event again after a crash gives it the
+    /// same number.
+    public let sequenceNumber: UInt64
     @usableFromInline let runtime: (any ActionRuntime)?
     @usableFromInline let cell: DataCell<Definition.Data>
 
@@ -50,7 +54,7 @@ public struct TransitionContext<Definition: MachineDefinition>: Sendable {
     @usableFromInline
     init(
         event: Event?, timeout: Timeout? = nil, source: State, target: State, predicates: PredicateContext,
-        id: ID, runtime: (any ActionRuntime)?, cell: DataCell<Definition.Data>
+        id: ID, sequenceNumber: UInt64 = 0, runtime: (any ActionRuntime)?, cell: DataCell<Definition.Data>
     ) {
         self.event = event
         self.timeoutDuration = timeout?.duration ?? .zero
@@ -58,9 +62,22 @@ public struct TransitionContext<Definition: MachineDefinition>: Sendable {
         self.target = target
         self.predicates = predicates
         self.id = id
+        self.sequenceNumber = sequenceNumber
         self.runtime = runtime
         self.cell = cell
     }
+
+    /// A key for calls to outside services that must take effect once: the machine's id and the
+    /// event's sequence number, `order-1042#7`. An action that a crash interrupted runs again on
+    /// recovery with the same key (see `Docs/Durability.md`), so a service that remembers the
+    /// keys it has seen (as payment APIs do) applies the call once.
+    ///
+    /// ```swift
+    /// when(.submit) | then(.paymentPending) | { context in
+    ///     try await payments.charge(order: context.id, idempotencyKey: context.idempotencyKey)
+    /// }
+    /// ```
+    public var idempotencyKey: String { "\(id)#\(sequenceNumber)" }
 
     /// The state timeout that fired, when ``event`` is `nil`.
     public var timeout: Timeout? { event == nil && timeoutDuration > .zero ? Timeout(timeoutDuration) : nil }

@@ -39,11 +39,13 @@ struct MachineCore<Definition: MachineDefinition, Waiter: Sendable>: Sendable {
     /// the user).
     @usableFromInline private(set) var offTableState: State?
 
-    /// A core in `state`.
-    init(startingIn state: State, of storage: Storage) {
+    /// A core in `state`, whose last event took the number `sequenceNumber` (0 for a new
+    /// machine; a restored one goes on from its stored number).
+    init(startingIn state: State, of storage: Storage, sequenceNumber: UInt64 = 0) {
         let id = storage.table.stateIDs[state] ?? -1
         stateID = id
         offTableState = id < 0 ? state : nil
+        self.sequenceNumber = sequenceNumber
     }
 
     /// Whether the machine takes new events.

@@ -20,14 +20,24 @@ extension Machine {
         return scheduled
     }
 
-    /// Schedules a delayed post, from the actor or from an action running off it.
-    nonisolated func schedule(_ event: Event, after delay: Duration, predicates: PredicateContext?) -> ScheduledEvent? {
-        let scheduled = ScheduledEvent()
-        guard mailbox.withLock({ $0.delayedPosts.add(scheduled) }) else { return nil }
+    /// Schedules a delayed post, from the actor or from an action running off it. A durable
+    /// machine writes it to its journal (see ``MachineJournal/register(_:_:_:deadline:)``), or,
+    /// restoring one, passes its stored `ticket`.
+    nonisolated func schedule(
+        _ event: Event, after delay: Duration, predicates: PredicateContext?, ticket stored: UInt64? = nil
+    ) -> ScheduledEvent? {
+        let ticket = journal.map { stored ?? $0.registerDelayed(event, predicates, after: delay) } ?? 0
+        var onCancel: (@Sendable () -> Void)?
+        if let journal, ticket != 0 { onCancel = { journal.unregister(ticket, amending: true) } }
+        let scheduled = ScheduledEvent(onCancel: onCancel)
+        guard mailbox.withLock({ $0.delayedPosts.add(scheduled) }) else {
+            if ticket != 0 { journal?.unregister(ticket, amending: false) }
+            return nil
+        }
         let alarm = Alarm(after: delay, on: configuration.clock)
         let trace = callerContext
         scheduled.attach(alarm.start { lateness in
-            await self.deliver(scheduled, event, predicates, lateness: lateness, trace: trace)
+            await self.deliver(scheduled, event, predicates, lateness: lateness, trace: trace, ticket: ticket)
         })
         return scheduled
     }
@@ -36,12 +46,12 @@ extension Machine {
     /// cancelled.
     func deliver(
         _ scheduled: ScheduledEvent, _ event: Event, _ predicates: PredicateContext?, lateness: Duration?,
-        trace: (any AnyObject & Sendable)?
+        trace: (any AnyObject & Sendable)?, ticket: UInt64 = 0
     ) {
         mailbox.withLock { $0.delayedPosts.remove(scheduled) }
         guard let lateness, core.isAcceptingEvents, scheduled.markDelivered() else { return }
         settings.instrument?.timerFired(by: id, origin: .delayedPost, lateness: lateness)
-        appendTimerEvent(event, predicates, origin: .delayedPost, epoch: 0, trace: trace)
+        appendTimerEvent(event, predicates, origin: .delayedPost, epoch: 0, trace: trace, ticket: ticket)
     }
 
     /// Starts the initial state's timeouts and tasks, whose deadlines `init` fixed, unless the
@@ -58,8 +68,12 @@ extension Machine {
         let timers = self.timers ?? StateTimers()
         self.timers = timers
         timers.cancelAll()
-        guard case .rearm(let epoch) = change else { return }
+        guard case .rearm(let epoch) = change else {
+            journal?.cancelledTimeouts()
+            return
+        }
         let clock = configuration.clock
+        if let journal, !schema.storage.timers.stateTimeouts[Int(core.stateID)].isEmpty { journal.enteredTimedState() }
         let alarms = schema.storage.timers.stateTimeouts[Int(core.stateID)].map {
             (Alarm(after: $0.duration, on: clock), $0.duration)
         }
@@ -112,10 +126,10 @@ extension Machine {
     /// full: there is at most one per timer, and dropping it would lose it.
     private func appendTimerEvent(
         _ event: Event?, _ predicates: PredicateContext?, origin: EventOrigin, epoch: UInt64,
-        trace: (any AnyObject & Sendable)? = nil
+        trace: (any AnyObject & Sendable)? = nil, ticket: UInt64 = 0
     ) {
-        let entry = Entry(event: event, predicates: predicates, origin: origin, acceptedAt: .now, epoch: epoch,
-                          trace: trace)
+        let entry = Entry(event: event, predicates: predicates, origin: origin, acceptedAt: .now,
+                          ticket: Self.entryTicket(ticket), epoch: epoch, trace: trace)
         perform(mailbox.withLock { $0.inbox.timerEvent(entry) })
         reportQueued(origin: origin)
     }

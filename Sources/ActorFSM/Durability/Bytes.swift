@@ -1,0 +1,114 @@
+/// Appends the fields of a journal payload: fixed-width numbers little-endian, lengths and
+/// small numbers as LEB128 varints.
+struct ByteWriter {
+    private(set) var bytes: [UInt8] = []
+
+    init(capacity: Int = 64) { bytes.reserveCapacity(capacity) }
+
+    mutating func byte(_ value: UInt8) { bytes.append(value) }
+
+    mutating func varint(_ value: UInt64) {
+        var value = value
+        while value >= 0x80 {
+            bytes.append(UInt8(truncatingIfNeeded: value) | 0x80)
+            value >>= 7
+        }
+        bytes.append(UInt8(value))
+    }
+
+    /// A signed number, zig-zag encoded so that small negatives stay short.
+    mutating func signed(_ value: Int64) { varint(UInt64(bitPattern: (value << 1) ^ (value >> 63))) }
+
+    mutating func fixed64(_ value: UInt64) {
+        for shift in stride(from: 0, to: 64, by: 8) { bytes.append(UInt8(truncatingIfNeeded: value >> UInt64(shift))) }
+    }
+
+    mutating func fixed32(_ value: UInt32) {
+        for shift in stride(from: 0, to: 32, by: 8) { bytes.append(UInt8(truncatingIfNeeded: value >> UInt32(shift))) }
+    }
+
+    mutating func blob(_ value: [UInt8]) {
+        varint(UInt64(value.count))
+        bytes.append(contentsOf: value)
+    }
+
+    mutating func text(_ value: String) { blob(Array(value.utf8)) }
+
+    /// Ends the payload with the CRC-32 of everything before it.
+    mutating func seal() { fixed32(CRC32.checksum(bytes[...])) }
+}
+
+/// Reads what ``ByteWriter`` wrote; every read throws ``Truncated`` past the end.
+struct ByteReader {
+    struct Truncated: Error {}
+
+    private let bytes: [UInt8]
+    private var position = 0
+
+    init(_ bytes: [UInt8]) { self.bytes = bytes }
+
+    /// Checks the CRC-32 that ``ByteWriter/seal()`` appended, and returns a reader of the rest.
+    static func unsealing(_ bytes: [UInt8]) -> ByteReader? {
+        guard bytes.count >= 4 else { return nil }
+        let body = bytes[..<(bytes.count - 4)]
+        var stored: UInt32 = 0
+        for index in 0..<4 { stored |= UInt32(bytes[bytes.count - 4 + index]) << UInt32(8 * index) }
+        guard CRC32.checksum(body) == stored else { return nil }
+        return ByteReader(Array(body))
+    }
+
+    var isAtEnd: Bool { position == bytes.count }
+
+    mutating func byte() throws(Truncated) -> UInt8 {
+        guard position < bytes.count else { throw Truncated() }
+        defer { position += 1 }
+        return bytes[position]
+    }
+
+    mutating func varint() throws(Truncated) -> UInt64 {
+        var value: UInt64 = 0
+        var shift: UInt64 = 0
+        while true {
+            let byte = try byte()
+            guard shift < 64 else { throw Truncated() }
+            value |= UInt64(byte & 0x7F) << shift
+            if byte < 0x80 { return value }
+            shift += 7
+        }
+    }
+
+    mutating func signed() throws(Truncated) -> Int64 {
+        let raw = try varint()
+        return Int64(bitPattern: raw >> 1) ^ -Int64(bitPattern: raw & 1)
+    }
+
+    mutating func fixed64() throws(Truncated) -> UInt64 {
+        var value: UInt64 = 0
+        for index in 0..<8 { value |= UInt64(try byte()) << UInt64(8 * index) }
+        return value
+    }
+
+    mutating func blob() throws(Truncated) -> [UInt8] {
+        let count = Int(try varint())
+        guard count <= bytes.count - position else { throw Truncated() }
+        defer { position += count }
+        return Array(bytes[position..<(position + count)])
+    }
+
+    mutating func text() throws(Truncated) -> String { String(decoding: try blob(), as: UTF8.self) }
+}
+
+/// CRC-32 (the IEEE polynomial, as zlib computes it), which detects a torn or damaged entry.
+enum CRC32 {
+    private static let table: [UInt32] = (0..<256).map { index in
+        var value = UInt32(index)
+        for _ in 0..<8 { value = value & 1 == 1 ? 0xEDB8_8320 ^ (value >> 1) : value >> 1 }
+        return value
+    }
+
+    static func checksum(_ bytes: ArraySlice<UInt8>) -> UInt32 {
+        var crc: UInt32 = 0xFFFF_FFFF
+        for byte in bytes { crc = table[Int((crc ^ UInt32(byte)) & 0xFF)] ^ (crc >> 8) }
+        return crc ^ 0xFFFF_FFFF
+    }
+}

@@ -1,0 +1,97 @@
+// Durable machines: what each event writes to the journal, and what senders wait for.
+
+extension Machine {
+    /// Marks, in an inbox entry's ticket, an event a durable machine posted to itself: the rest
+    /// of the ticket names it in the journal. Withdrawal tickets never have this bit.
+    @usableFromInline static var durableTicketFlag: UInt64 { 1 << 63 }
+
+    /// The inbox ticket of a self-posted event with journal ticket `ticket` (0: none).
+    static func entryTicket(_ ticket: UInt64) -> UInt64 { ticket == 0 ? 0 : ticket | durableTicketFlag }
+
+    /// Writes the entry of the event just completed, unless an action failed: the failure
+    /// policy may change the state, so ``fired`` writes that entry once it has applied.
+    @usableFromInline func journalUnlessFailed(_ record: Record) {
+        if case .failed = record.outcome { return }
+        journalCompleted(record)
+    }
+
+    /// Writes the entry of the event just completed: the machine's state, data and timers now.
+    @usableFromInline func journalCompleted(_ record: Record) {
+        guard let journal else { return }
+        journal.write(.completed, sequenceNumber: record.sequenceNumber, outcome: JournalPayload.Outcome(record.outcome),
+                      origin: record.origin, event: record.event, predicates: nil, state: state,
+                      stateID: core.stateID, data: committedData)
+    }
+
+    /// Writes the intent entry of an event whose transition has asynchronous actions, before
+    /// they start, and waits until it is durable: a crash during the actions then has the event
+    /// processed again on recovery.
+    ///
+    /// - Returns: the store's error, which fails the transition before any action runs.
+    @usableFromInline func journalIntent(
+        _ event: Event?, _ predicates: PredicateContext, _ origin: EventOrigin, number: UInt64
+    ) async -> StoreError? {
+        guard let journal else { return nil }
+        let index = journal.write(.intent, sequenceNumber: number, outcome: .transitioned, origin: origin,
+                                  event: event, predicates: predicates, state: state, stateID: core.stateID,
+                                  data: committedData)
+        return await journal.waitForWrite(index)
+    }
+
+    /// Ends an inline `send` of a durable machine: lets the machine go on with other events,
+    /// then waits for the acknowledgement the configuration asks for.
+    @usableFromInline func finishDurably(_ record: Record) async throws(MachineError<Definition>) -> Record {
+        let write = journal?.newestWrite ?? 0
+        processingFinished()
+        try await awaitAcknowledgement(of: record, write: write)
+        return try Self.result(of: record)
+    }
+
+    /// Waits, for a `send` answered through the inbox, for the acknowledgement its record needs.
+    @usableFromInline func awaitAcknowledgement(of reply: Entry.Reply) async throws(MachineError<Definition>) {
+        guard let journal, case .processed(let record) = reply else { return }
+        try await awaitAcknowledgement(of: record, write: journal.newestWrite)
+    }
+
+    /// Waits until write number `write` (which holds `record`'s entry) is durable, or, firing
+    /// and forgetting, until the machine's writes in flight fit the window.
+    func awaitAcknowledgement(of record: Record, write: UInt64) async throws(MachineError<Definition>) {
+        guard let journal else { return }
+        let failure: StoreError?
+        switch journal.durability.acknowledgement.code {
+        case .durable: failure = await journal.waitForWrite(write)
+        case .window(let window): failure = await journal.waitForRoom(window: window)
+        }
+        if let failure { throw MachineError(.notDurable, machineID: id, record: record, cause: failure) }
+    }
+
+    /// Keeps a draining durable machine within its window of writes in flight: at most the
+    /// fire-and-forget window, and a bounded number when every send waits anyway.
+    @usableFromInline func throttleJournal() async {
+        guard let journal else { return }
+        switch journal.durability.acknowledgement.code {
+        case .durable: _ = await journal.waitForRoom(window: Self.durableWritesInFlight)
+        case .window(let window): _ = await journal.waitForRoom(window: window)
+        }
+    }
+
+    /// How many writes a durable machine's drain lets wait for the store before it waits too.
+    static var durableWritesInFlight: Int { 4_096 }
+
+    /// Tells the journal which self-posted event the drain is about to process.
+    @usableFromInline func journalProcessing(ticket: UInt64) {
+        journal?.processing(ticket & ~Self.durableTicketFlag)
+    }
+}
+
+extension JournalPayload.Outcome {
+    init(_ outcome: Outcome) {
+        switch outcome {
+        case .transitioned: self = .transitioned
+        case .unhandled: self = .unhandled
+        case .conditionFalse: self = .conditionFalse
+        case .failed: self = .failed
+        case .stopped: self = .stopped
+        }
+    }
+}

@@ -1,0 +1,267 @@
+/// One durable machine's side of its journal: composes each entry, hands it to the store, and
+/// tells waiting senders when it is durable. The actor writes through it; actions register the
+/// events they post to the machine from their own tasks, so its state is behind a lock.
+@usableFromInline
+final class MachineJournal<Definition: MachineDefinition>: Sendable {
+    typealias State = Definition.State
+    typealias Event = Definition.Event
+
+    let coding: DurableCoding<Definition>
+    /// The machine's id as the store knows it.
+    let key: String
+    private let state: Locked<JournalState<Definition>>
+
+    init(coding: DurableCoding<Definition>, key: String, restored: RestorePoint<Definition>?) {
+        self.coding = coding
+        self.key = key
+        var initial = JournalState<Definition>()
+        if let restored {
+            initial.timers = restored.timers
+            initial.lastWritten = restored
+        }
+        state = Locked(initial)
+    }
+
+    var durability: Durability<Definition> { coding.durability }
+
+    /// Now, on the wall clock.
+    func now() -> Int64 { coding.durability.wallClock.nanosecondsSince1970() }
+
+    // MARK: - Events the machine posts to itself
+
+    /// Registers an event an action posts to the machine (or a delayed post), so that it is
+    /// written with the machine's next entry until an entry processes it.
+    ///
+    /// - Returns: its ticket, or 0 if the event cannot be encoded (it is then not durable).
+    func register(_ kind: PendingEvent.Kind, _ event: Event, _ predicates: PredicateContext?, deadline: Int64 = 0) -> UInt64 {
+        guard let bytes = try? coding.encodeEvent(event) else { return 0 }
+        let stored = coding.store(predicates)
+        return state.withLock { state in
+            let ticket = state.timers.nextTicket
+            state.timers.nextTicket += 1
+            state.timers.pending.append(PendingEvent(ticket: ticket, kind: kind, deadline: deadline, event: bytes,
+                                                     predicates: stored))
+            return ticket
+        }
+    }
+
+    /// Registers a delayed post due `delay` from now, and rewrites the newest entry with it: a
+    /// delayed post made outside any transition has no entry of its own to ride with.
+    func registerDelayed(_ event: Event, _ predicates: PredicateContext?, after delay: Duration) -> UInt64 {
+        let ticket = register(.delayed, event, predicates, deadline: now() + StoredOrigin.nanoseconds(delay))
+        if ticket != 0 { amend() }
+        return ticket
+    }
+
+    /// Forgets a self-posted event: refused by the inbox, or a delayed post cancelled (which
+    /// `amending` writes at once).
+    func unregister(_ ticket: UInt64, amending: Bool = false) {
+        state.withLock { state in state.timers.pending.removeAll { $0.ticket == ticket } }
+        if amending { amend() }
+    }
+
+    /// The event about to be processed is the self-posted one with `ticket`: the entry that
+    /// records it removes it from the pending events.
+    func processing(_ ticket: UInt64) {
+        state.withLock { $0.processingTicket = ticket }
+    }
+
+    // MARK: - Timers
+
+    /// The machine entered a state with timeouts, whose deadlines run from now.
+    func enteredTimedState() {
+        let now = now()
+        state.withLock { state in
+            state.timers.enteredAt = now
+            state.timers.timeoutsFired = 0
+            state.reenteredInTransition = true
+        }
+    }
+
+    /// A new machine starts in a state with timeouts, whose deadlines run from now.
+    func startedInTimedState() {
+        let now = now()
+        state.withLock { state in
+            state.timers.enteredAt = now
+            state.timers.timeoutsFired = 0
+        }
+    }
+
+    /// The machine's state timeouts were cancelled (it stopped taking events).
+    func cancelledTimeouts() {
+        state.withLock { state in
+            state.timers.enteredAt = 0
+            state.timers.timeoutsFired = 0
+        }
+    }
+
+    // MARK: - Writing
+
+    /// Writes the entry of event number `sequenceNumber`, and returns the write's index (see
+    /// ``waitForWrite(_:)``).
+    @discardableResult
+    func write(
+        _ kind: JournalPayload.Kind, sequenceNumber: UInt64, outcome: JournalPayload.Outcome, origin: EventOrigin,
+        event: Event?, predicates: PredicateContext?, state current: State, stateID: Int32, data: Definition.Data
+    ) -> UInt64 {
+        let encoded: (state: [UInt8], event: [UInt8]?, data: [UInt8])
+        do {
+            let stateBytes = kind == .intent ? [] :
+                stateID >= 0 ? coding.encodedStates[Int(stateID)] : try coding.encodeState(current)
+            encoded = (stateBytes, try event.map(coding.encodeEvent), kind == .intent ? [] : try coding.encodeData(data))
+        } catch {
+            return fail(StoreError("machine \(key): could not encode entry \(sequenceNumber): \(error)"))
+        }
+        let predicates = coding.store(predicates)
+        let compactionInterval = durability.compactionInterval
+        let write = self.state.withLock { state -> JournalWrite? in
+            guard state.failure == nil else { return nil }
+            let ticket = state.processingTicket
+            if kind == .completed {
+                state.processingTicket = 0
+                if ticket != 0 { state.timers.pending.removeAll { $0.ticket == ticket } }
+                if case .timeout = origin, !state.reenteredInTransition { state.timers.timeoutsFired += 1 }
+                state.reenteredInTransition = false
+            }
+            let payload = JournalPayload(
+                kind: kind, outcome: outcome, origin: StoredOrigin(origin), ticket: ticket,
+                fingerprint: coding.fingerprint, schemaVersion: Int64(durability.schemaVersion),
+                state: encoded.state, event: encoded.event, predicates: predicates, data: encoded.data,
+                timers: kind == .completed ? state.timers : StoredTimers())
+            var removing: UInt64 = 0
+            if kind == .completed {
+                state.lastWritten = RestorePoint(state: current, data: data, sequenceNumber: sequenceNumber,
+                                                 timers: state.timers)
+                state.writesSinceCompaction += 1
+                if compactionInterval > 0 && state.writesSinceCompaction >= compactionInterval {
+                    state.writesSinceCompaction = 0
+                    removing = sequenceNumber
+                }
+            }
+            let entry = JournalEntry(machine: key, sequenceNumber: sequenceNumber, payload: payload.encoded())
+            return JournalWrite(entry: entry, removingEntriesBelow: removing)
+        }
+        guard let write else { return newestWrite }
+        return append(write)
+    }
+
+    /// Hands `write` to the store, and returns its index. Writes from the actor and from other
+    /// threads (amendments) reach the store in the order of their indices: the index is taken
+    /// and the write queued under the lock. A store never calls `completion` from within `append`.
+    @discardableResult
+    private func append(_ write: JournalWrite) -> UInt64 {
+        state.withLock { state in
+            guard state.failure == nil else { return state.appendedWrites }
+            state.appendedWrites += 1
+            let index = state.appendedWrites
+            durability.store.append(write) { [self] error in committed(index, error: error) }
+            return index
+        }
+    }
+
+    /// Rewrites the newest entry with the current pending events: a delayed post made, or
+    /// cancelled, outside any transition.
+    func amend() {
+        let write = state.withLock { state -> JournalWrite? in
+            guard state.failure == nil, let last = state.lastWritten,
+                  var payload = state.lastPayload(coding: coding, version: durability.schemaVersion)
+            else { return nil }
+            payload.timers = state.timers
+            return JournalWrite(entry: JournalEntry(machine: key, sequenceNumber: last.sequenceNumber,
+                                                    payload: payload.encoded()))
+        }
+        if let write { append(write) }
+    }
+
+    private func fail(_ error: StoreError) -> UInt64 {
+        let (waiters, index) = state.withLock { state in
+            if state.failure == nil { state.failure = error }
+            defer { state.waiters = [] }
+            return (state.waiters, state.appendedWrites)
+        }
+        for waiter in waiters { waiter.continuation.resume(returning: error) }
+        return index
+    }
+
+    /// The store finished write number `index` (writes finish in order).
+    private func committed(_ index: UInt64, error: StoreError?) {
+        if let error {
+            _ = fail(error)
+            return
+        }
+        let ready = state.withLock { state -> [CheckedContinuation<StoreError?, Never>] in
+            state.committedWrites = max(state.committedWrites, index)
+            var ready: [CheckedContinuation<StoreError?, Never>] = []
+            state.waiters.removeAll { waiter in
+                guard waiter.index <= state.committedWrites else { return false }
+                ready.append(waiter.continuation)
+                return true
+            }
+            return ready
+        }
+        for continuation in ready { continuation.resume(returning: nil) }
+    }
+
+    /// The index of the newest write.
+    var newestWrite: UInt64 { state.withLock { $0.appendedWrites } }
+
+    /// Waits until write number `index` is durable.
+    ///
+    /// - Returns: the store's error if it failed to write it (or an earlier write).
+    func waitForWrite(_ index: UInt64) async -> StoreError? {
+        await withCheckedContinuation { continuation in
+            let answer = state.withLock { state -> StoreError?? in
+                if let failure = state.failure { return .some(failure) }
+                if state.committedWrites >= index { return .some(nil) }
+                state.waiters.append((index, continuation))
+                return nil
+            }
+            if let answer { continuation.resume(returning: answer) }
+        }
+    }
+
+    /// Waits until at most `window` writes wait for the store.
+    func waitForRoom(window: Int) async -> StoreError? {
+        let index = state.withLock { state -> UInt64? in
+            state.appendedWrites - state.committedWrites > UInt64(window) ? state.appendedWrites - UInt64(window) : nil
+        }
+        guard let index else { return nil }
+        return await waitForWrite(index)
+    }
+
+    /// What the newest completed entry holds, for a supervisor's restart.
+    var lastWritten: RestorePoint<Definition>? { state.withLock { $0.lastWritten } }
+}
+
+/// The part of a journal behind its lock.
+struct JournalState<Definition: MachineDefinition>: Sendable {
+    var timers = StoredTimers()
+    var processingTicket: UInt64 = 0
+    /// Whether the transition in progress entered a state with timeouts (a timeout it processes
+    /// then does not count as fired for the new entry).
+    var reenteredInTransition = false
+    var appendedWrites: UInt64 = 0
+    var committedWrites: UInt64 = 0
+    var writesSinceCompaction = 0
+    var failure: StoreError?
+    var waiters: [(index: UInt64, continuation: CheckedContinuation<StoreError?, Never>)] = []
+    var lastWritten: RestorePoint<Definition>?
+
+    /// The newest completed entry's payload, composed again.
+    func lastPayload(coding: DurableCoding<Definition>, version: Int) -> JournalPayload? {
+        guard let last = lastWritten,
+              let state = try? coding.encodeState(last.state), let data = try? coding.encodeData(last.data)
+        else { return nil }
+        return JournalPayload(kind: .completed, outcome: .transitioned, origin: StoredOrigin(.send), ticket: 0,
+                              fingerprint: coding.fingerprint, schemaVersion: Int64(version), state: state,
+                              event: nil, predicates: [], data: data, timers: timers)
+    }
+}
+
+/// What a durable machine resumes from: its newest completed entry, decoded.
+struct RestorePoint<Definition: MachineDefinition>: Sendable {
+    var state: Definition.State
+    var data: Definition.Data
+    var sequenceNumber: UInt64
+    var timers: StoredTimers
+}

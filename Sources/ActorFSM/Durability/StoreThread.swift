@@ -1,0 +1,97 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A thread of a store's own, which runs the store's blocking work (disk writes, fsyncs,
+/// database calls) in order, so that none of it runs on Swift's cooperative thread pool. Work
+/// queued while the thread is busy is handed over together: a store commits it as one batch.
+package final class StoreThread<Work: Sendable>: Sendable {
+    private struct Queue: Sendable {
+        var work: [Work] = []
+        var isClosed = false
+    }
+
+    private let queue = ConditionLock(Queue())
+    private let handle = Locked<pthread_t?>(nil)
+
+    /// Starts a thread that calls `run` with each batch of work, in order, until ``close()``.
+    package init(name: String, run: @escaping @Sendable ([Work]) -> Void) {
+        let thread = Self.start(name: name, body: Body(queue: queue, run: run))
+        handle.withLock { $0 = thread }
+    }
+
+    private static func start(name: String, body: Body) -> pthread_t {
+        var thread = pthread_t()
+        let entry = ThreadEntry { body.loop() }
+        let created = pthread_create(&thread, nil, runThreadEntry, Unmanaged.passRetained(entry).toOpaque())
+        precondition(created == 0, "could not start the store thread \(name): error \(created)")
+        return thread
+    }
+
+    deinit { close() }
+
+    /// Queues `work`; `false` once the thread is closed.
+    @discardableResult
+    package func submit(_ work: Work) -> Bool {
+        queue.withLockSignalling { queue in
+            guard !queue.isClosed else { return false }
+            queue.work.append(work)
+            return true
+        }
+    }
+
+    /// Lets the thread finish the work queued, then ends it; waits for it unless called from
+    /// the thread itself (the last reference to a store may go in a completion it runs).
+    package func close() {
+        let wasOpen = queue.withLockSignalling { queue in
+            defer { queue.isClosed = true }
+            return !queue.isClosed
+        }
+        guard wasOpen, let thread = handle.withLock({ $0 }) else { return }
+        if pthread_equal(thread, pthread_self()) != 0 {
+            pthread_detach(thread)
+        } else {
+            pthread_join(thread, nil)
+        }
+    }
+
+    /// The thread's body, handed to `pthread_create`: takes every batch queued, in turn.
+    private final class Body: Sendable {
+        let queue: ConditionLock<Queue>
+        let run: @Sendable ([Work]) -> Void
+
+        init(queue: ConditionLock<Queue>, run: @escaping @Sendable ([Work]) -> Void) {
+            self.queue = queue
+            self.run = run
+        }
+
+        func loop() {
+            while true {
+                let batch = queue.wait(until: { !$0.work.isEmpty || $0.isClosed }) { queue -> [Work]? in
+                    if queue.work.isEmpty { return nil }
+                    defer { queue.work = [] }
+                    return queue.work
+                }
+                guard let batch else { return }
+                run(batch)
+            }
+        }
+    }
+}
+
+/// What a thread started by `pthread_create` runs.
+private final class ThreadEntry: Sendable {
+    let body: @Sendable () -> Void
+    init(_ body: @escaping @Sendable () -> Void) { self.body = body }
+}
+
+/// The C entry point of a ``StoreThread``: runs the ``ThreadEntry`` it is handed, and releases it.
+private func runThreadEntry(_ raw: UnsafeMutableRawPointer?) -> UnsafeMutableRawPointer? {
+    guard let raw else { return nil }
+    Unmanaged<ThreadEntry>.fromOpaque(raw).takeRetainedValue().body()
+    return nil
+}

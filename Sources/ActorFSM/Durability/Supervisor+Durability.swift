@@ -1,0 +1,168 @@
+// Durable supervisors: machines kept in a store, restored eagerly or on first use, and
+// passivated (written out and dropped from memory) when idle.
+
+extension Supervisor where Definition.State: Codable, Definition.Event: Codable, Definition.ID: LosslessStringConvertible {
+    /// Creates a durable supervisor: every machine writes its transitions to `durability`'s
+    /// store, a restart resumes from the machine's last entry rather than its initial state,
+    /// and machines the store holds come back with ``restoreAll(includingFinal:)`` or on first use
+    /// (``send(to:_:predicates:)``, ``post(to:_:predicates:)``, ``activate(id:data:)``).
+    ///
+    /// ```swift
+    /// let orders = try Supervisor(schema: orderSchema, durability: Durability(store: store))
+    /// try await orders.restoreAll()
+    /// try await orders.activate(id: "o-1042", data: Purchase(amount: 99, attempts: 0))
+    /// ```
+    public convenience init(
+        schema: Schema<Definition>, durability: Durability<Definition>,
+        configuration: SupervisorConfiguration<State> = SupervisorConfiguration()
+    ) throws(DurabilityError) where Definition.Data: Codable {
+        let coding = try DurableCoding.make(schema: schema, durability: durability, key: "(supervisor)")
+        self.init(schema: schema, configuration: configuration, now: { .now }, durable: coding)
+    }
+
+    /// Creates a durable supervisor for a definition without data; see
+    /// ``init(schema:durability:configuration:)``.
+    public convenience init(
+        schema: Schema<Definition>, durability: Durability<Definition>,
+        configuration: SupervisorConfiguration<State> = SupervisorConfiguration()
+    ) throws(DurabilityError) where Definition.Data == Void {
+        let coding = try DurableCoding.make(schema: schema, durability: durability, key: "(supervisor)")
+        self.init(schema: schema, configuration: configuration, now: { .now }, durable: coding)
+    }
+}
+
+extension Supervisor {
+    /// Restores every machine the store holds that is not running yet: each resumes its state,
+    /// data, timers and pending events. Machines in one of the schema's final states stay in the
+    /// store unless `includingFinal`; first use brings them back.
+    ///
+    /// - Returns: how many machines were restored.
+    /// - Throws: ``DurabilityError`` for the first machine that cannot be restored; those
+    ///   restored before it keep running.
+    @discardableResult
+    public func restoreAll(includingFinal: Bool = false) async throws(DurabilityError) -> Int {
+        guard let durable else { return 0 }
+        let keys: [String]
+        do { keys = try await durable.durability.store.machineIDs() } catch {
+            throw DurabilityError(.storeFailed, machine: "(all)", detail: error.message)
+        }
+        var restored = 0
+        for key in keys {
+            guard let id = durable.id(key), machine(id: id) == nil else { continue }
+            do {
+                if try await restore(id: id, data: nil, skippingFinal: !includingFinal) != nil { restored += 1 }
+            } catch let error as DurabilityError {
+                throw error
+            } catch {
+                throw DurabilityError(.storeFailed, machine: key, detail: "\(error)")
+            }
+        }
+        return restored
+    }
+
+    /// The machine under `id`: the running one, the one the store holds (restored), or a new
+    /// one that owns `data`. On a durable supervisor, prefer it to ``spawn(id:data:startingIn:)``,
+    /// which does not read the store and so is only for ids known to be new.
+    ///
+    /// - Throws: ``MachineError`` `.notDurable` if the store fails or holds an entry the schema
+    ///   cannot read (``MachineError/underlying`` is the ``DurabilityError``), `.stopped` after shutdown.
+    @discardableResult
+    public func activate(id: ID, data: Definition.Data) async throws(MachineError<Definition>) -> Child {
+        if let machine = machine(id: id) { return machine }
+        guard durable != nil else {
+            do { return try spawn(id: id, data: data) } catch where error.kind == .duplicateMachine {
+                if let machine = machine(id: id) { return machine }
+                throw error
+            }
+        }
+        do {
+            if let machine = try await restore(id: id, data: data, skippingFinal: false) { return machine }
+        } catch let error as MachineError<Definition> {
+            throw error
+        } catch {
+            throw MachineError(.notDurable, machineID: id, cause: error)
+        }
+        throw noMachine(id, origin: .send)
+    }
+
+    /// The machine under `id` for a definition without data; see ``activate(id:data:)``.
+    @discardableResult
+    public func activate(id: ID) async throws(MachineError<Definition>) -> Child where Definition.Data == Void {
+        try await activate(id: id, data: ())
+    }
+
+    /// Writes the machine under `id` out of memory: it finishes the events it has queued, its
+    /// entries are durable, and it leaves the supervisor (reported as `.terminated(.finished)`);
+    /// first use restores it. Its timers are not lost: restored, it arms them again with their
+    /// deadlines. Only a durable supervisor passivates.
+    ///
+    /// - Returns: whether a machine was passivated.
+    @discardableResult
+    public func passivate(id: ID) async -> Bool {
+        guard durable != nil, let machine = machine(id: id) else { return false }
+        await machine.finish()
+        if let journal = machine.journal { _ = await journal.waitForWrite(journal.newestWrite) }
+        registry.withLock { registry in
+            if registry.machines[id] === machine { registry.machines[id] = nil }
+        }
+        return true
+    }
+
+    /// The machine under `id`, restored from the store if this is a durable supervisor and the
+    /// store holds it.
+    func machineRestoring(id: ID, origin: EventOrigin) async throws(MachineError<Definition>) -> Child? {
+        if let machine = machine(id: id) { return machine }
+        guard durable != nil else { return nil }
+        do {
+            return try await restore(id: id, data: nil, skippingFinal: false)
+        } catch let error as MachineError<Definition> {
+            throw error
+        } catch {
+            throw MachineError(.notDurable, machineID: id, cause: error)
+        }
+    }
+
+    /// Restores the machine `id` from the store (made with `data` if the store does not hold
+    /// it and `data` is given), once however many callers ask at the same time.
+    ///
+    /// - Returns: the machine, or `nil` if the store does not hold it (and no `data`), or it is
+    ///   in a final state and `skippingFinal`.
+    private func restore(id: ID, data: Definition.Data?, skippingFinal: Bool) async throws -> Child? {
+        guard let durable else { return nil }
+        let started = registry.withLock { registry -> Result<Task<Child?, any Error>, MachineError<Definition>>? in
+            if registry.machines[id] != nil { return nil }
+            if registry.isShutDown { return .failure(MachineError(.stopped, machineID: id, supervisorShutDown: true)) }
+            if let running = registry.restoring[id] { return .success(running) }
+            let task = Task { try await self.load(id: id, data: data, coding: durable, skippingFinal: skippingFinal) }
+            registry.restoring[id] = task
+            return .success(task)
+        }
+        switch started {
+        case nil: return machine(id: id)
+        case .failure(let error): throw error
+        case .success(let task): return try await task.value
+        }
+    }
+
+    /// Reads machine `id` from the store and registers it.
+    private func load(
+        id: ID, data: Definition.Data?, coding: DurableCoding<Definition>, skippingFinal: Bool
+    ) async throws -> Child? {
+        let key = coding.key(id)
+        defer { registry.withLock { _ = $0.restoring.removeValue(forKey: id) } }
+        let recovery = try await Recovery.load(key, coding: coding, schema: schema, data: data)
+        if recovery == nil && data == nil { return nil }
+        if let recovery, skippingFinal, schema.finalStates.contains(recovery.point.state) { return nil }
+        return registry.withLock { registry -> Child? in
+            guard !registry.isShutDown else { return nil }
+            if let running = registry.machines[id] { return running }
+            let (link, generation) = nextGeneration(&registry)
+            let machine = Child(schema: schema, id: id, data: recovery?.point.data ?? data!, startingIn: nil,
+                                settings: settings, link: link, generation: generation,
+                                journal: MachineJournal(coding: coding, key: key, restored: recovery?.point),
+                                recovery: recovery)
+            registry.machines[id] = machine
+            return machine
+        }
+    }
+}

@@ -1,0 +1,175 @@
+import ActorFSM
+
+
+/// A ``MachineStore`` in memory, for tests: a task of its own commits writes, in order and many
+/// at a time (so, as with a real store, completions never run within `append`), and a test can
+/// hold commits back as a stalled disk would, slow every commit down, damage an entry, or crash
+/// the store.
+///
+/// ```swift
+/// let store = InMemoryStore()
+/// let order = try await Machine(schema: orders, id: "o-7", data: Purchase(amount: 5, attempts: 0),
+///                               durability: Durability(store: store))
+/// try await order.send(.pay)
+/// let restarted = store.crash()   // what a process that dies now leaves behind
+/// let again = try await Machine(schema: orders, id: "o-7", data: Purchase(amount: 5, attempts: 0),
+///                               durability: Durability(store: restarted))
+/// ```
+public final class InMemoryStore: MachineStore {
+    private enum Operation: Sendable {
+        case write(JournalWrite, @Sendable (StoreError?) -> Void)
+        case release
+    }
+
+    private struct Contents: Sendable {
+        var journals: [String: [UInt64: [UInt8]]] = [:]
+        var isHeld = false
+        /// Writes still committed before the store holds the rest; `nil` for no limit.
+        var allowance: Int?
+        var held: [(JournalWrite, @Sendable (StoreError?) -> Void)] = []
+        var hasCrashed = false
+        var commits = 0
+        /// Operations waiting for the committing task, and whether it runs.
+        var queue: [Operation] = []
+        var isCommitting = false
+    }
+
+    /// The codec machines encode their values with.
+    public let codec: any DurableCodec
+    private let contents: Locked<Contents>
+    private let commitDelay: Duration
+
+    /// An empty store; each commit takes `commitDelay`, as a slow disk's fsync would.
+    public convenience init(codec: any DurableCodec = JSONCodec(), commitDelay: Duration = .zero) {
+        self.init(codec: codec, journals: [:], commitDelay: commitDelay)
+    }
+
+    private init(codec: any DurableCodec, journals: [String: [UInt64: [UInt8]]], commitDelay: Duration) {
+        self.codec = codec
+        self.contents = Locked(Contents(journals: journals))
+        self.commitDelay = commitDelay
+    }
+
+    /// Queues `operation`, and starts the committing task unless it runs: one task at a time
+    /// takes what has queued, so writes commit in order, many per commit.
+    private func submit(_ operation: Operation) {
+        let start = contents.withLock { contents -> Bool in
+            contents.queue.append(operation)
+            defer { contents.isCommitting = true }
+            return !contents.isCommitting
+        }
+        guard start else { return }
+        Task.detached { [contents, commitDelay] in
+            while true {
+                if commitDelay > .zero { try? await Task.sleep(for: commitDelay) }
+                let batch = contents.withLock { contents -> [Operation] in
+                    defer { contents.queue = [] }
+                    if contents.queue.isEmpty { contents.isCommitting = false }
+                    return contents.queue
+                }
+                guard !batch.isEmpty else { return }
+                Self.commit(batch, in: contents)
+            }
+        }
+    }
+
+    private static func commit(_ batch: [Operation], in contents: Locked<Contents>) {
+        var completions: [(@Sendable (StoreError?) -> Void, StoreError?)] = []
+        contents.withLock { contents in
+            for operation in batch {
+                switch operation {
+                case .write(let write, let completion):
+                    if contents.hasCrashed {
+                        completions.append((completion, StoreError("the store crashed")))
+                    } else if contents.isHeld || contents.allowance == 0 {
+                        contents.isHeld = true
+                        contents.held.append((write, completion))
+                    } else {
+                        contents.allowance = contents.allowance.map { $0 - 1 }
+                        apply(write, to: &contents)
+                        completions.append((completion, nil))
+                    }
+                case .release:
+                    contents.isHeld = false
+                    contents.allowance = nil
+                    for (write, completion) in contents.held {
+                        apply(write, to: &contents)
+                        completions.append((completion, nil))
+                    }
+                    contents.held = []
+                }
+            }
+            contents.commits += 1
+        }
+        for (completion, error) in completions { completion(error) }
+    }
+
+    private static func apply(_ write: JournalWrite, to contents: inout Contents) {
+        let entry = write.entry
+        var journal = contents.journals[entry.machine, default: [:]]
+        journal[entry.sequenceNumber] = entry.payload
+        if write.removingEntriesBelow > 0 { journal = journal.filter { $0.key >= write.removingEntriesBelow } }
+        contents.journals[entry.machine] = journal
+    }
+
+    /// Queues `write`; see ``MachineStore/append(_:completion:)``.
+    public func append(_ write: JournalWrite, completion: @escaping @Sendable (StoreError?) -> Void) {
+        submit(.write(write, completion))
+    }
+
+    /// The newest `count` entries of `machine`, newest first.
+    public func latestEntries(of machine: String, count: Int) async throws(StoreError) -> [JournalEntry] {
+        Array(try await entries(of: machine).reversed().prefix(count))
+    }
+
+    /// Every committed entry of `machine`, oldest first.
+    public func entries(of machine: String) async throws(StoreError) -> [JournalEntry] {
+        contents.withLock { contents in
+            (contents.journals[machine] ?? [:]).sorted { $0.key < $1.key }.map {
+                JournalEntry(machine: machine, sequenceNumber: $0.key, payload: $0.value)
+            }
+        }
+    }
+
+    /// The ids of every machine with a committed entry.
+    public func machineIDs() async throws(StoreError) -> [String] {
+        contents.withLock { contents in contents.journals.filter { !$0.value.isEmpty }.keys.sorted() }
+    }
+
+    /// Holds commits back until ``releaseCommits()``, after committing `afterWrites` more
+    /// writes: later writes wait, as on a stalled disk, and ``crash()`` loses them.
+    public func holdCommits(afterWrites: Int = 0) {
+        contents.withLock { contents in
+            if afterWrites == 0 { contents.isHeld = true } else { contents.allowance = afterWrites }
+        }
+    }
+
+    /// Commits the writes held back, and commits at once again.
+    public func releaseCommits() {
+        submit(.release)
+    }
+
+    /// How many batches the store has committed: concurrent writes share one.
+    public var commitCount: Int { contents.withLock { $0.commits } }
+
+    /// What a process that dies now leaves behind: a new store with the committed entries only.
+    /// This store then fails every write, held or new, as a dead process's machines would.
+    public func crash() -> InMemoryStore {
+        let (journals, held) = contents.withLock { contents in
+            contents.hasCrashed = true
+            defer { contents.held = [] }
+            return (contents.journals, contents.held)
+        }
+        for (_, completion) in held { completion(StoreError("the store crashed")) }
+        return InMemoryStore(codec: codec, journals: journals, commitDelay: .zero)
+    }
+
+    /// Flips a byte of an entry's payload, as damage on disk would.
+    public func damage(machine: String, sequenceNumber: UInt64) {
+        contents.withLock { contents in
+            guard var payload = contents.journals[machine]?[sequenceNumber], !payload.isEmpty else { return }
+            payload[payload.count / 2] ^= 0x5A
+            contents.journals[machine]?[sequenceNumber] = payload
+        }
+    }
+}

@@ -1,0 +1,102 @@
+import ActorFSM
+import ActorFSMTesting
+import Testing
+
+/// A payment whose machine charges a card through an outside service.
+enum CardPayment: MachineDefinition {
+    enum State: String, Codable, Hashable, Sendable { case placed, charging, paid }
+    enum Event: String, Codable, Hashable, Sendable { case submit, charged }
+    typealias ID = String
+    struct Data: Codable, Sendable, Equatable { var charges = 0 }
+}
+
+/// The outside service: remembers the idempotency key of every call, duplicates included.
+actor ChargeGateway {
+    private(set) var keys: [String] = []
+    private var calls: [CheckedContinuation<Void, Never>] = []
+
+    func charge(_ key: String) {
+        keys.append(key)
+        for call in calls { call.resume() }
+        calls = []
+    }
+
+    /// Returns once the gateway has been called `count` times.
+    func waitForCalls(_ count: Int) async {
+        while keys.count < count { await withCheckedContinuation { calls.append($0) } }
+    }
+}
+
+/// A gate an action waits at until a test opens it.
+actor ActionGate {
+    private var isOpen = false
+    private var waiters: [CheckedContinuation<Void, Never>] = []
+
+    func pass() async {
+        if isOpen { return }
+        await withCheckedContinuation { waiters.append($0) }
+    }
+
+    func open() {
+        isOpen = true
+        for waiter in waiters { waiter.resume() }
+        waiters = []
+    }
+}
+
+@Suite(.timeLimit(.minutes(1))) struct AtLeastOnceTests {
+    @Test func anEventWhoseActionsACrashInterruptedIsProcessedAgainWithTheSameKey() async throws {
+        let gateway = ChargeGateway()
+        let gate = ActionGate()
+        let schema = try Schema<CardPayment>(initial: .placed, final: [.paid]) {
+            define(.placed) {
+                when(.submit) | then(.paid) | { context in
+                    await gateway.charge(context.idempotencyKey)
+                    context.data.charges += 1
+                    await gate.pass()
+                }
+            }
+        }
+        let store = InMemoryStore()
+        let payment = try await Machine(schema: schema, id: "p", data: CardPayment.Data(), durability: Durability(store: store))
+        let interrupted = Task { try await payment.send(.submit) }
+        await gateway.waitForCalls(1)
+        // The process dies while the action waits: the store keeps what was committed.
+        let restarted = store.crash()
+        await gate.open()
+        let lateAnswer = await interrupted.result
+        #expect(throws: MachineError<CardPayment>.self) { try lateAnswer.get() }
+
+        let again = try await Machine(schema: schema, id: "p", data: CardPayment.Data(), durability: Durability(store: restarted))
+        var records = await again.records().makeAsyncIterator()
+        let replayed = await records.next()
+        #expect(replayed?.sequenceNumber == 1 && replayed?.target == .paid)
+        #expect(await gateway.keys == ["p#1", "p#1"])
+        #expect(await again.data.charges == 1)
+        try await again.send(.charged)   // unhandled; waits until everything before it is durable
+        #expect(try await restarted.entries(of: "p").map(\.sequenceNumber) == [1, 2])
+    }
+
+    @Test func aFollowUpWrittenWithItsTransitionSurvivesACrashBeforeItIsProcessed() async throws {
+        let schema = try Schema<CardPayment>(initial: .placed, final: [.paid]) {
+            define(.placed) { when(.submit) | then(.charging) | { context in try context.tryPost(.charged) } }
+            define(.charging) { when(.charged) | then(.paid) | { context in context.data.charges += 1 } }
+        }
+        let store = InMemoryStore()
+        store.holdCommits(afterWrites: 1)
+        let payment = try await Machine(schema: schema, id: "p", data: CardPayment.Data(), durability: Durability(store: store))
+        var records = await payment.records().makeAsyncIterator()
+        let submit = Task { try await payment.send(.submit) }
+        #expect(await records.next()?.target == .charging)
+        #expect(await records.next()?.target == .paid)   // in memory only: its write is held
+        let restarted = store.crash()
+        _ = await submit.result
+
+        let again = try await Machine(schema: schema, id: "p", data: CardPayment.Data(), durability: Durability(store: restarted))
+        var replayed = await again.records().makeAsyncIterator()
+        let followUp = await replayed.next()
+        #expect(followUp?.event == .charged && followUp?.origin == .followUp && followUp?.sequenceNumber == 2)
+        #expect(await again.state == .paid)
+        #expect(await again.data.charges == 1)
+    }
+}

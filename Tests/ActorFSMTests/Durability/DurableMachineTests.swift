@@ -1,0 +1,32 @@
+import ActorFSM
+import ActorFSMTesting
+import Testing
+
+@Suite(.timeLimit(.minutes(1))) struct DurableMachineTests {
+    @Test func stateDataAndSequenceNumbersSurviveACrash() async throws {
+        let store = InMemoryStore()
+        let schema = try doorSchema()
+        let door = try await Machine(schema: schema, id: "front", data: Door.Data(), durability: doorDurability(store))
+        try await door.send(.open)
+        try await door.send(.close)
+        try await door.send(.open)
+        try await door.send(.kick)   // unhandled, but numbered and written
+        let restarted = store.crash()
+        let again = try await Machine(schema: schema, id: "front", data: Door.Data(), durability: doorDurability(restarted))
+        #expect(await again.state == .open)
+        #expect(await again.data == Door.Data(openings: 2))
+        let record = try await again.send(.close)
+        #expect(record.sequenceNumber == 5)
+        let numbers = try await restarted.entries(of: "front").map(\.sequenceNumber)
+        #expect(numbers == [1, 2, 3, 4, 5])
+    }
+
+    @Test func aMachineTheStoreDoesNotHoldStartsAfresh() async throws {
+        let store = InMemoryStore()
+        let door = try await Machine(schema: try doorSchema(), id: "new", data: Door.Data(openings: 7),
+                                     durability: doorDurability(store))
+        #expect(await door.state == .closed)
+        #expect(await door.data.openings == 7)
+        #expect(try await store.machineIDs() == [])
+    }
+}

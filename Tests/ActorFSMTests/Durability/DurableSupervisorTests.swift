@@ -1,0 +1,88 @@
+import ActorFSM
+import ActorFSMTesting
+import Testing
+
+struct Jam: Error {}
+
+@Suite(.timeLimit(.minutes(1))) struct DurableSupervisorTests {
+    @Test func restoreAllBringsBackEveryMachineButThoseInFinalStates() async throws {
+        let store = InMemoryStore()
+        let schema = try Schema<Door>(initial: .closed, final: [.jammed]) {
+            define(.closed) { when(.open) | then(.open) | { context in context.data.openings += 1 } ; when(.kick) | then(.jammed) }
+            define(.open) { when(.close) | then(.closed) }
+        }
+        let doors = try Supervisor(schema: schema, durability: doorDurability(store))
+        for id in ["a", "b", "c"] { try await doors.activate(id: id, data: Door.Data()) }
+        try await doors.send(to: "a", .open)
+        try await doors.send(to: "b", .open)
+        try await doors.send(to: "b", .close)
+        try await doors.send(to: "c", .kick)
+        await doors.shutdown()
+
+        let restarted = try Supervisor(schema: schema, durability: doorDurability(store.crash()))
+        #expect(try await restarted.restoreAll() == 2)
+        #expect(await restarted.machine(id: "a")?.state == .open)
+        #expect(await restarted.machine(id: "b")?.data == Door.Data(openings: 1))
+        #expect(restarted.machine(id: "c") == nil)
+        // First use brings back the finished one too.
+        let record = try await restarted.send(to: "c", .open)
+        #expect(record.source == .jammed && record.sequenceNumber == 2)
+        await restarted.shutdown()
+    }
+
+    @Test func aRestartResumesFromTheLastStoredStateNotTheInitialOne() async throws {
+        let store = InMemoryStore()
+        let schema = try Schema<Door>(initial: .closed, final: []) {
+            define(.closed) { when(.open) | then(.open) | { context in context.data.openings += 1 } }
+            define(.open) {
+                when(.close) | then(.closed)
+                when(.kick) | then(.jammed) | { _ in throw Jam() }
+            }
+            define(.jammed) { when(.close) | then(.closed) }
+        }
+        let doors = try Supervisor(schema: schema, durability: doorDurability(store), configuration: SupervisorConfiguration(
+            machine: MachineConfiguration(failurePolicy: .stop), restartStrategy: .restart))
+        var reports = doors.reports().makeAsyncIterator()
+        try await doors.activate(id: "a", data: Door.Data())
+        try await doors.send(to: "a", .open)
+        await #expect(throws: MachineError<Door>.self) { try await doors.send(to: "a", .kick) }
+        while let report = await reports.next() {
+            if case .restarted = report { break }
+        }
+        let restarted = try #require(doors.machine(id: "a"))
+        #expect(await restarted.state == .open)
+        #expect(await restarted.data.openings == 1)
+        #expect(try await restarted.send(.close).sequenceNumber == 3)
+        await doors.shutdown()
+    }
+
+    @Test func aPassivatedMachineComesBackOnItsNextEvent() async throws {
+        let store = InMemoryStore()
+        let doors = try Supervisor(schema: try doorSchema(), durability: doorDurability(store))
+        try await doors.activate(id: "a", data: Door.Data())
+        try await doors.send(to: "a", .open)
+        #expect(await doors.passivate(id: "a"))
+        #expect(doors.machine(id: "a") == nil)
+        let record = try await doors.send(to: "a", .close)
+        #expect(record.source == .open && record.sequenceNumber == 2)
+        #expect(doors.count == 1)
+        await doors.shutdown()
+    }
+
+    @Test func concurrentFirstUsesRestoreOneMachine() async throws {
+        let store = InMemoryStore()
+        let first = try Supervisor(schema: try doorSchema(), durability: doorDurability(store))
+        try await first.activate(id: "a", data: Door.Data())
+        try await first.send(to: "a", .open)
+        await first.shutdown()
+        let doors = try Supervisor(schema: try doorSchema(), durability: doorDurability(store))
+        let machines = await withTaskGroup(of: Machine<Door>?.self) { group in
+            for _ in 0..<20 { group.addTask { try? await doors.activate(id: "a", data: Door.Data()) } }
+            return await group.reduce(into: []) { $0.append($1) }
+        }
+        let distinct = Set(machines.compactMap { $0.map(ObjectIdentifier.init) })
+        #expect(distinct.count == 1)
+        #expect(await doors.machine(id: "a")?.state == .open)
+        await doors.shutdown()
+    }
+}

@@ -1,0 +1,35 @@
+import ActorFSM
+import ActorFSMTesting
+
+/// A door whose machine counts how often it opened, kept in a store.
+enum Door: MachineDefinition {
+    enum State: String, Codable, Hashable, Sendable { case closed, open, locked, jammed }
+    enum Event: String, Codable, Hashable, Sendable { case open, close, lock, unlock, kick, remind }
+    typealias ID = String
+    struct Data: Codable, Sendable, Equatable { var openings = 0 }
+}
+
+/// A door's table: opening counts; a lock jams after 60 seconds locked.
+func doorSchema() throws -> Schema<Door> {
+    try Schema<Door>(initial: .closed, final: []) {
+        define(.closed) {
+            when(.open) | then(.open) | { context in context.data.openings += 1 }
+            when(.lock) | then(.locked)
+        }
+        define(.open) { when(.close) | then(.closed) }
+        define(.locked) {
+            when(.unlock) | then(.closed)
+            after(.seconds(60)) | then(.jammed)
+        }
+        define(.jammed) { when(.kick) | then(.closed) }
+    }
+}
+
+/// Durability on `store`, with timer deadlines on `clock`.
+func doorDurability(
+    _ store: any MachineStore, clock: ManualClock = ManualClock(), acknowledgement: Acknowledgement = .durable,
+    compactionInterval: Int = 100, migration: SchemaMigration<Door>? = nil
+) -> Durability<Door> {
+    Durability(store: store, acknowledgement: acknowledgement, compactionInterval: compactionInterval,
+               migration: migration, wallClock: clock)
+}

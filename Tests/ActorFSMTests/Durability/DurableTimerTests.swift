@@ -1,0 +1,113 @@
+import ActorFSM
+import ActorFSMTesting
+import Testing
+
+/// A door restored from a store, on the clock that the test advances, with its records
+/// subscribed to.
+struct RestoredDoor {
+    let machine: Machine<Door>
+    var records: Subscription<TransitionRecord<Door>>.Iterator
+
+    init(_ store: any MachineStore, clock: ManualClock, schema: Schema<Door>) async throws {
+        machine = try await Machine(schema: schema, id: "door", data: Door.Data(),
+                                    durability: doorDurability(store, clock: clock),
+                                    configuration: MachineConfiguration(clock: clock))
+        records = await machine.records().makeAsyncIterator()
+    }
+
+    /// Sends `.remind`, which the door ignores, and says whether its record is the next one:
+    /// then nothing fired before it.
+    mutating func nothingFired() async throws -> Bool {
+        _ = try await machine.send(.remind)
+        return await records.next()?.event == .remind
+    }
+}
+
+@Suite(.timeLimit(.minutes(1))) struct DurableTimerTests {
+    @Test func aTimeoutPastDueAtRecoveryFiresOnceAtOnce() async throws {
+        let clock = ManualClock()
+        let store = InMemoryStore()
+        let schema = try doorSchema()
+        let door = try await RestoredDoor(store, clock: clock, schema: schema)
+        try await door.machine.send(.lock)
+        // The process dies; it comes back two minutes later, past the 60-second deadline.
+        let restarted = store.crash()
+        clock.advance(by: .seconds(120))
+        var again = try await RestoredDoor(restarted, clock: clock, schema: schema)
+        let fired = await again.records.next()
+        #expect(fired?.origin == .timeout(after: .seconds(60)))
+        #expect(fired?.target == .jammed)
+        // Restored again (once the timeout's entry is durable: a send waits for it), it does
+        // not fire a second time.
+        #expect(try await again.nothingFired())
+        let third = try await RestoredDoor(restarted.crash(), clock: clock, schema: schema)
+        #expect(await third.machine.state == .jammed)
+        var checked = third
+        #expect(try await checked.nothingFired())
+    }
+
+    @Test(arguments: [Duration.seconds(60), .seconds(60 * 60 * 24 * 90)])
+    func aFutureTimeoutKeepsItsDeadline(timeout: Duration) async throws {
+        let clock = ManualClock()
+        let store = InMemoryStore()
+        let schema = try Schema<Door>(initial: .closed, final: [.jammed]) {
+            define(.closed) { when(.lock) | then(.locked) }
+            define(.locked) { after(timeout) | then(.jammed) }
+        }
+        let door = try await RestoredDoor(store, clock: clock, schema: schema)
+        try await door.machine.send(.lock)
+        clock.advance(by: timeout / 2)
+        var again = try await RestoredDoor(store.crash(), clock: clock, schema: schema)
+        await clock.waitUntilSleeping(count: 1)
+        clock.advance(by: timeout / 2 - .seconds(1))
+        #expect(try await again.nothingFired())
+        #expect(await again.machine.state == .locked)
+        clock.advance(by: .seconds(1))
+        #expect(await again.records.next()?.target == .jammed)
+    }
+
+    @Test func aDelayedPostSurvivesACrashAndACancelledOneDoesNot() async throws {
+        let clock = ManualClock()
+        let store = InMemoryStore()
+        let schema = try Schema<Door>(initial: .closed, final: [.jammed]) {
+            define(.closed) {
+                when(.lock) | then(.locked) | { context in try context.post(.remind, after: .seconds(30)) }
+                when(.open) | then(.open) | { context in try context.post(.kick, after: .seconds(30)).cancel() }
+            }
+            define(.locked) { when(.remind) | then(.jammed) }
+            define(.open) { when(.kick) | then(.jammed) }
+        }
+        let door = try await RestoredDoor(store, clock: clock, schema: schema)
+        try await door.machine.send(.lock)
+        clock.advance(by: .seconds(45))
+        var again = try await RestoredDoor(store.crash(), clock: clock, schema: schema)
+        let delivered = await again.records.next()
+        #expect(delivered?.origin == .delayedPost)
+        #expect(delivered?.target == .jammed)
+
+        let other = InMemoryStore()
+        let cancelling = try await RestoredDoor(other, clock: clock, schema: schema)
+        try await cancelling.machine.send(.open)
+        clock.advance(by: .seconds(45))
+        var restored = try await RestoredDoor(other.crash(), clock: clock, schema: schema)
+        #expect(try await restored.nothingFired())
+        #expect(await restored.machine.state == .open)
+    }
+
+    @Test func aDelayedPostMadeOutsideAnActionIsWrittenToo() async throws {
+        let clock = ManualClock()
+        let store = InMemoryStore()
+        let schema = try Schema<Door>(initial: .closed, final: [.jammed]) {
+            define(.closed) { when(.lock) | then(.locked) }
+            define(.locked) { when(.remind) | then(.jammed) }
+        }
+        let door = try await RestoredDoor(store, clock: clock, schema: schema)
+        try await door.machine.send(.lock)
+        try door.machine.post(.remind, after: .seconds(10))
+        // The amended entry is written by a write of its own; wait for it through a later send.
+        try await door.machine.send(.kick)
+        clock.advance(by: .seconds(20))
+        var again = try await RestoredDoor(store.crash(), clock: clock, schema: schema)
+        #expect(await again.records.next()?.target == .jammed)
+    }
+}
