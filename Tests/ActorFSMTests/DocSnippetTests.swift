@@ -1,4 +1,5 @@
 import ActorFSM
+import ActorFSMSQLite
 import ActorFSMTesting
 import Foundation
 import Testing
@@ -8,8 +9,8 @@ import Testing
 // fails if an example is missing here or differs from its doc comment. The second test does the
 // same for the examples of README.md (ReadmeTests) and Docs/*.md (GuideSnippetTests).
 
-enum DocOrderState: Hashable, Sendable { case placed, paymentPending, paid, waiting, delivered, cancelled, failed }
-enum DocOrderEvent: Hashable, Sendable { case submit, pay, paid, cancel, declined, retry, remind }
+enum DocOrderState: Hashable, Sendable, Codable { case placed, paymentPending, paid, waiting, delivered, cancelled, failed }
+enum DocOrderEvent: Hashable, Sendable, Codable { case submit, pay, paid, cancel, declined, retry, remind }
 
 /// The orders of the doc examples, numbered.
 enum Orders: MachineDefinition {
@@ -77,10 +78,31 @@ enum SnippetCaseKeyed {
 typealias OrderState = DocOrderState
 
 /// An order's data, for the machine data examples.
-struct Purchase: Sendable {
+struct Purchase: Sendable, Codable {
     var amount: Int
     var attempts: Int
     var lastError: String? = nil
+}
+
+/// The orders of the durability examples: named by text, each owning its `Purchase`.
+enum StoredOrders: MachineDefinition {
+    typealias State = DocOrderState
+    typealias Event = DocOrderEvent
+    typealias Data = Purchase
+}
+
+/// What an older release stored as an order's data, for the migration example.
+struct PurchaseV1: Decodable {
+    var amount: Int
+}
+
+extension Purchase {
+    init(_ old: PurchaseV1) { self.init(amount: old.amount, attempts: 0) }
+}
+
+/// A payment service that takes idempotency keys, for the durability examples.
+struct DocPayments: Sendable {
+    func charge(order: String, idempotencyKey: String) async throws {}
 }
 
 /// A catalogue screen's data, for the `update` examples.
@@ -134,7 +156,7 @@ let configuration = MachineConfiguration<OrderState>(instrument: FailureLog())
     /// `Sources/ActorFSMTesting`: where it is, and its lines without their indentation.
     static func docExamples() throws -> [(place: String, lines: [String])] {
         var examples: [(String, [String])] = []
-        for folder in ["Sources/ActorFSM", "Sources/ActorFSMTesting"] {
+        for folder in ["Sources/ActorFSM", "Sources/ActorFSMTesting", "Sources/ActorFSMSQLite"] {
             let base = root.appendingPathComponent(folder)
             let files = FileManager.default.enumerator(at: base, includingPropertiesForKeys: nil)?
                 .compactMap { $0 as? URL }.filter { $0.pathExtension == "swift" } ?? []
@@ -506,6 +528,52 @@ let configuration = MachineConfiguration<OrderState>(instrument: FailureLog())
                 when(.packed) | then(.ready)
             }
         }
+    }
+
+    func durability(orders: Schema<StoredOrders>, orderSchema: Schema<StoredOrders>, payments: DocPayments) async throws {
+        let store = try SQLiteStore(path: "orders.sqlite")
+        let order = try await Machine(schema: orders, id: "o-1042", data: Purchase(amount: 99, attempts: 0),
+                                      durability: Durability(store: store))
+        try await order.send(.submit)   // returns once the transition is durable
+
+        let orders = try Supervisor(schema: orderSchema, durability: Durability(store: store))
+        try await orders.restoreAll()
+        try await orders.activate(id: "o-1042", data: Purchase(amount: 99, attempts: 0))
+
+        let migration = SchemaMigration<StoredOrders>(
+            state: { stored in
+                switch try stored.decode(as: String.self) {
+                case "awaitingPayment": .paymentPending
+                default: nil
+                }
+            },
+            data: { stored in Purchase(try stored.decode(as: PurchaseV1.self)) })
+        _ = migration
+
+        _ = try Schema<StoredOrders>(initial: .placed) {
+            define(.placed) {
+                when(.submit) | then(.paymentPending) | { context in
+                    try await payments.charge(order: context.id, idempotencyKey: context.idempotencyKey)
+                }
+            }
+        }
+    }
+
+    func inMemoryStore(orders: Schema<StoredOrders>) async throws {
+        let store = InMemoryStore()
+        let order = try await Machine(schema: orders, id: "o-7", data: Purchase(amount: 5, attempts: 0),
+                                      durability: Durability(store: store))
+        try await order.send(.pay)
+        let restarted = store.crash()   // what a process that dies now leaves behind
+        let again = try await Machine(schema: orders, id: "o-7", data: Purchase(amount: 5, attempts: 0),
+                                      durability: Durability(store: restarted))
+        _ = again
+    }
+
+    func sqliteStore(orderSchema: Schema<StoredOrders>) throws {
+        let store = try SQLiteStore(path: "orders.sqlite")
+        let orders = try Supervisor(schema: orderSchema, durability: Durability(store: store))
+        _ = orders
     }
 
     func manualClock(payment: Schema<Orders>) async {

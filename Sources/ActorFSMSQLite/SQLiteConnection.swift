@@ -1,0 +1,156 @@
+import ActorFSM
+import CSQLite
+
+/// One SQLite connection with the store's prepared statements. Used only on the store's
+/// thread (and by `SQLiteStore.init` before that thread starts).
+final class SQLiteConnection {
+    private let database: OpaquePointer
+    private let path: String
+    private var insert: OpaquePointer?
+    private var removeBelow: OpaquePointer?
+    private var latest: OpaquePointer?
+    private var all: OpaquePointer?
+    private var machines: OpaquePointer?
+
+    /// Opens (creating if need be) the database at `path`, in WAL mode, fsyncing each commit.
+    init(path: String) throws(StoreError) {
+        var handle: OpaquePointer?
+        let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX
+        let opened = sqlite3_open_v2(path, &handle, flags, nil)
+        guard opened == SQLITE_OK, let handle else {
+            let message = handle.map { String(cString: sqlite3_errmsg($0)) } ?? "error \(opened)"
+            sqlite3_close(handle)
+            throw StoreError("could not open the store \(path): \(message)")
+        }
+        database = handle
+        self.path = path
+        do {
+            // Exclusive locking before WAL: SQLite then keeps the WAL index in memory rather than
+            // in a shared-memory file, and no other connection can read or write the file.
+            try execute("PRAGMA locking_mode = EXCLUSIVE")
+            try execute("PRAGMA journal_mode = WAL")
+            try execute("PRAGMA synchronous = FULL")
+            try execute("""
+                CREATE TABLE IF NOT EXISTS journal (
+                    machine TEXT NOT NULL, sequence INTEGER NOT NULL, payload BLOB NOT NULL,
+                    PRIMARY KEY (machine, sequence)
+                ) WITHOUT ROWID
+                """)
+            insert = try prepare("INSERT OR REPLACE INTO journal (machine, sequence, payload) VALUES (?1, ?2, ?3)")
+            removeBelow = try prepare("DELETE FROM journal WHERE machine = ?1 AND sequence < ?2")
+            latest = try prepare("SELECT sequence, payload FROM journal WHERE machine = ?1 ORDER BY sequence DESC LIMIT ?2")
+            all = try prepare("SELECT sequence, payload FROM journal WHERE machine = ?1 ORDER BY sequence")
+            machines = try prepare("SELECT DISTINCT machine FROM journal ORDER BY machine")
+        } catch {
+            close()
+            throw error
+        }
+    }
+
+    func close() {
+        for statement in [insert, removeBelow, latest, all, machines] { sqlite3_finalize(statement) }
+        insert = nil
+        removeBelow = nil
+        latest = nil
+        all = nil
+        machines = nil
+        sqlite3_close_v2(database)
+    }
+
+    /// Applies `writes` in one transaction: one commit, one fsync.
+    func commit(_ writes: [JournalWrite]) throws(StoreError) {
+        try execute("BEGIN IMMEDIATE")
+        do {
+            for write in writes {
+                let entry = write.entry
+                try run(insert) { statement in
+                    sqlite3_bind_text(statement, 1, entry.machine, -1, transient)
+                    sqlite3_bind_int64(statement, 2, Int64(bitPattern: entry.sequenceNumber))
+                    entry.payload.withUnsafeBytes { bytes in
+                        _ = sqlite3_bind_blob(statement, 3, bytes.baseAddress, Int32(bytes.count), transient)
+                    }
+                }
+                if write.removingEntriesBelow > 0 {
+                    try run(removeBelow) { statement in
+                        sqlite3_bind_text(statement, 1, entry.machine, -1, transient)
+                        sqlite3_bind_int64(statement, 2, Int64(bitPattern: write.removingEntriesBelow))
+                    }
+                }
+            }
+            try execute("COMMIT")
+        } catch {
+            try? execute("ROLLBACK")
+            throw error
+        }
+    }
+
+    /// The newest `count` entries of `machine`, newest first, or all of them oldest first.
+    func entries(of machine: String, newest count: Int?) throws(StoreError) -> [JournalEntry] {
+        let statement = count == nil ? all : latest
+        var entries: [JournalEntry] = []
+        try query(statement) { statement in
+            sqlite3_bind_text(statement, 1, machine, -1, transient)
+            if let count { sqlite3_bind_int64(statement, 2, Int64(count)) }
+        } row: { statement in
+            let bytes = Int(sqlite3_column_bytes(statement, 1))
+            let payload = bytes == 0 ? [] : Array(UnsafeRawBufferPointer(start: sqlite3_column_blob(statement, 1), count: bytes))
+            entries.append(JournalEntry(machine: machine, sequenceNumber: UInt64(bitPattern: sqlite3_column_int64(statement, 0)),
+                                        payload: payload))
+        }
+        return entries
+    }
+
+    func machineIDs() throws(StoreError) -> [String] {
+        var ids: [String] = []
+        try query(machines) { _ in } row: { statement in
+            ids.append(String(cString: sqlite3_column_text(statement, 0)))
+        }
+        return ids
+    }
+
+    // MARK: - Statements
+
+    private func execute(_ sql: String) throws(StoreError) {
+        guard sqlite3_exec(database, sql, nil, nil, nil) == SQLITE_OK else { throw failure(sql) }
+    }
+
+    private func prepare(_ sql: String) throws(StoreError) -> OpaquePointer {
+        var statement: OpaquePointer?
+        guard sqlite3_prepare_v3(database, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &statement, nil) == SQLITE_OK,
+              let statement
+        else { throw failure(sql) }
+        return statement
+    }
+
+    private func run(_ statement: OpaquePointer?, bind: (OpaquePointer) -> Void) throws(StoreError) {
+        try query(statement, bind: bind) { _ in }
+    }
+
+    private func query(
+        _ statement: OpaquePointer?, bind: (OpaquePointer) -> Void, row: (OpaquePointer) -> Void
+    ) throws(StoreError) {
+        guard let statement else { throw StoreError("the store \(path) is closed") }
+        defer {
+            sqlite3_reset(statement)
+            sqlite3_clear_bindings(statement)
+        }
+        bind(statement)
+        while true {
+            switch sqlite3_step(statement) {
+            case SQLITE_ROW: row(statement)
+            case SQLITE_DONE: return
+            default: throw failure(String(cString: sqlite3_sql(statement)))
+            }
+        }
+    }
+
+    private func failure(_ sql: String) -> StoreError {
+        let code = sqlite3_errcode(database)
+        let message = String(cString: sqlite3_errmsg(database))
+        let locked = code == SQLITE_BUSY || code == SQLITE_LOCKED
+        return StoreError("the store \(path) failed (\(message), SQLite code \(code)) running \(sql)", isLocked: locked)
+    }
+}
+
+/// SQLite's `SQLITE_TRANSIENT`: copy the bound bytes, which Swift may move after the call.
+private let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)

@@ -1,0 +1,83 @@
+import ActorFSM
+import ActorFSMSQLite
+import ActorFSMTesting
+import Foundation
+import Testing
+
+/// A folder of its own for a test's store files, removed at the end.
+final class TemporaryFolder {
+    let path: String
+
+    init() throws {
+        let base = FileManager.default.temporaryDirectory.appendingPathComponent("actorfsm-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: base, withIntermediateDirectories: true)
+        path = base.path
+    }
+
+    func file(_ name: String) -> String { path + "/" + name }
+
+    deinit { try? FileManager.default.removeItem(atPath: path) }
+}
+
+@Suite(.timeLimit(.minutes(1))) struct SQLiteStoreTests {
+    @Test func aMachineComesBackFromTheFileAfterTheStoreIsClosed() async throws {
+        let folder = try TemporaryFolder()
+        let path = folder.file("doors.sqlite")
+        let store = try SQLiteStore(path: path)
+        let door = try await Machine(schema: try doorSchema(), id: "d", data: Door.Data(), durability: doorDurability(store))
+        try await door.send(.open)
+        try await door.send(.close)
+        try await door.send(.open)
+        store.close()
+
+        let reopened = try SQLiteStore(path: path)
+        let again = try await Machine(schema: try doorSchema(), id: "d", data: Door.Data(), durability: doorDurability(reopened))
+        #expect(await again.state == .open)
+        #expect(await again.data.openings == 2)
+        #expect(try await again.send(.close).sequenceNumber == 4)
+        #expect(try await reopened.entries(of: "d").map(\.sequenceNumber) == [1, 2, 3, 4])
+        #expect(try await reopened.machineIDs() == ["d"])
+        reopened.close()
+    }
+
+    @Test func aSecondOpenerOfTheFileIsRefusedWithTheHoldersProcessID() throws {
+        let folder = try TemporaryFolder()
+        let path = folder.file("held.sqlite")
+        let store = try SQLiteStore(path: path)
+        let error = #expect(throws: StoreError.self) { _ = try SQLiteStore(path: path) }
+        #expect(error?.isLocked == true)
+        #expect(error?.description.contains("pid \(getpid())") == true)
+        store.close()
+        // Closed, it can be opened again.
+        try SQLiteStore(path: path).close()
+    }
+
+    @Test func compactionKeepsTheNewestEntriesAndRecoveryReadsThem() async throws {
+        let folder = try TemporaryFolder()
+        let store = try SQLiteStore(path: folder.file("compact.sqlite"))
+        let door = try await Machine(schema: try doorSchema(), id: "d", data: Door.Data(),
+                                     durability: doorDurability(store, compactionInterval: 10))
+        for _ in 0..<25 {
+            try await door.send(.open)
+            try await door.send(.close)
+        }
+        let numbers = try await store.entries(of: "d").map(\.sequenceNumber)
+        #expect(numbers == Array(50...50))
+        let again = try await Machine(schema: try doorSchema(), id: "d", data: Door.Data(),
+                                      durability: doorDurability(store, compactionInterval: 10))
+        #expect(await again.data.openings == 25)
+        store.close()
+    }
+
+    @Test func anEntryTakesFewBytesBeyondItsEventAndData() async throws {
+        let folder = try TemporaryFolder()
+        let store = try SQLiteStore(path: folder.file("size.sqlite"))
+        let door = try await Machine(schema: try doorSchema(), id: "d", data: Door.Data(), durability: doorDurability(store))
+        try await door.send(.open)
+        let entry = try #require(try await store.entries(of: "d").first)
+        let event = try JSONCodec().encode(Door.Event.open).count
+        let data = try JSONCodec().encode(Door.Data(openings: 1)).count
+        #expect(entry.payload.count - event - data <= 40, "\(entry.payload.count) bytes")
+        store.close()
+    }
+}
