@@ -92,6 +92,16 @@ public final class SQLiteStore: MachineStore {
         try await read { connection throws(StoreError) in try connection.entries(of: machine, newest: count) }
     }
 
+    /// The newest `count` entries of each of `machines`, newest first, read in one turn of the
+    /// store's thread.
+    public func latestEntries(of machines: [String], count: Int) async throws(StoreError) -> [String: [JournalEntry]] {
+        try await read { connection throws(StoreError) in
+            var entries: [String: [JournalEntry]] = [:]
+            for machine in machines { entries[machine] = try connection.entries(of: machine, newest: count) }
+            return entries
+        }
+    }
+
     /// Every entry of `machine`, oldest first.
     public func entries(of machine: String) async throws(StoreError) -> [JournalEntry] {
         try await read { connection throws(StoreError) in try connection.entries(of: machine, newest: nil) }

@@ -559,6 +559,18 @@ let configuration = MachineConfiguration<OrderState>(instrument: FailureLog())
         }
     }
 
+    func passivation(orderSchema: Schema<StoredOrders>, store: SQLiteStore) async throws {
+        let orders = try Supervisor(schema: orderSchema, durability: Durability(store: store),
+                                    passivation: Passivation(afterIdle: .seconds(600), keepingAtMost: 100_000))
+        await orders.passivateIdle(longerThan: .seconds(600), keepingAtMost: 100_000)
+    }
+
+    func history(orders: Schema<StoredOrders>, store: SQLiteStore) async throws {
+        for entry in try await Durability(store: store).history(of: "o-1042", schema: orders) {
+            print(entry.sequenceNumber, entry.kind, entry.state.map { "\($0)" } ?? "-")
+        }
+    }
+
     func inMemoryStore(orders: Schema<StoredOrders>) async throws {
         let store = InMemoryStore()
         let order = try await Machine(schema: orders, id: "o-7", data: Purchase(amount: 5, attempts: 0),

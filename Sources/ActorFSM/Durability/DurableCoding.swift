@@ -22,13 +22,15 @@ final class DurableCoding<Definition: MachineDefinition>: Sendable {
     let decodeEvent: @Sendable ([UInt8]) throws -> Event
     let encodeData: @Sendable (Definition.Data) throws -> [UInt8]
     let decodeData: @Sendable ([UInt8]) throws -> Definition.Data
+    /// The data a machine starts with when none is given: `()` for a definition without data.
+    let emptyData: Definition.Data?
 
     /// A coding whose data goes through `encodeData` and `decodeData` (data of type `Void` has
     /// no bytes, and is not `Codable`).
     init(
         schema: Schema<Definition>, durability: Durability<Definition>,
         encodeData: @escaping @Sendable (Definition.Data) throws -> [UInt8],
-        decodeData: @escaping @Sendable ([UInt8]) throws -> Definition.Data
+        decodeData: @escaping @Sendable ([UInt8]) throws -> Definition.Data, emptyData: Definition.Data? = nil
     ) throws
     where Definition.State: Codable, Definition.Event: Codable, Definition.ID: LosslessStringConvertible {
         let codec = durability.store.codec
@@ -49,6 +51,7 @@ final class DurableCoding<Definition: MachineDefinition>: Sendable {
         decodeEvent = { try codec.decode(Event.self, from: $0) }
         self.encodeData = encodeData
         self.decodeData = decodeData
+        self.emptyData = emptyData
     }
 
     /// `predicates` as stored: the predicates of the schema's types, by type name and case.

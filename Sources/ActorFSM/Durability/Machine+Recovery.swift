@@ -65,7 +65,8 @@ extension DurableCoding where Definition.State: Codable, Definition.Event: Codab
         schema: Schema<Definition>, durability: Durability<Definition>, key: String
     ) throws(DurabilityError) -> DurableCoding where Definition.Data == Void {
         try make(key: key) {
-            try DurableCoding(schema: schema, durability: durability, encodeData: { _ in [] }, decodeData: { _ in () })
+            try DurableCoding(schema: schema, durability: durability, encodeData: { _ in [] }, decodeData: { _ in () },
+                              emptyData: ())
         }
     }
 

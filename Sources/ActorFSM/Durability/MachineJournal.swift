@@ -15,6 +15,7 @@ final class MachineJournal<Definition: MachineDefinition>: Sendable {
         self.coding = coding
         self.key = key
         var initial = JournalState<Definition>()
+        initial.lastActivity = coding.durability.wallClock.nanosecondsSince1970()
         if let restored {
             initial.timers = restored.timers
             initial.lastWritten = restored
@@ -120,7 +121,10 @@ final class MachineJournal<Definition: MachineDefinition>: Sendable {
             if kind == .completed {
                 state.processingTicket = 0
                 if ticket != 0 { state.timers.pending.removeAll { $0.ticket == ticket } }
-                if case .timeout = origin, !state.reenteredInTransition { state.timers.timeoutsFired += 1 }
+                // A timeout recorded as stopped was never processed: a restart arms it again.
+                if case .timeout = origin, outcome != .stopped, !state.reenteredInTransition {
+                    state.timers.timeoutsFired += 1
+                }
                 state.reenteredInTransition = false
             }
             let payload = JournalPayload(
@@ -153,6 +157,7 @@ final class MachineJournal<Definition: MachineDefinition>: Sendable {
         state.withLock { state in
             guard state.failure == nil else { return state.appendedWrites }
             state.appendedWrites += 1
+            state.lastActivity = now()
             let index = state.appendedWrites
             durability.store.append(write) { [self] error in committed(index, error: error) }
             return index
@@ -229,6 +234,10 @@ final class MachineJournal<Definition: MachineDefinition>: Sendable {
         return await waitForWrite(index)
     }
 
+    /// When the machine last wrote an entry (or was made), in nanoseconds since 1970: what
+    /// passivation judges idleness by.
+    var lastActivity: Int64 { state.withLock { $0.lastActivity } }
+
     /// What the newest completed entry holds, for a supervisor's restart.
     var lastWritten: RestorePoint<Definition>? { state.withLock { $0.lastWritten } }
 }
@@ -246,6 +255,7 @@ struct JournalState<Definition: MachineDefinition>: Sendable {
     var failure: StoreError?
     var waiters: [(index: UInt64, continuation: CheckedContinuation<StoreError?, Never>)] = []
     var lastWritten: RestorePoint<Definition>?
+    var lastActivity: Int64 = 0
 
     /// The newest completed entry's payload, composed again.
     func lastPayload(coding: DurableCoding<Definition>, version: Int) -> JournalPayload? {

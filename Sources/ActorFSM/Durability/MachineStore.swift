@@ -20,6 +20,10 @@ public protocol MachineStore: AnyObject, Sendable {
     /// The newest `count` entries of `machine`, newest first; empty if the store has none.
     func latestEntries(of machine: String, count: Int) async throws(StoreError) -> [JournalEntry]
 
+    /// The newest `count` entries of each of `machines`, newest first, by machine: what a
+    /// supervisor restores many machines from. A store answers it in one pass where it can.
+    func latestEntries(of machines: [String], count: Int) async throws(StoreError) -> [String: [JournalEntry]]
+
     /// Every entry of `machine`, oldest first (for audits and tests).
     func entries(of machine: String) async throws(StoreError) -> [JournalEntry]
 
@@ -57,5 +61,14 @@ public struct JournalEntry: Sendable, Equatable {
         self.machine = machine
         self.sequenceNumber = sequenceNumber
         self.payload = payload
+    }
+}
+
+extension MachineStore {
+    /// One ``latestEntries(of:count:)`` per machine.
+    public func latestEntries(of machines: [String], count: Int) async throws(StoreError) -> [String: [JournalEntry]] {
+        var entries: [String: [JournalEntry]] = [:]
+        for machine in machines { entries[machine] = try await latestEntries(of: machine, count: count) }
+        return entries
     }
 }

@@ -26,6 +26,15 @@ struct Recovery<Definition: MachineDefinition>: Sendable {
         } catch {
             throw DurabilityError(.storeFailed, machine: key, detail: error.message)
         }
+        return try decode(entries, key: key, coding: coding, schema: schema, data: data)
+    }
+
+    /// What the newest entries of machine `key` (newest first, as
+    /// ``MachineStore/latestEntries(of:count:)`` returns them) resume; `nil` if there are none.
+    static func decode(
+        _ entries: [JournalEntry], key: String, coding: DurableCoding<Definition>, schema: Schema<Definition>,
+        data: Definition.Data?
+    ) throws(DurabilityError) -> Recovery? {
         guard let newest = entries.first else { return nil }
         let reader = EntryReader(key: key, coding: coding, schema: schema)
         let newestPayload = try reader.payload(of: newest)

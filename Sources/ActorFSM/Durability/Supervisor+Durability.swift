@@ -14,20 +14,22 @@ extension Supervisor where Definition.State: Codable, Definition.Event: Codable,
     /// ```
     public convenience init(
         schema: Schema<Definition>, durability: Durability<Definition>,
-        configuration: SupervisorConfiguration<State> = SupervisorConfiguration()
+        configuration: SupervisorConfiguration<State> = SupervisorConfiguration(), passivation: Passivation? = nil
     ) throws(DurabilityError) where Definition.Data: Codable {
         let coding = try DurableCoding.make(schema: schema, durability: durability, key: "(supervisor)")
         self.init(schema: schema, configuration: configuration, now: { .now }, durable: coding)
+        if let passivation { startPassivating(passivation) }
     }
 
     /// Creates a durable supervisor for a definition without data; see
     /// ``init(schema:durability:configuration:)``.
     public convenience init(
         schema: Schema<Definition>, durability: Durability<Definition>,
-        configuration: SupervisorConfiguration<State> = SupervisorConfiguration()
+        configuration: SupervisorConfiguration<State> = SupervisorConfiguration(), passivation: Passivation? = nil
     ) throws(DurabilityError) where Definition.Data == Void {
         let coding = try DurableCoding.make(schema: schema, durability: durability, key: "(supervisor)")
         self.init(schema: schema, configuration: configuration, now: { .now }, durable: coding)
+        if let passivation { startPassivating(passivation) }
     }
 }
 
@@ -47,15 +49,50 @@ extension Supervisor {
             throw DurabilityError(.storeFailed, machine: "(all)", detail: error.message)
         }
         var restored = 0
-        for key in keys {
-            guard let id = durable.id(key), machine(id: id) == nil else { continue }
-            do {
-                if try await restore(id: id, data: nil, skippingFinal: !includingFinal) != nil { restored += 1 }
-            } catch let error as DurabilityError {
-                throw error
-            } catch {
-                throw DurabilityError(.storeFailed, machine: key, detail: "\(error)")
+        var batch: [String] = []
+        for (index, key) in keys.enumerated() {
+            batch.append(key)
+            guard batch.count == Self.restoreBatch || index == keys.count - 1 else { continue }
+            restored += try await restore(batch, coding: durable, includingFinal: includingFinal)
+            batch = []
+        }
+        return restored
+    }
+
+    /// How many machines ``restoreAll(includingFinal:)`` reads from the store at a time.
+    static var restoreBatch: Int { 1_000 }
+
+    /// Restores the machines `keys` names that are not running yet, read from the store together.
+    private func restore(
+        _ keys: [String], coding: DurableCoding<Definition>, includingFinal: Bool
+    ) async throws(DurabilityError) -> Int {
+        let wanted = keys.filter { key in coding.id(key).map { machine(id: $0) == nil } ?? false }
+        let entries: [String: [JournalEntry]]
+        do { entries = try await coding.durability.store.latestEntries(of: wanted, count: 2) } catch {
+            throw DurabilityError(.storeFailed, machine: "(all)", detail: error.message)
+        }
+        var restored = 0
+        for key in wanted {
+            let stored = entries[key] ?? []
+            // A machine whose first event was interrupted needs its starting data: its first
+            // use (activate(id:data:)) restores it.
+            if stored.count == 1 && coding.emptyData == nil && JournalPayload(decoding: stored[0].payload)?.kind == .intent {
+                continue
             }
+            guard let id = coding.id(key),
+                  let recovery = try Recovery.decode(stored, key: key, coding: coding, schema: schema, data: coding.emptyData),
+                  includingFinal || !schema.finalStates.contains(recovery.point.state)
+            else { continue }
+            let registered = registry.withLock { registry -> Bool in
+                guard !registry.isShutDown, registry.machines[id] == nil, registry.restoring[id] == nil else { return false }
+                let (link, generation) = nextGeneration(&registry)
+                registry.machines[id] = Child(
+                    schema: schema, id: id, data: recovery.point.data, startingIn: nil, settings: settings, link: link,
+                    generation: generation, journal: MachineJournal(coding: coding, key: key, restored: recovery.point),
+                    recovery: recovery)
+                return true
+            }
+            if registered { restored += 1 }
         }
         return restored
     }
@@ -108,6 +145,46 @@ extension Supervisor {
         return true
     }
 
+    /// Passivates every machine that has written nothing for `idle`, and, if more than `limit`
+    /// machines would stay in memory, the least recently active of them too: the memory of a
+    /// supervisor whose machines are mostly idle (finished orders, carts left alone) stays
+    /// bounded, and each comes back on its next event.
+    ///
+    /// ```swift
+    /// await orders.passivateIdle(longerThan: .seconds(600), keepingAtMost: 100_000)
+    /// ```
+    ///
+    /// - Returns: how many machines were passivated.
+    @discardableResult
+    public func passivateIdle(longerThan idle: Duration, keepingAtMost limit: Int? = nil) async -> Int {
+        guard let durable else { return 0 }
+        let now = durable.durability.wallClock.nanosecondsSince1970()
+        let threshold = StoredOrigin.nanoseconds(idle)
+        let active = registry.withLock { registry in
+            registry.machines.compactMap { id, machine in machine.journal.map { (id, $0.lastActivity) } }
+        }.sorted { $0.1 < $1.1 }
+        var chosen: [ID] = []
+        for (index, machine) in active.enumerated() where now - machine.1 >= threshold || active.count - index > (limit ?? .max) {
+            chosen.append(machine.0)
+        }
+        var passivated = 0
+        for id in chosen where await passivate(id: id) { passivated += 1 }
+        return passivated
+    }
+
+    /// Runs ``passivateIdle(longerThan:keepingAtMost:)`` every `passivation.interval` on the
+    /// machines' clock, until the supervisor shuts down.
+    func startPassivating(_ passivation: Passivation) {
+        let clock = configuration.machine.clock
+        Task.detached { [weak self] in
+            while true {
+                do { try await clock.sleep(for: passivation.interval) } catch { return }
+                guard let self, !self.isShutDown else { return }
+                await self.passivateIdle(longerThan: passivation.idle, keepingAtMost: passivation.limit)
+            }
+        }
+    }
+
     /// The machine under `id`, restored from the store if this is a durable supervisor and the
     /// store holds it.
     func machineRestoring(id: ID, origin: EventOrigin) async throws(MachineError<Definition>) -> Child? {
@@ -150,7 +227,7 @@ extension Supervisor {
     ) async throws -> Child? {
         let key = coding.key(id)
         defer { registry.withLock { _ = $0.restoring.removeValue(forKey: id) } }
-        let recovery = try await Recovery.load(key, coding: coding, schema: schema, data: data)
+        let recovery = try await Recovery.load(key, coding: coding, schema: schema, data: data ?? coding.emptyData)
         if recovery == nil && data == nil { return nil }
         if let recovery, skippingFinal, schema.finalStates.contains(recovery.point.state) { return nil }
         return registry.withLock { registry -> Child? in

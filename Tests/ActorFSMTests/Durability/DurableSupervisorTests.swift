@@ -56,6 +56,39 @@ struct Jam: Error {}
         await doors.shutdown()
     }
 
+    @Test func aRestartedMachineKeepsItsStatesTimeoutDeadline() async throws {
+        let clock = ManualClock()
+        let schema = try Schema<Door>(initial: .closed, final: [.jammed]) {
+            define(.closed) { when(.lock) | then(.locked) }
+            define(.locked) {
+                when(.kick) | then() | { _ in throw Jam() }
+                after(.seconds(60)) | then(.jammed)
+            }
+        }
+        let doors = try Supervisor(schema: schema, durability: doorDurability(InMemoryStore(), clock: clock),
+                                   configuration: SupervisorConfiguration(
+                                       machine: MachineConfiguration(failurePolicy: .stop, clock: clock),
+                                       restartStrategy: .restart))
+        var reports = doors.reports().makeAsyncIterator()
+        try await doors.activate(id: "d", data: Door.Data())
+        try await doors.send(to: "d", .lock)
+        clock.advance(by: .seconds(40))
+        await #expect(throws: MachineError<Door>.self) { try await doors.send(to: "d", .kick) }
+        while let report = await reports.next() {
+            if case .restarted = report { break }
+        }
+        // The replacement waits for the 20 seconds left, not for 60 again.
+        await clock.waitUntilSleeping(count: 1)
+        clock.advance(by: .seconds(20))
+        while let report = await reports.next() {
+            if case .transition(let record) = report, record.origin == .timeout(after: .seconds(60)) {
+                #expect(record.target == .jammed)
+                break
+            }
+        }
+        await doors.shutdown()
+    }
+
     @Test func aPassivatedMachineComesBackOnItsNextEvent() async throws {
         let store = InMemoryStore()
         let doors = try Supervisor(schema: try doorSchema(), durability: doorDurability(store))
@@ -66,6 +99,41 @@ struct Jam: Error {}
         let record = try await doors.send(to: "a", .close)
         #expect(record.source == .open && record.sequenceNumber == 2)
         #expect(doors.count == 1)
+        await doors.shutdown()
+    }
+
+    @Test func idleMachinesAndThoseBeyondTheLimitArePassivated() async throws {
+        let clock = ManualClock()
+        let doors = try Supervisor(schema: try doorSchema(), durability: doorDurability(InMemoryStore(), clock: clock))
+        for id in ["a", "b", "c", "d"] { try await doors.activate(id: id, data: Door.Data()) }
+        clock.advance(by: .seconds(50))
+        try await doors.send(to: "c", .open)
+        clock.advance(by: .seconds(5))
+        try await doors.send(to: "d", .open)
+        clock.advance(by: .seconds(20))
+        // a and b wrote nothing for 75 s; c for 25 s, d for 20 s.
+        #expect(await doors.passivateIdle(longerThan: .seconds(60)) == 2)
+        #expect(doors.machine(id: "a") == nil && doors.machine(id: "b") == nil)
+        #expect(await doors.passivateIdle(longerThan: .seconds(60), keepingAtMost: 1) == 1)
+        #expect(doors.machine(id: "c") == nil && doors.machine(id: "d") != nil)
+        #expect(try await doors.send(to: "c", .close).sequenceNumber == 2)
+        await doors.shutdown()
+    }
+
+    @Test func aSupervisorWithPassivationSweepsOnItsClock() async throws {
+        let clock = ManualClock()
+        let doors = try Supervisor(schema: try doorSchema(), durability: doorDurability(InMemoryStore(), clock: clock),
+                                   configuration: SupervisorConfiguration(machine: MachineConfiguration(clock: clock)),
+                                   passivation: Passivation(afterIdle: .seconds(60)))
+        var reports = doors.reports().makeAsyncIterator()
+        try await doors.activate(id: "a", data: Door.Data())
+        // The sweeper sleeps until 30 s; it wakes at 60 s, when the machine has been idle for 60.
+        await clock.waitUntilSleeping(count: 1)
+        clock.advance(by: .seconds(60))
+        while let report = await reports.next() {
+            if case .terminated(let id, _) = report, id == "a" { break }
+        }
+        #expect(doors.count == 0)
         await doors.shutdown()
     }
 
