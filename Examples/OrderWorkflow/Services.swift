@@ -62,19 +62,25 @@ actor SimulatedService {
 }
 
 /// What the payment gateway answers to a charge, if it answers at all.
-enum ChargeAnswer: Sendable { case approved, declined, none }
+enum ChargeAnswer: String, Sendable { case approved, declined, none }
 
 /// The payment gateway: a charge can be approved or declined (answers), fail (an error), or never
 /// be answered.
 struct PaymentGateway: Sendable {
     let service: SimulatedService
     let settings: Settings
+    /// The gateway's own record of the charges it took, by idempotency key, when it outlives the
+    /// process (with `--store`).
+    let ledger: PaymentLedger?
 
-    func charge(order: Int, attempt: Int) async throws -> ChargeAnswer {
+    /// Charges the card for `order`. A charge whose `key` the gateway has seen is not taken
+    /// again: the gateway answers as it did the first time.
+    func charge(order: Int, attempt: Int, key: String) async throws -> ChargeAnswer {
         try await service.call(order: order)
         let dice = Dice(seed: settings.seed)
-        if dice.roll(order, 6, attempt) < settings.silenceRate { return .none }
-        return dice.roll(order, 1, attempt) >= settings.declineRate ? .approved : .declined
+        let answer: ChargeAnswer = dice.roll(order, 6, attempt) < settings.silenceRate ? .none
+            : dice.roll(order, 1, attempt) >= settings.declineRate ? .approved : .declined
+        return await ledger?.charge(key: key, order: order, answer: answer) ?? answer
     }
 
     func refund(order: Int) async throws { try await service.call(order: order) }
@@ -100,9 +106,10 @@ struct Services: Sendable {
     let warehouse: Warehouse
     let carrier: Carrier
 
-    init(settings: Settings) {
+    init(settings: Settings, ledger: PaymentLedger? = nil) {
         self.settings = settings
-        payments = PaymentGateway(service: SimulatedService(name: "payments", step: 1, settings: settings), settings: settings)
+        payments = PaymentGateway(service: SimulatedService(name: "payments", step: 1, settings: settings),
+                                  settings: settings, ledger: ledger)
         warehouse = Warehouse(service: SimulatedService(name: "warehouse", step: 2, settings: settings))
         carrier = Carrier(service: SimulatedService(name: "carrier", step: 3, settings: settings))
     }

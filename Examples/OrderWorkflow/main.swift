@@ -1,7 +1,11 @@
 // order-workflow: 10,000 orders, each a machine of one order schema under a supervisor, calling
-// simulated services (seeded, so a run is reproducible). Usage:
+// simulated services (seeded, so a run is reproducible). With --store, the machines are durable:
+// kill the process (or let --crash-after kill it), run the same command again, and it resumes
+// and finishes every order, charging no card twice. Usage:
 //   swift run order-workflow [--orders N] [--seed S] [--failure-rate R]
+//                            [--store PATH [--crash-after N] [--verify | --verify-so-far] [--history ORDER]]
 import ActorFSM
+import ActorFSMSQLite
 
 #if canImport(Glibc)
 import Glibc
@@ -10,61 +14,133 @@ import Darwin
 #endif
 
 var settings = Settings()
+var storePath: String?
+var crashAfter: Int?
+var verifying = false
+var verifyingSoFar = false
+var historyOf: Int?
 var arguments = CommandLine.arguments.dropFirst()
 while let flag = arguments.popFirst() {
+    if flag == "--verify" || flag == "--verify-so-far" {
+        verifying = true
+        verifyingSoFar = flag == "--verify-so-far"
+        continue
+    }
     let value = arguments.popFirst()
     switch (flag, value) {
     case ("--orders", let value?) where Int(value).map({ $0 > 0 }) == true: settings.orders = Int(value)!
     case ("--seed", let value?) where UInt64(value) != nil: settings.seed = UInt64(value)!
     case ("--failure-rate", let value?) where Double(value).map({ (0..<1).contains($0) }) == true:
         settings.failureRate = Double(value)!
+    case ("--store", let value?): storePath = value
+    case ("--crash-after", let value?) where Int(value).map({ $0 > 0 }) == true: crashAfter = Int(value)!
+    case ("--history", let value?) where Int(value) != nil: historyOf = Int(value)!
     default:
-        print("usage: order-workflow [--orders N] [--seed S] [--failure-rate R in 0..<1]")
+        print("""
+            usage: order-workflow [--orders N] [--seed S] [--failure-rate R in 0..<1]
+                                  [--store PATH [--crash-after N] [--verify | --verify-so-far] [--history ORDER]]
+            """)
         exit(2)
     }
 }
+if storePath == nil && (crashAfter != nil || verifying || historyOf != nil) {
+    print("--crash-after, --verify and --history need --store")
+    exit(2)
+}
 
-let services = Services(settings: settings)
-let orders = Supervisor<OrderWorkflow>(
-    schema: try orderSchema(services),
-    configuration: SupervisorConfiguration(
-        machine: MachineConfiguration(inboxCapacity: 16, failurePolicy: .stop),
-        restartStrategy: .restart,
-        intensity: RestartIntensity(maxRestarts: max(100, settings.orders), within: .seconds(60))))
+let ledger = storePath.map { PaymentLedger(path: $0 + ".payments") }
+let services = Services(settings: settings, ledger: ledger)
+let schema = try orderSchema(services)
+let configuration = SupervisorConfiguration<OrderState>(
+    machine: MachineConfiguration(inboxCapacity: 16, failurePolicy: .stop),
+    restartStrategy: .restart,
+    intensity: RestartIntensity(maxRestarts: max(100, settings.orders), within: .seconds(60)))
+
+let orders: Supervisor<OrderWorkflow>
+var alreadyFinal: [Int: OrderState] = [:]
+if let storePath, let ledger {
+    let store: SQLiteStore
+    do {
+        store = try SQLiteStore(path: storePath)
+    } catch {
+        print("order-workflow: \(error)")
+        exit(1)
+    }
+    let durability = Durability<OrderWorkflow>(store: store, compactionInterval: 0)
+    if let historyOf {
+        for entry in try await durability.history(of: historyOf, schema: schema) {
+            print("#\(entry.sequenceNumber) \(entry.event.map { "\($0)" } ?? "timeout") (\(entry.origin)): \(entry.kind), "
+                  + "\(entry.state.map { "\($0)" } ?? "-"), attempts \(entry.data?.paymentAttempts ?? -1), "
+                  + "\(entry.pendingEvents) pending, \(entry.timeoutsFired) timeouts fired")
+        }
+        exit(0)
+    }
+    if verifying {
+        exit(await Verification(store: store, durability: durability, schema: schema, ledger: ledger,
+                                acks: storePath + ".acks", orders: settings.orders,
+                                requiresCompletion: !verifyingSoFar).run() ? 0 : 1)
+    }
+    print("Store open: \(storePath)")
+    orders = try Supervisor(schema: schema, durability: durability, configuration: configuration)
+} else {
+    orders = Supervisor(schema: schema, configuration: configuration)
+}
+
 let reports = orders.reports()
 let clock = ContinuousClock()
 let start = clock.now
-for id in 0..<settings.orders { try orders.spawn(id: id, data: OrderWorkflow.Data()) }
-for id in 0..<settings.orders {
-    // A few customers change their mind before paying: the order goes from placed to cancelled.
-    try orders.tryPost(to: id, services.customerCancelsEarly(order: id) ? .cancel : .submit)
+let driver: Task<Void, any Error>
+if let storePath {
+    alreadyFinal = try await DurableStart.resume(orders, count: settings.orders, services: services)
+    driver = DurableStart.submit(orders, ids: (0..<settings.orders).filter { alreadyFinal[$0] == nil },
+                                 services: services, acks: AckLog(path: storePath + ".acks"))
+    if !alreadyFinal.isEmpty { print("Resumed: \(alreadyFinal.count) orders were already complete") }
+} else {
+    for id in 0..<settings.orders { try orders.spawn(id: id, data: OrderWorkflow.Data()) }
+    for id in 0..<settings.orders {
+        // A few customers change their mind before paying: the order goes from placed to cancelled.
+        try orders.tryPost(to: id, services.customerCancelsEarly(order: id) ? .cancel : .submit)
+    }
+    driver = Task {}
 }
 
 let progress = Progress(total: settings.orders)
-var finalStates: [Int: OrderState] = [:]
+var finalStates = alreadyFinal
 var processed = 0
 var failures = 0
 var restarts = 0
-listening: for await report in reports {
-    switch report {
-    case .transition(let record):
-        processed += 1
-        if case .failed = record.outcome { failures += 1 }
-        if record.outcome.isTransitioned && record.target.isFinal {
-            finalStates[record.machineID] = record.target
-            progress.update(finalStates.count, elapsed: clock.now - start)
-            if finalStates.count == settings.orders { break listening }
+// A run that finds every order complete hears no report: it ends at once.
+if finalStates.count < settings.orders {
+    listening: for await report in reports {
+        switch report {
+        case .transition(let record):
+            processed += 1
+            if processed == crashAfter { kill(getpid(), SIGKILL) }
+            if case .failed(let error) = record.outcome {
+                failures += 1
+                if getenv("ORDER_WORKFLOW_TRACE") != nil { print("order \(record.machineID) #\(record.sequenceNumber): \(error)"); fflush(nil) }
+            }
+            if record.outcome.isTransitioned && record.target.isFinal {
+                finalStates[record.machineID] = record.target
+                progress.update(finalStates.count, elapsed: clock.now - start)
+                if finalStates.count == settings.orders { break listening }
+            }
+        case .restarted(let id, _):
+            restarts += 1
+            // The replacement starts where its predecessor's last transition left it: placed in
+            // memory, or its stored state with --store. Move it on from there.
+            if let state = await orders.machine(id: id)?.state, let next = nextStep(for: id, in: state, services: services) {
+                try orders.tryPost(to: id, next)
+            }
+        case .escalated(let id, let error):
+            print("\nThe supervisor escalated order \(id): \(error)")
+            break listening
+        case .terminated:
+            break
         }
-    case .restarted(let id, _):
-        restarts += 1
-        try orders.tryPost(to: id, .submit)   // the replacement starts placed: resubmit it
-    case .escalated(let id, let error):
-        print("\nThe supervisor escalated order \(id): \(error)")
-        break listening
-    case .terminated:
-        break
     }
 }
+try await driver.value
 await orders.shutdown()
 let elapsed = clock.now - start
 progress.finish()
@@ -76,3 +152,8 @@ for state in [OrderState.delivered, .cancelled, .paymentFailed, .paymentExpired]
 }
 print("Events processed: \(processed) (\(Int(Double(processed) / max(seconds, 1e-9))) per second)")
 print("Action failures: \(failures), restarts: \(restarts)")
+if let ledger {
+    let approved = await ledger.approvedCharges
+    print("Cards charged: \(approved.count) orders, charged twice: \(approved.values.filter { $0 > 1 }.count), "
+          + "charges asked again and answered from the ledger: \(await ledger.repeatedKeys)")
+}
