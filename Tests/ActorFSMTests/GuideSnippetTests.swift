@@ -1,4 +1,5 @@
 import ActorFSM
+import ActorFSMSQLite
 import ActorFSMTesting
 import Testing
 
@@ -425,5 +426,63 @@ struct TimeGuideSnippets {
         try await counted.send(.declined)
         try await counted.send(.declined)
         #expect(await counted.data.attempts == 2)
+    }
+}
+
+/// The examples of Docs/Durability.md, compiled; the durability tests run what they show.
+enum DurabilityGuideSnippets {
+    static func quickStart(orderSchema: Schema<StoredOrders>) async throws {
+        let store = try SQLiteStore(path: "orders.sqlite")
+        let orders = try Supervisor(schema: orderSchema, durability: Durability(store: store))
+        try await orders.restoreAll()                                   // every order that was running
+        try await orders.activate(id: "o-1042", data: Purchase(amount: 99, attempts: 0))
+        try await orders.send(to: "o-1042", .submit)                    // returns once it is durable
+
+        let order = try await Machine(schema: orderSchema, id: "o-7", data: Purchase(amount: 5, attempts: 0),
+                                      durability: Durability(store: store))
+        _ = order
+
+        for entry in try await Durability(store: store).history(of: "o-1042", schema: orderSchema) {
+            print(entry.sequenceNumber, entry.kind, entry.state.map { "\($0)" } ?? "-")
+        }
+    }
+
+    static func idempotency(payments: DocPayments) throws {
+        _ = try Schema<StoredOrders>(initial: .placed) {
+            define(.placed) {
+                when(.submit) | then(.paymentPending) | { context in
+                    try await payments.charge(order: context.id, idempotencyKey: context.idempotencyKey)
+                }
+            }
+        }
+    }
+
+    static func passivation(orderSchema: Schema<StoredOrders>, store: SQLiteStore) throws {
+        let orders = try Supervisor(schema: orderSchema, durability: Durability(store: store),
+                                    passivation: Passivation(afterIdle: .seconds(600), keepingAtMost: 100_000))
+        _ = orders
+    }
+
+    static func migration() {
+        let migration = SchemaMigration<StoredOrders>(
+            state: { stored in
+                switch try stored.decode(as: String.self) {
+                case "awaitingPayment": .paymentPending
+                default: nil
+                }
+            },
+            data: { stored in Purchase(try stored.decode(as: PurchaseV1.self)) })
+        _ = migration
+    }
+
+    static func testing(orders: Schema<StoredOrders>) async throws {
+        let store = InMemoryStore()
+        let order = try await Machine(schema: orders, id: "o-7", data: Purchase(amount: 5, attempts: 0),
+                                      durability: Durability(store: store))
+        try await order.send(.pay)
+        let restarted = store.crash()   // what a process that dies now leaves behind
+        let again = try await Machine(schema: orders, id: "o-7", data: Purchase(amount: 5, attempts: 0),
+                                      durability: Durability(store: restarted))
+        _ = again
     }
 }
