@@ -11,6 +11,7 @@ final class SQLiteConnection {
     private var latest: OpaquePointer?
     private var all: OpaquePointer?
     private var machines: OpaquePointer?
+    private var isClosed = false
 
     /// Opens (creating if need be) the database at `path`, in WAL mode, fsyncing each commit.
     init(path: String) throws(StoreError) {
@@ -48,6 +49,8 @@ final class SQLiteConnection {
     }
 
     func close() {
+        guard !isClosed else { return }
+        isClosed = true
         for statement in [insert, removeBelow, latest, all, machines] { sqlite3_finalize(statement) }
         insert = nil
         removeBelow = nil
@@ -59,6 +62,7 @@ final class SQLiteConnection {
 
     /// Applies `writes` in one transaction: one commit, one fsync.
     func commit(_ writes: [JournalWrite]) throws(StoreError) {
+        guard !isClosed else { throw StoreError("the store \(path) is closed") }
         try execute("BEGIN IMMEDIATE")
         do {
             for write in writes {

@@ -50,8 +50,7 @@ public final class SQLiteStore: MachineStore {
 
     /// Commits what is queued, closes the database and lets another process open it.
     public func close() {
-        thread.submit(.read { $0.close() })
-        thread.close()
+        thread.close(after: .read { $0.close() })
         lock.release()
     }
 

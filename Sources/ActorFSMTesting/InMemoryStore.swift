@@ -16,9 +16,10 @@ import ActorFSM
 ///                               durability: Durability(store: restarted))
 /// ```
 public final class InMemoryStore: MachineStore {
-    private enum Operation: Sendable {
+    fileprivate enum Operation: Sendable {
         case write(JournalWrite, @Sendable (StoreError?) -> Void)
         case release
+        case read(@Sendable ([String: [UInt64: [UInt8]]]) -> Void)
     }
 
     private struct Contents: Sendable {
@@ -61,13 +62,13 @@ public final class InMemoryStore: MachineStore {
         guard start else { return }
         Task.detached { [contents, commitDelay] in
             while true {
-                if commitDelay > .zero { try? await Task.sleep(for: commitDelay) }
                 let batch = contents.withLock { contents -> [Operation] in
                     defer { contents.queue = [] }
                     if contents.queue.isEmpty { contents.isCommitting = false }
                     return contents.queue
                 }
                 guard !batch.isEmpty else { return }
+                if commitDelay > .zero, batch.contains(where: \.isWrite) { try? await Task.sleep(for: commitDelay) }
                 Self.commit(batch, in: contents)
             }
         }
@@ -97,9 +98,13 @@ public final class InMemoryStore: MachineStore {
                         completions.append((completion, nil))
                     }
                     contents.held = []
+                case .read(let body):
+                    // After the writes queued before it, as a real store's reads are.
+                    let journals = contents.journals
+                    completions.append(({ _ in body(journals) }, nil))
                 }
             }
-            contents.commits += 1
+            if batch.contains(where: \.isWrite) { contents.commits += 1 }
         }
         for (completion, error) in completions { completion(error) }
     }
@@ -122,10 +127,11 @@ public final class InMemoryStore: MachineStore {
         Array(try await entries(of: machine).reversed().prefix(count))
     }
 
-    /// Every committed entry of `machine`, oldest first.
+    /// Every committed entry of `machine`, oldest first, once the writes queued before the
+    /// call are committed (or held).
     public func entries(of machine: String) async throws(StoreError) -> [JournalEntry] {
-        contents.withLock { contents in
-            (contents.journals[machine] ?? [:]).sorted { $0.key < $1.key }.map {
+        await read { journals in
+            (journals[machine] ?? [:]).sorted { $0.key < $1.key }.map {
                 JournalEntry(machine: machine, sequenceNumber: $0.key, payload: $0.value)
             }
         }
@@ -133,7 +139,13 @@ public final class InMemoryStore: MachineStore {
 
     /// The ids of every machine with a committed entry.
     public func machineIDs() async throws(StoreError) -> [String] {
-        contents.withLock { contents in contents.journals.filter { !$0.value.isEmpty }.keys.sorted() }
+        await read { journals in journals.filter { !$0.value.isEmpty }.keys.sorted() }
+    }
+
+    private func read<Value: Sendable>(_ body: @escaping @Sendable ([String: [UInt64: [UInt8]]]) -> Value) async -> Value {
+        await withCheckedContinuation { continuation in
+            submit(.read { journals in continuation.resume(returning: body(journals)) })
+        }
     }
 
     /// Holds commits back until ``releaseCommits()``, after committing `afterWrites` more
@@ -149,7 +161,7 @@ public final class InMemoryStore: MachineStore {
         submit(.release)
     }
 
-    /// How many batches the store has committed: concurrent writes share one.
+    /// How many batches of writes the store has committed: concurrent writes share one.
     public var commitCount: Int { contents.withLock { $0.commits } }
 
     /// What a process that dies now leaves behind: a new store with the committed entries only.
@@ -172,4 +184,8 @@ public final class InMemoryStore: MachineStore {
             contents.journals[machine]?[sequenceNumber] = payload
         }
     }
+}
+
+extension InMemoryStore.Operation {
+    var isWrite: Bool { if case .write = self { true } else { false } }
 }

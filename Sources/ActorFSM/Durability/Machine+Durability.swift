@@ -38,12 +38,21 @@ extension Machine {
         return await journal.waitForWrite(index)
     }
 
-    /// Ends an inline `send` of a durable machine: lets the machine go on with other events,
-    /// then waits for the acknowledgement the configuration asks for.
+    /// Ends an inline `send` of a durable machine. Durable, it lets the machine go on with
+    /// other events, then waits until the event's entry is committed; firing and forgetting, it
+    /// first waits, still holding the machine, until the writes in flight fit the window.
     @usableFromInline func finishDurably(_ record: Record) async throws(MachineError<Definition>) -> Record {
-        let write = journal?.newestWrite ?? 0
-        processingFinished()
-        try await awaitAcknowledgement(of: record, write: write)
+        guard let journal else { return try Self.result(of: record) }
+        switch journal.durability.acknowledgement.code {
+        case .durable:
+            let write = journal.newestWrite
+            processingFinished()
+            try await awaitAcknowledgement(of: record, write: write)
+        case .window(let window):
+            let failure = await journal.waitForRoom(window: window)
+            processingFinished()
+            if let failure { throw MachineError(.notDurable, machineID: id, record: record, cause: failure) }
+        }
         return try Self.result(of: record)
     }
 

@@ -102,8 +102,12 @@ extension Machine {
     ) -> [(Alarm, Duration)] {
         guard !timeouts.isEmpty else { return [] }
         guard let recovery, recovery.point.timers.enteredAt != 0 else {
+            // A new machine, or one whose first event has not completed: its deadlines run from
+            // now (the first of them processed again already, if a crash interrupted it).
             journal.startedInTimedState()
-            return timeouts.map { (Alarm(after: $0.duration, on: clock), $0.duration) }
+            return timeouts.dropFirst(recovery?.timeoutInterrupted == true ? 1 : 0).map {
+                (Alarm(after: $0.duration, on: clock), $0.duration)
+            }
         }
         let now = journal.now()
         let timers = recovery.point.timers

@@ -35,30 +35,43 @@ final class MachineJournal<Definition: MachineDefinition>: Sendable {
     ///
     /// - Returns: its ticket, or 0 if the event cannot be encoded (it is then not durable).
     func register(_ kind: PendingEvent.Kind, _ event: Event, _ predicates: PredicateContext?, deadline: Int64 = 0) -> UInt64 {
-        guard let bytes = try? coding.encodeEvent(event) else { return 0 }
+        registered(kind, event, predicates, deadline: deadline)?.ticket ?? 0
+    }
+
+    private func registered(
+        _ kind: PendingEvent.Kind, _ event: Event, _ predicates: PredicateContext?, deadline: Int64
+    ) -> PendingEvent? {
+        guard let bytes = try? coding.encodeEvent(event) else { return nil }
         let stored = coding.store(predicates)
         return state.withLock { state in
-            let ticket = state.timers.nextTicket
+            let pending = PendingEvent(ticket: state.timers.nextTicket, kind: kind, deadline: deadline, event: bytes,
+                                       predicates: stored)
             state.timers.nextTicket += 1
-            state.timers.pending.append(PendingEvent(ticket: ticket, kind: kind, deadline: deadline, event: bytes,
-                                                     predicates: stored))
-            return ticket
+            state.timers.pending.append(pending)
+            return pending
         }
     }
 
-    /// Registers a delayed post due `delay` from now, and rewrites the newest entry with it: a
-    /// delayed post made outside any transition has no entry of its own to ride with.
-    func registerDelayed(_ event: Event, _ predicates: PredicateContext?, after delay: Duration) -> UInt64 {
-        let ticket = register(.delayed, event, predicates, deadline: now() + StoredOrigin.nanoseconds(delay))
-        if ticket != 0 { amend() }
-        return ticket
+    /// Registers a delayed post due `delay` from now. One made outside any action has no entry
+    /// of its own to ride with, so the newest entry is written again with it; one an action
+    /// makes is written with its transition's entry (and made again if that transition is
+    /// processed again after a crash).
+    func registerDelayed(_ event: Event, _ predicates: PredicateContext?, after delay: Duration, fromAction: Bool) -> UInt64 {
+        guard let pending = registered(.delayed, event, predicates, deadline: now() + StoredOrigin.nanoseconds(delay))
+        else { return 0 }
+        if !fromAction { amend(adding: pending) }
+        return pending.ticket
     }
 
-    /// Forgets a self-posted event: refused by the inbox, or a delayed post cancelled (which
-    /// `amending` writes at once).
-    func unregister(_ ticket: UInt64, amending: Bool = false) {
+    /// Forgets a self-posted event refused by the inbox.
+    func unregister(_ ticket: UInt64) {
         state.withLock { state in state.timers.pending.removeAll { $0.ticket == ticket } }
-        if amending { amend() }
+    }
+
+    /// Forgets a delayed post cancelled before delivery, and writes the cancellation at once.
+    func cancelled(_ ticket: UInt64) {
+        unregister(ticket)
+        amend(removing: ticket)
     }
 
     /// The event about to be processed is the self-posted one with `ticket`: the entry that
@@ -115,8 +128,8 @@ final class MachineJournal<Definition: MachineDefinition>: Sendable {
         }
         let predicates = coding.store(predicates)
         let compactionInterval = durability.compactionInterval
-        let write = self.state.withLock { state -> JournalWrite? in
-            guard state.failure == nil else { return nil }
+        return self.state.withLock { state -> UInt64 in
+            guard state.failure == nil else { return state.appendedWrites }
             let ticket = state.processingTicket
             if kind == .completed {
                 state.processingTicket = 0
@@ -143,39 +156,38 @@ final class MachineJournal<Definition: MachineDefinition>: Sendable {
                 }
             }
             let entry = JournalEntry(machine: key, sequenceNumber: sequenceNumber, payload: payload.encoded())
-            return JournalWrite(entry: entry, removingEntriesBelow: removing)
+            return append(JournalWrite(entry: entry, removingEntriesBelow: removing), &state)
         }
-        guard let write else { return newestWrite }
-        return append(write)
     }
 
-    /// Hands `write` to the store, and returns its index. Writes from the actor and from other
-    /// threads (amendments) reach the store in the order of their indices: the index is taken
-    /// and the write queued under the lock. A store never calls `completion` from within `append`.
-    @discardableResult
-    private func append(_ write: JournalWrite) -> UInt64 {
+    /// Hands `write` to the store, and returns its index. It is called with the lock held, in
+    /// the same hold that composed the write: writes from the actor and from other threads
+    /// (amendments) then reach the store in the order of both their indices and their contents.
+    /// A store never calls `completion` from within `append`.
+    private func append(_ write: JournalWrite, _ state: inout JournalState<Definition>) -> UInt64 {
+        state.appendedWrites += 1
+        state.lastActivity = now()
+        let index = state.appendedWrites
+        durability.store.append(write) { [self] error in committed(index, error: error) }
+        return index
+    }
+
+    /// Rewrites the newest completed entry with one change to its pending events: a delayed
+    /// post made outside any transition (`adding`), or one cancelled (`removing`). It starts
+    /// from what that entry holds, not from the events a transition in progress has posted:
+    /// those are written with that transition's own entry.
+    private func amend(adding added: PendingEvent? = nil, removing removed: UInt64? = nil) {
         state.withLock { state in
-            guard state.failure == nil else { return state.appendedWrites }
-            state.appendedWrites += 1
-            state.lastActivity = now()
-            let index = state.appendedWrites
-            durability.store.append(write) { [self] error in committed(index, error: error) }
-            return index
+            guard state.failure == nil, var last = state.lastWritten else { return }
+            if let removed { last.timers.pending.removeAll { $0.ticket == removed } }
+            if let added { last.timers.pending.append(added) }
+            last.timers.nextTicket = max(last.timers.nextTicket, state.timers.nextTicket)
+            state.lastWritten = last
+            guard var payload = state.lastPayload(coding: coding, version: durability.schemaVersion) else { return }
+            payload.timers = last.timers
+            let entry = JournalEntry(machine: key, sequenceNumber: last.sequenceNumber, payload: payload.encoded())
+            _ = append(JournalWrite(entry: entry), &state)
         }
-    }
-
-    /// Rewrites the newest entry with the current pending events: a delayed post made, or
-    /// cancelled, outside any transition.
-    func amend() {
-        let write = state.withLock { state -> JournalWrite? in
-            guard state.failure == nil, let last = state.lastWritten,
-                  var payload = state.lastPayload(coding: coding, version: durability.schemaVersion)
-            else { return nil }
-            payload.timers = state.timers
-            return JournalWrite(entry: JournalEntry(machine: key, sequenceNumber: last.sequenceNumber,
-                                                    payload: payload.encoded()))
-        }
-        if let write { append(write) }
     }
 
     private func fail(_ error: StoreError) -> UInt64 {

@@ -44,11 +44,13 @@ package final class StoreThread<Work: Sendable>: Sendable {
         }
     }
 
-    /// Lets the thread finish the work queued, then ends it; waits for it unless called from
-    /// the thread itself (the last reference to a store may go in a completion it runs).
-    package func close() {
+    /// Lets the thread finish the work queued and then `last`, if given, then ends it; nothing
+    /// queued after `last` is taken. Waits for the thread unless called from the thread itself
+    /// (the last reference to a store may go in a completion it runs).
+    package func close(after last: Work? = nil) {
         let wasOpen = queue.withLockSignalling { queue in
             defer { queue.isClosed = true }
+            if !queue.isClosed, let last { queue.work.append(last) }
             return !queue.isClosed
         }
         guard wasOpen, let thread = handle.withLock({ $0 }) else { return }

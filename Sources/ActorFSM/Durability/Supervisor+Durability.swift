@@ -113,7 +113,11 @@ extension Supervisor {
             }
         }
         do {
-            if let machine = try await restore(id: id, data: data, skippingFinal: false) { return machine }
+            // A restore that a `send` started, without data, finds nothing for a new id: then
+            // this call makes the machine with its own data.
+            for _ in 0..<2 {
+                if let machine = try await restore(id: id, data: data, skippingFinal: false) { return machine }
+            }
         } catch let error as MachineError<Definition> {
             throw error
         } catch {
@@ -188,7 +192,17 @@ extension Supervisor {
     /// The machine under `id`, restored from the store if this is a durable supervisor and the
     /// store holds it.
     func machineRestoring(id: ID, origin: EventOrigin) async throws(MachineError<Definition>) -> Child? {
-        if let machine = machine(id: id) { return machine }
+        if let machine = machine(id: id) {
+            guard durable != nil, !(await machine.isAcceptingEvents), !isShutDown else { return machine }
+            // Passivated (or stopping after a failure): once it has ended, its successor takes
+            // the event, or the machine comes back from the store.
+            await machine.finish()
+            let successor = registry.withLock { registry -> Child? in
+                if registry.machines[id] === machine { registry.machines[id] = nil }
+                return registry.machines[id]
+            }
+            if let successor { return successor }
+        }
         guard durable != nil else { return nil }
         do {
             return try await restore(id: id, data: nil, skippingFinal: false)

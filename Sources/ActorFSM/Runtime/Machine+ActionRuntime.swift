@@ -6,7 +6,7 @@ extension Machine: ActionRuntime {
     ) -> ScheduledEvent? {
         // A context is only ever made by this machine for its own `Event` type.
         guard let event = event as? Event else { return nil }
-        return schedule(event, after: delay, predicates: predicates)
+        return schedule(event, after: delay, predicates: predicates, fromAction: true)
     }
 
     @usableFromInline nonisolated func refusedDelayedPost() -> MachineErrorKind {

@@ -122,7 +122,9 @@ extension Machine {
         // The delayed posts close first, in the turn of the lock that stops an idle inbox, so
         // that none is accepted once the inbox closes.
         let (delayed, idle) = mailbox.withLock { ($0.delayedPosts.close(), $0.inbox.closeIfIdle()) }
-        for event in delayed { event.cancel() }
+        // Withdrawn, not cancelled: a durable machine keeps them in its store, to deliver them
+        // when it is restored.
+        for event in delayed { event.withdraw() }
         if idle { return true }
         let closing = mailbox.withLock { $0.inbox.close(stopping: stopping) }
         for waiter in closing.waiters { waiter.answer(.refused, admission: .refused) }

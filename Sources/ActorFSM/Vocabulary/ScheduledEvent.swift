@@ -34,6 +34,18 @@ public final class ScheduledEvent: Sendable {
         return cancelled
     }
 
+    /// Cancels the event because its machine stops taking events, without telling a durable
+    /// machine's journal: the store keeps it, and a restored machine delivers it.
+    func withdraw() {
+        let timer = state.withLock { state -> Task<Void, Never>? in
+            guard state.status == .pending else { return nil }
+            state.status = .cancelled
+            defer { state.timer = nil }
+            return state.timer
+        }
+        timer?.cancel()
+    }
+
     /// Keeps the task that waits for the delay, so `cancel()` can end the wait early.
     func attach(_ timer: Task<Void, Never>) {
         let cancelled = state.withLock { state in

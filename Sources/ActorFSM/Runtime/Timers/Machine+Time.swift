@@ -24,14 +24,17 @@ extension Machine {
     /// machine writes it to its journal (see ``MachineJournal/register(_:_:_:deadline:)``), or,
     /// restoring one, passes its stored `ticket`.
     nonisolated func schedule(
-        _ event: Event, after delay: Duration, predicates: PredicateContext?, ticket stored: UInt64? = nil
+        _ event: Event, after delay: Duration, predicates: PredicateContext?, ticket stored: UInt64? = nil,
+        fromAction: Bool = false
     ) -> ScheduledEvent? {
-        let ticket = journal.map { stored ?? $0.registerDelayed(event, predicates, after: delay) } ?? 0
+        let ticket = journal.map {
+            stored ?? $0.registerDelayed(event, predicates, after: delay, fromAction: fromAction)
+        } ?? 0
         var onCancel: (@Sendable () -> Void)?
-        if let journal, ticket != 0 { onCancel = { journal.unregister(ticket, amending: true) } }
+        if let journal, ticket != 0 { onCancel = { journal.cancelled(ticket) } }
         let scheduled = ScheduledEvent(onCancel: onCancel)
         guard mailbox.withLock({ $0.delayedPosts.add(scheduled) }) else {
-            if ticket != 0 { journal?.unregister(ticket, amending: false) }
+            if ticket != 0 { journal?.cancelled(ticket) }
             return nil
         }
         let alarm = Alarm(after: delay, on: configuration.clock)
