@@ -38,6 +38,26 @@ extension Machine {
         return await journal.waitForWrite(index)
     }
 
+    /// `send` on a durable machine: processed inline when the machine is idle, as on any
+    /// machine, then answered once the acknowledgement the configuration asks for is there.
+    @usableFromInline func sendDurably(
+        _ event: Event, _ predicates: PredicateContext?
+    ) async throws(MachineError<Definition>) -> Record {
+        let acceptedAt = Timestamp.now
+        let scope = ActionScope.machines
+        guard mailbox.withLock({ $0.inbox.beginInline() }) else {
+            if scope.contains(ObjectIdentifier(self)) { throw refusal(.reentrantSend, origin: .send) }
+            return try await sendThroughInbox(event, predicates, acceptedAt: acceptedAt, scope: scope)
+        }
+        if settings.isInstrumented { reportInlineSend() }
+        let record = await process(event, predicates, origin: .send, acceptedAt: acceptedAt, scope: scope, replying: true)
+        if postponedJustNow {
+            postponedJustNow = false
+            return try await awaitPostponed(event, predicates, acceptedAt: acceptedAt, scope: scope)
+        }
+        return try await finishDurably(record)
+    }
+
     /// Ends an inline `send` of a durable machine. Durable, it lets the machine go on with
     /// other events, then waits until the event's entry is committed; firing and forgetting, it
     /// first waits, still holding the machine, until the writes in flight fit the window.

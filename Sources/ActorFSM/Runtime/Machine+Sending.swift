@@ -14,6 +14,9 @@ extension Machine {
     public func send(_ event: Event, predicates: PredicateContext? = nil) async throws(MachineError<Definition>) -> Record {
         guard core.isAcceptingEvents else { throw refusal(.stopped, origin: .send) }
         if Task.isCancelled { throw refusal(.cancelled, origin: .send) }
+        // A durable machine's send waits for the store too: a path of its own, so that this one
+        // keeps no suspension point for it.
+        if journal != nil { return try await sendDurably(event, predicates) }
         let acceptedAt = Timestamp.now
         if mailbox.withLock({ $0.inbox.beginInline() }) {
             // Not reentrant: none of this machine's actions is running.
@@ -24,7 +27,6 @@ extension Machine {
                 postponedJustNow = false
                 return try await awaitPostponed(event, predicates, acceptedAt: acceptedAt, scope: ActionScope.machines)
             }
-            if journal != nil { return try await finishDurably(record) }
             processingFinished()
             return try Self.result(of: consume record)
         }
