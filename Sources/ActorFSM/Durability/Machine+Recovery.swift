@@ -89,18 +89,17 @@ extension Machine {
         let key = coding.key(id)
         let recovery = try await Recovery.load(key, coding: coding, schema: schema, data: data)
         self.init(schema: schema, id: id, data: data, startingIn: nil, settings: settings, link: link,
-                  generation: generation, journal: MachineJournal(coding: coding, key: key, restored: recovery?.point),
-                  recovery: recovery)
+                  generation: generation, journal: MachineJournal(coding: coding, key: key, recovery: recovery))
     }
 
     /// The alarms of a durable machine's first state: for a restored machine, the timeouts
     /// not yet fired, due at their stored deadlines (at once if past due); for a new one, due
     /// from now, as the journal notes.
     static func durableAlarms(
-        _ timeouts: [TimerTable<Definition>.StateTimeout], journal: MachineJournal<Definition>, recovery: Recovery<Definition>?,
-        clock: any Clock<Duration>
+        _ timeouts: [TimerTable<Definition>.StateTimeout], journal: MachineJournal<Definition>, clock: any Clock<Duration>
     ) -> [(Alarm, Duration)] {
         guard !timeouts.isEmpty else { return [] }
+        let recovery = journal.recovery
         guard let recovery, recovery.point.timers.enteredAt != 0 else {
             // A new machine, or one whose first event has not completed: its deadlines run from
             // now (the first of them processed again already, if a crash interrupted it).
@@ -119,9 +118,9 @@ extension Machine {
     }
 
     /// Queues what a restored machine processes first, and arms its delayed posts again.
-    nonisolated func resume(_ recovery: Recovery<Definition>) {
+    nonisolated func resume() {
+        guard let journal, let recovery = journal.recovery else { return }
         for entry in recovery.requeued { perform(mailbox.withLock { $0.inbox.timerEvent(entry) }) }
-        guard let journal else { return }
         let now = journal.now()
         for delayed in recovery.delayed {
             _ = schedule(delayed.event, after: .nanoseconds(max(0, delayed.deadline - now)),

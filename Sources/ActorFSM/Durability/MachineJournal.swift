@@ -10,18 +10,33 @@ final class MachineJournal<Definition: MachineDefinition>: Sendable {
     /// The machine's id as the store knows it.
     let key: String
     private let state: Locked<JournalState<Definition>>
+    /// What the machine resumes from, if the store held it (or its predecessor wrote it).
+    let recovery: Recovery<Definition>?
 
-    init(coding: DurableCoding<Definition>, key: String, restored: RestorePoint<Definition>?) {
+    init(coding: DurableCoding<Definition>, key: String, recovery: Recovery<Definition>?) {
         self.coding = coding
         self.key = key
+        self.recovery = recovery
         var initial = JournalState<Definition>()
         initial.lastActivity = coding.durability.wallClock.nanosecondsSince1970()
-        if let restored {
+        if let restored = recovery?.point {
             initial.timers = restored.timers
             initial.lastWritten = restored
         }
         state = Locked(initial)
     }
+
+    /// Whether the machine resumes from a stored entry.
+    var isRestored: Bool { recovery != nil }
+
+    /// The stored state; call only if ``isRestored``.
+    func restoredState() -> State { recovery!.point.state }
+
+    /// The stored data; call only if ``isRestored``.
+    func restoredData() -> Definition.Data { recovery!.point.data }
+
+    /// The stored sequence number, 0 if the machine is new.
+    var restoredSequenceNumber: UInt64 { recovery?.point.sequenceNumber ?? 0 }
 
     var durability: Durability<Definition> { coding.durability }
 

@@ -85,11 +85,11 @@ extension Supervisor {
             else { continue }
             let registered = registry.withLock { registry -> Bool in
                 guard !registry.isShutDown, registry.machines[id] == nil, registry.restoring[id] == nil else { return false }
-                let (link, generation) = nextGeneration(&registry)
+                let link = nextLink(&registry)
+                let generation = registry.generation
                 registry.machines[id] = Child(
                     schema: schema, id: id, data: recovery.point.data, startingIn: nil, settings: settings, link: link,
-                    generation: generation, journal: MachineJournal(coding: coding, key: key, restored: recovery.point),
-                    recovery: recovery)
+                    generation: generation, journal: MachineJournal(coding: coding, key: key, recovery: recovery))
                 return true
             }
             if registered { restored += 1 }
@@ -247,11 +247,11 @@ extension Supervisor {
         return registry.withLock { registry -> Child? in
             guard !registry.isShutDown else { return nil }
             if let running = registry.machines[id] { return running }
-            let (link, generation) = nextGeneration(&registry)
+            let link = nextLink(&registry)
+            let generation = registry.generation
             let machine = Child(schema: schema, id: id, data: recovery?.point.data ?? data!, startingIn: nil,
                                 settings: settings, link: link, generation: generation,
-                                journal: MachineJournal(coding: coding, key: key, restored: recovery?.point),
-                                recovery: recovery)
+                                journal: MachineJournal(coding: coding, key: key, recovery: recovery))
             registry.machines[id] = machine
             return machine
         }

@@ -139,35 +139,38 @@ public final actor Machine<Definition: MachineDefinition> {
 
     init(
         schema: Schema<Definition>, id: ID, data: Definition.Data, startingIn state: State?, settings: MachineSettings<State>,
-        link: ParentLink<Definition>?, generation: UInt64, journal: MachineJournal<Definition>? = nil,
-        recovery: Recovery<Definition>? = nil
+        link: ParentLink<Definition>?, generation: UInt64, journal: MachineJournal<Definition>? = nil
     ) {
+        // A machine in memory never touches a value of the durability's generic types here:
+        // code not specialized for the machine's types (a supervisor's spawn) would look up
+        // their metadata for every machine.
+        let restored = journal?.isRestored == true
         self.id = id
         self.initialData = data
-        self.committedData = recovery?.point.data ?? data
+        self.committedData = restored ? journal!.restoredData() : data
         self.schema = schema
         self.settings = settings
         self.link = link
         self.generation = generation
         self.journal = journal
         self.mailbox = FencedMutex(Mailbox(capacity: settings.configuration.inboxCapacity))
-        let start = recovery?.point.state ?? state ?? schema.initialState
+        let start = restored ? journal!.restoredState() : state ?? schema.initialState
         let storage = schema.storage
-        let core = Core(startingIn: start, of: storage, sequenceNumber: recovery?.point.sequenceNumber ?? 0)
+        let core = Core(startingIn: start, of: storage, sequenceNumber: restored ? journal!.restoredSequenceNumber : 0)
         self.core = core
         settings.instrument?.machineStarted(id)
         if storage.timers.hasTimedStates && core.stateID >= 0 {
             // The deadlines are fixed now; the tasks that wait for them start on the actor.
             let clock = settings.configuration.clock
             let timeouts = storage.timers.stateTimeouts[Int(core.stateID)]
-            let alarms = journal.map { Self.durableAlarms(timeouts, journal: $0, recovery: recovery, clock: clock) }
+            let alarms = journal.map { Self.durableAlarms(timeouts, journal: $0, clock: clock) }
                 ?? timeouts.map { (Alarm(after: $0.duration, on: clock), $0.duration) }
             timers = StateTimers()
             if !alarms.isEmpty || !storage.timers.stateTasks[Int(core.stateID)].isEmpty {
                 Task { await self.armInitialState(alarms) }
             }
         }
-        if let recovery { resume(recovery) }
+        if restored { resume() }
     }
 
     /// How it runs.

@@ -3,19 +3,21 @@
 
 extension Supervisor {
     /// Makes a machine under `id` and registers it. A durable supervisor's machine writes to
-    /// the store, and a restarted one resumes from `point`, its predecessor's newest entry.
+    /// the store, and a restarted one resumes from its `predecessor`'s newest entry. (A class
+    /// reference, not the entry: the spawn path, not specialized for the machine's types, then
+    /// passes a null pointer rather than a generic value whose layout it must look up.)
     func makeMachine(
         id: ID, data: Definition.Data, startingIn state: State?, in registry: inout Registry,
-        resuming point: RestorePoint<Definition>? = nil
+        resuming predecessor: MachineJournal<Definition>? = nil
     ) -> Child {
-        let (link, generation) = nextGeneration(&registry)
+        let link = nextLink(&registry)
+        let generation = registry.generation
         let machine: Child
         if let durable {
             let key = durable.key(id)
-            let recovery = point.map { Recovery.resuming($0, coding: durable, schema: schema, key: key) }
+            let recovery = predecessor?.lastWritten.map { Recovery.resuming($0, coding: durable, schema: schema, key: key) }
             machine = Child(schema: schema, id: id, data: data, startingIn: state, settings: settings, link: link,
-                            generation: generation, journal: MachineJournal(coding: durable, key: key, restored: point),
-                            recovery: recovery)
+                            generation: generation, journal: MachineJournal(coding: durable, key: key, recovery: recovery))
         } else {
             machine = Child(schema: schema, id: id, data: data, startingIn: state, settings: settings, link: link,
                             generation: generation)
@@ -24,13 +26,15 @@ extension Supervisor {
         return machine
     }
 
-    /// The link every machine shares, and the next machine's generation.
-    func nextGeneration(_ registry: inout Registry) -> (ParentLink<Definition>, UInt64) {
+    /// The link every machine shares; the next machine's generation is then
+    /// `registry.generation`. (Two results, not a tuple: code not specialized for the machine's
+    /// types would look up the tuple's metadata for every machine.)
+    func nextLink(_ registry: inout Registry) -> ParentLink<Definition> {
         registry.generation += 1
         let link = registry.link ?? ParentLink(
             flags: flags, recorded: { [weak self] in self?.machineRecorded($0) },
             stopped: { [weak self] in self?.machineStopped(id: $0, generation: $1, $2) })
         registry.link = link
-        return (link, registry.generation)
+        return link
     }
 }

@@ -345,7 +345,7 @@ public final class Supervisor<Definition: MachineDefinition>: Sendable {
             }
             registry.restarts.append(instant)
             _ = makeMachine(id: id, data: failed.initialData, startingIn: nil, in: &registry,
-                            resuming: failed.journal?.lastWritten)
+                            resuming: failed.journal)
             return .restarted(error)
         }
     }
