@@ -130,7 +130,7 @@ if finalStates.count < settings.orders {
             // The replacement starts where its predecessor's last transition left it: placed in
             // memory, or its stored state with --store. Move it on from there.
             if let state = await orders.machine(id: id)?.state, let next = nextStep(for: id, in: state, services: services) {
-                try orders.tryPost(to: id, next)
+                try? await orders.post(to: id, next)
             }
         case .escalated(let id, let error):
             print("\nThe supervisor escalated order \(id): \(error)")

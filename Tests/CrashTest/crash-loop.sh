@@ -10,7 +10,8 @@ rounds=${2:-24}
 # The folder stays behind if a check fails, for a look at the store: --history ORDER prints an
 # order's journal.
 folder=$(mktemp -d)
-trap 'kill -9 "${holder:-0}" 2>/dev/null || true' EXIT
+holder=""
+trap '[ -n "$holder" ] && kill -9 "$holder" 2>/dev/null; true' EXIT
 store=$folder/orders.sqlite
 args=(--orders 10000 --seed 5 --store "$store")
 
@@ -26,16 +27,26 @@ for round in $(seq 1 "$rounds"); do
     fi
     if (( status == 137 )); then kills=$((kills + 1)); fi
     if (( status != 0 && status != 137 )); then
-        cat "$folder/run.log"
+        cat "$folder/run.log" >&2
         echo "error: round $round ended with status $status" >&2
         exit 1
     fi
-    "$bin" "${args[@]}" --verify-so-far | sed "s/^/round $round: /"
+    if ! "$bin" "${args[@]}" --verify-so-far > "$folder/verify.log"; then
+        sed "s/^/round $round: /" "$folder/verify.log" >&2
+        echo "error: round $round left the store inconsistent; see $folder" >&2
+        exit 1
+    fi
+    sed "s/^/round $round: /" "$folder/verify.log"
 done
 
 "$bin" "${args[@]}" > "$folder/final.log"
 tail -8 "$folder/final.log"
-"$bin" "${args[@]}" --verify
+if ! "$bin" "${args[@]}" --verify > "$folder/verify.log"; then
+    cat "$folder/verify.log" >&2
+    echo "error: the finished run left the store inconsistent; see $folder" >&2
+    exit 1
+fi
+cat "$folder/verify.log"
 echo "The workflow was killed $kills times in $rounds rounds."
 if (( kills < 20 )); then
     echo "error: fewer than 20 kills" >&2

@@ -144,7 +144,7 @@ final class MachineJournal<Definition: MachineDefinition>: Sendable {
         let predicates = coding.store(predicates)
         let compactionInterval = durability.compactionInterval
         return self.state.withLock { state -> UInt64 in
-            guard state.failure == nil else { return state.appendedWrites }
+            guard state.failure == nil, !state.isSealed else { return state.appendedWrites }
             let ticket = state.processingTicket
             if kind == .completed {
                 state.processingTicket = 0
@@ -193,7 +193,7 @@ final class MachineJournal<Definition: MachineDefinition>: Sendable {
     /// those are written with that transition's own entry.
     private func amend(adding added: PendingEvent? = nil, removing removed: UInt64? = nil) {
         state.withLock { state in
-            guard state.failure == nil, var last = state.lastWritten else { return }
+            guard state.failure == nil, !state.isSealed, var last = state.lastWritten else { return }
             if let removed { last.timers.pending.removeAll { $0.ticket == removed } }
             if let added { last.timers.pending.append(added) }
             last.timers.nextTicket = max(last.timers.nextTicket, state.timers.nextTicket)
@@ -267,6 +267,16 @@ final class MachineJournal<Definition: MachineDefinition>: Sendable {
 
     /// What the newest completed entry holds, for a supervisor's restart.
     var lastWritten: RestorePoint<Definition>? { state.withLock { $0.lastWritten } }
+
+    /// Writes nothing more, and returns what the newest completed entry holds: a supervisor
+    /// restarts the machine from it. The stopped machine may still record events it will not
+    /// process; their entries would take numbers its successor goes on from.
+    func seal() -> RestorePoint<Definition>? {
+        state.withLock { state in
+            state.isSealed = true
+            return state.lastWritten
+        }
+    }
 }
 
 /// The part of a journal behind its lock.
@@ -283,6 +293,8 @@ struct JournalState<Definition: MachineDefinition>: Sendable {
     var waiters: [(index: UInt64, continuation: CheckedContinuation<StoreError?, Never>)] = []
     var lastWritten: RestorePoint<Definition>?
     var lastActivity: Int64 = 0
+    /// Whether the machine's successor has taken over: nothing more is written.
+    var isSealed = false
 
     /// The newest completed entry's payload, composed again.
     func lastPayload(coding: DurableCoding<Definition>, version: Int) -> JournalPayload? {

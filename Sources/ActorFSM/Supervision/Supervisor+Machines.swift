@@ -15,7 +15,7 @@ extension Supervisor {
         let machine: Child
         if let durable {
             let key = durable.key(id)
-            let recovery = predecessor?.lastWritten.map { Recovery.resuming($0, coding: durable, schema: schema, key: key) }
+            let recovery = predecessor?.seal().map { Recovery.resuming($0, coding: durable, schema: schema, key: key) }
             machine = Child(schema: schema, id: id, data: data, startingIn: state, settings: settings, link: link,
                             generation: generation, journal: MachineJournal(coding: durable, key: key, recovery: recovery))
         } else {
