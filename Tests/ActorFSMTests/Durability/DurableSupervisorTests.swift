@@ -56,6 +56,49 @@ struct Jam: Error {}
         await doors.shutdown()
     }
 
+    @Test func eventsStoppedBehindAFailureDoNotTakeTheNumbersOfTheRestartedMachine() async throws {
+        let gate = ActionGate()
+        let calls = ChargeGateway()
+        let schema = try Schema<Door>(initial: .closed, final: []) {
+            define(.closed) {
+                when(.kick) | then(.jammed) | { _ in
+                    await calls.charge("kick")
+                    await gate.pass()
+                    throw Jam()
+                }
+                when(.open) | then(.open)
+            }
+            define(.open) { when(.close) | then(.closed) }
+            define(.jammed) { when(.unlock) | then(.closed) }
+        }
+        let store = InMemoryStore()
+        let doors = try Supervisor(schema: schema, durability: doorDurability(store), configuration: SupervisorConfiguration(
+            machine: MachineConfiguration(failurePolicy: .stop), restartStrategy: .restart))
+        var reports = doors.reports().makeAsyncIterator()
+        let first = try await doors.activate(id: "d", data: Door.Data())
+        try await first.send(.open)
+        try await first.send(.close)
+        let kicking = Task { try await first.send(.kick) }
+        await calls.waitForCalls(1)
+        // Two events wait behind the failing one; the old machine records them as stopped.
+        try first.tryPost(.open)
+        try first.tryPost(.open)
+        await gate.open()
+        _ = await kicking.result
+        while let report = await reports.next() {
+            if case .restarted = report { break }
+        }
+        let restarted = try #require(doors.machine(id: "d"))
+        #expect(restarted !== first)
+        let record = try await restarted.send(.open)
+        await doors.shutdown()
+        // Whatever the old machine recorded before the restart took over, the store's numbers
+        // run without a gap or an overwrite up to the restarted machine's event.
+        #expect(try await store.entries(of: "d").map(\.sequenceNumber) == Array(1...record.sequenceNumber))
+        let again = try await Machine(schema: schema, id: "d", data: Door.Data(), durability: doorDurability(store.crash()))
+        #expect(await again.state == .open)
+    }
+
     @Test func aRestartedMachineKeepsItsStatesTimeoutDeadline() async throws {
         let clock = ManualClock()
         let schema = try Schema<Door>(initial: .closed, final: [.jammed]) {
