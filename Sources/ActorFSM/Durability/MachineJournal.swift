@@ -265,9 +265,6 @@ final class MachineJournal<Definition: MachineDefinition>: Sendable {
     /// passivation judges idleness by.
     var lastActivity: Int64 { state.withLock { $0.lastActivity } }
 
-    /// What the newest completed entry holds, for a supervisor's restart.
-    var lastWritten: RestorePoint<Definition>? { state.withLock { $0.lastWritten } }
-
     /// Writes nothing more, and returns what the newest completed entry holds: a supervisor
     /// restarts the machine from it. The stopped machine may still record events it will not
     /// process; their entries would take numbers its successor goes on from.
