@@ -2,7 +2,7 @@
 public struct DurabilityError: Error, Sendable, CustomStringConvertible {
     /// What went wrong.
     public struct Kind: Sendable, Hashable, CustomStringConvertible {
-        enum Code: Sendable, Hashable { case unknownState, undecodable, corruptEntry, storeFailed }
+        enum Code: Sendable, Hashable { case unknownState, undecodable, corruptEntry, storeFailed, heldElsewhere }
         let code: Code
 
         /// The stored state is not one of the schema's, and no migration maps it.
@@ -13,6 +13,9 @@ public struct DurabilityError: Error, Sendable, CustomStringConvertible {
         public static let corruptEntry = Self(code: .corruptEntry)
         /// The store failed to read or write.
         public static let storeFailed = Self(code: .storeFailed)
+        /// Another live process holds the machine's lease (a store shared by several processes):
+        /// that process runs the machine.
+        public static let heldElsewhere = Self(code: .heldElsewhere)
 
         /// The kind's name.
         public var description: String { "\(code)" }
@@ -47,6 +50,8 @@ public struct DurabilityError: Error, Sendable, CustomStringConvertible {
             return "machine \(machine)\(entry): \(detail); the entry is not applied"
         case .storeFailed:
             return "machine \(machine): the store failed: \(detail)"
+        case .heldElsewhere:
+            return "machine \(machine): another live process holds its lease and runs it; \(detail)"
         }
     }
 }

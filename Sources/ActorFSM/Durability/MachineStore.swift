@@ -29,6 +29,14 @@ public protocol MachineStore: AnyObject, Sendable {
 
     /// The ids of every machine with at least one entry.
     func machineIDs() async throws(StoreError) -> [String]
+
+    /// Makes this process the one writer of `machines`, before they are read back and resumed.
+    /// A store shared by several processes takes a lease on each (see `ActorFSMPostgres`); a
+    /// store one process opens has nothing to do.
+    ///
+    /// - Returns: the machines this process now writes, in order: all of `machines` but those
+    ///   another live process holds.
+    func claim(_ machines: [String]) async throws(StoreError) -> [String]
 }
 
 /// One write of a machine's journal: an entry, and optionally the removal of the entries
@@ -65,6 +73,9 @@ public struct JournalEntry: Sendable, Equatable {
 }
 
 extension MachineStore {
+    /// Every machine: one process writes the whole store.
+    public func claim(_ machines: [String]) async throws(StoreError) -> [String] { machines }
+
     /// One ``latestEntries(of:count:)`` per machine.
     public func latestEntries(of machines: [String], count: Int) async throws(StoreError) -> [String: [JournalEntry]] {
         var entries: [String: [JournalEntry]] = [:]

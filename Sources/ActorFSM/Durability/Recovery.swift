@@ -20,11 +20,17 @@ struct Recovery<Definition: MachineDefinition>: Sendable {
     static func load(
         _ key: String, coding: DurableCoding<Definition>, schema: Schema<Definition>, data: Definition.Data?
     ) async throws(DurabilityError) -> Recovery? {
+        let store = coding.durability.store
+        let claimed: [String]
         let entries: [JournalEntry]
         do {
-            entries = try await coding.durability.store.latestEntries(of: key, count: 2)
+            claimed = try await store.claim([key])
+            entries = claimed.isEmpty ? [] : try await store.latestEntries(of: key, count: 2)
         } catch {
             throw DurabilityError(.storeFailed, machine: key, detail: error.message)
+        }
+        guard !claimed.isEmpty else {
+            throw DurabilityError(.heldElsewhere, machine: key, detail: "send to it through that process")
         }
         return try decode(entries, key: key, coding: coding, schema: schema, data: data)
     }

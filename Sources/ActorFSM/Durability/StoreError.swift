@@ -3,13 +3,18 @@ public struct StoreError: Error, Sendable, CustomStringConvertible, Equatable {
     /// What went wrong, with the detail a user acts on: the file, the process that holds it, the
     /// database's own message.
     public let message: String
-    /// Whether the store file is held by another process: only one writes a store at a time.
+    /// Whether another process holds what was asked for: the store file (only one process writes
+    /// a SQLite store at a time), or a machine's lease (only one process writes a machine).
     public let isLocked: Bool
+    /// Whether a write was rejected because this process no longer holds the machine's lease:
+    /// another process took the machine over, and this one must stop writing it.
+    public let isFenced: Bool
 
     /// An error with `message`.
-    public init(_ message: String, isLocked: Bool = false) {
+    public init(_ message: String, isLocked: Bool = false, isFenced: Bool = false) {
         self.message = message
         self.isLocked = isLocked
+        self.isFenced = isFenced
     }
 
     /// The message.

@@ -68,11 +68,15 @@ extension Supervisor {
     ) async throws(DurabilityError) -> Int {
         let wanted = keys.filter { key in coding.id(key).map { machine(id: $0) == nil } ?? false }
         let entries: [String: [JournalEntry]]
-        do { entries = try await coding.durability.store.latestEntries(of: wanted, count: 2) } catch {
+        let claimed: [String]
+        do {
+            claimed = try await coding.durability.store.claim(wanted)
+            entries = try await coding.durability.store.latestEntries(of: claimed, count: 2)
+        } catch {
             throw DurabilityError(.storeFailed, machine: "(all)", detail: error.message)
         }
         var restored = 0
-        for key in wanted {
+        for key in claimed {
             let stored = entries[key] ?? []
             // A machine whose first event was interrupted needs its starting data: its first
             // use (activate(id:data:)) restores it.
