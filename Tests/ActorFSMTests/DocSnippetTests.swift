@@ -1,4 +1,5 @@
 import ActorFSM
+import ActorFSMPostgres
 import ActorFSMSQLite
 import ActorFSMTesting
 import Foundation
@@ -156,7 +157,7 @@ let configuration = MachineConfiguration<OrderState>(instrument: FailureLog())
     /// `Sources/ActorFSMTesting`: where it is, and its lines without their indentation.
     static func docExamples() throws -> [(place: String, lines: [String])] {
         var examples: [(String, [String])] = []
-        for folder in ["Sources/ActorFSM", "Sources/ActorFSMTesting", "Sources/ActorFSMSQLite"] {
+        for folder in ["Sources/ActorFSM", "Sources/ActorFSMTesting", "Sources/ActorFSMSQLite", "Sources/ActorFSMPostgres"] {
             let base = root.appendingPathComponent(folder)
             let files = FileManager.default.enumerator(at: base, includingPropertiesForKeys: nil)?
                 .compactMap { $0 as? URL }.filter { $0.pathExtension == "swift" } ?? []
@@ -586,6 +587,19 @@ let configuration = MachineConfiguration<OrderState>(instrument: FailureLog())
         let store = try SQLiteStore(path: "orders.sqlite")
         let orders = try Supervisor(schema: orderSchema, durability: Durability(store: store))
         _ = orders
+    }
+
+    func postgresStore(orderSchema: Schema<StoredOrders>) throws {
+        let store = try PostgresStore(url: "postgresql://orders@db.internal/orders")
+        let orders = try Supervisor(schema: orderSchema, durability: Durability(store: store))
+        _ = orders
+    }
+
+    func temporaryPostgres() throws {
+        let server = try TemporaryPostgres.start()
+        defer { server.stop() }
+        let store = try PostgresStore(url: server.url)
+        _ = store
     }
 
     func manualClock(payment: Schema<Orders>) async {

@@ -1,0 +1,219 @@
+import ActorFSM
+import CPostgreSQL
+
+/// One libpq connection. Its calls block, so only a store's own thread uses it (and the store's
+/// `init`, before that thread starts).
+final class PostgresConnection {
+    private var connection: OpaquePointer?
+    /// Where it connects, without a password: what messages name.
+    let target: String
+
+    /// Connects to `url` (a libpq connection string or `postgresql://` URL).
+    init(url: String) throws(StoreError) {
+        target = Self.redacting(url)
+        let connection = PQconnectdb(url)
+        guard let connection, PQstatus(connection) == CONNECTION_OK else {
+            let message = connection.map { Self.message(of: $0) } ?? "out of memory"
+            PQfinish(connection)
+            throw StoreError("could not connect to PostgreSQL at \(target): \(message)")
+        }
+        self.connection = connection
+    }
+
+    deinit { close() }
+
+    func close() {
+        PQfinish(connection)
+        connection = nil
+    }
+
+    /// Runs `sql`, which takes no parameters (it may hold several statements).
+    func execute(_ sql: String) throws(StoreError) {
+        let connection = try open()
+        let result = PQexec(connection, sql)
+        defer { PQclear(result) }
+        try check(result, sql)
+    }
+
+    /// Runs `sql` with `parameters` ($1, $2, …), and returns its rows in binary form.
+    @discardableResult
+    func query(_ sql: String, _ parameters: [PostgresParameter] = []) throws(StoreError) -> PostgresRows {
+        let connection = try open()
+        let result = Self.withParameters(parameters) { values, lengths, formats in
+            PQexecParams(connection, sql, Int32(parameters.count), nil, values, lengths, formats, 1)
+        }
+        do {
+            try check(result, sql)
+        } catch {
+            PQclear(result)
+            throw error
+        }
+        return PostgresRows(result!)
+    }
+
+    /// The connection, reconnecting once if the server dropped it.
+    private func open() throws(StoreError) -> OpaquePointer {
+        guard let connection else { throw StoreError("the connection to \(target) is closed") }
+        if PQstatus(connection) != CONNECTION_OK {
+            PQreset(connection)
+            guard PQstatus(connection) == CONNECTION_OK else {
+                throw StoreError("lost the connection to PostgreSQL at \(target): \(Self.message(of: connection))")
+            }
+        }
+        return connection
+    }
+
+    private func check(_ result: OpaquePointer?, _ sql: String) throws(StoreError) {
+        let status = result.map(PQresultStatus) ?? PGRES_FATAL_ERROR
+        guard status != PGRES_COMMAND_OK && status != PGRES_TUPLES_OK else { return }
+        let detail = result.flatMap { PQresultErrorMessage($0) }.map { String(cString: $0) } ?? ""
+        let message = detail.isEmpty ? connection.map { Self.message(of: $0) } ?? "no result" : detail
+        let statement = sql.split(separator: "\n").first.map(String.init) ?? sql
+        throw StoreError("PostgreSQL at \(target) failed (\(Self.trimmed(message))) running \(statement)")
+    }
+
+    private static func message(of connection: OpaquePointer) -> String {
+        trimmed(PQerrorMessage(connection).map { String(cString: $0) } ?? "unknown error")
+    }
+
+    private static func trimmed(_ message: String) -> String {
+        var message = Substring(message)
+        while message.last?.isNewline == true || message.last == " " { message = message.dropLast() }
+        return String(message)
+    }
+
+    /// `url` with any password replaced by `***`.
+    static func redacting(_ url: String) -> String {
+        var words: [String] = []
+        for word in url.split(separator: " ") {
+            words.append(word.hasPrefix("password=") ? "password=***" : String(word))
+        }
+        let text = words.joined(separator: " ")
+        // postgresql://user:password@host/…: the password is between the user's colon and the @.
+        guard let slash = text.firstIndex(of: "/"), text[slash...].hasPrefix("//") else { return text }
+        let authority = text.index(slash, offsetBy: 2)
+        guard let at = text[authority...].firstIndex(of: "@"),
+              let colon = text[authority..<at].firstIndex(of: ":") else { return text }
+        return String(text[..<text.index(after: colon)]) + "***" + String(text[at...])
+    }
+
+    /// Calls `body` with C arrays of the parameters' values, lengths and formats.
+    private static func withParameters<Value>(
+        _ parameters: [PostgresParameter],
+        _ body: (UnsafePointer<UnsafePointer<CChar>?>?, UnsafePointer<Int32>?, UnsafePointer<Int32>?) -> Value
+    ) -> Value {
+        var buffers: [UnsafeMutableRawBufferPointer] = []
+        defer { for buffer in buffers { buffer.deallocate() } }
+        var values: [UnsafePointer<CChar>?] = []
+        var lengths: [Int32] = []
+        var formats: [Int32] = []
+        for parameter in parameters {
+            let (bytes, format): ([UInt8], Int32) = switch parameter {
+            case .text(let text): (Array(text.utf8) + [0], 0)
+            case .binary(let bytes): (bytes, 1)
+            case .null: ([], -1)
+            }
+            if format < 0 {
+                values.append(nil)
+                lengths.append(0)
+                formats.append(0)
+                continue
+            }
+            let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: max(bytes.count, 1), alignment: 1)
+            bytes.withUnsafeBytes { buffer.copyMemory(from: $0) }
+            buffers.append(buffer)
+            values.append(UnsafePointer(buffer.baseAddress!.assumingMemoryBound(to: CChar.self)))
+            lengths.append(Int32(bytes.count))
+            formats.append(format)
+        }
+        return body(values, lengths, formats)
+    }
+}
+
+/// A parameter of a statement: text PostgreSQL parses by the parameter's type, or raw bytes for
+/// a `bytea`.
+enum PostgresParameter {
+    case text(String)
+    case binary([UInt8])
+    case null
+
+    /// A `bigint`.
+    static func integer(_ value: Int64) -> Self { .text(String(value)) }
+
+    /// A `text[]`.
+    static func texts(_ values: [String]) -> Self {
+        .text("{" + values.map(quoted).joined(separator: ",") + "}")
+    }
+
+    /// A `bigint[]`.
+    static func integers(_ values: [Int64]) -> Self {
+        .text("{" + values.map(String.init).joined(separator: ",") + "}")
+    }
+
+    /// A `bytea[]`, each value in hexadecimal.
+    static func byteArrays(_ values: [[UInt8]]) -> Self {
+        var text = "{"
+        text.reserveCapacity(values.reduce(2) { $0 + 2 * $1.count + 6 })
+        for (index, bytes) in values.enumerated() {
+            text += index == 0 ? "\"\\\\x" : ",\"\\\\x"
+            text += hex(bytes)
+            text += "\""
+        }
+        return .text(text + "}")
+    }
+
+    private static func quoted(_ value: String) -> String {
+        var text = "\""
+        for character in value {
+            if character == "\"" || character == "\\" { text.append("\\") }
+            text.append(character)
+        }
+        return text + "\""
+    }
+
+    private static func hex(_ bytes: [UInt8]) -> String {
+        let digits = Array("0123456789abcdef".utf8)
+        return String(unsafeUninitializedCapacity: bytes.count * 2) { buffer in
+            for (index, byte) in bytes.enumerated() {
+                buffer[2 * index] = digits[Int(byte >> 4)]
+                buffer[2 * index + 1] = digits[Int(byte & 15)]
+            }
+            return bytes.count * 2
+        }
+    }
+}
+
+/// The rows of a result, in binary form; freed with the value.
+final class PostgresRows {
+    private let result: OpaquePointer
+
+    init(_ result: OpaquePointer) { self.result = result }
+    deinit { PQclear(result) }
+
+    /// How many rows the result has.
+    var count: Int { Int(PQntuples(result)) }
+
+    /// How many rows the statement changed (for `INSERT`, `UPDATE`, `DELETE`).
+    var changed: Int { Int(String(cString: PQcmdTuples(result))) ?? 0 }
+
+    func isNull(_ row: Int, _ column: Int) -> Bool { PQgetisnull(result, Int32(row), Int32(column)) == 1 }
+
+    /// The `bytea` (or any value's raw binary form) at `row`, `column`.
+    func bytes(_ row: Int, _ column: Int) -> [UInt8] {
+        let count = Int(PQgetlength(result, Int32(row), Int32(column)))
+        guard count > 0, let value = PQgetvalue(result, Int32(row), Int32(column)) else { return [] }
+        return Array(UnsafeRawBufferPointer(start: value, count: count))
+    }
+
+    func text(_ row: Int, _ column: Int) -> String {
+        String(decoding: bytes(row, column), as: UTF8.self)
+    }
+
+    /// The `bigint` at `row`, `column` (big-endian in binary form).
+    func integer(_ row: Int, _ column: Int) -> Int64 {
+        bytes(row, column).reduce(Int64(0)) { $0 << 8 | Int64($1) }
+    }
+
+    /// The `boolean` at `row`, `column`.
+    func boolean(_ row: Int, _ column: Int) -> Bool { bytes(row, column).first == 1 }
+}

@@ -1,0 +1,203 @@
+import ActorFSM
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A ``MachineStore`` in a PostgreSQL database, which several processes share: each machine is
+/// written by one process at a time, the one holding its **lease**.
+///
+/// ```swift
+/// let store = try PostgresStore(url: "postgresql://orders@db.internal/orders")
+/// let orders = try Supervisor(schema: orderSchema, durability: Durability(store: store))
+/// ```
+///
+/// **Leases.** Each process is a *node*, alive while it renews its row in the database every
+/// third of ``leaseDuration``, in one statement for all its machines. Before a machine is read
+/// back (restored, activated, sent its first event), the store claims its lease: free leases,
+/// leases of this node and leases of a node whose time is up are taken, each with a new
+/// **epoch**; a lease another live node holds is not, and the machine fails to restore with
+/// `DurabilityError.Kind.heldElsewhere`. Times are the database's clock, so the nodes' clocks
+/// need not agree.
+///
+/// **Fencing.** Every write carries the epoch the node claimed, and the database writes it only
+/// while the node still holds the lease with that epoch, locking the lease row until the commit
+/// so that no takeover lands in between. A process that lost a lease (paused longer than the
+/// lease duration, cut off, and taken over) has its late writes rejected with a ``StoreError``
+/// whose `isFenced` is `true`: they never interleave with its successor's.
+///
+/// **Threads.** Every libpq call runs on a thread of the store's own, never on Swift's
+/// cooperative pool. Writes queued while a commit is in progress commit together in one
+/// statement (group commit).
+public final class PostgresStore: MachineStore {
+    private enum Operation: Sendable {
+        case write(JournalWrite, @Sendable (StoreError?) -> Void)
+        case run(@Sendable (PostgresJournal) -> Void)
+    }
+
+    /// The codec machines encode their values with.
+    public let codec: any DurableCodec
+    /// This process's name in the lease table.
+    public let node: String
+    /// How long a node holds its leases without renewing them: after it dies, its machines are
+    /// taken over once this much time has passed since its last renewal.
+    public let leaseDuration: Duration
+    /// Where the store connects, without a password.
+    public let target: String
+    private let thread: StoreThread<Operation>
+    private let heartbeat = Locked<Task<Void, Never>?>(nil)
+
+    /// Connects to the database at `url` (a `postgresql://` URL or a libpq connection string),
+    /// creates the store's tables if need be, and registers this process as `node`.
+    ///
+    /// - Parameters:
+    ///   - node: this process's name among the processes sharing the database; unique, and new
+    ///     for each run (the default: the host name, the process id and a random number).
+    ///   - leaseDuration: how long a silent node keeps its machines before others take them over.
+    /// - Throws: ``StoreError`` if the database cannot be reached or set up.
+    public init(
+        url: String, node: String? = nil, leaseDuration: Duration = .seconds(10), codec: any DurableCodec = JSONCodec()
+    ) throws(StoreError) {
+        guard leaseDuration >= .milliseconds(100) else {
+            throw StoreError("a lease duration of \(leaseDuration) is too short: give at least 100 milliseconds")
+        }
+        let node = node ?? Self.defaultNode()
+        self.codec = codec
+        self.node = node
+        self.leaseDuration = leaseDuration
+        let journal = Confined(try PostgresJournal(url: url, node: node, leaseDuration: leaseDuration))
+        target = journal.value.connection.target
+        thread = StoreThread(name: "postgres \(node)") { batch in
+            Self.perform(batch, on: journal.value)
+        }
+        startRenewing()
+    }
+
+    deinit { close() }
+
+    /// Commits what is queued, gives up this node's leases (other processes take its machines
+    /// at once) and disconnects.
+    public func close() {
+        heartbeat.withLock { $0?.cancel() }
+        thread.close(after: .run { journal in
+            try? journal.releaseAll()
+            journal.connection.close()
+        })
+    }
+
+    private func startRenewing() {
+        let interval = leaseDuration / 3
+        let task = Task.detached { [weak self] in
+            while !Task.isCancelled {
+                do { try await Task.sleep(for: interval) } catch { return }
+                guard let self else { return }
+                _ = try? await self.run { journal throws(StoreError) in try journal.renew() }
+            }
+        }
+        heartbeat.withLock { $0 = task }
+    }
+
+    private static func perform(_ batch: [Operation], on journal: PostgresJournal) {
+        var writes: [JournalWrite] = []
+        var completions: [@Sendable (StoreError?) -> Void] = []
+        func commit() {
+            guard !writes.isEmpty else { return }
+            let results = journal.commit(writes)
+            for (completion, result) in zip(completions, results) { completion(result) }
+            writes = []
+            completions = []
+        }
+        for operation in batch {
+            switch operation {
+            case .write(let write, let completion):
+                writes.append(write)
+                completions.append(completion)
+            case .run(let body):
+                commit()
+                body(journal)
+            }
+        }
+        commit()
+    }
+
+    /// Queues `write`; see ``MachineStore/append(_:completion:)``. It is written only while this
+    /// node holds the machine's lease with the epoch it claimed.
+    public func append(_ write: JournalWrite, completion: @escaping @Sendable (StoreError?) -> Void) {
+        if !thread.submit(.write(write, completion)) {
+            // Closed: answer from elsewhere, since callers hold a lock around `append`.
+            Task.detached { completion(StoreError("the store at \(self.target) is closed")) }
+        }
+    }
+
+    /// Takes the leases of `machines` that no other live node holds; see ``MachineStore/claim(_:)``.
+    public func claim(_ machines: [String]) async throws(StoreError) -> [String] {
+        try await run { journal throws(StoreError) in try journal.claim(machines) }
+    }
+
+    /// The newest `count` entries of `machine`, newest first.
+    public func latestEntries(of machine: String, count: Int) async throws(StoreError) -> [JournalEntry] {
+        try await run { journal throws(StoreError) in try journal.entries(of: [machine], newest: count)[machine] ?? [] }
+    }
+
+    /// The newest `count` entries of each of `machines`, newest first, in one query.
+    public func latestEntries(of machines: [String], count: Int) async throws(StoreError) -> [String: [JournalEntry]] {
+        try await run { journal throws(StoreError) in try journal.entries(of: machines, newest: count) }
+    }
+
+    /// Every entry of `machine`, oldest first.
+    public func entries(of machine: String) async throws(StoreError) -> [JournalEntry] {
+        try await run { journal throws(StoreError) in try journal.entries(of: [machine], newest: nil)[machine] ?? [] }
+    }
+
+    /// The ids of every machine with an entry.
+    public func machineIDs() async throws(StoreError) -> [String] {
+        try await run { journal throws(StoreError) in try journal.machineIDs() }
+    }
+
+    /// Runs `body` on the store's thread, after the writes queued before it.
+    private func run<Value: Sendable>(
+        _ body: @escaping @Sendable (PostgresJournal) throws(StoreError) -> Value
+    ) async throws(StoreError) -> Value {
+        let result = await withCheckedContinuation { (continuation: CheckedContinuation<Result<Value, StoreError>, Never>) in
+            let submitted = thread.submit(.run { journal in
+                do throws(StoreError) {
+                    continuation.resume(returning: .success(try body(journal)))
+                } catch {
+                    continuation.resume(returning: .failure(error))
+                }
+            })
+            if !submitted { continuation.resume(returning: .failure(StoreError("the store at \(target) is closed"))) }
+        }
+        return try result.get()
+    }
+
+    /// Runs `sql` on the store's thread (tests use it to play a process whose time ran out).
+    package func execute(_ sql: String) async throws(StoreError) {
+        try await run { journal throws(StoreError) in try journal.connection.execute(sql) }
+    }
+
+    /// Stops renewing this node's life, as a paused process does.
+    package func stopRenewing() {
+        heartbeat.withLock { $0?.cancel() }
+    }
+
+    /// The host name, the process id and a random number.
+    private static func defaultNode() -> String {
+        var name = [CChar](repeating: 0, count: 256)
+        gethostname(&name, name.count - 1)
+        let host = String(decoding: name.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        return "\(host)-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+    }
+}
+
+extension PostgresStore {
+    /// A value only the store's thread touches (after `init` made it, before the thread started).
+    struct Confined<Value>: @unchecked Sendable {
+        // @unchecked Sendable is sound: the store hands the journal to exactly one thread, its
+        // StoreThread, and touches it nowhere else after starting that thread.
+        let value: Value
+        init(_ value: Value) { self.value = value }
+    }
+}

@@ -1,0 +1,136 @@
+import ActorFSM
+import ActorFSMPostgres
+import ActorFSMTesting
+import Testing
+
+@Suite(needsPostgres, .timeLimit(.minutes(2))) struct PostgresStoreTests {
+    @Test func aMachineComesBackFromTheDatabaseAfterTheStoreIsClosed() async throws {
+        try await withPostgres { server in
+            let store = try PostgresStore(url: server.url)
+            let door = try await Machine(schema: try doorSchema(), id: "d", data: Door.Data(), durability: doorDurability(store))
+            try await door.send(.open)
+            try await door.send(.close)
+            try await door.send(.open)
+            store.close()
+
+            let reopened = try PostgresStore(url: server.url)
+            let again = try await Machine(schema: try doorSchema(), id: "d", data: Door.Data(), durability: doorDurability(reopened))
+            #expect(await again.state == .open)
+            #expect(await again.data.openings == 2)
+            #expect(try await again.send(.close).sequenceNumber == 4)
+            #expect(try await reopened.entries(of: "d").map(\.sequenceNumber) == [1, 2, 3, 4])
+            #expect(try await reopened.machineIDs() == ["d"])
+            reopened.close()
+        }
+    }
+
+    @Test func compactionKeepsTheNewestEntriesAndRecoveryReadsThem() async throws {
+        try await withPostgres { server in
+            let store = try PostgresStore(url: server.url)
+            let door = try await Machine(schema: try doorSchema(), id: "d", data: Door.Data(),
+                                         durability: doorDurability(store, compactionInterval: 10))
+            for _ in 0..<25 {
+                try await door.send(.open)
+                try await door.send(.close)
+            }
+            #expect(try await store.entries(of: "d").map(\.sequenceNumber) == [50])
+            store.close()
+            let reopened = try PostgresStore(url: server.url)
+            let again = try await Machine(schema: try doorSchema(), id: "d", data: Door.Data(),
+                                          durability: doorDurability(reopened, compactionInterval: 10))
+            #expect(await again.data.openings == 25)
+            reopened.close()
+        }
+    }
+
+    @Test func manyMachinesCommitTogetherAndASupervisorRestoresThemAll() async throws {
+        try await withPostgres { server in
+            let store = try PostgresStore(url: server.url)
+            let doors = try Supervisor(schema: try doorSchema(), durability: doorDurability(store))
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for index in 0..<200 {
+                    group.addTask {
+                        try await doors.activate(id: "door-\(index)", data: Door.Data())
+                        try await doors.send(to: "door-\(index)", .open)
+                        if index.isMultiple(of: 2) { try await doors.send(to: "door-\(index)", .close) }
+                    }
+                }
+                try await group.waitForAll()
+            }
+            await doors.shutdown()
+            store.close()
+
+            let reopened = try PostgresStore(url: server.url)
+            let again = try Supervisor(schema: try doorSchema(), durability: doorDurability(reopened))
+            #expect(try await again.restoreAll() == 200)
+            #expect(await again.machine(id: "door-2")?.state == .closed)
+            #expect(await again.machine(id: "door-3")?.state == .open)
+            #expect(try await reopened.machineIDs().count == 200)
+            await again.shutdown()
+            reopened.close()
+        }
+    }
+
+    @Test func aMachineAnotherLiveProcessHoldsIsNotRestoredHere() async throws {
+        try await withPostgres { server in
+            let first = try PostgresStore(url: server.url, node: "first")
+            let door = try await Machine(schema: try doorSchema(), id: "d", data: Door.Data(), durability: doorDurability(first))
+            try await door.send(.open)
+
+            let second = try PostgresStore(url: server.url, node: "second")
+            let error = await #expect(throws: DurabilityError.self) {
+                _ = try await Machine(schema: try doorSchema(), id: "d", data: Door.Data(), durability: doorDurability(second))
+            }
+            #expect(error?.kind == .heldElsewhere)
+            #expect(error?.description.contains("another live process holds its lease") == true)
+            // The holder goes on writing.
+            #expect(try await door.send(.close).sequenceNumber == 2)
+
+            // Once the first closes, its leases are free at once.
+            first.close()
+            let taken = try await Machine(schema: try doorSchema(), id: "d", data: Door.Data(), durability: doorDurability(second))
+            #expect(await taken.state == .closed)
+            #expect(try await taken.send(.open).sequenceNumber == 3)
+            second.close()
+        }
+    }
+
+    @Test func aProcessWhoseLeaseWasTakenOverHasItsLateWritesRejected() async throws {
+        try await withPostgres { server in
+            let paused = try PostgresStore(url: server.url, node: "paused")
+            let stale = try await Machine(schema: try doorSchema(), id: "d", data: Door.Data(), durability: doorDurability(paused))
+            try await stale.send(.open)
+            // The process stops renewing (a long pause) and its time runs out.
+            paused.stopRenewing()
+            try await paused.expireNode()
+
+            let successor = try PostgresStore(url: server.url, node: "successor")
+            let door = try await Machine(schema: try doorSchema(), id: "d", data: Door.Data(), durability: doorDurability(successor))
+            #expect(await door.data.openings == 1)
+            try await door.send(.close)
+
+            // The paused process wakes up and writes: rejected, not interleaved.
+            let error = await #expect(throws: MachineError<Door>.self) { try await stale.send(.close) }
+            #expect(error?.kind == .notDurable)
+            let cause = error?.underlying as? StoreError
+            #expect(cause?.isFenced == true)
+            #expect(cause?.description.contains("taken over by another process") == true)
+
+            try await door.send(.open)
+            let entries = try await successor.entries(of: "d")
+            #expect(entries.map(\.sequenceNumber) == [1, 2, 3])
+            let history = try await doorDurability(successor).history(of: "d", schema: try doorSchema())
+            #expect(history.map(\.event) == [.open, .close, .open])
+            paused.close()
+            successor.close()
+        }
+    }
+
+    @Test func aWrongAddressSaysWhereItTriedToConnectWithoutThePassword() {
+        let error = #expect(throws: StoreError.self) {
+            _ = try PostgresStore(url: "postgresql://someone:secret@/nowhere?host=/nonexistent-folder")
+        }
+        #expect(error?.description.contains("could not connect to PostgreSQL at postgresql://someone:***@") == true)
+        #expect(error?.description.contains("secret") == false)
+    }
+}

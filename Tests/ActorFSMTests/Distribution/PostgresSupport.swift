@@ -1,0 +1,24 @@
+import ActorFSM
+import ActorFSMPostgres
+import ActorFSMTesting
+import Testing
+
+/// Enables a test when a PostgreSQL server can start here; otherwise the test is skipped, with
+/// the reason printed (`.ci/run` fails if any is skipped).
+let needsPostgres = ConditionTrait.enabled(
+    if: TemporaryPostgres.unavailableReason == nil,
+    Comment(rawValue: "PostgreSQL skipped: " + (TemporaryPostgres.unavailableReason ?? "")))
+
+/// Runs `body` with a new PostgreSQL server, stopped and removed afterwards, however `body` ends.
+func withPostgres<Result>(_ body: (TemporaryPostgres) async throws -> Result) async throws -> Result {
+    let server = try TemporaryPostgres.start()
+    defer { server.stop() }
+    return try await body(server)
+}
+
+extension PostgresStore {
+    /// Ends this node's life now, in the database's clock: another node may take its machines.
+    func expireNode() async throws {
+        try await execute("UPDATE actorfsm_nodes SET expires_at = now() - interval '1 second' WHERE node = '\(node)'")
+    }
+}
