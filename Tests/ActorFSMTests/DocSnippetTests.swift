@@ -2,6 +2,7 @@ import ActorFSM
 import ActorFSMPostgres
 import ActorFSMSQLite
 import ActorFSMTesting
+import Distributed
 import Foundation
 import Testing
 
@@ -12,6 +13,12 @@ import Testing
 
 enum DocOrderState: Hashable, Sendable, Codable { case placed, paymentPending, paid, waiting, delivered, cancelled, failed }
 enum DocOrderEvent: Hashable, Sendable, Codable { case submit, pay, paid, cancel, declined, retry, remind }
+
+/// The gates of the distributed examples: their states and events cross processes.
+enum Gates: MachineDefinition {
+    enum State: String, Codable, Hashable, Sendable { case locked, unlocked }
+    enum Event: String, Codable, Hashable, Sendable { case coin, pass }
+}
 
 /// The orders of the doc examples, numbered.
 enum Orders: MachineDefinition {
@@ -587,6 +594,20 @@ let configuration = MachineConfiguration<OrderState>(instrument: FailureLog())
         let store = try SQLiteStore(path: "orders.sqlite")
         let orders = try Supervisor(schema: orderSchema, durability: Durability(store: store))
         _ = orders
+    }
+
+    func distributedMachine(gates: Schema<Gates>) async throws {
+        let system = LocalTestingDistributedActorSystem()   // or a cluster's system
+        let gate = DistributedMachine(serving: Machine(schema: gates, id: "gate-7"), actorSystem: system)
+        let remote = try DistributedMachine<Gates, LocalTestingDistributedActorSystem>.resolve(id: gate.id, using: system)
+        let record = try await remote.send(.pass, predicates: PredicateContext(Enforcement.weak))
+        _ = record
+    }
+
+    func distributedSupervisor(orderSchema: Schema<Orders>, system: LocalTestingDistributedActorSystem) async throws {
+        let orders = DistributedSupervisor(serving: Supervisor(schema: orderSchema), actorSystem: system)
+        let remote = try DistributedSupervisor<Orders, LocalTestingDistributedActorSystem>.resolve(id: orders.id, using: system)
+        try await remote.send(to: 42, .pay)
     }
 
     func postgresStore(orderSchema: Schema<StoredOrders>) throws {

@@ -72,7 +72,7 @@ public struct MachineError<Definition: MachineDefinition>: Error, Sendable, Cust
 /// The kinds of ``MachineError``, the same for every machine definition.
 public struct MachineErrorKind: Sendable, Hashable, CustomStringConvertible {
     @usableFromInline
-    enum Code: Sendable, Hashable {
+    enum Code: Sendable, Hashable, CaseIterable {
         case stopped, inboxFull, reentrantSend, actionFailed, cancelled, unknownMachine, duplicateMachine, notDurable
     }
     @usableFromInline let code: Code

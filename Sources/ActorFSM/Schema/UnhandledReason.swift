@@ -36,7 +36,7 @@ public struct UnhandledReason: Sendable, Hashable, CustomStringConvertible {
     public struct Kind: Sendable, Hashable {
         /// The kind, as a closed enum; the public face is the struct, so kinds can be added.
         @usableFromInline
-        enum Code: Sendable, Hashable {
+        enum Code: Sendable, Hashable, CaseIterable {
             case unknownEvent, unknownState, noTransition, missingPredicate, unknownPredicate, ambiguousPredicate
             case postponedCapacityReached
         }

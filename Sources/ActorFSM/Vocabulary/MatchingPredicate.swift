@@ -19,8 +19,13 @@
 public protocol MatchingPredicate: Hashable, CaseIterable, Sendable {}
 
 extension MatchingPredicate {
-    /// `Enforcement.weak`: the type name and the case.
-    var qualifiedName: String { "\(Self.self).\(self)" }
+    /// `Enforcement.weak`: the type name and the case (as they were in the sending process, for a
+    /// predicate decoded from another).
+    var qualifiedName: String { "\(typeName).\(caseName)" }
+    /// `Enforcement`.
+    var typeName: String { (self as? RemotePredicate)?.typeName ?? "\(Self.self)" }
+    /// `weak`.
+    var caseName: String { (self as? RemotePredicate)?.caseName ?? "\(self)" }
 }
 
 extension MatchingPredicate {
