@@ -2,14 +2,14 @@ import ActorFSM
 import CPostgreSQL
 
 /// One libpq connection. Its calls block, so only a store's own thread uses it (and the store's
-/// `init`, before that thread starts).
-final class PostgresConnection {
+/// `init`, before that thread starts); the benchmarks use one to measure a bare commit.
+package final class PostgresConnection {
     private var connection: OpaquePointer?
     /// Where it connects, without a password: what messages name.
     let target: String
 
     /// Connects to `url` (a libpq connection string or `postgresql://` URL).
-    init(url: String) throws(StoreError) {
+    package init(url: String) throws(StoreError) {
         target = Self.redacting(url)
         let connection = PQconnectdb(url)
         guard let connection, PQstatus(connection) == CONNECTION_OK else {
@@ -22,25 +22,27 @@ final class PostgresConnection {
 
     deinit { close() }
 
-    func close() {
+    package func close() {
         PQfinish(connection)
         connection = nil
     }
 
     /// Runs `sql`, which takes no parameters (it may hold several statements).
-    func execute(_ sql: String) throws(StoreError) {
+    package func execute(_ sql: String) throws(StoreError) {
         let connection = try open()
         let result = PQexec(connection, sql)
         defer { PQclear(result) }
         try check(result, sql)
     }
 
-    /// Runs `sql` with `parameters` ($1, $2, …), and returns its rows in binary form.
+    /// Runs `sql` with `parameters` ($1, $2, …), and returns its rows in binary form. The
+    /// server parses and plans `sql` once per connection: the statement is prepared on first use.
     @discardableResult
-    func query(_ sql: String, _ parameters: [PostgresParameter] = []) throws(StoreError) -> PostgresRows {
+    package func query(_ sql: String, _ parameters: [PostgresParameter] = []) throws(StoreError) -> PostgresRows {
         let connection = try open()
+        let name = try preparedName(of: sql, parameters: parameters.count, on: connection)
         let result = Self.withParameters(parameters) { values, lengths, formats in
-            PQexecParams(connection, sql, Int32(parameters.count), nil, values, lengths, formats, 1)
+            PQexecPrepared(connection, name, Int32(parameters.count), values, lengths, formats, 1)
         }
         do {
             try check(result, sql)
@@ -51,6 +53,20 @@ final class PostgresConnection {
         return PostgresRows(result!)
     }
 
+    /// The name `sql` is prepared under on this connection, preparing it if need be.
+    private func preparedName(of sql: String, parameters: Int, on connection: OpaquePointer) throws(StoreError) -> String {
+        if let name = prepared[sql] { return name }
+        let name = "actorfsm_\(prepared.count)"
+        let result = PQprepare(connection, name, sql, Int32(parameters), nil)
+        defer { PQclear(result) }
+        try check(result, sql)
+        prepared[sql] = name
+        return name
+    }
+
+    /// The statements prepared on this connection, by their text.
+    private var prepared: [String: String] = [:]
+
     /// The connection, reconnecting once if the server dropped it.
     private func open() throws(StoreError) -> OpaquePointer {
         guard let connection else { throw StoreError("the connection to \(target) is closed") }
@@ -59,6 +75,8 @@ final class PostgresConnection {
             guard PQstatus(connection) == CONNECTION_OK else {
                 throw StoreError("lost the connection to PostgreSQL at \(target): \(Self.message(of: connection))")
             }
+            // A new session: statements are prepared again on first use.
+            prepared = [:]
         }
         return connection
     }
@@ -132,13 +150,13 @@ final class PostgresConnection {
 
 /// A parameter of a statement: text PostgreSQL parses by the parameter's type, or raw bytes for
 /// a `bytea`.
-enum PostgresParameter {
+package enum PostgresParameter {
     case text(String)
     case binary([UInt8])
     case null
 
     /// A `bigint`.
-    static func integer(_ value: Int64) -> Self { .text(String(value)) }
+    package static func integer(_ value: Int64) -> Self { .text(String(value)) }
 
     /// A `text[]`.
     static func texts(_ values: [String]) -> Self {
@@ -184,7 +202,7 @@ enum PostgresParameter {
 }
 
 /// The rows of a result, in binary form; freed with the value.
-final class PostgresRows {
+package final class PostgresRows {
     private let result: OpaquePointer
 
     init(_ result: OpaquePointer) { self.result = result }

@@ -3,6 +3,7 @@ enum PostgresSchema {
     /// Creates the tables if need be; several processes may run it at once (an advisory lock
     /// orders them).
     static let creation = """
+        SET client_min_messages = warning;
         BEGIN;
         SELECT pg_advisory_xact_lock(4617245463531);
         CREATE TABLE IF NOT EXISTS actorfsm_journal (
