@@ -55,6 +55,9 @@ struct Report {
         limit("B8 bytes per transition", "B8 bytes per transition, beyond event and data", "≤ 64")
         limit("B8 recovery, 100k machines (ms)", "B8 recovery, 100k machines", "< 2000")
         add("B8 in-memory send, slow disk/alone", "B8 in-memory send, slow disk beside", "B8 in-memory send, alone", "≤ 1.2")
+        add("B9 durable send/commit, PostgreSQL", "B9 durable send on PostgreSQL, one machine",
+            "B9 PostgreSQL commit of one entry", "≤ 2")
+        limit("B9 durable transitions/s, 1 process, 1,000 machines", "B9 durable transitions on PostgreSQL, 1,000 machines", "")
         add("B5 1 subscriber/0", "B5 post, 1 subscriber", "B5 post, 0 subscribers", "")
         return ratios
     }

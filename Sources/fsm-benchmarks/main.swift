@@ -1,4 +1,4 @@
-// fsm-benchmarks: the workloads of Docs/Performance.md (B1–B8), each reported with the baselines
+// fsm-benchmarks: the workloads of Docs/Performance.md (B1–B9), each reported with the baselines
 // measured in the same run. Usage: swift run -c release fsm-benchmarks [--quick] [--json] [B1 B3 …],
 // or fsm-benchmarks --count EVENTS (B1's and B2's core steps untimed, for callgrind; other arguments ignored).
 
@@ -44,7 +44,7 @@ while let argument = arguments.popFirst() {
         settings.countedEvents = count
     case "--json": settings.json = true
     case "-h", "--help":
-        print("usage: fsm-benchmarks [--quick] [--json] [B1 B2 B3 B4 B5 B6 B7 B8]\n       fsm-benchmarks --count EVENTS   (B1's and B2's core steps, untimed, for callgrind)")
+        print("usage: fsm-benchmarks [--quick] [--json] [B1 B2 B3 B4 B5 B6 B7 B8 B9]\n       fsm-benchmarks --count EVENTS   (B1's and B2's core steps, untimed, for callgrind)")
         exit(0)
     case let name where name.hasPrefix("B"): settings.only.insert(name)
     default:
@@ -68,6 +68,7 @@ if settings.runs("B4") { results += try await benchmarkB4(settings) }
 if settings.runs("B5") { results += try await benchmarkB5(settings) }
 if settings.runs("B6") { results += try await benchmarkB6(settings) }
 if settings.runs("B8") { results += try await benchmarkB8(settings) }
+if settings.runs("B9") { results += try await benchmarkB9(settings) }
 
 // Measurements skipped by FSM_BENCH_ONLY are left out of the report and its ratios.
 let report = Report(results: results.filter { !$0.median.isNaN }, settings: settings)
