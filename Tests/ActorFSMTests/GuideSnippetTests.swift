@@ -1,6 +1,8 @@
 import ActorFSM
+import ActorFSMPostgres
 import ActorFSMSQLite
 import ActorFSMTesting
+import Distributed
 import Testing
 
 // Every ```swift example of Docs/*.md that is not marked `<!-- not compiled -->`, verbatim
@@ -484,5 +486,39 @@ enum DurabilityGuideSnippets {
         let again = try await Machine(schema: orders, id: "o-7", data: Purchase(amount: 5, attempts: 0),
                                       durability: Durability(store: restarted))
         _ = again
+    }
+}
+
+/// The examples of Docs/Distribution.md, compiled; the PostgreSQL and distributed actor tests
+/// run what they show.
+enum DistributionGuideSnippets {
+    static func postgresStore(orderSchema: Schema<StoredOrders>) async throws {
+        let store = try PostgresStore(url: "postgresql://orders@db.internal/orders", leaseDuration: .seconds(10))
+        let orders = try Supervisor(schema: orderSchema, durability: Durability(store: store))
+        try await orders.activate(id: "o-1042", data: Purchase(amount: 99, attempts: 0))
+        try await orders.send(to: "o-1042", .submit)                    // returns once it is committed
+
+        do {
+            try await orders.send(to: "o-1042", .pay)
+        } catch let error where error.kind == .notDurable {
+            if let cause = error.underlying as? DurabilityError, cause.kind == .heldElsewhere {
+                // Another live process runs o-1042: send the event to that process.
+            }
+        }
+    }
+
+    static func temporaryServer() throws {
+        let server = try TemporaryPostgres.start()
+        defer { server.stop() }
+        let store = try PostgresStore(url: server.url)
+        _ = store
+    }
+
+    static func facade(orderSchema: Schema<Orders>) async throws {
+        let system = LocalTestingDistributedActorSystem()
+        let orders = DistributedSupervisor(serving: Supervisor(schema: orderSchema), actorSystem: system)
+        let remote = try DistributedSupervisor<Orders, LocalTestingDistributedActorSystem>.resolve(id: orders.id, using: system)
+        let record = try await remote.send(to: 42, .pay)
+        _ = record
     }
 }
