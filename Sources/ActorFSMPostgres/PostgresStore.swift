@@ -32,11 +32,6 @@ import Darwin
 /// cooperative pool. Writes queued while a commit is in progress commit together in one
 /// statement (group commit).
 public final class PostgresStore: MachineStore {
-    private enum Operation: Sendable {
-        case write(JournalWrite, @Sendable (StoreError?) -> Void)
-        case run(@Sendable (PostgresJournal) -> Void)
-    }
-
     /// The codec machines encode their values with.
     public let codec: any DurableCodec
     /// This process's name in the lease table.
@@ -46,8 +41,9 @@ public final class PostgresStore: MachineStore {
     public let leaseDuration: Duration
     /// Where the store connects, without a password.
     public let target: String
-    private let thread: StoreThread<Operation>
-    private let heartbeat = Locked<Task<Void, Never>?>(nil)
+    private let thread: StoreThread<StoreOperation<PostgresJournal>>
+    /// Whether the store's thread renews the node's life (tests turn it off, to play a pause).
+    private let renewing: Locked<Bool>
 
     /// Connects to the database at `url` (a `postgresql://` URL or a libpq connection string),
     /// creates the store's tables if need be, and registers this process as `node`.
@@ -69,10 +65,16 @@ public final class PostgresStore: MachineStore {
         self.leaseDuration = leaseDuration
         let journal = Confined(try PostgresJournal(url: url, node: node, leaseDuration: leaseDuration))
         target = journal.value.connection.target
-        thread = StoreThread(name: "postgres \(node)") { batch in
-            Self.perform(batch, on: journal.value)
+        // The node's life is renewed on the store's own thread, so that a busy cooperative
+        // pool cannot make it lose its leases.
+        let renewing = Locked(true)
+        self.renewing = renewing
+        let renewal = (interval: leaseDuration / 3, body: { @Sendable in
+            if renewing.withLock({ $0 }) { try? journal.value.renew() }
+        })
+        thread = StoreThread(name: "postgres \(node)", tick: renewal) { batch in
+            StoreThread.perform(batch, on: journal.value) { writes in journal.value.commit(writes) }
         }
-        startRenewing()
     }
 
     deinit { close() }
@@ -80,55 +82,16 @@ public final class PostgresStore: MachineStore {
     /// Commits what is queued, gives up this node's leases (other processes take its machines
     /// at once) and disconnects.
     public func close() {
-        heartbeat.withLock { $0?.cancel() }
         thread.close(after: .run { journal in
             try? journal.releaseAll()
             journal.connection.close()
         })
     }
 
-    private func startRenewing() {
-        let interval = leaseDuration / 3
-        let task = Task.detached { [weak self] in
-            while !Task.isCancelled {
-                do { try await Task.sleep(for: interval) } catch { return }
-                guard let self else { return }
-                _ = try? await self.run { journal throws(StoreError) in try journal.renew() }
-            }
-        }
-        heartbeat.withLock { $0 = task }
-    }
-
-    private static func perform(_ batch: [Operation], on journal: PostgresJournal) {
-        var writes: [JournalWrite] = []
-        var completions: [@Sendable (StoreError?) -> Void] = []
-        func commit() {
-            guard !writes.isEmpty else { return }
-            let results = journal.commit(writes)
-            for (completion, result) in zip(completions, results) { completion(result) }
-            writes = []
-            completions = []
-        }
-        for operation in batch {
-            switch operation {
-            case .write(let write, let completion):
-                writes.append(write)
-                completions.append(completion)
-            case .run(let body):
-                commit()
-                body(journal)
-            }
-        }
-        commit()
-    }
-
     /// Queues `write`; see ``MachineStore/append(_:completion:)``. It is written only while this
     /// node holds the machine's lease with the epoch it claimed.
     public func append(_ write: JournalWrite, completion: @escaping @Sendable (StoreError?) -> Void) {
-        if !thread.submit(.write(write, completion)) {
-            // Closed: answer from elsewhere, since callers hold a lock around `append`.
-            Task.detached { completion(StoreError("the store at \(self.target) is closed")) }
-        }
+        thread.append(write, completion: completion, closed: StoreError("the store at \(target) is closed"))
     }
 
     /// Takes the leases of `machines` that no other live node holds; see ``MachineStore/claim(_:)``.
@@ -160,17 +123,7 @@ public final class PostgresStore: MachineStore {
     private func run<Value: Sendable>(
         _ body: @escaping @Sendable (PostgresJournal) throws(StoreError) -> Value
     ) async throws(StoreError) -> Value {
-        let result = await withCheckedContinuation { (continuation: CheckedContinuation<Result<Value, StoreError>, Never>) in
-            let submitted = thread.submit(.run { journal in
-                do throws(StoreError) {
-                    continuation.resume(returning: .success(try body(journal)))
-                } catch {
-                    continuation.resume(returning: .failure(error))
-                }
-            })
-            if !submitted { continuation.resume(returning: .failure(StoreError("the store at \(target) is closed"))) }
-        }
-        return try result.get()
+        try await thread.run(closed: StoreError("the store at \(target) is closed"), body)
     }
 
     /// Runs `sql` on the store's thread (tests use it to play a process whose time ran out).
@@ -180,7 +133,7 @@ public final class PostgresStore: MachineStore {
 
     /// Stops renewing this node's life, as a paused process does.
     package func stopRenewing() {
-        heartbeat.withLock { $0?.cancel() }
+        renewing.withLock { $0 = false }
     }
 
     /// The host name, the process id and a random number.

@@ -20,16 +20,11 @@ import ActorFSM
 /// drops a partly written transaction at the next open. Each entry also carries the machine's
 /// own CRC-32, so damage that SQLite cannot see is reported at recovery, never applied.
 public final class SQLiteStore: MachineStore {
-    private enum Operation: Sendable {
-        case write(JournalWrite, @Sendable (StoreError?) -> Void)
-        case read(@Sendable (SQLiteConnection) -> Void)
-    }
-
     /// The codec machines encode their values with.
     public let codec: any DurableCodec
     /// The database file.
     public let path: String
-    private let thread: StoreThread<Operation>
+    private let thread: StoreThread<StoreOperation<SQLiteConnection>>
     private let lock: FileLock
 
     /// Opens the store at `path`, creating it if need be.
@@ -42,7 +37,14 @@ public final class SQLiteStore: MachineStore {
         lock = try FileLock(path: path + "-lock", guarding: path)
         let connection = Confined(try SQLiteConnection(path: path))
         thread = StoreThread(name: "sqlite \(path)") { batch in
-            Self.perform(batch, on: connection.value)
+            StoreThread.perform(batch, on: connection.value) { writes in
+                do throws(StoreError) {
+                    try connection.value.commit(writes)
+                    return Array(repeating: nil, count: writes.count)
+                } catch {
+                    return Array(repeating: error, count: writes.count)
+                }
+            }
         }
     }
 
@@ -50,40 +52,13 @@ public final class SQLiteStore: MachineStore {
 
     /// Commits what is queued, closes the database and lets another process open it.
     public func close() {
-        thread.close(after: .read { $0.close() })
+        thread.close(after: .run { $0.close() })
         lock.release()
-    }
-
-    private static func perform(_ batch: [Operation], on connection: SQLiteConnection) {
-        var writes: [JournalWrite] = []
-        var completions: [@Sendable (StoreError?) -> Void] = []
-        func commit() {
-            guard !writes.isEmpty else { return }
-            var failure: StoreError?
-            do { try connection.commit(writes) } catch { failure = error }
-            for completion in completions { completion(failure) }
-            writes = []
-            completions = []
-        }
-        for operation in batch {
-            switch operation {
-            case .write(let write, let completion):
-                writes.append(write)
-                completions.append(completion)
-            case .read(let body):
-                commit()
-                body(connection)
-            }
-        }
-        commit()
     }
 
     /// Queues `write`; see ``MachineStore/append(_:completion:)``.
     public func append(_ write: JournalWrite, completion: @escaping @Sendable (StoreError?) -> Void) {
-        if !thread.submit(.write(write, completion)) {
-            // Closed: answer from elsewhere, since callers hold a lock around `append`.
-            Task.detached { completion(StoreError("the store \(self.path) is closed")) }
-        }
+        thread.append(write, completion: completion, closed: StoreError("the store \(path) is closed"))
     }
 
     /// The newest `count` entries of `machine`, newest first.
@@ -114,17 +89,7 @@ public final class SQLiteStore: MachineStore {
     private func read<Value: Sendable>(
         _ body: @escaping @Sendable (SQLiteConnection) throws(StoreError) -> Value
     ) async throws(StoreError) -> Value {
-        let result = await withCheckedContinuation { (continuation: CheckedContinuation<Result<Value, StoreError>, Never>) in
-            let submitted = thread.submit(.read { connection in
-                do throws(StoreError) {
-                    continuation.resume(returning: .success(try body(connection)))
-                } catch {
-                    continuation.resume(returning: .failure(error))
-                }
-            })
-            if !submitted { continuation.resume(returning: .failure(StoreError("the store \(path) is closed"))) }
-        }
-        return try result.get()
+        try await thread.run(closed: StoreError("the store \(path) is closed"), body)
     }
 }
 

@@ -18,9 +18,14 @@ package final class StoreThread<Work: Sendable>: Sendable {
     private let queue = ConditionLock(Queue())
     private let handle = Locked<pthread_t?>(nil)
 
-    /// Starts a thread that calls `run` with each batch of work, in order, until ``close()``.
-    package init(name: String, run: @escaping @Sendable ([Work]) -> Void) {
-        let thread = Self.start(name: name, body: Body(queue: queue, run: run))
+    /// Starts a thread that calls `run` with each batch of work, in order, until ``close()``,
+    /// and `tick.body` every `tick.interval` between batches (a lease's renewal, say): on the
+    /// thread, so that neither waits for Swift's cooperative pool.
+    package init(
+        name: String, tick: (interval: Duration, body: @Sendable () -> Void)? = nil,
+        run: @escaping @Sendable ([Work]) -> Void
+    ) {
+        let thread = Self.start(name: name, body: Body(queue: queue, tick: tick, run: run))
         handle.withLock { $0 = thread }
     }
 
@@ -64,23 +69,49 @@ package final class StoreThread<Work: Sendable>: Sendable {
     /// The thread's body, handed to `pthread_create`: takes every batch queued, in turn.
     private final class Body: Sendable {
         let queue: ConditionLock<Queue>
+        let tick: (interval: Duration, body: @Sendable () -> Void)?
         let run: @Sendable ([Work]) -> Void
 
-        init(queue: ConditionLock<Queue>, run: @escaping @Sendable ([Work]) -> Void) {
+        init(
+            queue: ConditionLock<Queue>, tick: (interval: Duration, body: @Sendable () -> Void)?,
+            run: @escaping @Sendable ([Work]) -> Void
+        ) {
             self.queue = queue
+            self.tick = tick
             self.run = run
         }
 
         func loop() {
-            while true {
-                let batch = queue.wait(until: { !$0.work.isEmpty || $0.isClosed }) { queue -> [Work]? in
-                    if queue.work.isEmpty { return nil }
-                    defer { queue.work = [] }
-                    return queue.work
-                }
-                guard let batch else { return }
-                run(batch)
+            let clock = ContinuousClock()
+            var nextTick = tick.map { clock.now + $0.interval }
+            let isReady = { (queue: Queue) in !queue.work.isEmpty || queue.isClosed }
+            let take = { (queue: inout Queue) -> (batch: [Work], closed: Bool) in
+                defer { queue.work = [] }
+                return (queue.work, queue.isClosed && queue.work.isEmpty)
             }
+            while true {
+                let taken = if let nextTick {
+                    queue.wait(until: isReady, orUntil: Self.realtime(after: clock.now.duration(to: nextTick)), take: take)
+                } else {
+                    queue.wait(until: isReady, take: take)
+                }
+                if taken.closed { return }
+                if !taken.batch.isEmpty { run(taken.batch) }
+                if let tick, let due = nextTick, clock.now >= due {
+                    tick.body()
+                    nextTick = clock.now + tick.interval
+                }
+            }
+        }
+
+        /// The realtime clock's reading `delay` from now, as `pthread_cond_timedwait` takes it.
+        private static func realtime(after delay: Duration) -> timespec {
+            var now = timespec()
+            clock_gettime(CLOCK_REALTIME, &now)
+            let nanoseconds = max(0, delay.components.seconds * 1_000_000_000 + delay.components.attoseconds / 1_000_000_000)
+            let total = Int64(now.tv_nsec) + nanoseconds % 1_000_000_000
+            return timespec(tv_sec: now.tv_sec + Int(nanoseconds / 1_000_000_000 + total / 1_000_000_000),
+                            tv_nsec: Int(total % 1_000_000_000))
         }
     }
 }

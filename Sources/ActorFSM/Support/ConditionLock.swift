@@ -53,4 +53,19 @@ package final class ConditionLock<Value: Sendable>: @unchecked Sendable {
         while !isReady(value) { pthread_cond_wait(condition, mutex) }
         return take(&value)
     }
+
+    /// Blocks the calling thread until `isReady` holds for the value or the realtime clock
+    /// reaches `deadline`, then runs `take` on it (which may find it not ready), with the lock
+    /// held throughout. Call it only from a thread of one's own.
+    package func wait<Result>(
+        until isReady: (Value) -> Bool, orUntil deadline: timespec, take: (inout Value) -> Result
+    ) -> Result {
+        pthread_mutex_lock(mutex)
+        defer { pthread_mutex_unlock(mutex) }
+        var deadline = deadline
+        while !isReady(value) {
+            if pthread_cond_timedwait(condition, mutex, &deadline) == ETIMEDOUT { break }
+        }
+        return take(&value)
+    }
 }
