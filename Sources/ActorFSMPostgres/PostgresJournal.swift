@@ -38,6 +38,13 @@ final class PostgresJournal {
         return machines.filter { claimed.contains($0) }
     }
 
+    /// Gives up the leases of `machines` (claimed, then found not to be worth restoring).
+    func release(_ machines: [String]) throws(StoreError) {
+        guard !machines.isEmpty else { return }
+        for machine in machines { epochs[machine] = nil }
+        try connection.query(PostgresSchema.releaseSome, [.texts(machines), .text(node)])
+    }
+
     /// Gives up every lease this process holds, so that other processes can take them at once.
     func releaseAll() throws(StoreError) {
         epochs = [:]
@@ -119,7 +126,10 @@ final class PostgresJournal {
             let key = "\(entry.sequenceNumber)#\(entry.machine)"
             let item = (entry.machine, entry.sequenceNumber, entry.payload, epoch, write.removingEntriesBelow)
             if let existing = order[key] {
+                // The later write of the entry wins; a removal either asked for still happens.
+                let below = max(writes[existing].below, write.removingEntriesBelow)
                 writes[existing] = item
+                writes[existing].below = below
             } else {
                 order[key] = writes.count
                 writes.append(item)
@@ -129,7 +139,8 @@ final class PostgresJournal {
         func parameters(node: String) -> [PostgresParameter] {
             var below: [String: UInt64] = [:]
             for write in writes { below[write.machine] = max(below[write.machine] ?? 0, write.below) }
-            let kept = writes.filter { $0.number >= below[$0.machine]! }
+            // In machine order: the statement locks lease rows in this order, as claims do.
+            let kept = writes.filter { $0.number >= below[$0.machine]! }.sorted { $0.machine < $1.machine }
             return [.texts(kept.map(\.machine)), .integers(kept.map { Int64(bitPattern: $0.number) }),
                     .byteArrays(kept.map(\.payload)), .integers(kept.map(\.epoch)),
                     .integers(kept.map { Int64(bitPattern: $0.below) }), .text(node)]

@@ -23,14 +23,20 @@ enum PostgresSchema {
         """
 
     /// $1 machines, $2 node: takes each lease that is free, held by $2, or held by a node whose
-    /// time is up, raising its epoch; returns the machines taken, with their epochs.
+    /// time is up, raising its epoch; returns the machines taken, with their epochs. Rows are
+    /// locked in machine order, as `append` locks them, so that the two never deadlock.
     static let claim = """
         INSERT INTO actorfsm_leases AS l (machine, node, epoch)
-        SELECT DISTINCT m, $2, 1 FROM unnest($1::text[]) AS m
+        SELECT DISTINCT m, $2, 1 FROM unnest($1::text[]) AS m ORDER BY m
         ON CONFLICT (machine) DO UPDATE SET node = EXCLUDED.node, epoch = l.epoch + 1
         WHERE l.node = EXCLUDED.node OR NOT EXISTS (
             SELECT 1 FROM actorfsm_nodes n WHERE n.node = l.node AND n.expires_at > now())
         RETURNING machine, epoch
+        """
+
+    /// $1 machines, $2 node: gives up the leases of $1 that $2 holds (the epochs stay).
+    static let releaseSome = """
+        UPDATE actorfsm_leases SET node = '' WHERE machine = ANY($1::text[]) AND node = $2
         """
 
     /// $1 node: gives up every lease $1 holds (the epochs stay, so that they only grow).
@@ -49,6 +55,7 @@ enum PostgresSchema {
         fenced AS (
             SELECT w.* FROM w JOIN actorfsm_leases l
                 ON l.machine = w.machine AND l.node = $6 AND l.epoch = w.epoch
+            ORDER BY w.machine
             FOR SHARE OF l),
         written AS (
             INSERT INTO actorfsm_journal (machine, seq, payload)

@@ -28,9 +28,14 @@ import Darwin
 /// lease duration, cut off, and taken over) has its late writes rejected with a ``StoreError``
 /// whose `isFenced` is `true`: they never interleave with its successor's.
 ///
-/// **Threads.** Every libpq call runs on a thread of the store's own, never on Swift's
-/// cooperative pool. Writes queued while a commit is in progress commit together in one
-/// statement (group commit).
+/// **Threads.** Once `init` has connected and set up the tables, every libpq call runs on a
+/// thread of the store's own, never on Swift's cooperative pool; so does the renewal of the
+/// node's life. Writes queued while a commit is in progress commit together in one statement
+/// (group commit).
+///
+/// **New machines.** Make them with ``Supervisor/activate(id:data:)`` or a durable
+/// ``Machine`` initializer, which claim the lease; a machine made by `spawn(id:data:)` claims
+/// none, and its writes are rejected as fenced.
 public final class PostgresStore: MachineStore {
     /// The codec machines encode their values with.
     public let codec: any DurableCodec
@@ -56,10 +61,11 @@ public final class PostgresStore: MachineStore {
     public init(
         url: String, node: String? = nil, leaseDuration: Duration = .seconds(10), codec: any DurableCodec = JSONCodec()
     ) throws(StoreError) {
-        guard leaseDuration >= .milliseconds(100) else {
-            throw StoreError("a lease duration of \(leaseDuration) is too short: give at least 100 milliseconds")
+        guard leaseDuration >= .milliseconds(100), leaseDuration <= .seconds(86_400) else {
+            throw StoreError("a lease duration of \(leaseDuration) is out of range: give 100 milliseconds to a day")
         }
         let node = node ?? Self.defaultNode()
+        guard !node.isEmpty else { throw StoreError("a node needs a name: give a non-empty one, or none for the default") }
         self.codec = codec
         self.node = node
         self.leaseDuration = leaseDuration
@@ -97,6 +103,11 @@ public final class PostgresStore: MachineStore {
     /// Takes the leases of `machines` that no other live node holds; see ``MachineStore/claim(_:)``.
     public func claim(_ machines: [String]) async throws(StoreError) -> [String] {
         try await run { journal throws(StoreError) in try journal.claim(machines) }
+    }
+
+    /// Gives up the leases of `machines`, claimed but not restored; see ``MachineStore/release(_:)``.
+    public func release(_ machines: [String]) async {
+        _ = try? await run { journal throws(StoreError) in try journal.release(machines) }
     }
 
     /// The newest `count` entries of `machine`, newest first.

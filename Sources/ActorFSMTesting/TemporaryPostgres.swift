@@ -142,12 +142,18 @@ public final class TemporaryPostgres: Sendable {
         let spawned = posix_spawn(&child, command[0], &actions, nil, &arguments, environ)
         guard spawned == 0 else { throw Failure(message: "could not start \(command[0]): error \(spawned)") }
         var status: Int32 = 0
-        while waitpid(child, &status, 0) < 0 && errno == EINTR {}
+        var waited = waitpid(child, &status, 0)
+        while waited < 0 && errno == EINTR { waited = waitpid(child, &status, 0) }
+        guard waited == child else {
+            throw Failure(message: "could not wait for \(command[0]): error \(errno)")
+        }
         let text = ((try? String(contentsOfFile: outputPath, encoding: .utf8)) ?? "")
             .trimmingCharacters(in: .whitespacesAndNewlines)
         // Exited normally with status 0: the low 7 bits (the signal) and the exit code are all 0.
         guard status == 0 else {
-            throw Failure(message: "\(program) \(command.dropFirst().joined(separator: " ")) failed (wait status \(status)): \(text)")
+            let signal = status & 0x7F
+            let ending = signal == 0 ? "exit status \((status >> 8) & 0xFF)" : "signal \(signal)"
+            throw Failure(message: "\(program) \(command.dropFirst().joined(separator: " ")) failed (\(ending)): \(text)")
         }
         return text
     }

@@ -27,7 +27,7 @@ func benchmarkB9(_ settings: Settings) async throws -> [Measurement] {
     // The floor: one autocommitted INSERT of an entry's size (a 60-byte payload), one at a time.
     do {
         let connection = try PostgresConnection(url: url)
-        try connection.execute("CREATE TABLE IF NOT EXISTS b9_baseline (k bigint PRIMARY KEY, payload bytea NOT NULL)")
+        try connection.execute("SET client_min_messages = warning; DROP TABLE IF EXISTS b9_baseline; CREATE TABLE b9_baseline (k bigint PRIMARY KEY, payload bytea NOT NULL)")
         let payload = [UInt8](repeating: 7, count: 60)
         var latencies: [Double] = []
         for index in 0..<(sends + 10) {

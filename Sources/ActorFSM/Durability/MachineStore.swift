@@ -37,6 +37,10 @@ public protocol MachineStore: AnyObject, Sendable {
     /// - Returns: the machines this process now writes, in order: all of `machines` but those
     ///   another live process holds.
     func claim(_ machines: [String]) async throws(StoreError) -> [String]
+
+    /// Gives up what ``claim(_:)`` took for `machines`, which were claimed but not restored (the
+    /// store holds nothing for them, or they are final): another process may take them at once.
+    func release(_ machines: [String]) async
 }
 
 /// One write of a machine's journal: an entry, and optionally the removal of the entries
@@ -75,6 +79,9 @@ public struct JournalEntry: Sendable, Equatable {
 extension MachineStore {
     /// Every machine: one process writes the whole store.
     public func claim(_ machines: [String]) async throws(StoreError) -> [String] { machines }
+
+    /// Nothing to give up.
+    public func release(_ machines: [String]) async {}
 
     /// One ``latestEntries(of:count:)`` per machine.
     public func latestEntries(of machines: [String], count: Int) async throws(StoreError) -> [String: [JournalEntry]] {

@@ -91,7 +91,7 @@ package final class StoreThread<Work: Sendable>: Sendable {
             }
             while true {
                 let taken = if let nextTick {
-                    queue.wait(until: isReady, orUntil: Self.realtime(after: clock.now.duration(to: nextTick)), take: take)
+                    queue.wait(until: isReady, orUntil: Self.deadline(after: clock.now.duration(to: nextTick)), take: take)
                 } else {
                     queue.wait(until: isReady, take: take)
                 }
@@ -104,10 +104,11 @@ package final class StoreThread<Work: Sendable>: Sendable {
             }
         }
 
-        /// The realtime clock's reading `delay` from now, as `pthread_cond_timedwait` takes it.
-        private static func realtime(after delay: Duration) -> timespec {
+        /// The reading of the condition's clock `delay` from now, as `pthread_cond_timedwait`
+        /// takes it.
+        private static func deadline(after delay: Duration) -> timespec {
             var now = timespec()
-            clock_gettime(CLOCK_REALTIME, &now)
+            clock_gettime(ConditionLock<Queue>.deadlineClock, &now)
             let nanoseconds = max(0, delay.components.seconds * 1_000_000_000 + delay.components.attoseconds / 1_000_000_000)
             let total = Int64(now.tv_nsec) + nanoseconds % 1_000_000_000
             return timespec(tv_sec: now.tv_sec + Int(nanoseconds / 1_000_000_000 + total / 1_000_000_000),

@@ -76,6 +76,8 @@ extension Supervisor {
             throw DurabilityError(.storeFailed, machine: "(all)", detail: error.message)
         }
         var restored = 0
+        // Claimed but not restored: another process may take them.
+        var skipped: [String] = []
         for key in claimed {
             let stored = entries[key] ?? []
             // A machine whose first event was interrupted needs its starting data: its first
@@ -86,7 +88,10 @@ extension Supervisor {
             guard let id = coding.id(key),
                   let recovery = try Recovery.decode(stored, key: key, coding: coding, schema: schema, data: coding.emptyData),
                   includingFinal || !schema.finalStates.contains(recovery.point.state)
-            else { continue }
+            else {
+                skipped.append(key)
+                continue
+            }
             let registered = registry.withLock { registry -> Bool in
                 guard !registry.isShutDown, registry.machines[id] == nil, registry.restoring[id] == nil else { return false }
                 let link = nextLink(&registry)
@@ -98,6 +103,7 @@ extension Supervisor {
             }
             if registered { restored += 1 }
         }
+        if !skipped.isEmpty { await coding.durability.store.release(skipped) }
         return restored
     }
 
@@ -246,8 +252,11 @@ extension Supervisor {
         let key = coding.key(id)
         defer { registry.withLock { _ = $0.restoring.removeValue(forKey: id) } }
         let recovery = try await Recovery.load(key, coding: coding, schema: schema, data: data ?? coding.emptyData)
-        if recovery == nil && data == nil { return nil }
-        if let recovery, skippingFinal, schema.finalStates.contains(recovery.point.state) { return nil }
+        if recovery == nil && data == nil || recovery.map({ skippingFinal && schema.finalStates.contains($0.point.state) }) == true {
+            // Claimed, but not restored: another process may take it.
+            await coding.durability.store.release([key])
+            return nil
+        }
         return registry.withLock { registry -> Child? in
             guard !registry.isShutDown else { return nil }
             if let running = registry.machines[id] { return running }

@@ -23,7 +23,16 @@ package final class ConditionLock<Value: Sendable>: @unchecked Sendable {
         pthread_mutex_init(mutex, nil)
         condition = .allocate(capacity: 1)
         condition.initialize(to: pthread_cond_t())
+        #if os(Linux)
+        // Timed waits measure on the monotonic clock, which a step of the wall clock leaves alone.
+        var attributes = pthread_condattr_t()
+        pthread_condattr_init(&attributes)
+        pthread_condattr_setclock(&attributes, CLOCK_MONOTONIC)
+        pthread_cond_init(condition, &attributes)
+        pthread_condattr_destroy(&attributes)
+        #else
         pthread_cond_init(condition, nil)
+        #endif
     }
 
     deinit {
@@ -45,6 +54,16 @@ package final class ConditionLock<Value: Sendable>: @unchecked Sendable {
         return try body(&value)
     }
 
+    /// The clock of ``wait(until:orUntil:take:)``'s deadlines: monotonic where the system lets a
+    /// condition variable wait on it (Linux), the realtime clock elsewhere.
+    package static var deadlineClock: clockid_t {
+        #if os(Linux)
+        CLOCK_MONOTONIC
+        #else
+        CLOCK_REALTIME
+        #endif
+    }
+
     /// Blocks the calling thread until `isReady` holds for the value, then runs `take` on it,
     /// with the lock held throughout. Call it only from a thread of one's own.
     package func wait<Result>(until isReady: (Value) -> Bool, take: (inout Value) -> Result) -> Result {
@@ -54,8 +73,8 @@ package final class ConditionLock<Value: Sendable>: @unchecked Sendable {
         return take(&value)
     }
 
-    /// Blocks the calling thread until `isReady` holds for the value or the realtime clock
-    /// reaches `deadline`, then runs `take` on it (which may find it not ready), with the lock
+    /// Blocks the calling thread until `isReady` holds for the value or ``deadlineClock`` reaches
+    /// `deadline`, then runs `take` on it (which may find it not ready), with the lock
     /// held throughout. Call it only from a thread of one's own.
     package func wait<Result>(
         until isReady: (Value) -> Bool, orUntil deadline: timespec, take: (inout Value) -> Result

@@ -120,6 +120,33 @@ import Testing
         }
     }
 
+    @Test func aMachineAskedForButNotRestoredIsLeftFreeForOthers() async throws {
+        try await withPostgres { server in
+            let first = try PostgresStore(url: server.url, node: "first")
+            let asking = try Supervisor(schema: try doorSchema(), durability: doorDurability(first))
+            // Nothing is stored under "new": the send claims its lease, finds nothing, gives it up.
+            let error = await #expect(throws: MachineError<Door>.self) { try await asking.send(to: "new", .open) }
+            #expect(error?.kind == .unknownMachine)
+
+            let second = try PostgresStore(url: server.url, node: "second")
+            let making = try Supervisor(schema: try doorSchema(), durability: doorDurability(second))
+            try await making.activate(id: "new", data: Door.Data())
+            #expect(try await making.send(to: "new", .open).sequenceNumber == 1)
+            await asking.shutdown()
+            await making.shutdown()
+            first.close()
+            second.close()
+        }
+    }
+
+    @Test func aNodeNeedsANameAndASensibleLeaseDuration() {
+        #expect(throws: StoreError.self) { _ = try PostgresStore(url: "host=/nonexistent", node: "") }
+        let error = #expect(throws: StoreError.self) {
+            _ = try PostgresStore(url: "host=/nonexistent", leaseDuration: .milliseconds(10))
+        }
+        #expect(error?.description.contains("out of range") == true)
+    }
+
     @Test func aProcessWhoseLeaseWasTakenOverHasItsLateWritesRejected() async throws {
         try await withPostgres { server in
             let paused = try PostgresStore(url: server.url, node: "paused")
