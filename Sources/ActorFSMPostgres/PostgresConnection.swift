@@ -75,7 +75,7 @@ package final class PostgresConnection {
             guard PQstatus(connection) == CONNECTION_OK else {
                 throw StoreError("lost the connection to PostgreSQL at \(target): \(Self.message(of: connection))")
             }
-            // A new session: statements are prepared again on first use.
+            // A new server connection: statements are prepared again on first use.
             prepared = [:]
         }
         return connection
