@@ -1,6 +1,12 @@
 import ActorFSM
 import CPostgreSQL
 
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// One libpq connection. Its calls block, so only a store's own thread uses it (and the store's
 /// `init`, before that thread starts); the benchmarks use one to measure a bare commit.
 package final class PostgresConnection {
@@ -8,10 +14,20 @@ package final class PostgresConnection {
     /// Where it connects, without a password: what messages name.
     let target: String
 
-    /// Connects to `url` (a libpq connection string or `postgresql://` URL).
+    /// What a connection uses unless `url` says otherwise: give up connecting after 10 s, and
+    /// notice a silent peer (a dead host, a cut network) within about 30 s rather than never.
+    static let defaults = [("connect_timeout", "10"), ("keepalives", "1"), ("keepalives_idle", "10"),
+                           ("keepalives_interval", "5"), ("keepalives_count", "3"), ("tcp_user_timeout", "30000")]
+
+    /// Connects to `url` (a libpq connection string or `postgresql://` URL), with ``defaults``
+    /// for the settings it does not give.
     package init(url: String) throws(StoreError) {
         target = Self.redacting(url)
-        let connection = PQconnectdb(url)
+        // With expand_dbname, `url` is read as a connection string or URL, and what it gives
+        // overrides the keywords before it.
+        let connection = Self.withCStrings(Self.defaults.map(\.0) + ["dbname"]) { keywords in
+            Self.withCStrings(Self.defaults.map(\.1) + [url]) { values in PQconnectdbParams(keywords, values, 1) }
+        }
         guard let connection, PQstatus(connection) == CONNECTION_OK else {
             let message = connection.map { Self.message(of: $0) } ?? "out of memory"
             PQfinish(connection)
@@ -100,19 +116,30 @@ package final class PostgresConnection {
         return String(message)
     }
 
-    /// `url` with any password replaced by `***`.
+    /// `url` as libpq reads it (`host=… user=… dbname=…`), without its password.
     static func redacting(_ url: String) -> String {
+        guard let options = PQconninfoParse(url, nil) else { return "(a connection string libpq cannot read)" }
+        defer { PQconninfoFree(options) }
         var words: [String] = []
-        for word in url.split(separator: " ") {
-            words.append(word.hasPrefix("password=") ? "password=***" : String(word))
+        var option = options
+        while let keyword = option.pointee.keyword {
+            let name = String(cString: keyword)
+            if let value = option.pointee.val, name != "password" {
+                words.append("\(name)=\(String(cString: value))")
+            }
+            option += 1
         }
-        let text = words.joined(separator: " ")
-        // postgresql://user:password@host/…: the password is between the user's colon and the @.
-        guard let slash = text.firstIndex(of: "/"), text[slash...].hasPrefix("//") else { return text }
-        let authority = text.index(slash, offsetBy: 2)
-        guard let at = text[authority...].firstIndex(of: "@"),
-              let colon = text[authority..<at].firstIndex(of: ":") else { return text }
-        return String(text[..<text.index(after: colon)]) + "***" + String(text[at...])
+        return words.joined(separator: " ")
+    }
+
+    /// Calls `body` with `strings` as a C array of C strings, ended by a null pointer.
+    private static func withCStrings<Result>(
+        _ strings: [String], _ body: (UnsafePointer<UnsafePointer<CChar>?>) -> Result
+    ) -> Result {
+        let copies = strings.map { strdup($0) }
+        defer { for copy in copies { free(copy) } }
+        let pointers = copies.map { UnsafePointer($0) } + [nil]
+        return pointers.withUnsafeBufferPointer { body($0.baseAddress!) }
     }
 
     /// Calls `body` with C arrays of the parameters' values, lengths and formats.

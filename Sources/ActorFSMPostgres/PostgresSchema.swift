@@ -39,9 +39,11 @@ enum PostgresSchema {
         UPDATE actorfsm_leases SET node = '' WHERE machine = ANY($1::text[]) AND node = $2
         """
 
-    /// $1 node: gives up every lease $1 holds (the epochs stay, so that they only grow).
+    /// $1 node: gives up every lease $1 holds (the epochs stay, so that they only grow), and
+    /// removes the node's row.
     static let release = """
-        UPDATE actorfsm_leases SET node = '' WHERE node = $1
+        WITH released AS (UPDATE actorfsm_leases SET node = '' WHERE node = $1)
+        DELETE FROM actorfsm_nodes WHERE node = $1
         """
 
     /// $1 machines, $2 numbers, $3 payloads, $4 epochs, $5 removal bounds, $6 node: writes each

@@ -51,7 +51,9 @@ public final class PostgresStore: MachineStore {
     private let renewing: Locked<Bool>
 
     /// Connects to the database at `url` (a `postgresql://` URL or a libpq connection string),
-    /// creates the store's tables if need be, and registers this process as `node`.
+    /// creates the store's tables if need be, and registers this process as `node`. Unless `url`
+    /// says otherwise, connecting gives up after 10 s and a silent peer is noticed within about
+    /// 30 s (TCP keepalives and `tcp_user_timeout`).
     ///
     /// - Parameters:
     ///   - node: this process's name among the processes sharing the database; unique, and new
@@ -86,7 +88,7 @@ public final class PostgresStore: MachineStore {
     deinit { close() }
 
     /// Commits what is queued, gives up this node's leases (other processes take its machines
-    /// at once) and disconnects.
+    /// at once), removes its row and disconnects.
     public func close() {
         thread.close(after: .run { journal in
             try? journal.releaseAll()
