@@ -156,13 +156,6 @@ package final class PostgresConnection {
             let (bytes, format): ([UInt8], Int32) = switch parameter {
             case .text(let text): (Array(text.utf8) + [0], 0)
             case .binary(let bytes): (bytes, 1)
-            case .null: ([], -1)
-            }
-            if format < 0 {
-                values.append(nil)
-                lengths.append(0)
-                formats.append(0)
-                continue
             }
             let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: max(bytes.count, 1), alignment: 1)
             bytes.withUnsafeBytes { buffer.copyMemory(from: $0) }
@@ -180,7 +173,6 @@ package final class PostgresConnection {
 package enum PostgresParameter {
     case text(String)
     case binary([UInt8])
-    case null
 
     /// A `bigint`.
     package static func integer(_ value: Int64) -> Self { .text(String(value)) }
@@ -238,11 +230,6 @@ package final class PostgresRows {
     /// How many rows the result has.
     var count: Int { Int(PQntuples(result)) }
 
-    /// How many rows the statement changed (for `INSERT`, `UPDATE`, `DELETE`).
-    var changed: Int { Int(String(cString: PQcmdTuples(result))) ?? 0 }
-
-    func isNull(_ row: Int, _ column: Int) -> Bool { PQgetisnull(result, Int32(row), Int32(column)) == 1 }
-
     /// The `bytea` (or any value's raw binary form) at `row`, `column`.
     func bytes(_ row: Int, _ column: Int) -> [UInt8] {
         let count = Int(PQgetlength(result, Int32(row), Int32(column)))
@@ -258,7 +245,4 @@ package final class PostgresRows {
     func integer(_ row: Int, _ column: Int) -> Int64 {
         bytes(row, column).reduce(Int64(0)) { $0 << 8 | Int64($1) }
     }
-
-    /// The `boolean` at `row`, `column`.
-    func boolean(_ row: Int, _ column: Int) -> Bool { bytes(row, column).first == 1 }
 }

@@ -51,9 +51,6 @@ final class PostgresJournal {
         try connection.query(PostgresSchema.release, [.text(node)])
     }
 
-    /// Whether this process holds the lease of `machine` (as far as it knows).
-    func holds(_ machine: String) -> Bool { epochs[machine] != nil }
-
     // MARK: - Journal
 
     /// Applies `writes` in one statement (one commit), each only if this process still holds the

@@ -61,48 +61,16 @@ func benchmarkB8(_ settings: Settings) async throws -> [Measurement] {
     let sends = settings.quick ? 50 : 300
     do {
         let store = try SQLiteStore(path: folder.file("single.sqlite"))
-        let machine = try await Machine(schema: try storedTurnstileSchema(Counter()), id: "single",
-                                        store: store)
-        var latencies: [Double] = []
-        for index in 0..<(sends + 10) {
-            let start = clock.now
-            try await machine.send(index % 2 == 0 ? .coin : .pass)
-            if index >= 10 { latencies.append((clock.now - start).nanoseconds / 1_000) }
-        }
-        results.append(Measurement(name: "B8 durable send, one machine", unit: "µs/send", samples: latencies,
-                                   checksum: Int(await machine.state == .locked ? 0 : 1)))
+        results.append(try await DurableWorkloads.sendLatencies(on: store, named: "B8 durable send, one machine", count: sends))
         store.close()
     }
 
     // 1,000 machines, each sent events one after another by a task of its own: every send is
     // durable, and concurrent sends share commits.
-    let machines = 1_000
-    let perMachine = settings.quick ? 20 : 100
-    let throughput = try await measure("B8 durable transitions, 1,000 machines", unit: "transitions/s",
-                                       repetitions: settings.quick ? 1 : 3, units: 1) {
-        let store = try SQLiteStore(path: folder.file("many-\(RunNumber.next()).sqlite"))
-        let supervisor = try Supervisor(schema: try storedTurnstileSchema(Counter()),
-                                        durability: Durability(store: store, compactionInterval: 0))
-        for id in 0..<machines { try await supervisor.activate(id: "m\(id)") }
-        let start = clock.now
-        try await withThrowingTaskGroup(of: Void.self) { group in
-            for id in 0..<machines {
-                group.addTask {
-                    for index in 0..<perMachine { try await supervisor.send(to: "m\(id)", index % 2 == 0 ? .coin : .pass) }
-                }
-            }
-            try await group.waitForAll()
-        }
-        let elapsed = clock.now - start
-        await supervisor.shutdown()
-        store.close()
-        return (elapsed, machines * perMachine)
-    }
-    // `measure` reports time per unit; B8 reports the rate.
-    results.append(Measurement(name: throughput.name, unit: throughput.unit,
-                               median: Double(machines * perMachine) / (throughput.median / 1e9),
-                               min: Double(machines * perMachine) / (throughput.max / 1e9),
-                               max: Double(machines * perMachine) / (throughput.min / 1e9), checksum: throughput.checksum))
+    results.append(try await DurableWorkloads.throughput(
+        named: "B8 durable transitions, 1,000 machines", machines: 1_000, perMachine: settings.quick ? 20 : 100,
+        repetitions: settings.quick ? 1 : 3,
+        makeStore: { try SQLiteStore(path: folder.file("many-\(RunNumber.next()).sqlite")) }, close: { $0.close() }))
 
     // Bytes per transition: the database file, checkpointed, over the transitions it holds.
     do {

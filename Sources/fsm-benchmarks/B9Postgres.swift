@@ -42,48 +42,15 @@ func benchmarkB9(_ settings: Settings) async throws -> [Measurement] {
     // One machine, one `send` at a time, each durable before it returns.
     do {
         let store = try PostgresStore(url: url)
-        let machine = try await Machine(schema: try storedTurnstileSchema(Counter()), id: "single", store: store)
-        var latencies: [Double] = []
-        for index in 0..<(sends + 10) {
-            let start = clock.now
-            try await machine.send(index % 2 == 0 ? .coin : .pass)
-            if index >= 10 { latencies.append((clock.now - start).nanoseconds / 1_000) }
-        }
-        results.append(Measurement(name: "B9 durable send on PostgreSQL, one machine", unit: "µs/send", samples: latencies,
-                                   checksum: Int(await machine.state == .locked ? 0 : 1)))
+        results.append(try await DurableWorkloads.sendLatencies(
+            on: store, named: "B9 durable send on PostgreSQL, one machine", count: sends))
         store.close()
     }
 
-    // 1,000 machines in this process, each sent events one after another by a task of its own:
-    // concurrent sends share commits.
-    let machines = 1_000
-    let perMachine = settings.quick ? 10 : 50
-    let throughput = try await measure("B9 durable transitions on PostgreSQL, 1,000 machines", unit: "transitions/s",
-                                       repetitions: settings.quick ? 1 : 3, units: 1) {
-        let store = try PostgresStore(url: url)
-        let run = RunNumber.next()
-        let supervisor = try Supervisor(schema: try storedTurnstileSchema(Counter()),
-                                        durability: Durability(store: store, compactionInterval: 0))
-        for id in 0..<machines { try await supervisor.activate(id: "m\(run)-\(id)") }
-        let start = clock.now
-        try await withThrowingTaskGroup(of: Void.self) { group in
-            for id in 0..<machines {
-                group.addTask {
-                    for index in 0..<perMachine {
-                        try await supervisor.send(to: "m\(run)-\(id)", index % 2 == 0 ? .coin : .pass)
-                    }
-                }
-            }
-            try await group.waitForAll()
-        }
-        let elapsed = clock.now - start
-        await supervisor.shutdown()
-        store.close()
-        return (elapsed, machines * perMachine)
-    }
-    results.append(Measurement(name: throughput.name, unit: throughput.unit,
-                               median: Double(machines * perMachine) / (throughput.median / 1e9),
-                               min: Double(machines * perMachine) / (throughput.max / 1e9),
-                               max: Double(machines * perMachine) / (throughput.min / 1e9), checksum: throughput.checksum))
+    // 1,000 machines in this process: concurrent sends share commits.
+    results.append(try await DurableWorkloads.throughput(
+        named: "B9 durable transitions on PostgreSQL, 1,000 machines", machines: 1_000,
+        perMachine: settings.quick ? 10 : 50, repetitions: settings.quick ? 1 : 3,
+        makeStore: { try PostgresStore(url: url) }, close: { $0.close() }))
     return results
 }
