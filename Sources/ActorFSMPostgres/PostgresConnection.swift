@@ -80,6 +80,35 @@ package final class PostgresConnection {
         return name
     }
 
+    /// The socket the connection reads from, to wait on for notifications; -1 when closed or lost.
+    var socket: Int32 {
+        guard let connection, PQstatus(connection) == CONNECTION_OK else { return -1 }
+        return PQsocket(connection)
+    }
+
+    /// Reads what the server has sent, and returns the payloads of the notifications among it.
+    ///
+    /// - Throws: ``StoreError`` if the connection was lost (the next statement reconnects).
+    func notifications() throws(StoreError) -> [String] {
+        let connection = try open()
+        guard PQconsumeInput(connection) == 1 else {
+            throw StoreError("lost the connection to PostgreSQL at \(target): \(Self.message(of: connection))")
+        }
+        var payloads: [String] = []
+        while let notification = PQnotifies(connection) {
+            payloads.append(String(cString: notification.pointee.extra))
+            PQfreemem(notification)
+        }
+        return payloads
+    }
+
+    /// Connects again, as a new server connection (after a failure that left it unusable).
+    func reset() {
+        guard let connection else { return }
+        PQreset(connection)
+        prepared = [:]
+    }
+
     /// The statements prepared on this connection, by their text.
     private var prepared: [String: String] = [:]
 

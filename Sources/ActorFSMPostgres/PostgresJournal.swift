@@ -9,11 +9,15 @@ final class PostgresJournal {
     /// The epoch (fencing token) of each machine this process holds a lease on.
     private var epochs: [String: Int64] = [:]
 
+    /// The channel this process listens on, for forwarded events and replies.
+    let channel: String
+
     init(url: String, node: String, leaseDuration: Duration) throws(StoreError) {
         connection = try PostgresConnection(url: url)
         self.node = node
         leaseSeconds = Double(leaseDuration.components.seconds) + Double(leaseDuration.components.attoseconds) * 1e-18
         try connection.execute(PostgresSchema.creation)
+        channel = try connection.query(PostgresSchema.channel, [.text(node)]).text(0, 0)
         try renew()
     }
 
@@ -45,11 +49,66 @@ final class PostgresJournal {
         try connection.query(PostgresSchema.releaseSome, [.texts(machines), .text(node)])
     }
 
-    /// Gives up every lease this process holds, so that other processes can take them at once.
-    func releaseAll() throws(StoreError) {
+    /// Ends this process's life in the database: other processes take its machines over at once.
+    func expire() throws(StoreError) {
         epochs = [:]
-        try connection.query(PostgresSchema.release, [.text(node)])
+        try connection.query(PostgresSchema.expire, [.text(node)])
     }
+
+    /// Takes over up to `limit` leases of processes whose time is up (none that another
+    /// process is taking at the same moment); returns the machines taken.
+    func adoptOrphans(limit: Int) throws(StoreError) -> [String] {
+        let rows = try connection.query(PostgresSchema.adopt, [.text(node), .integer(Int64(limit))])
+        return (0..<rows.count).map { row in
+            epochs[rows.text(row, 0)] = rows.integer(row, 1)
+            return rows.text(row, 0)
+        }
+    }
+
+    // MARK: - Forwarded events
+
+    /// Queues `event` for the holder of its machine, and wakes that process; its reply, if it
+    /// wants one, comes to `replyTo` with `token`.
+    func forward(_ event: ForwardedEvent, replyTo: String, token: Int64) throws(StoreError) {
+        try connection.query(PostgresSchema.forward, [.text(event.machine), .binary(event.payload),
+                                                      .text(replyTo), .integer(token)])
+    }
+
+    /// The oldest `limit` forwarded events for machines this process holds or nobody holds, but
+    /// those in `skipping`.
+    func inbox(skipping: [Int64], limit: Int) throws(StoreError) -> [InboxRow] {
+        let rows = try connection.query(PostgresSchema.inbox, [.text(node), .integers(skipping), .integer(Int64(limit))])
+        return (0..<rows.count).map { row in
+            InboxRow(event: ForwardedEvent(machine: rows.text(row, 1), payload: rows.bytes(row, 2),
+                                           wantsReply: !rows.text(row, 3).isEmpty, number: rows.integer(row, 0)),
+                     replyTo: rows.text(row, 3), token: rows.integer(row, 4))
+        }
+    }
+
+    /// Removes the forwarded event of `row` (if its entry has not), and sends `reply` to its
+    /// sender; a reply too long for a notification is kept in a table for the sender to take.
+    func finish(_ row: InboxRow, reply: [UInt8]) throws(StoreError) {
+        var notification = "\(row.token):"
+        if row.event.wantsReply {
+            let text = String(decoding: reply, as: UTF8.self)
+            if text.utf8.count < Self.longestNotification {
+                notification += text
+            } else {
+                try connection.query(PostgresSchema.keepReply, [.integer(row.token), .text(text)])
+            }
+        }
+        try connection.query(PostgresSchema.finish, [.integer(row.event.number), .text(row.replyTo), .text(notification)])
+    }
+
+    /// Takes the reply kept for `token`, if there is one.
+    func takeReply(_ token: Int64) throws(StoreError) -> [UInt8]? {
+        let rows = try connection.query(PostgresSchema.takeReply, [.integer(token)])
+        return rows.count == 0 ? nil : rows.bytes(0, 0)
+    }
+
+    /// How long a notification's payload may be (PostgreSQL takes up to 8000 bytes), with room
+    /// for the token.
+    static var longestNotification: Int { 7_900 }
 
     // MARK: - Journal
 
@@ -69,7 +128,8 @@ final class PostgresJournal {
         guard !batch.isEmpty else { return results }
         let written: Set<String>
         do {
-            let rows = try connection.query(PostgresSchema.append, batch.parameters(node: node))
+            let rows = try connection.query(PostgresSchema.append, batch.parameters(node: node) + [
+                .texts(batch.consumed.map(\.machine)), .integers(batch.consumed.map(\.number))])
             written = Set((0..<rows.count).map { rows.text($0, 0) })
         } catch {
             for index in batch.indices { results[index] = error }
@@ -113,11 +173,14 @@ final class PostgresJournal {
         private var writes: [(machine: String, number: UInt64, payload: [UInt8], epoch: Int64, below: UInt64)] = []
         private(set) var indices: [Int] = []
         private(set) var machineOfIndex: [String] = []
+        /// The forwarded events the writes record.
+        private(set) var consumed: [(machine: String, number: Int64)] = []
 
         var isEmpty: Bool { indices.isEmpty }
 
         mutating func add(_ write: JournalWrite, epoch: Int64, index: Int) {
             let entry = write.entry
+            if write.consumedForwardedEvent != 0 { consumed.append((entry.machine, write.consumedForwardedEvent)) }
             indices.append(index)
             machineOfIndex.append(entry.machine)
             let key = "\(entry.sequenceNumber)#\(entry.machine)"
@@ -143,4 +206,12 @@ final class PostgresJournal {
                     .integers(kept.map { Int64(bitPattern: $0.below) }), .text(node)]
         }
     }
+}
+
+/// A forwarded event read from the inbox table, with where its reply goes.
+struct InboxRow: Sendable {
+    let event: ForwardedEvent
+    /// The sender's channel; empty for a post.
+    let replyTo: String
+    let token: Int64
 }

@@ -13,8 +13,18 @@ enum PostgresSchema {
             node text PRIMARY KEY, expires_at timestamptz NOT NULL);
         CREATE TABLE IF NOT EXISTS actorfsm_leases (
             machine text PRIMARY KEY, node text NOT NULL, epoch bigint NOT NULL);
+        CREATE INDEX IF NOT EXISTS actorfsm_leases_node ON actorfsm_leases (node);
+        CREATE TABLE IF NOT EXISTS actorfsm_inbox (
+            id bigserial PRIMARY KEY, machine text NOT NULL, payload bytea NOT NULL,
+            reply_to text NOT NULL, token bigint NOT NULL, created_at timestamptz NOT NULL DEFAULT now());
+        CREATE INDEX IF NOT EXISTS actorfsm_inbox_machine ON actorfsm_inbox (machine);
+        CREATE TABLE IF NOT EXISTS actorfsm_replies (token bigint PRIMARY KEY, payload text NOT NULL);
         COMMIT;
         """
+
+    /// $1 node: the channel the node listens on (a channel name is at most 63 bytes; a node's
+    /// name may be longer).
+    static let channel = "SELECT 'actorfsm_' || md5($1)"
 
     /// $1 node, $2 interval: the node is alive until now + $2.
     static let renew = """
@@ -39,17 +49,62 @@ enum PostgresSchema {
         UPDATE actorfsm_leases SET node = '' WHERE machine = ANY($1::text[]) AND node = $2
         """
 
-    /// $1 node: gives up every lease $1 holds (the epochs stay, so that they only grow), and
-    /// removes the node's row.
-    static let release = """
-        WITH released AS (UPDATE actorfsm_leases SET node = '' WHERE node = $1)
-        DELETE FROM actorfsm_nodes WHERE node = $1
+    /// $1 node: ends the node's life now, so that other nodes take its machines over at once.
+    static let expire = "UPDATE actorfsm_nodes SET expires_at = '-infinity' WHERE node = $1"
+
+    /// $1 node, $2 limit: takes over up to $2 leases of nodes whose time is up, skipping those
+    /// another node is taking at the same moment, and forgets dead nodes left with no lease.
+    static let adopt = """
+        WITH dead AS (
+            SELECT l.machine FROM actorfsm_leases l JOIN actorfsm_nodes n ON n.node = l.node
+            WHERE n.expires_at < now() AND l.node <> $1
+            ORDER BY l.machine LIMIT $2
+            FOR UPDATE OF l SKIP LOCKED),
+        gone AS (
+            DELETE FROM actorfsm_nodes n WHERE n.expires_at < now() - interval '1 minute'
+            AND NOT EXISTS (SELECT 1 FROM actorfsm_leases l WHERE l.node = n.node))
+        UPDATE actorfsm_leases l SET node = $1, epoch = l.epoch + 1 FROM dead
+        WHERE l.machine = dead.machine
+        RETURNING l.machine, l.epoch
         """
 
-    /// $1 machines, $2 numbers, $3 payloads, $4 epochs, $5 removal bounds, $6 node: writes each
-    /// entry whose lease $6 still holds with that epoch, holding the lease row (`FOR SHARE`) so
-    /// that no takeover commits in between, and removes the older entries asked for; returns
-    /// the machines written.
+    /// $1 machine, $2 payload, $3 reply channel ('' for none), $4 token: queues a forwarded
+    /// event, and wakes the node holding the machine.
+    static let forward = """
+        WITH queued AS (
+            INSERT INTO actorfsm_inbox (machine, payload, reply_to, token) VALUES ($1, $2, $3, $4)
+            RETURNING machine)
+        SELECT pg_notify('actorfsm_' || md5(l.node), 'm') FROM queued
+        JOIN actorfsm_leases l ON l.machine = queued.machine AND l.node <> ''
+        """
+
+    /// $1 node, $2 numbers to skip, $3 limit: the oldest forwarded events for machines $1
+    /// holds or nobody holds, but those numbered in $2 (in progress).
+    static let inbox = """
+        SELECT i.id, i.machine, i.payload, i.reply_to, i.token FROM actorfsm_inbox i
+        LEFT JOIN actorfsm_leases l ON l.machine = i.machine
+        WHERE (l.node IS NULL OR l.node = '' OR l.node = $1) AND i.id <> ALL($2::bigint[])
+        ORDER BY i.id LIMIT $3
+        """
+
+    /// $1 number, $2 reply channel, $3 notification: removes a forwarded event (if its entry
+    /// has not already), and sends the reply.
+    static let finish = """
+        WITH done AS (DELETE FROM actorfsm_inbox WHERE id = $1)
+        SELECT pg_notify($2, $3) WHERE $2 <> ''
+        """
+
+    /// $1 token, $2 reply: keeps a reply too long for a notification.
+    static let keepReply = "INSERT INTO actorfsm_replies (token, payload) VALUES ($1, $2) ON CONFLICT DO NOTHING"
+
+    /// $1 token: takes a kept reply.
+    static let takeReply = "DELETE FROM actorfsm_replies WHERE token = $1 RETURNING payload"
+
+    /// $1 machines, $2 numbers, $3 payloads, $4 epochs, $5 removal bounds, $6 node, $7 and $8
+    /// the machines and numbers of forwarded events recorded: writes each entry whose lease $6
+    /// still holds with that epoch, holding the lease row (`FOR SHARE`) so that no takeover
+    /// commits in between, removes the older entries asked for and the forwarded events of the
+    /// machines written; returns the machines written.
     static let append = """
         WITH w AS (
             SELECT * FROM unnest($1::text[], $2::bigint[], $3::bytea[], $4::bigint[], $5::bigint[])
@@ -66,7 +121,10 @@ enum PostgresSchema {
             RETURNING machine),
         removed AS (
             DELETE FROM actorfsm_journal j USING fenced
-            WHERE fenced.below > 0 AND j.machine = fenced.machine AND j.seq < fenced.below)
+            WHERE fenced.below > 0 AND j.machine = fenced.machine AND j.seq < fenced.below),
+        consumed AS (
+            DELETE FROM actorfsm_inbox i USING unnest($7::text[], $8::bigint[]) AS c(machine, id)
+            WHERE i.id = c.id AND i.machine = c.machine AND c.machine IN (SELECT machine FROM fenced))
         SELECT DISTINCT machine FROM written
         """
 

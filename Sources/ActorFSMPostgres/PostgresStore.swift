@@ -15,7 +15,8 @@ import Darwin
 /// ```
 ///
 /// **Leases.** Each process is a *node*, alive while it renews its row in the database every
-/// third of ``leaseDuration``, in one statement for all its machines. Before a machine is read
+/// third of ``leaseDuration`` (at least once a second), in one statement for all its machines.
+/// Before a machine is read
 /// back (restored, activated, sent its first event), the store claims its lease: free leases,
 /// leases of this node and leases of a node whose time is up are taken, each with a new
 /// **epoch**; a lease another live node holds is not, and the machine fails to restore with
@@ -28,15 +29,25 @@ import Darwin
 /// lease duration, cut off, and taken over) has its late writes rejected with a ``StoreError``
 /// whose `isFenced` is `true`: they never interleave with its successor's.
 ///
+/// **Sending from any process.** A durable supervisor over the store sends an event for a
+/// machine another live node holds through the table `actorfsm_inbox`, wakes that node with
+/// `NOTIFY`, and waits for its record the same way (see ``ForwardingStore``). The holder removes
+/// the event in the commit that journals it, so it is processed once, even if the holder dies
+/// first: the node that takes the machine over processes it.
+///
+/// **Takeover.** At each renewal, a node that serves a supervisor also takes over the machines
+/// of nodes whose time is up (`FOR UPDATE SKIP LOCKED`, so that two nodes share them out) and
+/// restores them: their timers fire there, once, and the events queued for them are processed.
+///
 /// **Threads.** Once `init` has connected and set up the tables, every libpq call runs on a
-/// thread of the store's own, never on Swift's cooperative pool; so does the renewal of the
-/// node's life. Writes queued while a commit is in progress commit together in one statement
-/// (group commit).
+/// thread of the store's own, never on Swift's cooperative pool (one more thread listens for
+/// notifications on a second connection); so does the renewal of the node's life. Writes
+/// queued while a commit is in progress commit together in one statement (group commit).
 ///
 /// **New machines.** Make them with ``Supervisor/activate(id:data:)`` or a durable
 /// ``Machine`` initializer, which claim the lease; a machine made by `spawn(id:data:)` claims
 /// none, and its writes are rejected as fenced.
-public final class PostgresStore: MachineStore {
+public final class PostgresStore: ForwardingStore {
     /// The codec machines encode their values with.
     public let codec: any DurableCodec
     /// This process's name in the lease table.
@@ -47,6 +58,9 @@ public final class PostgresStore: MachineStore {
     /// Where the store connects, without a password.
     public let target: String
     private let thread: StoreThread<StoreOperation<PostgresJournal>>
+    /// Carries events between processes; `nil` once closed (it and the thread refer to each other).
+    private let forwarding: Locked<PostgresForwarding?>
+    private let listener: PostgresListener
     /// Whether the store's thread renews the node's life (tests turn it off, to play a pause).
     private let renewing: Locked<Bool>
 
@@ -72,26 +86,44 @@ public final class PostgresStore: MachineStore {
         self.node = node
         self.leaseDuration = leaseDuration
         let journal = Confined(try PostgresJournal(url: url, node: node, leaseDuration: leaseDuration))
-        target = journal.value.connection.target
+        let target = journal.value.connection.target
+        let channel = journal.value.channel
+        self.target = target
+        let forwarding = Locked<PostgresForwarding?>(nil)
+        self.forwarding = forwarding
+        listener = try PostgresListener(
+            url: url, channel: channel, receive: { payloads in forwarding.withLock { $0 }?.receive(payloads) },
+            reconnected: { forwarding.withLock { $0 }?.scheduleFetch() })
         // The node's life is renewed on the store's own thread, so that a busy cooperative
-        // pool cannot make it lose its leases.
+        // pool cannot make it lose its leases; the same tick takes over dead nodes' machines.
         let renewing = Locked(true)
         self.renewing = renewing
-        let renewal = (interval: leaseDuration / 3, body: { @Sendable in
+        let tick = (interval: min(leaseDuration / 3, .seconds(1)), body: { @Sendable in
             if renewing.withLock({ $0 }) { try? journal.value.renew() }
+            forwarding.withLock { $0 }?.tick(journal.value)
         })
-        thread = StoreThread(name: "postgres \(node)", tick: renewal) { batch in
+        let thread = StoreThread<StoreOperation<PostgresJournal>>(name: "postgres \(node)", tick: tick) { batch in
             StoreThread.perform(batch, on: journal.value) { writes in journal.value.commit(writes) }
+        }
+        self.thread = thread
+        forwarding.withLock {
+            $0 = PostgresForwarding(thread: thread, channel: channel, replyTimeout: leaseDuration * 2 + .seconds(10),
+                                    target: target)
         }
     }
 
     deinit { close() }
 
-    /// Commits what is queued, gives up this node's leases (other processes take its machines
-    /// at once), removes its row and disconnects.
+    /// Commits what is queued, ends this node's life in the database (other processes take its
+    /// machines over at once) and disconnects. Senders still waiting for a reply fail.
     public func close() {
+        forwarding.withLock { forwarding in
+            forwarding?.close()
+            forwarding = nil
+        }
+        listener.close()
         thread.close(after: .run { journal in
-            try? journal.releaseAll()
+            try? journal.expire()
             journal.connection.close()
         })
     }
@@ -127,6 +159,20 @@ public final class PostgresStore: MachineStore {
         try await run { journal throws(StoreError) in try journal.entries(of: [machine], newest: nil)[machine] ?? [] }
     }
 
+    /// Queues `event` for the process holding its machine, and waits for its reply; see
+    /// ``ForwardingStore/forward(_:)``. A sender gives up after twice the lease duration and
+    /// 10 s more (the time for another process to take over a dead holder's machines).
+    public func forward(_ event: ForwardedEvent) async throws(StoreError) -> [UInt8] {
+        guard let forwarding = forwarding.withLock({ $0 }) else { throw StoreError("the store at \(target) is closed") }
+        return try await forwarding.forward(event)
+    }
+
+    /// Delivers the events forwarded to this process's machines to `host`; see
+    /// ``ForwardingStore/serve(_:)``.
+    public func serve(_ host: any ForwardingHost) {
+        forwarding.withLock { $0 }?.serve(host)
+    }
+
     /// The ids of every machine with an entry.
     public func machineIDs() async throws(StoreError) -> [String] {
         try await run { journal throws(StoreError) in try journal.machineIDs() }
@@ -144,9 +190,15 @@ public final class PostgresStore: MachineStore {
         try await run { journal throws(StoreError) in try journal.connection.execute(sql) }
     }
 
-    /// Stops renewing this node's life, as a paused process does.
-    package func stopRenewing() {
+    /// The integer the query `sql` returns (tests count rows with it).
+    package func integer(_ sql: String) async throws(StoreError) -> Int64 {
+        try await run { journal throws(StoreError) in try journal.connection.query(sql).integer(0, 0) }
+    }
+
+    /// Stops renewing this node's life and delivering forwarded events, as a paused process does.
+    package func pause() {
         renewing.withLock { $0 = false }
+        forwarding.withLock { $0 }?.pause()
     }
 
     /// The host name, the process id and a random number.

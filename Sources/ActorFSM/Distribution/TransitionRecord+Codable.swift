@@ -1,14 +1,33 @@
-extension TransitionRecord: Codable where State: Codable, Event: Codable, ID: Codable {
-    private enum CodingKeys: String, CodingKey {
-        case sequenceNumber, machineID, source, event, predicates, target, outcome, actionsRun
-        case transitionLocation, origin, postponements, latencyNanoseconds, data
-    }
+/// The keys of an encoded ``TransitionRecord``.
+enum RecordCodingKeys: String, CodingKey {
+    case sequenceNumber, machineID, source, event, predicates, target, outcome, actionsRun
+    case transitionLocation, origin, postponements, latencyNanoseconds, data
+}
 
+/// The keys of an encoded ``MachineError``.
+enum ErrorCodingKeys: String, CodingKey { case kind, machineID, record, supervisorShutDown, cause }
+
+extension TransitionRecord: Codable where State: Codable, Event: Codable, ID: Codable {
     /// Decodes a record made in another process. Its instants are this process's: it completed
     /// when it was decoded, and was accepted its ``latency`` before. A failure's error is a
     /// ``RemoteFailure``; the data is decoded when `Data` is `Decodable`.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
+        let container = try decoder.container(keyedBy: RecordCodingKeys.self)
+        try self.init(fields: container, machineID: try container.decode(ID.self, forKey: .machineID))
+    }
+
+    /// Encodes the record's values, its latency rather than its instants (which mean nothing in
+    /// another process), and its data when `Data` is `Encodable` and the record carries it.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: RecordCodingKeys.self)
+        try container.encode(machineID, forKey: .machineID)
+        try encodeFields(to: &container)
+    }
+}
+
+extension TransitionRecord where State: Codable, Event: Codable {
+    /// Decodes every value but the machine's id, which the caller knows.
+    init(fields container: KeyedDecodingContainer<RecordCodingKeys>, machineID: ID) throws {
         let completed = Timestamp.now
         let latency = try container.decode(Int64.self, forKey: .latencyNanoseconds)
         var data: Definition.Data?
@@ -16,8 +35,7 @@ extension TransitionRecord: Codable where State: Codable, Event: Codable, ID: Co
             data = try container.decode(type, forKey: .data) as? Definition.Data
         }
         self.init(
-            sequenceNumber: try container.decode(UInt64.self, forKey: .sequenceNumber),
-            machineID: try container.decode(ID.self, forKey: .machineID),
+            sequenceNumber: try container.decode(UInt64.self, forKey: .sequenceNumber), machineID: machineID,
             source: try container.decode(State.self, forKey: .source),
             event: try container.decodeIfPresent(Event.self, forKey: .event),
             predicates: try container.decode(PredicateContext.self, forKey: .predicates),
@@ -30,12 +48,9 @@ extension TransitionRecord: Codable where State: Codable, Event: Codable, ID: Co
             postponements: try container.decode(UInt32.self, forKey: .postponements), data: data)
     }
 
-    /// Encodes the record's values, its latency rather than its instants (which mean nothing in
-    /// another process), and its data when `Data` is `Encodable` and the record carries it.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
+    /// Encodes every value but the machine's id.
+    func encodeFields(to container: inout KeyedEncodingContainer<RecordCodingKeys>) throws {
         try container.encode(sequenceNumber, forKey: .sequenceNumber)
-        try container.encode(machineID, forKey: .machineID)
         try container.encode(source, forKey: .source)
         try container.encodeIfPresent(event, forKey: .event)
         try container.encode(predicates, forKey: .predicates)
@@ -51,24 +66,39 @@ extension TransitionRecord: Codable where State: Codable, Event: Codable, ID: Co
 }
 
 extension MachineError: Codable where Definition.State: Codable, Definition.Event: Codable, Definition.ID: Codable {
-    private enum CodingKeys: String, CodingKey { case kind, machineID, record, supervisorShutDown, cause }
-
     /// Decodes an error made in another process; its ``underlying`` error is a ``RemoteFailure``.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.init(try container.decode(Kind.self, forKey: .kind),
-                  machineID: try container.decode(Definition.ID.self, forKey: .machineID),
-                  record: try container.decodeIfPresent(TransitionRecord<Definition>.self, forKey: .record),
-                  supervisorShutDown: try container.decode(Bool.self, forKey: .supervisorShutDown),
-                  cause: try container.decodeIfPresent(RemoteFailure.self, forKey: .cause))
+        let container = try decoder.container(keyedBy: ErrorCodingKeys.self)
+        try self.init(fields: container, machineID: try container.decode(Definition.ID.self, forKey: .machineID))
     }
 
     /// Encodes the kind, the machine, the record and the cause (as a ``RemoteFailure``).
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(kind, forKey: .kind)
+        var container = encoder.container(keyedBy: ErrorCodingKeys.self)
         try container.encode(machineID, forKey: .machineID)
-        try container.encodeIfPresent(record, forKey: .record)
+        try encodeFields(to: &container)
+    }
+}
+
+extension MachineError where Definition.State: Codable, Definition.Event: Codable {
+    /// Decodes every value but the machine's id (its record's too), which the caller knows.
+    init(fields container: KeyedDecodingContainer<ErrorCodingKeys>, machineID: Definition.ID) throws {
+        let record = container.contains(.record)
+            ? try TransitionRecord<Definition>(
+                fields: container.nestedContainer(keyedBy: RecordCodingKeys.self, forKey: .record), machineID: machineID)
+            : nil
+        self.init(try container.decode(Kind.self, forKey: .kind), machineID: machineID, record: record,
+                  supervisorShutDown: try container.decode(Bool.self, forKey: .supervisorShutDown),
+                  cause: try container.decodeIfPresent(RemoteFailure.self, forKey: .cause))
+    }
+
+    /// Encodes every value but the machine's id.
+    func encodeFields(to container: inout KeyedEncodingContainer<ErrorCodingKeys>) throws {
+        try container.encode(kind, forKey: .kind)
+        if let record {
+            var nested = container.nestedContainer(keyedBy: RecordCodingKeys.self, forKey: .record)
+            try record.encodeFields(to: &nested)
+        }
         try container.encode(supervisorShutDown, forKey: .supervisorShutDown)
         try container.encodeIfPresent(cause.map(RemoteFailure.init), forKey: .cause)
     }

@@ -24,6 +24,8 @@ final class DurableCoding<Definition: MachineDefinition>: Sendable {
     let decodeData: @Sendable ([UInt8]) throws -> Definition.Data
     /// The data a machine starts with when none is given: `()` for a definition without data.
     let emptyData: Definition.Data?
+    /// How replies to events forwarded between processes are written and read.
+    let forwarding: ForwardCoding<Definition>
 
     /// A coding whose data goes through `encodeData` and `decodeData` (data of type `Void` has
     /// no bytes, and is not `Codable`).
@@ -52,6 +54,7 @@ final class DurableCoding<Definition: MachineDefinition>: Sendable {
         self.encodeData = encodeData
         self.decodeData = decodeData
         self.emptyData = emptyData
+        forwarding = ForwardCoding()
     }
 
     /// `predicates` as stored: the predicates of the schema's types, by type name and case.

@@ -40,19 +40,24 @@ extension Machine {
 
     /// `send` on a durable machine: processed inline when the machine is idle, as on any
     /// machine, then answered once the acknowledgement the configuration asks for is there.
+    ///
+    /// - Parameter forwarded: the store's number of the event, if another process forwarded
+    ///   it (see ``ForwardingStore``): the entry that records it removes it from the store's queue.
     @usableFromInline func sendDurably(
-        _ event: Event, _ predicates: PredicateContext?
+        _ event: Event, _ predicates: PredicateContext?, forwarded: Int64 = 0
     ) async throws(MachineError<Definition>) -> Record {
         let acceptedAt = Timestamp.now
         let scope = ActionScope.machines
         guard mailbox.withLock({ $0.inbox.beginInline() }) else {
             if scope.contains(ObjectIdentifier(self)) { throw refusal(.reentrantSend, origin: .send) }
-            return try await sendThroughInbox(event, predicates, acceptedAt: acceptedAt, scope: scope)
+            return try await sendThroughInbox(event, predicates, acceptedAt: acceptedAt, scope: scope, forwarded: forwarded)
         }
         if settings.isInstrumented { reportInlineSend() }
+        if forwarded != 0 { journal?.consume(forwarded) }
         let record = await process(event, predicates, origin: .send, acceptedAt: acceptedAt, scope: scope, replying: true)
         if postponedJustNow {
             postponedJustNow = false
+            if forwarded != 0 { journal?.consume(0) }
             return try await awaitPostponed(event, predicates, acceptedAt: acceptedAt, scope: scope)
         }
         return try await finishDurably(record)
@@ -107,9 +112,30 @@ extension Machine {
     /// How many writes a durable machine's drain lets wait for the store before it waits too.
     static var durableWritesInFlight: Int { 4_096 }
 
-    /// Tells the journal which self-posted event the drain is about to process.
+    /// Marks, in an inbox entry's ticket, a `send` forwarded by another process: the journal
+    /// knows its number in the store under that ticket.
+    @usableFromInline static var forwardedTicketFlag: UInt64 { 1 << 62 }
+
+    /// The ticket flags that tell the drain to inform the journal.
+    @usableFromInline static var journalTicketFlags: UInt64 { durableTicketFlag | forwardedTicketFlag }
+
+    /// Tells the journal which self-posted or forwarded event the drain is about to process.
     @usableFromInline func journalProcessing(ticket: UInt64) {
-        journal?.processing(ticket & ~Self.durableTicketFlag)
+        if ticket & Self.forwardedTicketFlag != 0 {
+            journal?.processingForwarded(ticket)
+        } else {
+            journal?.processing(ticket & ~Self.durableTicketFlag)
+        }
+    }
+
+    /// Sends `event`, which another process forwarded through the store as its event number
+    /// `number`: the entry that records it removes it from the store's queue, in the same commit.
+    package func sendForwarded(
+        _ event: Event, predicates: PredicateContext?, number: Int64
+    ) async throws(MachineError<Definition>) -> Record {
+        guard core.isAcceptingEvents else { throw refusal(.stopped, origin: .send) }
+        guard journal != nil else { return try await send(event, predicates: predicates) }
+        return try await sendDurably(event, predicates, forwarded: number)
     }
 }
 

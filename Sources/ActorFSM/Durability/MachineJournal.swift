@@ -90,9 +90,35 @@ final class MachineJournal<Definition: MachineDefinition>: Sendable {
     }
 
     /// The event about to be processed is the self-posted one with `ticket`: the entry that
-    /// records it removes it from the pending events.
+    /// records it removes it from the pending events. 0: the event in progress was postponed.
     func processing(_ ticket: UInt64) {
-        state.withLock { $0.processingTicket = ticket }
+        state.withLock { state in
+            state.processingTicket = ticket
+            if ticket == 0 { state.consuming = 0 }
+        }
+    }
+
+    // MARK: - Forwarded events
+
+    /// The event about to be processed inline is the forwarded event `number`: the entries
+    /// that record it remove it from the store's queue.
+    func consume(_ number: Int64) {
+        state.withLock { $0.consuming = number }
+    }
+
+    /// The forwarded event `number` waits in the machine's inbox under `ticket`.
+    func expect(_ number: Int64, ticket: UInt64) {
+        state.withLock { $0.forwarded[ticket] = number }
+    }
+
+    /// The event about to be processed from the inbox is the one under `ticket`, forwarded.
+    func processingForwarded(_ ticket: UInt64) {
+        state.withLock { $0.consuming = $0.forwarded.removeValue(forKey: ticket) ?? 0 }
+    }
+
+    /// Forgets the forwarded event under `ticket`, answered without being processed.
+    func forgetForwarded(_ ticket: UInt64) {
+        state.withLock { _ = $0.forwarded.removeValue(forKey: ticket) }
     }
 
     // MARK: - Timers
@@ -146,8 +172,10 @@ final class MachineJournal<Definition: MachineDefinition>: Sendable {
         return self.state.withLock { state -> UInt64 in
             guard state.failure == nil, !state.isSealed else { return state.appendedWrites }
             let ticket = state.processingTicket
+            let consumed = state.consuming
             if kind == .completed {
                 state.processingTicket = 0
+                state.consuming = 0
                 if ticket != 0 { state.timers.pending.removeAll { $0.ticket == ticket } }
                 // A timeout recorded as stopped was never processed: a restart arms it again.
                 if case .timeout = origin, outcome != .stopped, !state.reenteredInTransition {
@@ -171,7 +199,8 @@ final class MachineJournal<Definition: MachineDefinition>: Sendable {
                 }
             }
             let entry = JournalEntry(machine: key, sequenceNumber: sequenceNumber, payload: payload.encoded())
-            return append(JournalWrite(entry: entry, removingEntriesBelow: removing), &state)
+            return append(JournalWrite(entry: entry, removingEntriesBelow: removing, consumedForwardedEvent: consumed),
+                          &state)
         }
     }
 
@@ -280,6 +309,10 @@ final class MachineJournal<Definition: MachineDefinition>: Sendable {
 struct JournalState<Definition: MachineDefinition>: Sendable {
     var timers = StoredTimers()
     var processingTicket: UInt64 = 0
+    /// The forwarded event the event in progress is, 0 if none.
+    var consuming: Int64 = 0
+    /// Forwarded events waiting in the machine's inbox, by inbox ticket.
+    var forwarded: [UInt64: Int64] = [:]
     /// Whether the transition in progress entered a state with timeouts (a timeout it processes
     /// then does not count as fired for the new entry).
     var reenteredInTransition = false

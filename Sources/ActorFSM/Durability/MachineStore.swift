@@ -51,11 +51,16 @@ public struct JournalWrite: Sendable {
     /// Entries of the same machine numbered below this are removed in the same write; 0 keeps
     /// them all.
     public let removingEntriesBelow: UInt64
+    /// The number of the forwarded event (see ``ForwardingStore``) this entry records, 0 if
+    /// none: a forwarding store removes that event from its queue in the same commit.
+    public let consumedForwardedEvent: Int64
 
-    /// A write of `entry` that removes the machine's entries numbered below `removingEntriesBelow`.
-    public init(entry: JournalEntry, removingEntriesBelow: UInt64 = 0) {
+    /// A write of `entry` that removes the machine's entries numbered below `removingEntriesBelow`
+    /// and, if `consumedForwardedEvent` is not 0, that forwarded event.
+    public init(entry: JournalEntry, removingEntriesBelow: UInt64 = 0, consumedForwardedEvent: Int64 = 0) {
         self.entry = entry
         self.removingEntriesBelow = removingEntriesBelow
+        self.consumedForwardedEvent = consumedForwardedEvent
     }
 }
 

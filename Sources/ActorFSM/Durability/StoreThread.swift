@@ -30,11 +30,7 @@ package final class StoreThread<Work: Sendable>: Sendable {
     }
 
     private static func start(name: String, body: Body) -> pthread_t {
-        var thread = pthread_t()
-        let entry = ThreadEntry { body.loop() }
-        let created = pthread_create(&thread, nil, runThreadEntry, Unmanaged.passRetained(entry).toOpaque())
-        precondition(created == 0, "could not start the store thread \(name): error \(created)")
-        return thread
+        startThread(name: name) { body.loop() }
     }
 
     deinit { close() }
@@ -115,6 +111,15 @@ package final class StoreThread<Work: Sendable>: Sendable {
                             tv_nsec: Int(total % 1_000_000_000))
         }
     }
+}
+
+/// Starts a thread of a store's own that runs `body`; join it (`pthread_join`) once it ends.
+package func startThread(name: String, _ body: @escaping @Sendable () -> Void) -> pthread_t {
+    var thread = pthread_t()
+    let entry = ThreadEntry(body)
+    let created = pthread_create(&thread, nil, runThreadEntry, Unmanaged.passRetained(entry).toOpaque())
+    precondition(created == 0, "could not start the store thread \(name): error \(created)")
+    return thread
 }
 
 /// What a thread started by `pthread_create` runs.

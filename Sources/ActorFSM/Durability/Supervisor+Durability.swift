@@ -19,6 +19,7 @@ extension Supervisor where Definition.State: Codable, Definition.Event: Codable,
         let coding = try DurableCoding.make(schema: schema, durability: durability, key: "(supervisor)")
         self.init(schema: schema, configuration: configuration, now: { .now }, durable: coding)
         if let passivation { startPassivating(passivation) }
+        serveForwardedEvents()
     }
 
     /// Creates a durable supervisor for a definition without data; see
@@ -30,6 +31,7 @@ extension Supervisor where Definition.State: Codable, Definition.Event: Codable,
         let coding = try DurableCoding.make(schema: schema, durability: durability, key: "(supervisor)")
         self.init(schema: schema, configuration: configuration, now: { .now }, durable: coding)
         if let passivation { startPassivating(passivation) }
+        serveForwardedEvents()
     }
 }
 
@@ -63,7 +65,7 @@ extension Supervisor {
     static var restoreBatch: Int { 1_000 }
 
     /// Restores the machines `keys` names that are not running yet, read from the store together.
-    private func restore(
+    func restore(
         _ keys: [String], coding: DurableCoding<Definition>, includingFinal: Bool
     ) async throws(DurabilityError) -> Int {
         let wanted = keys.filter { key in coding.id(key).map { machine(id: $0) == nil } ?? false }

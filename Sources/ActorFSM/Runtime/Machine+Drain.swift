@@ -96,7 +96,7 @@ extension Machine {
         while let entry = batch.popFirst() {
             switch core.turn(ofEventFrom: entry.epoch) {
             case .process:
-                if entry.ticket & Self.durableTicketFlag != 0 { journalProcessing(ticket: entry.ticket) }
+                if entry.ticket & Self.journalTicketFlags != 0 { journalProcessing(ticket: entry.ticket) }
                 if entry.postponements != 0 { currentPostponements = entry.postponements }
                 let record = await process(entry.event, entry.predicates, origin: entry.origin,
                                            acceptedAt: entry.acceptedAt, scope: entry.senderScope,

@@ -141,14 +141,27 @@ public final class Supervisor<Definition: MachineDefinition>: Sendable {
     public func send(
         to id: ID, _ event: Event, predicates: PredicateContext? = nil
     ) async throws(MachineError<Definition>) -> TransitionRecord<Definition> {
-        guard let machine = try await machineRestoring(id: id, origin: .send) else { throw noMachine(id, origin: .send) }
+        let machine: Child?
+        do {
+            machine = try await machineRestoring(id: id, origin: .send)
+        } catch where Self.isHeldElsewhere(error) {
+            return try await forward(event, predicates: predicates, to: id, wantsReply: true, heldElsewhere: error)!
+        }
+        guard let machine else { throw noMachine(id, origin: .send) }
         return try await machine.send(event, predicates: predicates)
     }
 
     /// Posts `event` to the machine under `id`, waiting for room in its inbox; see
     /// ``Machine/post(_:predicates:)``.
     public func post(to id: ID, _ event: Event, predicates: PredicateContext? = nil) async throws(MachineError<Definition>) {
-        guard let machine = try await machineRestoring(id: id, origin: .post) else { throw noMachine(id, origin: .post) }
+        let machine: Child?
+        do {
+            machine = try await machineRestoring(id: id, origin: .post)
+        } catch where Self.isHeldElsewhere(error) {
+            _ = try await forward(event, predicates: predicates, to: id, wantsReply: false, heldElsewhere: error)
+            return
+        }
+        guard let machine else { throw noMachine(id, origin: .post) }
         try await machine.post(event, predicates: predicates)
     }
 

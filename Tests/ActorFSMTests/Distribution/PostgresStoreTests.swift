@@ -95,31 +95,6 @@ import Testing
         }
     }
 
-    @Test func aSupervisorLeavesMachinesAnotherLiveProcessHoldsToIt() async throws {
-        try await withPostgres { server in
-            let first = try PostgresStore(url: server.url, node: "first")
-            let mine = try Supervisor(schema: try doorSchema(), durability: doorDurability(first))
-            for id in ["a", "b"] { try await mine.activate(id: id, data: Door.Data()) }
-            try await mine.send(to: "a", .open)
-
-            let second = try PostgresStore(url: server.url, node: "second")
-            let theirs = try Supervisor(schema: try doorSchema(), durability: doorDurability(second))
-            let loose = try await Machine(schema: try doorSchema(), id: "c", data: Door.Data(), durability: doorDurability(second))
-            try await loose.send(.open)
-            await loose.finish()
-            // restoreAll takes what it can claim (c, its own) and leaves a and b to the first process.
-            #expect(try await theirs.restoreAll() == 1)
-            let error = await #expect(throws: MachineError<Door>.self) { try await theirs.send(to: "a", .close) }
-            #expect(error?.kind == .notDurable)
-            #expect((error?.underlying as? DurabilityError)?.kind == .heldElsewhere)
-            #expect(try await mine.send(to: "a", .close).sequenceNumber == 2)
-            await mine.shutdown()
-            await theirs.shutdown()
-            first.close()
-            second.close()
-        }
-    }
-
     @Test func aMachineAskedForButNotRestoredIsLeftFreeForOthers() async throws {
         try await withPostgres { server in
             let first = try PostgresStore(url: server.url, node: "first")
@@ -153,7 +128,7 @@ import Testing
             let stale = try await Machine(schema: try doorSchema(), id: "d", data: Door.Data(), durability: doorDurability(paused))
             try await stale.send(.open)
             // The process stops renewing (a long pause) and its time runs out.
-            paused.stopRenewing()
+            paused.pause()
             try await paused.expireNode()
 
             let successor = try PostgresStore(url: server.url, node: "successor")

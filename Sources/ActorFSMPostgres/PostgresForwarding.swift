@@ -1,0 +1,218 @@
+import ActorFSM
+
+/// The side of a ``PostgresStore`` that carries events between processes: the senders waiting
+/// for replies, and the forwarded events this process is delivering to its machines.
+///
+/// Database work runs on the store's thread; the listener's thread hands notifications in;
+/// deliveries run as tasks, one at a time per machine, in the order the events were queued.
+final class PostgresForwarding: Sendable {
+    typealias Thread = StoreThread<StoreOperation<PostgresJournal>>
+
+    private struct Waiter {
+        let deadline: ContinuousClock.Instant
+        let continuation: CheckedContinuation<Result<[UInt8], StoreError>, Never>
+    }
+
+    private struct State {
+        var host: (any ForwardingHost)?
+        /// Senders waiting for a reply, by token.
+        var waiters: [Int64: Waiter] = [:]
+        /// The forwarded events being delivered, by number: a fetch skips them.
+        var delivering: Set<Int64> = []
+        /// The events waiting for delivery, by machine; a machine is here while a task delivers
+        /// its events.
+        var queues: [String: [InboxRow]] = [:]
+        var isFetchQueued = false
+        var isClosed = false
+    }
+
+    private let state = Locked(State())
+    private let thread: Thread
+    /// The channel replies to this process's senders come to.
+    let channel: String
+    /// How long a sender waits for a reply before giving up.
+    let replyTimeout: Duration
+    private let target: String
+
+    /// How many forwarded events one fetch reads.
+    static var fetchLimit: Int { 1_000 }
+
+    init(thread: Thread, channel: String, replyTimeout: Duration, target: String) {
+        self.thread = thread
+        self.channel = channel
+        self.replyTimeout = replyTimeout
+        self.target = target
+    }
+
+    // MARK: - Sending
+
+    /// Queues `event` durably for its machine's holder, and waits for the reply if it wants one.
+    func forward(_ event: ForwardedEvent) async throws(StoreError) -> [UInt8] {
+        let token = Int64.random(in: 1...Int64.max)
+        guard event.wantsReply else {
+            try await run { journal throws(StoreError) in try journal.forward(event, replyTo: "", token: token) }
+            return []
+        }
+        let channel = channel
+        let result = await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Result<[UInt8], StoreError>, Never>) in
+                state.withLock { $0.waiters[token] = Waiter(deadline: .now + replyTimeout, continuation: continuation) }
+                if Task.isCancelled { answer(token, .failure(cancelled(event))) }
+                let queued = thread.submit(.run { [self] journal in
+                    do throws(StoreError) {
+                        try journal.forward(event, replyTo: channel, token: token)
+                    } catch {
+                        answer(token, .failure(error))
+                    }
+                })
+                if !queued { answer(token, .failure(StoreError("the store at \(target) is closed"))) }
+            }
+        } onCancel: {
+            answer(token, .failure(cancelled(event)))
+        }
+        let reply = try result.get()
+        guard reply.isEmpty else { return reply }
+        // Too long for a notification: the holder kept it in a table.
+        guard let kept = try await run({ journal throws(StoreError) in try journal.takeReply(token) }) else {
+            throw StoreError("the reply for machine \(event.machine) was lost")
+        }
+        return kept
+    }
+
+    private func cancelled(_ event: ForwardedEvent) -> StoreError {
+        StoreError("cancelled while waiting for the reply of the process holding machine \(event.machine); "
+                   + "the event stays queued, and is processed")
+    }
+
+    /// Resumes the sender waiting with `token`, if one is.
+    private func answer(_ token: Int64, _ result: Result<[UInt8], StoreError>) {
+        state.withLock { $0.waiters.removeValue(forKey: token) }?.continuation.resume(returning: result)
+    }
+
+    /// Handles the notifications sent to this process: replies (`token:reply`) and news of
+    /// forwarded events (`m`). Called from the listener's thread.
+    func receive(_ payloads: [String]) {
+        for payload in payloads {
+            guard payload != "m", let colon = payload.firstIndex(of: ":"), let token = Int64(payload[..<colon]) else {
+                scheduleFetch()
+                continue
+            }
+            answer(token, .success(Array(payload[payload.index(after: colon)...].utf8)))
+        }
+    }
+
+    // MARK: - Serving
+
+    /// Delivers the events forwarded to this process's machines to `host` from now on.
+    func serve(_ host: any ForwardingHost) {
+        state.withLock { $0.host = host }
+        scheduleFetch()
+    }
+
+    /// Reads the forwarded events waiting for this process, on the store's thread, unless a
+    /// read is queued already.
+    func scheduleFetch() {
+        let schedule = state.withLock { state -> Bool in
+            guard state.host != nil, !state.isFetchQueued, !state.isClosed else { return false }
+            state.isFetchQueued = true
+            return true
+        }
+        if schedule { thread.submit(.run { [self] journal in fetch(journal) }) }
+    }
+
+    /// On the store's thread: renews nothing, but takes over the machines of dead processes,
+    /// reads the forwarded events waiting, and gives up on senders waiting too long.
+    func tick(_ journal: PostgresJournal) {
+        expireWaiters()
+        guard let host = state.withLock({ $0.host }) else { return }
+        if let adopted = try? journal.adoptOrphans(limit: Self.fetchLimit), !adopted.isEmpty {
+            Task { await host.adopt(adopted) }
+        }
+        fetch(journal)
+    }
+
+    private func fetch(_ journal: PostgresJournal) {
+        let skipping = state.withLock { state in
+            state.isFetchQueued = false
+            return Array(state.delivering)
+        }
+        guard let rows = try? journal.inbox(skipping: skipping, limit: Self.fetchLimit), !rows.isEmpty else { return }
+        dispatch(rows)
+        if rows.count == Self.fetchLimit { scheduleFetch() }
+    }
+
+    /// Queues `rows` for delivery, starting a task for each machine that has none.
+    private func dispatch(_ rows: [InboxRow]) {
+        let (host, starting) = state.withLock { state -> ((any ForwardingHost)?, [String]) in
+            var starting: [String] = []
+            for row in rows where state.delivering.insert(row.event.number).inserted {
+                if state.queues[row.event.machine] == nil {
+                    state.queues[row.event.machine] = [row]
+                    starting.append(row.event.machine)
+                } else {
+                    state.queues[row.event.machine]!.append(row)
+                }
+            }
+            return (state.host, starting)
+        }
+        guard let host else { return }
+        for machine in starting { Task { await deliverQueued(of: machine, to: host) } }
+    }
+
+    /// Delivers the events queued for `machine`, in order, and answers their senders.
+    private func deliverQueued(of machine: String, to host: any ForwardingHost) async {
+        while let row = next(of: machine) {
+            if let reply = await host.deliver(row.event) {
+                _ = try? await run { journal throws(StoreError) in try journal.finish(row, reply: reply) }
+            }
+            state.withLock { _ = $0.delivering.remove(row.event.number) }
+        }
+    }
+
+    private func next(of machine: String) -> InboxRow? {
+        state.withLock { state in
+            guard let queue = state.queues[machine], let row = queue.first else {
+                state.queues[machine] = nil
+                return nil
+            }
+            state.queues[machine] = Array(queue.dropFirst())
+            return row
+        }
+    }
+
+    /// Fails the senders whose reply is overdue.
+    private func expireWaiters() {
+        let now = ContinuousClock.now
+        let overdue = state.withLock { state in
+            let tokens = state.waiters.filter { $0.value.deadline <= now }.map(\.key)
+            return tokens.compactMap { state.waiters.removeValue(forKey: $0) }
+        }
+        for waiter in overdue {
+            waiter.continuation.resume(returning: .failure(StoreError(
+                "no reply within \(replyTimeout) from the process holding the machine; the event stays queued, "
+                + "and is processed once")))
+        }
+    }
+
+    /// Stops delivering forwarded events (tests play a paused process with it).
+    func pause() {
+        state.withLock { $0.host = nil }
+    }
+
+    /// Stops delivering, and fails the senders still waiting.
+    func close() {
+        let waiters = state.withLock { state in
+            state.isClosed = true
+            state.host = nil
+            defer { state.waiters = [:] }
+            return state.waiters.values
+        }
+        for waiter in waiters { waiter.continuation.resume(returning: .failure(StoreError("the store at \(target) is closed"))) }
+    }
+
+    private func run<Value: Sendable>(
+        _ body: @escaping @Sendable (PostgresJournal) throws(StoreError) -> Value
+    ) async throws(StoreError) -> Value {
+        try await thread.run(closed: StoreError("the store at \(target) is closed"), body)
+    }
+}

@@ -1,0 +1,114 @@
+import ActorFSM
+import ActorFSMPostgres
+import ActorFSMTesting
+import Testing
+
+@Suite(needsPostgres, .timeLimit(.minutes(2))) struct PostgresForwardingTests {
+    @Test func aSendFromAnyProcessIsProcessedByTheOneHoldingTheMachine() async throws {
+        try await withPostgres { server in
+            let first = try PostgresStore(url: server.url, node: "first")
+            let mine = try Supervisor(schema: try doorSchema(), durability: doorDurability(first))
+            try await mine.activate(id: "a", data: Door.Data())
+
+            let second = try PostgresStore(url: server.url, node: "second")
+            let theirs = try Supervisor(schema: try doorSchema(), durability: doorDurability(second))
+            let record = try await theirs.send(to: "a", .open)
+            #expect(record.machineID == "a")
+            #expect(record.source == .closed && record.target == .open && record.sequenceNumber == 1)
+            #expect(theirs.machine(id: "a") == nil)
+            #expect(await mine.machine(id: "a")?.state == .open)
+
+            // A post returns once queued; a send after it from the same process comes after it.
+            try await theirs.post(to: "a", .close)
+            let unhandled = try await theirs.send(to: "a", .close)
+            #expect(!unhandled.outcome.isTransitioned && unhandled.sequenceNumber == 3)
+            #expect(try await first.entries(of: "a").map(\.sequenceNumber) == [1, 2, 3])
+            let history = try await doorDurability(first).history(of: "a", schema: try doorSchema())
+            #expect(history.map(\.event) == [.open, .close, .close])
+            #expect(try await first.integer("SELECT count(*) FROM actorfsm_inbox") == 0)
+
+            // Making a machine another process holds is not forwarded: it says where it is.
+            let error = await #expect(throws: MachineError<Door>.self) { try await theirs.activate(id: "a", data: Door.Data()) }
+            #expect((error?.underlying as? DurabilityError)?.kind == .heldElsewhere)
+            await mine.shutdown()
+            await theirs.shutdown()
+            first.close()
+            second.close()
+        }
+    }
+
+    @Test func eventsQueuedForAProcessThatDiesAreProcessedOnceByItsSuccessor() async throws {
+        try await withPostgres { server in
+            let first = try PostgresStore(url: server.url, node: "first")
+            let mine = try Supervisor(schema: try doorSchema(), durability: doorDurability(first))
+            try await mine.activate(id: "a", data: Door.Data())
+            try await mine.send(to: "a", .open)
+
+            let second = try PostgresStore(url: server.url, node: "second")
+            let theirs = try Supervisor(schema: try doorSchema(), durability: doorDurability(second))
+            let reports = theirs.reports()
+            // The holder stops (a long pause): the posts wait in the database.
+            first.pause()
+            try await theirs.post(to: "a", .close)
+            try await theirs.post(to: "a", .open)
+            #expect(try await first.integer("SELECT count(*) FROM actorfsm_inbox") == 2)
+
+            // Its time runs out: the second process takes the machine over and processes them.
+            try await first.expireNode()
+            var processed: [Door.Event?] = []
+            for await report in reports {
+                guard let record = report.record else { continue }
+                processed.append(record.event)
+                if processed.count == 2 { break }
+            }
+            #expect(processed == [.close, .open])
+            #expect(await theirs.machine(id: "a")?.state == .open)
+            let history = try await doorDurability(second).history(of: "a", schema: try doorSchema())
+            #expect(history.map(\.event) == [.open, .close, .open])
+            #expect(try await second.integer("SELECT count(*) FROM actorfsm_inbox") == 0)
+            await mine.shutdown()
+            await theirs.shutdown()
+            first.close()
+            second.close()
+        }
+    }
+
+    @Test func aDeadProcessesTimersFireOnceInTheProcessThatTakesItsMachinesOver() async throws {
+        try await withPostgres { server in
+            let firstClock = ManualClock()
+            let first = try PostgresStore(url: server.url, node: "first")
+            let mine = try Supervisor(schema: try doorSchema(), durability: doorDurability(first, clock: firstClock),
+                                      configuration: SupervisorConfiguration(machine: MachineConfiguration(clock: firstClock)))
+            try await mine.activate(id: "a", data: Door.Data())
+            try await mine.send(to: "a", .lock)
+
+            let secondClock = ManualClock()
+            let second = try PostgresStore(url: server.url, node: "second")
+            let theirs = try Supervisor(schema: try doorSchema(), durability: doorDurability(second, clock: secondClock),
+                                        configuration: SupervisorConfiguration(machine: MachineConfiguration(clock: secondClock)))
+            let reports = theirs.reports()
+            first.pause()
+            try await first.expireNode()
+            // The second process adopts the machine unasked, and arms its timer again.
+            await secondClock.waitUntilSleeping(count: 1)
+            secondClock.advance(by: .seconds(60))
+            var fired: TransitionRecord<Door>?
+            for await report in reports {
+                if let record = report.record { fired = record; break }
+            }
+            #expect(fired?.target == .jammed)
+            #expect(fired?.origin.timeout == .seconds(60))
+
+            // The paused process's own timer fires late: its write is rejected, not added.
+            firstClock.advance(by: .seconds(60))
+            await mine.machine(id: "a")?.finish()
+            let history = try await doorDurability(second).history(of: "a", schema: try doorSchema())
+            #expect(history.count == 2)
+            #expect(history.last?.state == .jammed && history.last?.event == nil)
+            await mine.shutdown()
+            await theirs.shutdown()
+            first.close()
+            second.close()
+        }
+    }
+}
