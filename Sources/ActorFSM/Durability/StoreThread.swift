@@ -114,9 +114,24 @@ package final class StoreThread<Work: Sendable>: Sendable {
 }
 
 /// Starts a thread of a store's own that runs `body`; join it (`pthread_join`) once it ends.
+/// The system knows it as `actorfsm-` and the first word of `name` (at most 15 bytes, as Linux
+/// keeps them).
 package func startThread(name: String, _ body: @escaping @Sendable () -> Void) -> pthread_t {
     var thread = pthread_t()
-    let entry = ThreadEntry(body)
+    let label = String(("actorfsm-" + (name.split(separator: " ").first ?? "")).utf8.prefix(15))!
+    let entry = ThreadEntry {
+        #if canImport(Darwin)
+        pthread_setname_np(label)
+        #else
+        // Glibc's module leaves out pthread_setname_np; the kernel takes the name here too.
+        let file = open("/proc/thread-self/comm", O_WRONLY)
+        if file >= 0 {
+            _ = label.withCString { write(file, $0, strlen($0)) }
+            close(file)
+        }
+        #endif
+        body()
+    }
     let created = pthread_create(&thread, nil, runThreadEntry, Unmanaged.passRetained(entry).toOpaque())
     precondition(created == 0, "could not start the store thread \(name): error \(created)")
     return thread
