@@ -163,7 +163,10 @@ final class MachineJournal<Definition: MachineDefinition>: Sendable {
         do {
             let stateBytes = kind == .intent ? [] :
                 stateID >= 0 ? coding.encodedStates[Int(stateID)] : try coding.encodeState(current)
-            encoded = (stateBytes, try event.map(coding.encodeEvent), kind == .intent ? [] : try coding.encodeData(data))
+            // The intent of a machine's first event carries its starting data: any process can
+            // then restore the machine and process the event again, without being given it.
+            let dataBytes = kind == .intent && sequenceNumber > 1 ? [] : try coding.encodeData(data)
+            encoded = (stateBytes, try event.map(coding.encodeEvent), dataBytes)
         } catch {
             return fail(StoreError("machine \(key): could not encode entry \(sequenceNumber): \(error)"))
         }

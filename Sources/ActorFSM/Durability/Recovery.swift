@@ -59,7 +59,11 @@ struct Recovery<Definition: MachineDefinition>: Sendable {
                 data: try reader.data(completed.payload, number: completed.number),
                 sequenceNumber: completed.number, timers: completed.payload.timers))
         } else {
-            guard let data else {
+            var starting = data
+            if starting == nil, let intent, !intent.payload.data.isEmpty {
+                starting = try reader.data(intent.payload, number: intent.number)
+            }
+            guard let data = starting else {
                 throw DurabilityError(.undecodable, machine: key, sequenceNumber: newest.sequenceNumber,
                                       detail: "the store holds only the machine's first event, and no data to start with was given")
             }

@@ -82,9 +82,11 @@ extension Supervisor {
         var skipped: [String] = []
         for key in claimed {
             let stored = entries[key] ?? []
-            // A machine whose first event was interrupted needs its starting data: its first
-            // use (activate(id:data:)) restores it.
-            if stored.count == 1 && coding.emptyData == nil && JournalPayload(decoding: stored[0].payload)?.kind == .intent {
+            // A machine whose first event was interrupted restores with the starting data its
+            // intent carries; one written without it, on its first use (activate(id:data:)).
+            if stored.count == 1 && coding.emptyData == nil,
+               let payload = JournalPayload(decoding: stored[0].payload), payload.kind == .intent, payload.data.isEmpty {
+                skipped.append(key)
                 continue
             }
             guard let id = coding.id(key),

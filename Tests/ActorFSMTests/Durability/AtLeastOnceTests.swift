@@ -77,6 +77,38 @@ actor ActionGate {
         #expect(try await restarted.entries(of: "p").map(\.sequenceNumber) == [1, 2])
     }
 
+    @Test func aMachineWhoseFirstEventACrashInterruptedComesBackWithItsStartingData() async throws {
+        let gateway = ChargeGateway()
+        let gate = ActionGate()
+        let schema = try Schema<CardPayment>(initial: .placed, final: [.paid]) {
+            define(.placed) {
+                when(.submit) | then(.paid) | { context in
+                    await gateway.charge(context.idempotencyKey)
+                    context.data.charges += 1
+                    await gate.pass()
+                }
+            }
+        }
+        let store = InMemoryStore()
+        let payment = try await Machine(schema: schema, id: "p", data: CardPayment.Data(charges: 5), durability: Durability(store: store))
+        let interrupted = Task { try await payment.send(.submit) }
+        await gateway.waitForCalls(1)
+        let restarted = store.crash()
+        await gate.open()
+        _ = await interrupted.result
+
+        // Another process, given no data, restores it from the first event's intent.
+        let payments = try Supervisor(schema: schema, durability: Durability(store: restarted))
+        let reports = payments.reports()
+        #expect(try await payments.restoreAll(includingFinal: true) == 1)
+        for await report in reports where report.record != nil {
+            #expect(report.record?.sequenceNumber == 1 && report.record?.target == .paid)
+            break
+        }
+        #expect(await payments.machine(id: "p")?.data.charges == 6)
+        await payments.shutdown()
+    }
+
     @Test func aFollowUpWrittenWithItsTransitionSurvivesACrashBeforeItIsProcessed() async throws {
         let schema = try Schema<CardPayment>(initial: .placed, final: [.paid]) {
             define(.placed) { when(.submit) | then(.charging) | { context in try context.tryPost(.charged) } }
