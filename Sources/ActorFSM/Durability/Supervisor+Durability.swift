@@ -107,6 +107,10 @@ extension Supervisor {
             }
             if registered { restored += 1 }
         }
+        // Not those a concurrent first use restored meanwhile: they run here.
+        skipped = registry.withLock { registry in
+            skipped.filter { key in coding.id(key).map { registry.machines[$0] == nil && registry.restoring[$0] == nil } ?? true }
+        }
         if !skipped.isEmpty { await coding.durability.store.release(skipped) }
         return restored
     }
