@@ -9,8 +9,11 @@ final class PostgresForwarding: Sendable {
     typealias Thread = StoreThread<StoreOperation<PostgresJournal>>
 
     private struct Waiter {
+        let machine: String
         let deadline: ContinuousClock.Instant
         let continuation: CheckedContinuation<Result<[UInt8], StoreError>, Never>
+        /// The node the event was sent to, once queued.
+        var holder: String?
     }
 
     private struct State {
@@ -56,11 +59,15 @@ final class PostgresForwarding: Sendable {
         let channel = channel
         let result = await withTaskCancellationHandler {
             await withCheckedContinuation { (continuation: CheckedContinuation<Result<[UInt8], StoreError>, Never>) in
-                state.withLock { $0.waiters[token] = Waiter(deadline: .now + replyTimeout, continuation: continuation) }
+                state.withLock { state in
+                    state.waiters[token] = Waiter(machine: event.machine, deadline: .now + replyTimeout,
+                                                  continuation: continuation)
+                }
                 if Task.isCancelled { answer(token, .failure(cancelled(event))) }
                 let queued = thread.submit(.run { [self] journal in
                     do throws(StoreError) {
-                        try journal.forward(event, replyTo: channel, token: token)
+                        let holder = try journal.forward(event, replyTo: channel, token: token)
+                        state.withLock { $0.waiters[token]?.holder = holder }
                     } catch {
                         answer(token, .failure(error))
                     }
@@ -124,6 +131,7 @@ final class PostgresForwarding: Sendable {
     /// reads the forwarded events waiting, and gives up on senders waiting too long.
     func tick(_ journal: PostgresJournal) {
         expireWaiters()
+        failOrphanedWaiters(journal)
         guard let host = state.withLock({ $0.host }) else { return }
         if let adopted = try? journal.adoptOrphans(limit: Self.fetchLimit), !adopted.isEmpty {
             Task { await host.adopt(adopted) }
@@ -180,6 +188,22 @@ final class PostgresForwarding: Sendable {
         }
     }
 
+    /// Fails the senders whose event was recorded by a node that died before replying: the
+    /// node that takes the machine over processes the event from its journal, but the record
+    /// is lost.
+    private func failOrphanedWaiters(_ journal: PostgresJournal) {
+        let waiting = state.withLock { state in
+            state.waiters.compactMap { token, waiter in waiter.holder.map { (token: token, node: $0) } }
+        }
+        guard let orphaned = try? journal.orphanedReplies(waiting) else { return }
+        for token in orphaned {
+            guard let waiter = state.withLock({ $0.waiters.removeValue(forKey: token) }) else { continue }
+            waiter.continuation.resume(returning: .failure(StoreError(
+                "the process holding machine \(waiter.machine) stopped after recording the event, before replying: "
+                + "the process that takes the machine over completes it, but its record is lost")))
+        }
+    }
+
     /// Fails the senders whose reply is overdue.
     private func expireWaiters() {
         let now = ContinuousClock.now
@@ -189,8 +213,8 @@ final class PostgresForwarding: Sendable {
         }
         for waiter in overdue {
             waiter.continuation.resume(returning: .failure(StoreError(
-                "no reply within \(replyTimeout) from the process holding the machine; the event stays queued, "
-                + "and is processed once")))
+                "no reply within \(replyTimeout) from the process holding machine \(waiter.machine); the event "
+                + "stays queued, and is processed once")))
         }
     }
 

@@ -68,10 +68,21 @@ final class PostgresJournal {
     // MARK: - Forwarded events
 
     /// Queues `event` for the holder of its machine, and wakes that process; its reply, if it
-    /// wants one, comes to `replyTo` with `token`.
-    func forward(_ event: ForwardedEvent, replyTo: String, token: Int64) throws(StoreError) {
-        try connection.query(PostgresSchema.forward, [.text(event.machine), .binary(event.payload),
-                                                      .text(replyTo), .integer(token)])
+    /// wants one, comes to `replyTo` with `token`. Returns the holder's node, if one holds it.
+    @discardableResult
+    func forward(_ event: ForwardedEvent, replyTo: String, token: Int64) throws(StoreError) -> String? {
+        let rows = try connection.query(PostgresSchema.forward, [.text(event.machine), .binary(event.payload),
+                                                                 .text(replyTo), .integer(token)])
+        return rows.count == 0 ? nil : rows.text(0, 0)
+    }
+
+    /// Of `waiting` (tokens, and the node each event was sent to), the tokens whose event an
+    /// entry recorded while that node is now dead: no reply will come.
+    func orphanedReplies(_ waiting: [(token: Int64, node: String)]) throws(StoreError) -> [Int64] {
+        guard !waiting.isEmpty else { return [] }
+        let rows = try connection.query(PostgresSchema.orphanedReplies,
+                                        [.integers(waiting.map(\.token)), .texts(waiting.map(\.node))])
+        return (0..<rows.count).map { rows.integer($0, 0) }
     }
 
     /// The oldest `limit` forwarded events for machines this process holds or nobody holds, but

@@ -18,6 +18,7 @@ enum PostgresSchema {
             id bigserial PRIMARY KEY, machine text NOT NULL, payload bytea NOT NULL,
             reply_to text NOT NULL, token bigint NOT NULL, created_at timestamptz NOT NULL DEFAULT now());
         CREATE INDEX IF NOT EXISTS actorfsm_inbox_machine ON actorfsm_inbox (machine);
+        CREATE INDEX IF NOT EXISTS actorfsm_inbox_token ON actorfsm_inbox (token);
         CREATE TABLE IF NOT EXISTS actorfsm_replies (token bigint PRIMARY KEY, payload text NOT NULL);
         COMMIT;
         """
@@ -69,13 +70,23 @@ enum PostgresSchema {
         """
 
     /// $1 machine, $2 payload, $3 reply channel ('' for none), $4 token: queues a forwarded
-    /// event, and wakes the node holding the machine.
+    /// event, and wakes the node holding the machine; returns that node.
     static let forward = """
         WITH queued AS (
             INSERT INTO actorfsm_inbox (machine, payload, reply_to, token) VALUES ($1, $2, $3, $4)
-            RETURNING machine)
-        SELECT pg_notify('actorfsm_' || md5(l.node), 'm') FROM queued
-        JOIN actorfsm_leases l ON l.machine = queued.machine AND l.node <> ''
+            RETURNING machine),
+        woken AS (
+            SELECT l.node, pg_notify('actorfsm_' || md5(l.node), 'm') FROM queued
+            JOIN actorfsm_leases l ON l.machine = queued.machine AND l.node <> '')
+        SELECT node FROM woken
+        """
+
+    /// $1 tokens, $2 the nodes their events were sent to: the tokens whose event is gone from
+    /// the inbox (its entry was written) while that node is dead, so that no reply will come.
+    static let orphanedReplies = """
+        SELECT t.token FROM unnest($1::bigint[], $2::text[]) AS t(token, node)
+        WHERE NOT EXISTS (SELECT 1 FROM actorfsm_inbox i WHERE i.token = t.token)
+        AND NOT EXISTS (SELECT 1 FROM actorfsm_nodes n WHERE n.node = t.node AND n.expires_at > now())
         """
 
     /// $1 node, $2 numbers to skip, $3 limit: the oldest forwarded events for machines $1

@@ -107,7 +107,7 @@ public final class PostgresStore: ForwardingStore {
         }
         self.thread = thread
         forwarding.withLock {
-            $0 = PostgresForwarding(thread: thread, channel: channel, replyTimeout: leaseDuration * 2 + .seconds(10),
+            $0 = PostgresForwarding(thread: thread, channel: channel, replyTimeout: .seconds(300),
                                     target: target)
         }
     }
@@ -160,8 +160,9 @@ public final class PostgresStore: ForwardingStore {
     }
 
     /// Queues `event` for the process holding its machine, and waits for its reply; see
-    /// ``ForwardingStore/forward(_:)``. A sender gives up after twice the lease duration and
-    /// 10 s more (the time for another process to take over a dead holder's machines).
+    /// ``ForwardingStore/forward(_:)``. A sender gives up once the holder died after recording
+    /// the event (its successor completes it; the record is lost), or after 5 minutes.
+    /// While the holder lives, or the event waits for a successor, it waits.
     public func forward(_ event: ForwardedEvent) async throws(StoreError) -> [UInt8] {
         guard let forwarding = forwarding.withLock({ $0 }) else { throw StoreError("the store at \(target) is closed") }
         return try await forwarding.forward(event)
