@@ -10,7 +10,7 @@ import Darwin
 /// `--verify`: checks what a run (or many killed runs and the one that finished them) left in
 /// the store, the gateway's ledger and the log of acknowledged sends.
 struct Verification {
-    let store: SQLiteStore
+    let store: any MachineStore
     let durability: Durability<OrderWorkflow>
     let schema: Schema<OrderWorkflow>
     let ledger: PaymentLedger

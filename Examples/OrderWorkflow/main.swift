@@ -1,11 +1,15 @@
 // order-workflow: 10,000 orders, each a machine of one order schema under a supervisor, calling
 // simulated services (seeded, so a run is reproducible). With --store, the machines are durable:
 // kill the process (or let --crash-after kill it), run the same command again, and it resumes
-// and finishes every order, charging no card twice. Usage:
+// and finishes every order, charging no card twice. With --postgres and --processes, the orders
+// run across several processes sharing a PostgreSQL database ("temporary": a throwaway server),
+// and --kill-one kills one of them mid-way. Usage:
 //   swift run order-workflow [--orders N] [--seed S] [--failure-rate R]
 //                            [--store PATH [--crash-after N] [--verify | --verify-so-far] [--history ORDER]]
+//                            [--postgres URL|temporary --processes N [--kill-one]]
 import ActorFSM
 import ActorFSMSQLite
+import ActorFSMTesting
 
 #if canImport(Glibc)
 import Glibc
@@ -19,11 +23,20 @@ var crashAfter: Int?
 var verifying = false
 var verifyingSoFar = false
 var historyOf: Int?
+var postgresURL: String?
+var processes: Int?
+var killsOne = false
+var workerIndex: Int?
+var ledgerPath: String?
 var arguments = CommandLine.arguments.dropFirst()
 while let flag = arguments.popFirst() {
     if flag == "--verify" || flag == "--verify-so-far" {
         verifying = true
         verifyingSoFar = flag == "--verify-so-far"
+        continue
+    }
+    if flag == "--kill-one" {
+        killsOne = true
         continue
     }
     let value = arguments.popFirst()
@@ -35,10 +48,15 @@ while let flag = arguments.popFirst() {
     case ("--store", let value?): storePath = value
     case ("--crash-after", let value?) where Int(value).map({ $0 > 0 }) == true: crashAfter = Int(value)!
     case ("--history", let value?) where Int(value) != nil: historyOf = Int(value)!
+    case ("--postgres", let value?): postgresURL = value
+    case ("--processes", let value?) where Int(value).map({ (1...16).contains($0) }) == true: processes = Int(value)!
+    case ("--worker", let value?) where Int(value) != nil: workerIndex = Int(value)!
+    case ("--ledger", let value?): ledgerPath = value
     default:
         print("""
             usage: order-workflow [--orders N] [--seed S] [--failure-rate R in 0..<1]
                                   [--store PATH [--crash-after N] [--verify | --verify-so-far] [--history ORDER]]
+                                  [--postgres URL|temporary --processes N in 1...16 [--kill-one]]
             """)
         exit(2)
     }
@@ -47,14 +65,30 @@ if storePath == nil && (crashAfter != nil || verifying || historyOf != nil) {
     print("--crash-after, --verify and --history need --store")
     exit(2)
 }
+if (postgresURL == nil) != (processes == nil) || (killsOne && processes.map { $0 < 2 } ?? true) {
+    print("--postgres and --processes go together, and --kill-one needs at least 2 processes")
+    exit(2)
+}
+if let workerIndex, let postgresURL, let processes, let ledgerPath {
+    try await ClusterWorker.run(url: postgresURL, index: workerIndex, processes: processes, settings: settings, ledger: ledgerPath)
+    exit(0)
+}
+if let postgresURL, let processes {
+    var server: TemporaryPostgres?
+    if postgresURL == "temporary" {
+        server = try TemporaryPostgres.start()
+        print("Started a throwaway PostgreSQL server in \(server!.folder)")
+    }
+    let passed = try await ClusterDriver(url: server?.url ?? postgresURL, processes: processes, settings: settings,
+                                         killsOne: killsOne).run()
+    server?.stop()
+    exit(passed ? 0 : 1)
+}
 
 let ledger = storePath.map { PaymentLedger(path: $0 + ".payments") }
 let services = Services(settings: settings, ledger: ledger)
 let schema = try orderSchema(services)
-let configuration = SupervisorConfiguration<OrderState>(
-    machine: MachineConfiguration(inboxCapacity: 16, failurePolicy: .stop),
-    restartStrategy: .restart,
-    intensity: RestartIntensity(maxRestarts: max(100, settings.orders), within: .seconds(60)))
+let configuration = orderConfiguration(settings)
 
 let orders: Supervisor<OrderWorkflow>
 var alreadyFinal: [Int: OrderState] = [:]

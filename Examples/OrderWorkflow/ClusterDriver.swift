@@ -1,0 +1,129 @@
+import ActorFSM
+import ActorFSMPostgres
+import ActorFSMTesting
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// `--postgres URL --processes N`: runs the orders across N worker processes that share one
+/// PostgreSQL database. The driver submits every order through a worker chosen at random (so
+/// most events go to an order another worker holds, and are forwarded to it), optionally kills
+/// one worker with SIGKILL a third of the way in, waits until every order is complete, and
+/// checks what the database holds.
+struct ClusterDriver {
+    let url: String
+    let processes: Int
+    let settings: Settings
+    let killsOne: Bool
+
+    /// Runs it; `true` if every check held.
+    func run() async throws -> Bool {
+        let folder = try temporaryFolder()
+        let store = try PostgresStore(url: url, node: "driver-\(getpid())")
+        defer { store.close() }
+        guard try await store.integer("SELECT count(*) FROM actorfsm_journal") == 0 else {
+            print("order-workflow: the database already holds machines; give --processes an empty one")
+            return false
+        }
+        let (lines, output) = AsyncStream<(Int, String?)>.makeStream()
+        let workers = try (0..<processes).map { index in
+            try WorkerProcess(index: index, arguments: [
+                Self.program, "--worker", "\(index)", "--processes", "\(processes)", "--postgres", url,
+                "--orders", "\(settings.orders)", "--seed", "\(settings.seed)", "--failure-rate", "\(settings.failureRate)",
+                "--ledger", folder + "/payments",
+            ], lines: output)
+        }
+        print("Workers: \(processes) processes sharing \(store.target), leases of \(clusterLease)")
+        let watchdog = Task {
+            try await Task.sleep(for: .seconds(300))
+            output.yield((-1, "timeout"))
+        }
+        // A worker killed after an order's last entry was written but before it said so leaves
+        // the order complete in the database only: once a second, the driver looks there.
+        let checker = Task {
+            while true {
+                try await Task.sleep(for: .seconds(1))
+                output.yield((-1, "check"))
+            }
+        }
+        defer {
+            watchdog.cancel()
+            checker.cancel()
+        }
+        let durability = Durability<OrderWorkflow>(store: store, compactionInterval: 0)
+        let schema = try orderSchema(Services(settings: settings))
+        var run = ClusterRun(settings: settings, workers: workers, killsOne: killsOne, acks: AckLog(path: folder + "/acks"))
+        let clock = ContinuousClock()
+        let start = clock.now
+        for await (worker, line) in lines {
+            if worker < 0 && line == "timeout" {
+                print("order-workflow: not finished after 5 minutes; \(settings.orders - run.finals.count) orders incomplete")
+                for order in (0..<settings.orders).filter({ run.finals[$0] == nil }).prefix(5) {
+                    let history = (try? await durability.history(of: order, schema: schema)) ?? []
+                    print("  order \(order): " + history.map { entry in
+                        "#\(entry.sequenceNumber) \(entry.event.map { "\($0)" } ?? "timeout") \(entry.kind)"
+                    }.joined(separator: ", "))
+                }
+                for worker in workers { worker.crash() }
+                return false
+            }
+            if let takeover = line.flatMap(ClusterRun.takeoverTime), worker < 0 {
+                run.takeover = takeover
+                continue
+            }
+            if worker < 0 && line == "check" {
+                guard run.killed != nil && run.isSubmitted else { continue }
+                for order in 0..<settings.orders where run.finals[order] == nil {
+                    let history = try await durability.history(of: order, schema: schema)
+                    if let state = history.last?.state, state.isFinal { run.finals[order] = state.rawValue }
+                }
+                run.listIfComplete()
+                continue
+            }
+            let wasKilled = run.killed
+            guard run.handle(worker, line) else { break }
+            if run.killed != nil && wasKilled == nil, let node = run.killedNode {
+                Task { output.yield((-1, "takeover \(await Self.takeover(of: node, in: store, since: clock.now))")) }
+            }
+        }
+        let elapsed = clock.now - start
+        for worker in workers { worker.wait() }
+        guard run.problems.isEmpty else {
+            for problem in run.problems.prefix(20) { print("  ✗ \(problem)") }
+            return false
+        }
+        run.printSummary(elapsed: elapsed)
+        let holding = try await run.checkHolders(in: store)
+        let ledger = PaymentLedger(path: folder + "/payments")
+        let verified = await Verification(store: store, durability: durability, schema: schema, ledger: ledger,
+                                          acks: folder + "/acks",
+                                          orders: settings.orders, requiresCompletion: true).run()
+        return holding && verified
+    }
+
+    /// Polls the lease table until no lease is left with `node`; the seconds that took.
+    private static func takeover(of node: String, in store: PostgresStore, since start: ContinuousClock.Instant) async -> String {
+        while (try? await store.integer("SELECT count(*) FROM actorfsm_leases WHERE node = '\(node)'")) != 0 {
+            try? await Task.sleep(for: .milliseconds(20))
+        }
+        let elapsed = ContinuousClock.now - start
+        return format3(Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)
+    }
+
+    /// This program's path, to start the workers with.
+    private static var program: String {
+        var buffer = [CChar](repeating: 0, count: 4_096)
+        let count = readlink("/proc/self/exe", &buffer, buffer.count - 1)
+        return count > 0 ? String(decoding: buffer[..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            : CommandLine.arguments[0]
+    }
+
+    private func temporaryFolder() throws -> String {
+        var template = Array("/tmp/order-workflow-XXXXXX".utf8CString)
+        guard mkdtemp(&template) != nil else { throw WorkerFailure("could not make a temporary folder: error \(errno)") }
+        return String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+}
