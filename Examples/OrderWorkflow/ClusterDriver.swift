@@ -30,11 +30,11 @@ struct ClusterDriver {
         }
         let (lines, output) = AsyncStream<(Int, String?)>.makeStream()
         let workers = try (0..<processes).map { index in
-            try WorkerProcess(index: index, arguments: [
-                Self.program, "--worker", "\(index)", "--processes", "\(processes)", "--postgres", url,
+            try ChildProcess(arguments: [
+                ChildProcess.currentExecutable, "--worker", "\(index)", "--processes", "\(processes)", "--postgres", url,
                 "--orders", "\(settings.orders)", "--seed", "\(settings.seed)", "--failure-rate", "\(settings.failureRate)",
                 "--ledger", folder + "/payments",
-            ], lines: output)
+            ]) { line in output.yield((index, line)) }
         }
         print("Workers: \(processes) processes sharing \(store.target), leases of \(clusterLease)")
         let watchdog = Task {
@@ -67,7 +67,7 @@ struct ClusterDriver {
                         "#\(entry.sequenceNumber) \(entry.event.map { "\($0)" } ?? "timeout") \(entry.kind)"
                     }.joined(separator: ", "))
                 }
-                for worker in workers { worker.crash() }
+                for worker in workers { worker.kill() }
                 return false
             }
             if let takeover = line.flatMap(ClusterRun.takeoverTime), worker < 0 {
@@ -113,17 +113,15 @@ struct ClusterDriver {
         return format3(Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)
     }
 
-    /// This program's path, to start the workers with.
-    private static var program: String {
-        var buffer = [CChar](repeating: 0, count: 4_096)
-        let count = readlink("/proc/self/exe", &buffer, buffer.count - 1)
-        return count > 0 ? String(decoding: buffer[..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
-            : CommandLine.arguments[0]
-    }
-
     private func temporaryFolder() throws -> String {
         var template = Array("/tmp/order-workflow-XXXXXX".utf8CString)
-        guard mkdtemp(&template) != nil else { throw WorkerFailure("could not make a temporary folder: error \(errno)") }
+        guard mkdtemp(&template) != nil else { throw FolderFailure(errorNumber: errno) }
         return String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
+}
+
+/// Why the driver could not make its temporary folder.
+private struct FolderFailure: Error, CustomStringConvertible {
+    let errorNumber: Int32
+    var description: String { "could not make a temporary folder: error \(errorNumber)" }
 }

@@ -1,12 +1,13 @@
 import ActorFSM
 import ActorFSMPostgres
+import ActorFSMTesting
 
 /// What the driver of a `--processes` run knows, and what it does with each line a worker prints.
 struct ClusterRun {
     enum Phase { case starting, loading, listing, quitting }
 
     let settings: Settings
-    let workers: [WorkerProcess]
+    let workers: [ChildProcess]
     let killsOne: Bool
     let acks: AckLog
     private let services: Services
@@ -33,7 +34,7 @@ struct ClusterRun {
     private(set) var problems: [String] = []
     private var random: SplitMix
 
-    init(settings: Settings, workers: [WorkerProcess], killsOne: Bool, acks: AckLog) {
+    init(settings: Settings, workers: [ChildProcess], killsOne: Bool, acks: AckLog) {
         self.settings = settings
         self.workers = workers
         self.killsOne = killsOne
@@ -59,7 +60,7 @@ struct ClusterRun {
             alive.remove(worker)
             if worker != killed && phase != .quitting {
                 problems.append("worker \(worker) ended unexpectedly")
-                for other in alive { workers[other].crash() }
+                for other in alive { workers[other].kill() }
                 return false
             }
             return !(phase == .quitting && alive.isEmpty)
@@ -130,7 +131,7 @@ struct ClusterRun {
     /// finds the event unhandled).
     private mutating func killIfDue() {
         guard killsOne, killed == nil, acknowledged >= settings.orders / 3, alive.count > 1 else { return }
-        workers[0].crash()
+        workers[0].kill()
         killed = 0
         killedAfter = acknowledged
         alive.remove(0)

@@ -1,5 +1,6 @@
 import ActorFSM
 import ActorFSMPostgres
+import ActorFSMTesting
 
 #if canImport(Glibc)
 import Glibc
@@ -27,8 +28,8 @@ enum ClusterWorker {
         for id in stride(from: index, to: settings.orders, by: processes) {
             try await orders.activate(id: id, data: OrderWorkflow.Data())
         }
-        printLine("ready \(store.node)")
-        for await line in standardInputLines() {
+        ChildProcess.writeLine("ready \(store.node)")
+        for await line in ChildProcess.standardInputLines() {
             let words = line.split(separator: " ").map(String.init)
             switch words.first {
             case "send":
@@ -36,7 +37,7 @@ enum ClusterWorker {
                 Task { await send(event, to: id, through: orders) }
             case "list":
                 let running = (0..<settings.orders).filter { orders.machine(id: $0) != nil }
-                printLine("machines " + running.map(String.init).joined(separator: ","))
+                ChildProcess.writeLine("machines " + running.map(String.init).joined(separator: ","))
             case "quit":
                 watcher.cancel()
                 await orders.shutdown()
@@ -63,9 +64,9 @@ enum ClusterWorker {
             }
             let elapsed = ContinuousClock.now - started
             let microseconds = elapsed.components.seconds * 1_000_000 + elapsed.components.attoseconds / 1_000_000_000_000
-            printLine("ack \(id) \(record.sequenceNumber) \(microseconds) \(remote ? 1 : 0)")
+            ChildProcess.writeLine("ack \(id) \(record.sequenceNumber) \(microseconds) \(remote ? 1 : 0)")
         } catch {
-            printLine("failed \(id) \(error.kind)")
+            ChildProcess.writeLine("failed \(id) \(error.kind)")
         }
     }
 
@@ -76,7 +77,7 @@ enum ClusterWorker {
         for await report in reports {
             switch report {
             case .transition(let record) where record.outcome.isTransitioned && record.target.isFinal:
-                printLine("final \(record.machineID) \(record.target.rawValue)")
+                ChildProcess.writeLine("final \(record.machineID) \(record.target.rawValue)")
             case .restarted(let id, _):
                 if let state = await orders.machine(id: id)?.state, let next = nextStep(for: id, in: state, services: services) {
                     try? await orders.post(to: id, next)
@@ -87,16 +88,6 @@ enum ClusterWorker {
         }
     }
 
-    /// The lines of standard input, read on a thread of their own.
-    private static func standardInputLines() -> AsyncStream<String> {
-        let (lines, continuation) = AsyncStream<String>.makeStream()
-        let reader = startThread(name: "stdin") {
-            while let line = readLine() { continuation.yield(line) }
-            continuation.finish()
-        }
-        pthread_detach(reader)
-        return lines
-    }
 }
 
 /// How long a worker holds its orders without renewing: a killed worker's orders are taken

@@ -623,6 +623,14 @@ let configuration = MachineConfiguration<OrderState>(instrument: FailureLog())
         _ = store
     }
 
+    func childProcess() throws {
+        let worker = try ChildProcess(arguments: [ChildProcess.currentExecutable, "--worker"]) { line in
+            print("worker said:", line ?? "(ended)")
+        }
+        worker.send("quit")
+        worker.wait()
+    }
+
     func manualClock(payment: Schema<Orders>) async {
         let clock = ManualClock()
         let machine = Machine(schema: payment, id: 1, configuration: MachineConfiguration(clock: clock))
