@@ -53,7 +53,7 @@ final class PostgresForwarding: Sendable {
     func forward(_ event: ForwardedEvent) async throws(StoreError) -> [UInt8] {
         let token = Int64.random(in: 1...Int64.max)
         guard event.wantsReply else {
-            try await run { journal throws(StoreError) in try journal.forward(event, replyTo: "", token: token) }
+            _ = try await run { journal throws(StoreError) in try journal.forward(event, replyTo: "", token: token) }
             return []
         }
         let channel = channel

@@ -1,24 +1,12 @@
 import ActorFSM
 import ActorFSMPostgres
 import ActorFSMTesting
-import Foundation
 
 /// B9: durable machines on a PostgreSQL store, in one process, beside a bare commit of an
 /// entry's size measured in the same run against the same server. The server is
 /// `$FSM_BENCH_POSTGRES_URL` if set, else a temporary cluster started for the run.
 func benchmarkB9(_ settings: Settings) async throws -> [Measurement] {
-    var server: TemporaryPostgres?
-    let url: String
-    if let given = ProcessInfo.processInfo.environment["FSM_BENCH_POSTGRES_URL"] {
-        url = given
-    } else if let reason = TemporaryPostgres.unavailableReason {
-        print("B9 skipped: \(reason)")
-        return []
-    } else {
-        let started = try TemporaryPostgres.start()
-        server = started
-        url = started.url
-    }
+    guard let (url, server) = try benchmarkPostgres("B9") else { return [] }
     defer { server?.stop() }
     let clock = ContinuousClock()
     var results: [Measurement] = []
