@@ -16,8 +16,28 @@ final class PostgresForwarding: Sendable {
         var holder: String?
     }
 
+    /// A forwarded event to queue in the database, and what to do once it is (with the node
+    /// woken for it) or could not be.
+    struct Outgoing {
+        let event: ForwardedEvent
+        let replyTo: String
+        let token: Int64
+        let queued: @Sendable (Result<String?, StoreError>) -> Void
+    }
+
+    /// A delivered event to remove from the database, with its reply to send, and what to do after.
+    struct Finished {
+        let row: InboxRow
+        let reply: [UInt8]
+        let done: @Sendable () -> Void
+    }
+
     private struct State {
         var host: (any ForwardingHost)?
+        /// What the next flush writes: events to queue, delivered events to remove.
+        var outgoing: [Outgoing] = []
+        var finished: [Finished] = []
+        var isFlushQueued = false
         /// Senders waiting for a reply, by token.
         var waiters: [Int64: Waiter] = [:]
         /// The forwarded events being delivered, by number: a fetch skips them.
@@ -53,10 +73,18 @@ final class PostgresForwarding: Sendable {
     func forward(_ event: ForwardedEvent) async throws(StoreError) -> [UInt8] {
         let token = Int64.random(in: 1...Int64.max)
         guard event.wantsReply else {
-            _ = try await run { journal throws(StoreError) in try journal.forward(event, replyTo: "", token: token) }
+            let queued = await withCheckedContinuation { (continuation: CheckedContinuation<StoreError?, Never>) in
+                enqueue(Outgoing(event: event, replyTo: "", token: token) { result in
+                    if case .failure(let error) = result {
+                        continuation.resume(returning: error)
+                    } else {
+                        continuation.resume(returning: nil)
+                    }
+                })
+            }
+            if let queued { throw queued }
             return []
         }
-        let channel = channel
         let result = await withTaskCancellationHandler {
             await withCheckedContinuation { (continuation: CheckedContinuation<Result<[UInt8], StoreError>, Never>) in
                 state.withLock { state in
@@ -64,15 +92,12 @@ final class PostgresForwarding: Sendable {
                                                   continuation: continuation)
                 }
                 if Task.isCancelled { answer(token, .failure(cancelled(event))) }
-                let queued = thread.submit(.run { [self] journal in
-                    do throws(StoreError) {
-                        let holder = try journal.forward(event, replyTo: channel, token: token)
-                        state.withLock { $0.waiters[token]?.holder = holder }
-                    } catch {
-                        answer(token, .failure(error))
+                enqueue(Outgoing(event: event, replyTo: channel, token: token) { [self] result in
+                    switch result {
+                    case .success(let holder): state.withLock { $0.waiters[token]?.holder = holder }
+                    case .failure(let error): answer(token, .failure(error))
                     }
                 })
-                if !queued { answer(token, .failure(StoreError("the store at \(target) is closed"))) }
             }
         } onCancel: {
             answer(token, .failure(cancelled(event)))
@@ -170,10 +195,70 @@ final class PostgresForwarding: Sendable {
     /// Delivers the events queued for `machine`, in order, and answers their senders.
     private func deliverQueued(of machine: String, to host: any ForwardingHost) async {
         while let row = next(of: machine) {
+            let done = { @Sendable [self] in state.withLock { _ = $0.delivering.remove(row.event.number) } }
             if let reply = await host.deliver(row.event) {
-                _ = try? await run { journal throws(StoreError) in try journal.finish(row, reply: reply) }
+                enqueue(Finished(row: row, reply: reply, done: done))
+            } else {
+                done()
             }
-            state.withLock { _ = $0.delivering.remove(row.event.number) }
+        }
+    }
+
+    // MARK: - Batches
+
+    /// Queues `item` for the next flush, and queues a flush unless one is.
+    private func enqueue(_ item: Outgoing) {
+        let flush = state.withLock { state -> Bool in
+            state.outgoing.append(item)
+            return queueFlush(&state)
+        }
+        submitFlush(flush)
+    }
+
+    private func enqueue(_ item: Finished) {
+        let flush = state.withLock { state -> Bool in
+            state.finished.append(item)
+            return queueFlush(&state)
+        }
+        submitFlush(flush)
+    }
+
+    private func queueFlush(_ state: inout State) -> Bool {
+        defer { state.isFlushQueued = true }
+        return !state.isFlushQueued
+    }
+
+    private func submitFlush(_ needed: Bool) {
+        guard needed, !thread.submit(.run({ [self] journal in flush(journal) })) else { return }
+        // Closed: fail what waits (and let the next enqueue find the thread closed too).
+        let (outgoing, finished) = state.withLock { state in
+            defer { (state.outgoing, state.finished, state.isFlushQueued) = ([], [], false) }
+            return (state.outgoing, state.finished)
+        }
+        let error = StoreError("the store at \(target) is closed")
+        for item in outgoing { item.queued(.failure(error)) }
+        for item in finished { item.done() }
+    }
+
+    /// On the store's thread: queues every outgoing event in one statement, then removes every
+    /// delivered one and sends the replies in another. What is enqueued meanwhile waits for the
+    /// next flush: the busier the store, the larger the batches.
+    private func flush(_ journal: PostgresJournal) {
+        let (outgoing, finished) = state.withLock { state in
+            defer { (state.outgoing, state.finished, state.isFlushQueued) = ([], [], false) }
+            return (state.outgoing, state.finished)
+        }
+        if !outgoing.isEmpty {
+            do throws(StoreError) {
+                let holders = try journal.forward(outgoing.map { ($0.event, $0.replyTo, $0.token) })
+                for item in outgoing { item.queued(.success(holders[item.token])) }
+            } catch {
+                for item in outgoing { item.queued(.failure(error)) }
+            }
+        }
+        if !finished.isEmpty {
+            try? journal.finish(finished.map { ($0.row, $0.reply) })
+            for item in finished { item.done() }
         }
     }
 

@@ -67,13 +67,17 @@ final class PostgresJournal {
 
     // MARK: - Forwarded events
 
-    /// Queues `event` for the holder of its machine, and wakes that process; its reply, if it
-    /// wants one, comes to `replyTo` with `token`. Returns the holder's node, if one holds it.
-    @discardableResult
-    func forward(_ event: ForwardedEvent, replyTo: String, token: Int64) throws(StoreError) -> String? {
-        let rows = try connection.query(PostgresSchema.forward, [.text(event.machine), .binary(event.payload),
-                                                                 .text(replyTo), .integer(token)])
-        return rows.count == 0 ? nil : rows.text(0, 0)
+    /// Queues `events` for the holders of their machines, in one statement, and wakes those
+    /// processes; each reply, if its event wants one, comes to its channel with its token.
+    /// Returns the node woken for each token (none if no process holds the machine).
+    func forward(_ events: [(event: ForwardedEvent, replyTo: String, token: Int64)]) throws(StoreError) -> [Int64: String] {
+        let rows = try connection.query(PostgresSchema.forward, [
+            .texts(events.map(\.event.machine)), .byteArrays(events.map(\.event.payload)),
+            .texts(events.map(\.replyTo)), .integers(events.map(\.token)),
+        ])
+        var holders: [Int64: String] = [:]
+        for row in 0..<rows.count { holders[rows.integer(row, 0)] = rows.text(row, 1) }
+        return holders
     }
 
     /// Of `waiting` (tokens, and the node each event was sent to), the tokens whose event an
@@ -96,19 +100,25 @@ final class PostgresJournal {
         }
     }
 
-    /// Removes the forwarded event of `row` (if its entry has not), and sends `reply` to its
-    /// sender; a reply too long for a notification is kept in a table for the sender to take.
-    func finish(_ row: InboxRow, reply: [UInt8]) throws(StoreError) {
-        var notification = "\(row.token):"
-        if row.event.wantsReply {
+    /// Removes the forwarded events of `delivered` (those their entries have not), and sends each
+    /// reply to its sender, in one statement; a reply too long for a notification is kept in a
+    /// table for the sender to take.
+    func finish(_ delivered: [(row: InboxRow, reply: [UInt8])]) throws(StoreError) {
+        var channels: [String] = []
+        var notifications: [String] = []
+        for (row, reply) in delivered where row.event.wantsReply {
+            var notification = "\(row.token):"
             let text = String(decoding: reply, as: UTF8.self)
             if text.utf8.count < Self.longestNotification {
                 notification += text
             } else {
                 try connection.query(PostgresSchema.keepReply, [.integer(row.token), .text(text)])
             }
+            channels.append(row.replyTo)
+            notifications.append(notification)
         }
-        try connection.query(PostgresSchema.finish, [.integer(row.event.number), .text(row.replyTo), .text(notification)])
+        try connection.query(PostgresSchema.finish, [.integers(delivered.map(\.row.event.number)), .texts(channels),
+                                                     .texts(notifications)])
     }
 
     /// Takes the reply kept for `token`, if there is one.

@@ -69,16 +69,18 @@ enum PostgresSchema {
         RETURNING l.machine, l.epoch
         """
 
-    /// $1 machine, $2 payload, $3 reply channel ('' for none), $4 token: queues a forwarded
-    /// event, and wakes the node holding the machine; returns that node.
+    /// $1 machines, $2 payloads, $3 reply channels ('' for none), $4 tokens: queues forwarded
+    /// events, in order, and wakes the nodes holding their machines; returns each token with
+    /// the node woken for it.
     static let forward = """
         WITH queued AS (
-            INSERT INTO actorfsm_inbox (machine, payload, reply_to, token) VALUES ($1, $2, $3, $4)
-            RETURNING machine),
+            INSERT INTO actorfsm_inbox (machine, payload, reply_to, token)
+            SELECT * FROM unnest($1::text[], $2::bytea[], $3::text[], $4::bigint[])
+            RETURNING machine, token),
         woken AS (
-            SELECT l.node, pg_notify('actorfsm_' || md5(l.node), 'm') FROM queued
+            SELECT queued.token, l.node, pg_notify('actorfsm_' || md5(l.node), 'm') FROM queued
             JOIN actorfsm_leases l ON l.machine = queued.machine AND l.node <> '')
-        SELECT node FROM woken
+        SELECT token, node FROM woken
         """
 
     /// $1 tokens, $2 the nodes their events were sent to: the tokens whose event is gone from
@@ -98,11 +100,11 @@ enum PostgresSchema {
         ORDER BY i.id LIMIT $3
         """
 
-    /// $1 number, $2 reply channel, $3 notification: removes a forwarded event (if its entry
-    /// has not already), and sends the reply.
+    /// $1 numbers, $2 reply channels, $3 notifications: removes forwarded events (those their
+    /// entries have not), and sends the replies.
     static let finish = """
-        WITH done AS (DELETE FROM actorfsm_inbox WHERE id = $1)
-        SELECT pg_notify($2, $3) WHERE $2 <> ''
+        WITH done AS (DELETE FROM actorfsm_inbox WHERE id = ANY($1::bigint[]))
+        SELECT pg_notify(r.channel, r.payload) FROM unnest($2::text[], $3::text[]) AS r(channel, payload)
         """
 
     /// $1 token, $2 reply: keeps a reply too long for a notification.
