@@ -3,7 +3,7 @@
 extension Machine {
     /// Marks, in an inbox entry's ticket, an event a durable machine posted to itself: the rest
     /// of the ticket names it in the journal. Withdrawal tickets never have this bit.
-    @usableFromInline static var durableTicketFlag: UInt64 { 1 << 63 }
+    @inlinable static var durableTicketFlag: UInt64 { 1 << 63 }
 
     /// The inbox ticket of a self-posted event with journal ticket `ticket` (0: none).
     static func entryTicket(_ ticket: UInt64) -> UInt64 { ticket == 0 ? 0 : ticket | durableTicketFlag }
@@ -114,10 +114,10 @@ extension Machine {
 
     /// Marks, in an inbox entry's ticket, a `send` forwarded by another process: the journal
     /// knows its number in the store under that ticket.
-    @usableFromInline static var forwardedTicketFlag: UInt64 { 1 << 62 }
+    @inlinable static var forwardedTicketFlag: UInt64 { 1 << 62 }
 
     /// The ticket flags that tell the drain to inform the journal.
-    @usableFromInline static var journalTicketFlags: UInt64 { durableTicketFlag | forwardedTicketFlag }
+    @inlinable static var journalTicketFlags: UInt64 { durableTicketFlag | forwardedTicketFlag }
 
     /// Tells the journal which self-posted or forwarded event the drain is about to process.
     @usableFromInline func journalProcessing(ticket: UInt64) {
