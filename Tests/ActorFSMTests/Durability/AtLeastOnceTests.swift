@@ -45,10 +45,9 @@ actor ActionGate {
 }
 
 @Suite(.timeLimit(.minutes(1))) struct AtLeastOnceTests {
-    @Test func anEventWhoseActionsACrashInterruptedIsProcessedAgainWithTheSameKey() async throws {
-        let gateway = ChargeGateway()
-        let gate = ActionGate()
-        let schema = try Schema<CardPayment>(initial: .placed, final: [.paid]) {
+    /// A payment whose submission charges the card, counts the charge, then waits at `gate`.
+    static func charging(through gateway: ChargeGateway, waitingAt gate: ActionGate) throws -> Schema<CardPayment> {
+        try Schema<CardPayment>(initial: .placed, final: [.paid]) {
             define(.placed) {
                 when(.submit) | then(.paid) | { context in
                     await gateway.charge(context.idempotencyKey)
@@ -57,6 +56,12 @@ actor ActionGate {
                 }
             }
         }
+    }
+
+    @Test func anEventWhoseActionsACrashInterruptedIsProcessedAgainWithTheSameKey() async throws {
+        let gateway = ChargeGateway()
+        let gate = ActionGate()
+        let schema = try Self.charging(through: gateway, waitingAt: gate)
         let store = InMemoryStore()
         let payment = try await Machine(schema: schema, id: "p", data: CardPayment.Data(), durability: Durability(store: store))
         let interrupted = Task { try await payment.send(.submit) }
@@ -80,15 +85,7 @@ actor ActionGate {
     @Test func aMachineWhoseFirstEventACrashInterruptedComesBackWithItsStartingData() async throws {
         let gateway = ChargeGateway()
         let gate = ActionGate()
-        let schema = try Schema<CardPayment>(initial: .placed, final: [.paid]) {
-            define(.placed) {
-                when(.submit) | then(.paid) | { context in
-                    await gateway.charge(context.idempotencyKey)
-                    context.data.charges += 1
-                    await gate.pass()
-                }
-            }
-        }
+        let schema = try Self.charging(through: gateway, waitingAt: gate)
         let store = InMemoryStore()
         let payment = try await Machine(schema: schema, id: "p", data: CardPayment.Data(charges: 5), durability: Durability(store: store))
         let interrupted = Task { try await payment.send(.submit) }
