@@ -57,8 +57,16 @@ extension Machine {
         let record = await process(event, predicates, origin: .send, acceptedAt: acceptedAt, scope: scope, replying: true)
         if postponedJustNow {
             postponedJustNow = false
-            if forwarded != 0 { journal?.consume(0) }
-            return try await awaitPostponed(event, predicates, acceptedAt: acceptedAt, scope: scope)
+            guard forwarded != 0, let journal else {
+                return try await awaitPostponed(event, predicates, acceptedAt: acceptedAt, scope: scope)
+            }
+            // Kept in the inbox under a ticket the journal knows, so that the entry that
+            // finally records it still removes it from the store's queue.
+            journal.consume(0)
+            let ticket = mailbox.withLock { $0.inbox.takeTicket() } | Self.forwardedTicketFlag
+            journal.expect(forwarded, ticket: ticket)
+            defer { journal.forgetForwarded(ticket) }
+            return try await awaitPostponed(event, predicates, acceptedAt: acceptedAt, scope: scope, ticket: ticket)
         }
         return try await finishDurably(record)
     }
@@ -130,12 +138,19 @@ extension Machine {
 
     /// Sends `event`, which another process forwarded through the store as its event number
     /// `number`: the entry that records it removes it from the store's queue, in the same commit.
+    ///
+    /// It returns once the event's entry is durable, whatever the acknowledgement configured:
+    /// its sender is answered, and the event removed from the store's queue, only then.
     package func sendForwarded(
         _ event: Event, predicates: PredicateContext?, number: Int64
     ) async throws(MachineError<Definition>) -> Record {
         guard core.isAcceptingEvents else { throw refusal(.stopped, origin: .send) }
-        guard journal != nil else { return try await send(event, predicates: predicates) }
-        return try await sendDurably(event, predicates, forwarded: number)
+        guard let journal else { return try await send(event, predicates: predicates) }
+        let record = try await sendDurably(event, predicates, forwarded: number)
+        if let failure = await journal.waitForWrite(journal.newestWrite) {
+            throw MachineError(.notDurable, machineID: id, record: record, cause: failure)
+        }
+        return record
     }
 }
 

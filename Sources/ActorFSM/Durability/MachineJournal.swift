@@ -111,9 +111,11 @@ final class MachineJournal<Definition: MachineDefinition>: Sendable {
         state.withLock { $0.forwarded[ticket] = number }
     }
 
-    /// The event about to be processed from the inbox is the one under `ticket`, forwarded.
+    /// The event about to be processed from the inbox is the one under `ticket`, forwarded. Its
+    /// number stays known under the ticket until its sender is answered: a postponed event is
+    /// processed again under the same ticket.
     func processingForwarded(_ ticket: UInt64) {
-        state.withLock { $0.consuming = $0.forwarded.removeValue(forKey: ticket) ?? 0 }
+        state.withLock { $0.consuming = $0.forwarded[ticket] ?? 0 }
     }
 
     /// Forgets the forwarded event under `ticket`, answered without being processed.

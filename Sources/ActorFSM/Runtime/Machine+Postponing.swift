@@ -51,12 +51,15 @@ extension Machine {
 
     /// `send` on an idle machine whose event was postponed: queues it with a reply slot, ends
     /// the inline run, and waits for the event's record.
+    ///
+    /// - Parameter ticket: the entry's ticket, for an event the journal knows by it (forwarded).
     @usableFromInline
     func awaitPostponed(
-        _ event: Event, _ predicates: PredicateContext?, acceptedAt: Timestamp, scope: [ObjectIdentifier]
+        _ event: Event, _ predicates: PredicateContext?, acceptedAt: Timestamp, scope: [ObjectIdentifier],
+        ticket: UInt64 = 0
     ) async throws(MachineError<Definition>) -> Record {
         let reply = await withCheckedContinuation { (continuation: CheckedContinuation<Entry.Reply, Never>) in
-            postpone(Entry(event: event, predicates: predicates, origin: .send, acceptedAt: acceptedAt,
+            postpone(Entry(event: event, predicates: predicates, origin: .send, acceptedAt: acceptedAt, ticket: ticket,
                            senderScope: scope, reply: Entry.ReplySlot(continuation)))
             processingFinished()
         }
