@@ -42,12 +42,26 @@ extension Supervisor {
     }
 
     /// Processes an event another process forwarded; see ``ForwardingHost/deliver(_:)``.
+    ///
+    /// It leaves the event queued (`nil`) when this process cannot journal it: the machine is
+    /// held elsewhere, this process lost its lease (fenced), the store failed, or the supervisor
+    /// is shutting down. The event is then processed where it can be, once.
     func deliver(_ forwarded: ForwardedEvent) async -> [UInt8]? {
         guard let durable, let id = durable.id(forwarded.machine) else { return nil }
-        let reply: ForwardCoding<Definition>.Reply
+        let decoded: (event: Event, predicates: PredicateContext?)
         do {
-            reply = .success(try await processForwarded(forwarded, id: id, coding: durable))
-        } catch where Self.isHeldElsewhere(error) {
+            decoded = try durable.forwardedEvent(forwarded.payload)
+        } catch {
+            // Refused for good: no process of this schema reads it.
+            return durable.forwarding.encodeReply(.failure(MachineError(.notDurable, machineID: id, cause: StoreError(
+                "an event forwarded to machine \(id) could not be decoded (do both processes run the same schema?): \(error)"))))
+        }
+        let reply: ForwardCoding<Definition>.Reply
+        do throws(MachineError<Definition>) {
+            guard let machine = try await machineRestoring(id: id, origin: .send) else { throw noMachine(id, origin: .send) }
+            reply = .success(try await machine.sendForwarded(decoded.event, predicates: decoded.predicates,
+                                                             number: forwarded.number))
+        } catch where Self.leavesQueued(error) || isShutDown {
             return nil
         } catch {
             reply = .failure(error)
@@ -55,27 +69,41 @@ extension Supervisor {
         return durable.forwarding.encodeReply(reply)
     }
 
-    private func processForwarded(
-        _ forwarded: ForwardedEvent, id: ID, coding: DurableCoding<Definition>
-    ) async throws(MachineError<Definition>) -> TransitionRecord<Definition> {
-        let decoded: (event: Event, predicates: PredicateContext?)
-        do {
-            decoded = try coding.forwardedEvent(forwarded.payload)
-        } catch {
-            throw MachineError(.notDurable, machineID: id, cause: StoreError(
-                "an event forwarded to machine \(id) could not be decoded (do both processes run the same schema?): \(error)"))
-        }
-        guard let machine = try await machineRestoring(id: id, origin: .send) else { throw noMachine(id, origin: .send) }
-        return try await machine.sendForwarded(decoded.event, predicates: decoded.predicates, number: forwarded.number)
+    /// Whether a forwarded event that failed with `error` stays queued for another try (here
+    /// or in the process that holds the machine): the store failed or fenced the write, another
+    /// process holds the machine, or the supervisor is shutting down.
+    static func leavesQueued(_ error: MachineError<Definition>) -> Bool {
+        if error.supervisorShutDown { return true }
+        guard error.kind == .notDurable else { return false }
+        if error.underlying is StoreError { return true }
+        let kind = (error.underlying as? DurabilityError)?.kind
+        return kind == .heldElsewhere || kind == .storeFailed
     }
 
     /// Restores machines this process took over; see ``ForwardingHost/adopt(_:)``.
+    ///
+    /// A machine still in memory here ran on while this process was paused and another held
+    /// it: its state is stale. It is dropped, writing nothing more, and restored from the store.
     func adopt(_ machines: [String]) async {
         guard let durable else { return }
+        let stale = registry.withLock { registry in
+            machines.compactMap { key -> Child? in
+                guard let id = durable.id(key), let machine = registry.machines[id] else { return nil }
+                _ = machine.journal?.seal()
+                registry.machines[id] = nil
+                return machine
+            }
+        }
+        for machine in stale { await machine.stop() }
         var start = 0
         while start < machines.count {
             let batch = Array(machines[start..<min(start + Self.restoreBatch, machines.count)])
-            _ = try? await restore(batch, coding: durable, includingFinal: false)
+            do {
+                _ = try await restore(batch, coding: durable, includingFinal: false)
+            } catch {
+                // One machine the batch could not restore: the others, one by one.
+                for key in batch { _ = try? await restore([key], coding: durable, includingFinal: false) }
+            }
             start += batch.count
         }
     }
