@@ -12,8 +12,8 @@ final class PostgresForwarding: Sendable {
         let machine: String
         let deadline: ContinuousClock.Instant
         let continuation: CheckedContinuation<Result<[UInt8], StoreError>, Never>
-        /// The node the event was sent to, once queued.
-        var holder: String?
+        /// Whether the event is in the database.
+        var isQueued = false
     }
 
     /// A forwarded event to queue in the database, and what to do once it is (with the node
@@ -30,6 +30,8 @@ final class PostgresForwarding: Sendable {
         let row: InboxRow
         let reply: [UInt8]
         let done: @Sendable () -> Void
+        /// How many flushes failed to write it.
+        var failures = 0
     }
 
     private struct State {
@@ -47,6 +49,8 @@ final class PostgresForwarding: Sendable {
         var queues: [String: [InboxRow]] = [:]
         var isFetchQueued = false
         var isClosed = false
+        /// When replies nobody took were last removed.
+        var purgedAt = ContinuousClock.now
     }
 
     private let state = Locked(State())
@@ -87,14 +91,20 @@ final class PostgresForwarding: Sendable {
         }
         let result = await withTaskCancellationHandler {
             await withCheckedContinuation { (continuation: CheckedContinuation<Result<[UInt8], StoreError>, Never>) in
-                state.withLock { state in
+                let registered = state.withLock { state -> Bool in
+                    guard !state.isClosed else { return false }
                     state.waiters[token] = Waiter(machine: event.machine, deadline: .now + replyTimeout,
                                                   continuation: continuation)
+                    return true
+                }
+                guard registered else {
+                    continuation.resume(returning: .failure(closedError))
+                    return
                 }
                 if Task.isCancelled { answer(token, .failure(cancelled(event))) }
                 enqueue(Outgoing(event: event, replyTo: channel, token: token) { [self] result in
                     switch result {
-                    case .success(let holder): state.withLock { $0.waiters[token]?.holder = holder }
+                    case .success: state.withLock { $0.waiters[token]?.isQueued = true }
                     case .failure(let error): answer(token, .failure(error))
                     }
                 })
@@ -156,7 +166,13 @@ final class PostgresForwarding: Sendable {
     /// reads the forwarded events waiting, and gives up on senders waiting too long.
     func tick(_ journal: PostgresJournal) {
         expireWaiters()
-        failOrphanedWaiters(journal)
+        checkPendingReplies(journal)
+        let purging = state.withLock { state -> Bool in
+            guard ContinuousClock.now - state.purgedAt >= .seconds(60) else { return false }
+            state.purgedAt = .now
+            return true
+        }
+        if purging { try? journal.purge() }
         guard let host = state.withLock({ $0.host }) else { return }
         if let adopted = try? journal.adoptOrphans(limit: Self.fetchLimit), !adopted.isEmpty {
             Task { await host.adopt(adopted) }
@@ -196,6 +212,18 @@ final class PostgresForwarding: Sendable {
     private func deliverQueued(of machine: String, to host: any ForwardingHost) async {
         while let row = next(of: machine) {
             let done = { @Sendable [self] in state.withLock { _ = $0.delivering.remove(row.event.number) } }
+            // An event for a machine nobody held: another process may have read it too. Only the
+            // one that claims the machine delivers it, if no one recorded it meanwhile.
+            if !row.isHeld {
+                let mine = try? await run { journal throws(StoreError) -> Bool in
+                    guard try !journal.claim([row.event.machine]).isEmpty else { return false }
+                    return try journal.isWaiting(row.event.number)
+                }
+                guard mine == true else {
+                    done()
+                    continue
+                }
+            }
             if let reply = await host.deliver(row.event) {
                 enqueue(Finished(row: row, reply: reply, done: done))
             } else {
@@ -208,20 +236,26 @@ final class PostgresForwarding: Sendable {
 
     /// Queues `item` for the next flush, and queues a flush unless one is.
     private func enqueue(_ item: Outgoing) {
-        let flush = state.withLock { state -> Bool in
+        let flush = state.withLock { state -> Bool? in
+            guard !state.isClosed else { return nil }
             state.outgoing.append(item)
             return queueFlush(&state)
         }
+        guard let flush else { return item.queued(.failure(closedError)) }
         submitFlush(flush)
     }
 
     private func enqueue(_ item: Finished) {
-        let flush = state.withLock { state -> Bool in
+        let flush = state.withLock { state -> Bool? in
+            guard !state.isClosed else { return nil }
             state.finished.append(item)
             return queueFlush(&state)
         }
+        guard let flush else { return item.done() }
         submitFlush(flush)
     }
+
+    private var closedError: StoreError { StoreError("the store at \(target) is closed") }
 
     private func queueFlush(_ state: inout State) -> Bool {
         defer { state.isFlushQueued = true }
@@ -235,7 +269,7 @@ final class PostgresForwarding: Sendable {
             defer { (state.outgoing, state.finished, state.isFlushQueued) = ([], [], false) }
             return (state.outgoing, state.finished)
         }
-        let error = StoreError("the store at \(target) is closed")
+        let error = closedError
         for item in outgoing { item.queued(.failure(error)) }
         for item in finished { item.done() }
     }
@@ -257,8 +291,16 @@ final class PostgresForwarding: Sendable {
             }
         }
         if !finished.isEmpty {
-            try? journal.finish(finished.map { ($0.row, $0.reply) })
-            for item in finished { item.done() }
+            do throws(StoreError) {
+                try journal.finish(finished.map { ($0.row, $0.reply) })
+                for item in finished { item.done() }
+            } catch {
+                // Tried again with the next flush, a few times: the senders wait for these replies.
+                for var item in finished {
+                    item.failures += 1
+                    if item.failures < 5 { enqueue(item) } else { item.done() }
+                }
+            }
         }
     }
 
@@ -273,15 +315,17 @@ final class PostgresForwarding: Sendable {
         }
     }
 
-    /// Fails the senders whose event was recorded by a node that died before replying: the
-    /// node that takes the machine over processes the event from its journal, but the record
-    /// is lost.
-    private func failOrphanedWaiters(_ journal: PostgresJournal) {
-        let waiting = state.withLock { state in
-            state.waiters.compactMap { token, waiter in waiter.holder.map { (token: token, node: $0) } }
-        }
-        guard let orphaned = try? journal.orphanedReplies(waiting) else { return }
-        for token in orphaned {
+    /// Answers the senders whose reply came while no notification could (the listener was
+    /// reconnecting), and fails those whose event was recorded by a node that died before
+    /// replying: the node that takes the machine over completes it, but its record is lost.
+    private func checkPendingReplies(_ journal: PostgresJournal) {
+        let tokens = state.withLock { state in state.waiters.filter(\.value.isQueued).map(\.key) }
+        guard let found = try? journal.pendingReplies(tokens) else { return }
+        for (token, reply) in found {
+            if let reply {
+                answer(token, .success(reply))
+                continue
+            }
             guard let waiter = state.withLock({ $0.waiters.removeValue(forKey: token) }) else { continue }
             waiter.continuation.resume(returning: .failure(StoreError(
                 "the process holding machine \(waiter.machine) stopped after recording the event, before replying: "
@@ -316,12 +360,12 @@ final class PostgresForwarding: Sendable {
             defer { state.waiters = [:] }
             return state.waiters.values
         }
-        for waiter in waiters { waiter.continuation.resume(returning: .failure(StoreError("the store at \(target) is closed"))) }
+        for waiter in waiters { waiter.continuation.resume(returning: .failure(closedError)) }
     }
 
     private func run<Value: Sendable>(
         _ body: @escaping @Sendable (PostgresJournal) throws(StoreError) -> Value
     ) async throws(StoreError) -> Value {
-        try await thread.run(closed: StoreError("the store at \(target) is closed"), body)
+        try await thread.run(closed: closedError, body)
     }
 }

@@ -80,13 +80,25 @@ final class PostgresJournal {
         return holders
     }
 
-    /// Of `waiting` (tokens, and the node each event was sent to), the tokens whose event an
-    /// entry recorded while that node is now dead: no reply will come.
-    func orphanedReplies(_ waiting: [(token: Int64, node: String)]) throws(StoreError) -> [Int64] {
-        guard !waiting.isEmpty else { return [] }
-        let rows = try connection.query(PostgresSchema.orphanedReplies,
-                                        [.integers(waiting.map(\.token)), .texts(waiting.map(\.node))])
-        return (0..<rows.count).map { rows.integer($0, 0) }
+    /// What became of the events of senders still waiting (by token): the replies whose
+    /// notification was lost, and the events lost with the node that recorded them. The events
+    /// that wait, or are in progress, are left out.
+    func pendingReplies(_ tokens: [Int64]) throws(StoreError) -> [(token: Int64, reply: [UInt8]?)] {
+        guard !tokens.isEmpty else { return [] }
+        let rows = try connection.query(PostgresSchema.pendingReplies, [.integers(tokens)])
+        return (0..<rows.count).map { row in
+            (rows.integer(row, 0), rows.bytes(row, 2) == [1] ? nil : rows.bytes(row, 1))
+        }
+    }
+
+    /// Removes replies nobody took, and posts recorded by nodes that died.
+    func purge() throws(StoreError) {
+        try connection.query(PostgresSchema.purge)
+    }
+
+    /// Whether the forwarded event `number` is still queued, not recorded by any node.
+    func isWaiting(_ number: Int64) throws(StoreError) -> Bool {
+        try connection.query(PostgresSchema.waiting, [.integer(number)]).integer(0, 0) > 0
     }
 
     /// The oldest `limit` forwarded events for machines this process holds or nobody holds, but
@@ -96,29 +108,28 @@ final class PostgresJournal {
         return (0..<rows.count).map { row in
             InboxRow(event: ForwardedEvent(machine: rows.text(row, 1), payload: rows.bytes(row, 2),
                                            wantsReply: !rows.text(row, 3).isEmpty, number: rows.integer(row, 0)),
-                     replyTo: rows.text(row, 3), token: rows.integer(row, 4))
+                     replyTo: rows.text(row, 3), token: rows.integer(row, 4), isHeld: rows.bytes(row, 5) == [1])
         }
     }
 
-    /// Removes the forwarded events of `delivered` (those their entries have not), and sends each
-    /// reply to its sender, in one statement; a reply too long for a notification is kept in a
-    /// table for the sender to take.
+    /// Removes the forwarded events of `delivered` that this process recorded (or refused, as
+    /// the machine's holder or for a machine nobody holds), keeps each reply, and notifies each
+    /// sender, in one statement. A notification carries the reply if it fits; the sender takes
+    /// a longer one from the table.
     func finish(_ delivered: [(row: InboxRow, reply: [UInt8])]) throws(StoreError) {
-        var channels: [String] = []
+        var tokens: [Int64] = []
+        var replies: [String] = []
         var notifications: [String] = []
         for (row, reply) in delivered where row.event.wantsReply {
-            var notification = "\(row.token):"
             let text = String(decoding: reply, as: UTF8.self)
-            if text.utf8.count < Self.longestNotification {
-                notification += text
-            } else {
-                try connection.query(PostgresSchema.keepReply, [.integer(row.token), .text(text)])
-            }
-            channels.append(row.replyTo)
-            notifications.append(notification)
+            tokens.append(row.token)
+            replies.append(text)
+            notifications.append("\(row.token):" + (text.utf8.count < Self.longestNotification ? text : ""))
         }
-        try connection.query(PostgresSchema.finish, [.integers(delivered.map(\.row.event.number)), .texts(channels),
-                                                     .texts(notifications)])
+        try connection.query(PostgresSchema.finish, [
+            .integers(delivered.map(\.row.event.number)), .text(node), .integers(tokens), .texts(replies),
+            .texts(delivered.filter(\.row.event.wantsReply).map(\.row.replyTo)), .texts(notifications),
+        ])
     }
 
     /// Takes the reply kept for `token`, if there is one.
@@ -235,4 +246,6 @@ struct InboxRow: Sendable {
     /// The sender's channel; empty for a post.
     let replyTo: String
     let token: Int64
+    /// Whether this process held the machine when it read the event (else nobody did).
+    let isHeld: Bool
 }

@@ -18,8 +18,11 @@ enum PostgresSchema {
             id bigserial PRIMARY KEY, machine text NOT NULL, payload bytea NOT NULL,
             reply_to text NOT NULL, token bigint NOT NULL, created_at timestamptz NOT NULL DEFAULT now());
         CREATE INDEX IF NOT EXISTS actorfsm_inbox_machine ON actorfsm_inbox (machine);
+        ALTER TABLE actorfsm_inbox ADD COLUMN IF NOT EXISTS consumed_by text NOT NULL DEFAULT '';
         CREATE INDEX IF NOT EXISTS actorfsm_inbox_token ON actorfsm_inbox (token);
-        CREATE TABLE IF NOT EXISTS actorfsm_replies (token bigint PRIMARY KEY, payload text NOT NULL);
+        CREATE TABLE IF NOT EXISTS actorfsm_replies (
+            token bigint PRIMARY KEY, payload text NOT NULL, created_at timestamptz NOT NULL DEFAULT now());
+        ALTER TABLE actorfsm_replies ADD COLUMN IF NOT EXISTS created_at timestamptz NOT NULL DEFAULT now();
         COMMIT;
         """
 
@@ -54,11 +57,13 @@ enum PostgresSchema {
     static let expire = "UPDATE actorfsm_nodes SET expires_at = '-infinity' WHERE node = $1"
 
     /// $1 node, $2 limit: takes over up to $2 leases of nodes whose time is up, skipping those
-    /// another node is taking at the same moment, and forgets dead nodes left with no lease.
+    /// another node is taking at the same moment (none if $1's own time is up), and forgets
+    /// dead nodes left with no lease.
     static let adopt = """
         WITH dead AS (
             SELECT l.machine FROM actorfsm_leases l JOIN actorfsm_nodes n ON n.node = l.node
             WHERE n.expires_at < now() AND l.node <> $1
+            AND EXISTS (SELECT 1 FROM actorfsm_nodes me WHERE me.node = $1 AND me.expires_at > now())
             ORDER BY l.machine LIMIT $2
             FOR UPDATE OF l SKIP LOCKED),
         gone AS (
@@ -75,7 +80,8 @@ enum PostgresSchema {
     static let forward = """
         WITH queued AS (
             INSERT INTO actorfsm_inbox (machine, payload, reply_to, token)
-            SELECT * FROM unnest($1::text[], $2::bytea[], $3::text[], $4::bigint[])
+            SELECT m, p, r, t FROM unnest($1::text[], $2::bytea[], $3::text[], $4::bigint[])
+                WITH ORDINALITY AS u(m, p, r, t, n) ORDER BY n
             RETURNING machine, token),
         woken AS (
             SELECT queued.token, l.node, pg_notify('actorfsm_' || md5(l.node), 'm') FROM queued
@@ -83,32 +89,55 @@ enum PostgresSchema {
         SELECT token, node FROM woken
         """
 
-    /// $1 tokens, $2 the nodes their events were sent to: the tokens whose event is gone from
-    /// the inbox (its entry was written) while that node is dead, so that no reply will come.
-    static let orphanedReplies = """
-        SELECT t.token FROM unnest($1::bigint[], $2::text[]) AS t(token, node)
-        WHERE NOT EXISTS (SELECT 1 FROM actorfsm_inbox i WHERE i.token = t.token)
-        AND NOT EXISTS (SELECT 1 FROM actorfsm_nodes n WHERE n.node = t.node AND n.expires_at > now())
+    /// $1 tokens of senders waiting: for each whose reply is there (its notification lost), the
+    /// reply; for each whose event was recorded by a node that died since (removing it), or is
+    /// gone with no reply, `lost`. The others are left out: their events wait, or are in progress.
+    static let pendingReplies = """
+        WITH t AS (SELECT unnest($1::bigint[]) AS token),
+        orphaned AS (
+            DELETE FROM actorfsm_inbox i USING t WHERE i.token = t.token AND i.consumed_by <> ''
+            AND NOT EXISTS (SELECT 1 FROM actorfsm_nodes n WHERE n.node = i.consumed_by AND n.expires_at > now())
+            RETURNING i.token)
+        SELECT t.token, coalesce(r.payload, ''), r.token IS NULL AS lost FROM t
+        LEFT JOIN actorfsm_replies r ON r.token = t.token
+        WHERE r.token IS NOT NULL OR t.token IN (SELECT token FROM orphaned)
+        OR NOT EXISTS (SELECT 1 FROM actorfsm_inbox i WHERE i.token = t.token)
         """
 
-    /// $1 node, $2 numbers to skip, $3 limit: the oldest forwarded events for machines $1
-    /// holds or nobody holds, but those numbered in $2 (in progress).
+    /// Removes replies nobody took within ten minutes, and posts recorded by nodes that died
+    /// (their successors complete them from the journal).
+    static let purge = """
+        WITH posts AS (
+            DELETE FROM actorfsm_inbox i WHERE i.consumed_by <> '' AND i.reply_to = ''
+            AND NOT EXISTS (SELECT 1 FROM actorfsm_nodes n WHERE n.node = i.consumed_by AND n.expires_at > now()))
+        DELETE FROM actorfsm_replies WHERE created_at < now() - interval '10 minutes'
+        """
+
+    /// $1 node, $2 numbers to skip, $3 limit: the oldest forwarded events not yet recorded, for
+    /// machines $1 holds or nobody holds, but those numbered in $2 (in progress); with whether
+    /// $1 holds the machine.
     static let inbox = """
-        SELECT i.id, i.machine, i.payload, i.reply_to, i.token FROM actorfsm_inbox i
+        SELECT i.id, i.machine, i.payload, i.reply_to, i.token, coalesce(l.node = $1, false) FROM actorfsm_inbox i
         LEFT JOIN actorfsm_leases l ON l.machine = i.machine
-        WHERE (l.node IS NULL OR l.node = '' OR l.node = $1) AND i.id <> ALL($2::bigint[])
+        WHERE i.consumed_by = '' AND (l.node IS NULL OR l.node = '' OR l.node = $1) AND i.id <> ALL($2::bigint[])
         ORDER BY i.id LIMIT $3
         """
 
-    /// $1 numbers, $2 reply channels, $3 notifications: removes forwarded events (those their
-    /// entries have not), and sends the replies.
-    static let finish = """
-        WITH done AS (DELETE FROM actorfsm_inbox WHERE id = ANY($1::bigint[]))
-        SELECT pg_notify(r.channel, r.payload) FROM unnest($2::text[], $3::text[]) AS r(channel, payload)
-        """
+    /// $1 number: whether the forwarded event is still there, not yet recorded (1 or 0).
+    static let waiting = "SELECT count(*) FROM actorfsm_inbox WHERE id = $1 AND consumed_by = ''"
 
-    /// $1 token, $2 reply: keeps a reply too long for a notification.
-    static let keepReply = "INSERT INTO actorfsm_replies (token, payload) VALUES ($1, $2) ON CONFLICT DO NOTHING"
+    /// $1 numbers, $2 node, $3 tokens, $4 replies, $5 reply channels, $6 notifications: removes
+    /// forwarded events that $2 recorded, or that no other node holds the machine of (a refusal),
+    /// keeps the replies, and sends the notifications.
+    static let finish = """
+        WITH done AS (
+            DELETE FROM actorfsm_inbox i WHERE i.id = ANY($1::bigint[]) AND (i.consumed_by = $2 OR (i.consumed_by = ''
+            AND NOT EXISTS (SELECT 1 FROM actorfsm_leases l WHERE l.machine = i.machine AND l.node NOT IN ('', $2))))),
+        kept AS (
+            INSERT INTO actorfsm_replies (token, payload) SELECT * FROM unnest($3::bigint[], $4::text[])
+            ON CONFLICT (token) DO NOTHING)
+        SELECT pg_notify(r.channel, r.payload) FROM unnest($5::text[], $6::text[]) AS r(channel, payload)
+        """
 
     /// $1 token: takes a kept reply.
     static let takeReply = "DELETE FROM actorfsm_replies WHERE token = $1 RETURNING payload"
@@ -116,8 +145,9 @@ enum PostgresSchema {
     /// $1 machines, $2 numbers, $3 payloads, $4 epochs, $5 removal bounds, $6 node, $7 and $8
     /// the machines and numbers of forwarded events recorded: writes each entry whose lease $6
     /// still holds with that epoch, holding the lease row (`FOR SHARE`) so that no takeover
-    /// commits in between, removes the older entries asked for and the forwarded events of the
-    /// machines written; returns the machines written.
+    /// commits in between, removes the older entries asked for, and marks the forwarded events
+    /// of the machines written as recorded by $6 (no node delivers them again); returns the
+    /// machines written.
     static let append = """
         WITH w AS (
             SELECT * FROM unnest($1::text[], $2::bigint[], $3::bytea[], $4::bigint[], $5::bigint[])
@@ -136,7 +166,7 @@ enum PostgresSchema {
             DELETE FROM actorfsm_journal j USING fenced
             WHERE fenced.below > 0 AND j.machine = fenced.machine AND j.seq < fenced.below),
         consumed AS (
-            DELETE FROM actorfsm_inbox i USING unnest($7::text[], $8::bigint[]) AS c(machine, id)
+            UPDATE actorfsm_inbox i SET consumed_by = $6 FROM unnest($7::text[], $8::bigint[]) AS c(machine, id)
             WHERE i.id = c.id AND i.machine = c.machine AND c.machine IN (SELECT machine FROM fenced))
         SELECT DISTINCT machine FROM written
         """

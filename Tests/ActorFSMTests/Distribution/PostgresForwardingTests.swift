@@ -73,6 +73,29 @@ import Testing
         }
     }
 
+    @Test func aSenderWaitingForAReplyFailsWhenItsStoreCloses() async throws {
+        try await withPostgres { server in
+            let first = try PostgresStore(url: server.url, node: "first")
+            let mine = try Supervisor(schema: try doorSchema(), durability: doorDurability(first))
+            try await mine.activate(id: "a", data: Door.Data())
+            first.pause()
+
+            let second = try PostgresStore(url: server.url, node: "second")
+            let theirs = try Supervisor(schema: try doorSchema(), durability: doorDurability(second))
+            // Whether the send is still on its way or waits for the holder that does not answer,
+            // closing its store ends it.
+            let waiting = Task { try await theirs.send(to: "a", .open) }
+            second.close()
+            let error = await #expect(throws: MachineError<Door>.self) { try await waiting.value }
+            #expect(error?.kind == .notDurable)
+            let cause = error.flatMap { $0.underlying.map { "\($0)" } } ?? ""
+            #expect(cause.contains("closed"))
+            await mine.shutdown()
+            await theirs.shutdown()
+            first.close()
+        }
+    }
+
     @Test func aDeadProcessesTimersFireOnceInTheProcessThatTakesItsMachinesOver() async throws {
         try await withPostgres { server in
             let firstClock = ManualClock()
