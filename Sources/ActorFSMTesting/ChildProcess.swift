@@ -20,14 +20,16 @@ import Darwin
 public final class ChildProcess: Sendable {
     /// The child's process id.
     public let pid: pid_t
-    private let input: Int32
-    private let reader: Locked<pthread_t?>
+    /// The pipe to the child's input, and the thread reading its output, until ``wait()``.
+    private let ends: Locked<(input: Int32, reader: pthread_t?)?>
 
     /// Starts `arguments` (the program's path first), and calls `receive` from a thread of its
-    /// own with each line the child prints, then with `nil` once its output ends.
+    /// own with each line the child prints, then with `nil` once its output ends. The parent
+    /// ignores `SIGPIPE` from then on, so that writing to a child that ended does not end it.
     ///
     /// - Throws: ``Failure`` if the process cannot start.
     public init(arguments: [String], receive: @escaping @Sendable (String?) -> Void) throws(Failure) {
+        signal(SIGPIPE, SIG_IGN)
         var toChild: [Int32] = [0, 0]
         var fromChild: [Int32] = [0, 0]
         guard pipe(&toChild) == 0, pipe(&fromChild) == 0 else { throw Failure(message: "could not make pipes: error \(errno)") }
@@ -51,9 +53,8 @@ public final class ChildProcess: Sendable {
             throw Failure(message: "could not start \(arguments[0]): error \(spawned)")
         }
         pid = child
-        input = toChild[1]
         let output = fromChild[0]
-        reader = Locked(startThread(name: "child \(child)") {
+        ends = Locked((input: toChild[1], reader: startThread(name: "child \(child)") {
             let file = fdopen(output, "r")
             var line: UnsafeMutablePointer<CChar>?
             var capacity = 0
@@ -66,12 +67,23 @@ public final class ChildProcess: Sendable {
             free(line)
             fclose(file)
             receive(nil)
-        })
+        }))
     }
 
-    /// Writes `line` and a newline to the child's standard input; a child that ended ignores it.
+    /// Kills a child nobody waited for, and waits for it.
+    deinit {
+        if ends.withLock({ $0 != nil }) {
+            kill()
+            wait()
+        }
+    }
+
+    /// Writes `line` and a newline to the child's standard input; nothing once the child ended
+    /// or ``wait()`` was called.
     public func send(_ line: String) {
-        Self.write(line, to: input)
+        ends.withLock { ends in
+            if let input = ends?.input { Self.write(line, to: input) }
+        }
     }
 
     /// Sends the child `signal`: `SIGKILL` (the default) ends it at once, as a crash would.
@@ -85,16 +97,23 @@ public final class ChildProcess: Sendable {
 
     /// Closes the child's input, waits for it to end and for its output to be read, and
     /// returns its status as `waitpid` gives it.
+    /// Later calls return the same status.
     @discardableResult
     public func wait() -> Int32 {
-        close(input)
-        var status: Int32 = 0
-        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
-        if let thread = reader.withLock({ thread -> pthread_t? in defer { thread = nil }; return thread }) {
-            pthread_join(thread, nil)
+        let taken = ends.withLock { ends in
+            defer { ends = nil }
+            return ends
         }
-        return status
+        guard let taken else { return status.withLock { $0 } }
+        close(taken.input)
+        var result: Int32 = 0
+        while waitpid(pid, &result, 0) < 0 && errno == EINTR {}
+        if let reader = taken.reader { pthread_join(reader, nil) }
+        status.withLock { $0 = result }
+        return result
     }
+
+    private let status = Locked<Int32>(0)
 
     /// The path of the running program, to start another process of it.
     public static var currentExecutable: String {
