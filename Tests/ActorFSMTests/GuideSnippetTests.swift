@@ -499,10 +499,10 @@ enum DistributionGuideSnippets {
         try await orders.send(to: "o-1042", .submit)                    // returns once it is committed
 
         do {
-            try await orders.send(to: "o-1042", .pay)
+            try await orders.activate(id: "o-1042", data: Purchase(amount: 99, attempts: 0))
         } catch let error where error.kind == .notDurable {
             if let cause = error.underlying as? DurabilityError, cause.kind == .heldElsewhere {
-                // Another live process runs o-1042: send the event to that process.
+                // Another live process runs o-1042: send(to:_:) reaches it there.
             }
         }
     }
