@@ -136,51 +136,6 @@ public final class Supervisor<Definition: MachineDefinition>: Sendable {
     /// intensity (or the strategy), and the error.
     public var escalation: Escalation? { registry.withLock { $0.escalation } }
 
-    /// Sends `event` to the machine under `id`; see ``Machine/send(_:predicates:)``.
-    @discardableResult
-    public func send(
-        to id: ID, _ event: Event, predicates: PredicateContext? = nil
-    ) async throws(MachineError<Definition>) -> TransitionRecord<Definition> {
-        let machine: Child?
-        do {
-            machine = try await machineRestoring(id: id, origin: .send)
-        } catch where Self.isHeldElsewhere(error) {
-            return try await forward(event, predicates: predicates, to: id, wantsReply: true, heldElsewhere: error)!
-        }
-        guard let machine else { throw noMachine(id, origin: .send) }
-        return try await machine.send(event, predicates: predicates)
-    }
-
-    /// Posts `event` to the machine under `id`, waiting for room in its inbox; see
-    /// ``Machine/post(_:predicates:)``.
-    public func post(to id: ID, _ event: Event, predicates: PredicateContext? = nil) async throws(MachineError<Definition>) {
-        let machine: Child?
-        do {
-            machine = try await machineRestoring(id: id, origin: .post)
-        } catch where Self.isHeldElsewhere(error) {
-            _ = try await forward(event, predicates: predicates, to: id, wantsReply: false, heldElsewhere: error)
-            return
-        }
-        guard let machine else { throw noMachine(id, origin: .post) }
-        try await machine.post(event, predicates: predicates)
-    }
-
-    /// Posts `event` to the machine under `id`, or refuses it at once if its inbox is full; see
-    /// ``Machine/tryPost(_:predicates:)``.
-    public func tryPost(to id: ID, _ event: Event, predicates: PredicateContext? = nil) throws(MachineError<Definition>) {
-        guard let machine = machine(id: id) else { throw noMachine(id, origin: .post) }
-        try machine.tryPost(event, predicates: predicates)
-    }
-
-    /// Why there is no machine under `id`: the supervisor has shut down (by `shutdown()` or
-    /// an escalation, which removes every machine), or it never had one.
-    func noMachine(_ id: ID, origin: EventOrigin) -> MachineError<Definition> {
-        let error = isShutDown ? MachineError<Definition>(.stopped, machineID: id, supervisorShutDown: true)
-            : MachineError<Definition>(.unknownMachine, machineID: id)
-        settings.instrument?.eventRefused(error, origin: origin)
-        return error
-    }
-
     /// Stops the machine under `id` now. It leaves the supervisor (and `.terminated` is
     /// reported) once its event in progress, if any, has completed, which may be after this
     /// call returns.
