@@ -73,6 +73,42 @@ import Testing
         }
     }
 
+    @Test func aForwardedEventPostponedByItsMachineIsAnsweredWhenItIsProcessed() async throws {
+        let schema = try Schema<Door>(initial: .closed, final: []) {
+            define(.closed) {
+                when(.open) | then(.open)
+                when(.lock) | then(.locked)
+            }
+            define(.open) { when(.close) | then(.closed) }
+            define(.locked) {
+                when(.unlock) | then(.closed)
+                when(.open) | postpone()
+            }
+        }
+        try await withPostgres { server in
+            let first = try PostgresStore(url: server.url, node: "first")
+            let mine = try Supervisor(schema: schema, durability: doorDurability(first))
+            try await mine.activate(id: "a", data: Door.Data())
+            try await mine.send(to: "a", .lock)
+
+            let second = try PostgresStore(url: server.url, node: "second")
+            let theirs = try Supervisor(schema: schema, durability: doorDurability(second))
+            let opening = Task { try await theirs.send(to: "a", .open) }
+            // Locked, the holder keeps the event; unlocked, it processes it.
+            await mine.machine(id: "a")?.untilPostponed(1)
+            try await mine.send(to: "a", .unlock)
+            let opened = try await opening.value
+            #expect(opened.source == .closed && opened.target == .open && opened.postponements == 1)
+            let history = try await doorDurability(first).history(of: "a", schema: schema)
+            #expect(history.map(\.event) == [.lock, .unlock, .open])
+            #expect(try await first.integer("SELECT count(*) FROM actorfsm_inbox") == 0)
+            await mine.shutdown()
+            await theirs.shutdown()
+            first.close()
+            second.close()
+        }
+    }
+
     @Test func aSenderWaitingForAReplyFailsWhenItsStoreCloses() async throws {
         try await withPostgres { server in
             let first = try PostgresStore(url: server.url, node: "first")
