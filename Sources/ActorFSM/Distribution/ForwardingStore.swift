@@ -36,6 +36,10 @@ public protocol ForwardingHost: AnyObject, Sendable {
     /// Restores `machines`, whose leases this process took over from a process that died, so
     /// that their timers fire and their queued events are processed.
     func adopt(_ machines: [String]) async
+
+    /// Whether the host still processes events; a store takes no machine over for a host that
+    /// does not (a supervisor that shut down), and delivers it nothing.
+    var isServing: Bool { get }
 }
 
 /// An event on its way to the process that holds its machine.

@@ -44,8 +44,9 @@ extension Supervisor {
     /// Processes an event another process forwarded; see ``ForwardingHost/deliver(_:)``.
     ///
     /// It leaves the event queued (`nil`) when this process cannot journal it: the machine is
-    /// held elsewhere, this process lost its lease (fenced), the store failed, or the supervisor
-    /// is shutting down. The event is then processed where it can be, once.
+    /// held elsewhere, this process lost its lease (fenced), the store failed, the machine
+    /// stopped before taking it, or the supervisor is shutting down. The event is then
+    /// processed where it can be, once.
     func deliver(_ forwarded: ForwardedEvent) async -> [UInt8]? {
         guard let durable, let id = durable.id(forwarded.machine) else { return nil }
         let decoded: (event: Event, predicates: PredicateContext?)
@@ -58,10 +59,8 @@ extension Supervisor {
         }
         let reply: ForwardCoding<Definition>.Reply
         do throws(MachineError<Definition>) {
-            guard let machine = try await machineRestoring(id: id, origin: .send) else { throw noMachine(id, origin: .send) }
-            reply = .success(try await machine.sendForwarded(decoded.event, predicates: decoded.predicates,
-                                                             number: forwarded.number))
-        } catch where Self.leavesQueued(error) || isShutDown {
+            reply = .success(try await processForwarded(decoded, id: id, number: forwarded.number))
+        } catch where Self.leavesQueued(error) {
             return nil
         } catch {
             reply = .failure(error)
@@ -69,11 +68,29 @@ extension Supervisor {
         return durable.forwarding.encodeReply(reply)
     }
 
+    /// Sends a forwarded event to the machine under `id`, restored if need be; once more if the
+    /// machine it found stopped before taking it (passivated, replaced by adoption).
+    private func processForwarded(
+        _ decoded: (event: Event, predicates: PredicateContext?), id: ID, number: Int64
+    ) async throws(MachineError<Definition>) -> TransitionRecord<Definition> {
+        for attempt in 0..<2 {
+            do throws(MachineError<Definition>) {
+                guard let machine = try await machineRestoring(id: id, origin: .send) else { throw noMachine(id, origin: .send) }
+                return try await machine.sendForwarded(decoded.event, predicates: decoded.predicates, number: number)
+            } catch where attempt == 0 && error.kind == .stopped && error.record == nil && !error.supervisorShutDown {
+                continue
+            }
+        }
+        throw MachineError(.stopped, machineID: id)
+    }
+
     /// Whether a forwarded event that failed with `error` stays queued for another try (here
     /// or in the process that holds the machine): the store failed or fenced the write, another
     /// process holds the machine, or the supervisor is shutting down.
     static func leavesQueued(_ error: MachineError<Definition>) -> Bool {
         if error.supervisorShutDown { return true }
+        // Refused by a machine that stopped before taking it: not processed.
+        if error.kind == .stopped && error.record == nil { return true }
         guard error.kind == .notDurable else { return false }
         if error.underlying is StoreError { return true }
         let kind = (error.underlying as? DurabilityError)?.kind
@@ -89,7 +106,7 @@ extension Supervisor {
         let stale = registry.withLock { registry in
             machines.compactMap { key -> Child? in
                 guard let id = durable.id(key), let machine = registry.machines[id] else { return nil }
-                _ = machine.journal?.seal()
+                machine.journal?.discard()
                 registry.machines[id] = nil
                 return machine
             }
@@ -123,4 +140,6 @@ final class ForwardedEventHost<Definition: MachineDefinition>: ForwardingHost {
     func adopt(_ machines: [String]) async {
         await supervisor?.adopt(machines)
     }
+
+    var isServing: Bool { supervisor.map { !$0.isShutDown } ?? false }
 }

@@ -146,11 +146,15 @@ extension Machine {
     ) async throws(MachineError<Definition>) -> Record {
         guard core.isAcceptingEvents else { throw refusal(.stopped, origin: .send) }
         guard let journal else { return try await send(event, predicates: predicates) }
-        let record = try await sendDurably(event, predicates, forwarded: number)
-        if let failure = await journal.waitForWrite(journal.newestWrite) {
-            throw MachineError(.notDurable, machineID: id, record: record, cause: failure)
+        let result: Result<Record, MachineError<Definition>>
+        do {
+            result = .success(try await sendDurably(event, predicates, forwarded: number))
+        } catch {
+            result = .failure(error)
         }
-        return record
+        // Failed or not, the answer waits for the event's entry.
+        if let failure = await journal.waitForWrite(journal.newestWrite) { throw MachineError(.notDurable, machineID: id, record: try? result.get(), cause: failure) }
+        return try result.get()
     }
 }
 

@@ -299,6 +299,22 @@ final class MachineJournal<Definition: MachineDefinition>: Sendable {
     /// passivation judges idleness by.
     var lastActivity: Int64 { state.withLock { $0.lastActivity } }
 
+    /// Writes nothing more, as a failed write would: the machine in memory is stale (another
+    /// process held it meanwhile), and what it still processes must not count as recorded.
+    func discard() {
+        let waiters = state.withLock { state in
+            state.isSealed = true
+            if state.failure == nil { state.failure = StoreError("machine \(key) was replaced by its copy in the store", isFenced: true) }
+            defer { state.waiters = [] }
+            return state.waiters
+        }
+        for waiter in waiters { waiter.continuation.resume(returning: state.withLock { $0.failure }) }
+    }
+
+    /// Whether the journal writes nothing more: a write failed (the machine's later state is
+    /// not durable), or its successor took over.
+    var isClosed: Bool { state.withLock { $0.failure != nil || $0.isSealed } }
+
     /// Writes nothing more, and returns what the newest completed entry holds: a supervisor
     /// restarts the machine from it. The stopped machine may still record events it will not
     /// process; their entries would take numbers its successor goes on from.

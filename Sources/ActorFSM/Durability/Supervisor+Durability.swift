@@ -211,9 +211,13 @@ extension Supervisor {
     /// store holds it.
     func machineRestoring(id: ID, origin: EventOrigin) async throws(MachineError<Definition>) -> Child? {
         if let machine = machine(id: id) {
-            guard durable != nil, !(await machine.isAcceptingEvents), !isShutDown else { return machine }
-            // Passivated (or stopping after a failure): once it has ended, its successor takes
-            // the event, or the machine comes back from the store.
+            let journalClosed = machine.journal?.isClosed == true
+            let accepting = journalClosed ? false : await machine.isAcceptingEvents
+            guard durable != nil, !accepting, !isShutDown else { return machine }
+            // Passivated, stopping after a failure, or its journal failed (its state in memory is
+            // no longer durable): once it has ended, its successor takes the event, or the
+            // machine comes back from the store.
+            if journalClosed { await machine.stop() }
             await machine.finish()
             let successor = registry.withLock { registry -> Child? in
                 if registry.machines[id] === machine { registry.machines[id] = nil }
