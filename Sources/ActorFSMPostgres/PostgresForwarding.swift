@@ -30,7 +30,7 @@ final class PostgresForwarding: Sendable {
         let row: InboxRow
         let reply: [UInt8]
         let done: @Sendable () -> Void
-        /// How many flushes failed to write it.
+        /// How many flushes failed to write it (one a tick).
         var failures = 0
     }
 
@@ -39,6 +39,8 @@ final class PostgresForwarding: Sendable {
         /// What the next flush writes: events to queue, delivered events to remove.
         var outgoing: [Outgoing] = []
         var finished: [Finished] = []
+        /// Delivered events whose removal failed: tried again at the next ticks.
+        var unfinished: [Finished] = []
         var isFlushQueued = false
         /// Senders waiting for a reply, by token.
         var waiters: [Int64: Waiter] = [:]
@@ -154,8 +156,10 @@ final class PostgresForwarding: Sendable {
     /// Reads the forwarded events waiting for this process, on the store's thread, unless a
     /// read is queued already.
     func scheduleFetch() {
+        // Asked outside this lock: the host answers under locks of its own.
+        guard state.withLock({ $0.host })?.isServing == true else { return }
         let schedule = state.withLock { state -> Bool in
-            guard state.host != nil, !state.isFetchQueued, !state.isClosed else { return false }
+            guard !state.isFetchQueued, !state.isClosed else { return false }
             state.isFetchQueued = true
             return true
         }
@@ -173,7 +177,12 @@ final class PostgresForwarding: Sendable {
             return true
         }
         if purging { try? journal.purge() }
-        guard let host = state.withLock({ $0.host }) else { return }
+        let unfinished = state.withLock { state in
+            defer { state.unfinished = [] }
+            return state.unfinished
+        }
+        for item in unfinished { enqueue(item) }
+        guard let host = state.withLock({ $0.host }), host.isServing else { return }
         if let adopted = try? journal.adoptOrphans(limit: Self.fetchLimit), !adopted.isEmpty {
             Task { await host.adopt(adopted) }
         }
@@ -215,11 +224,13 @@ final class PostgresForwarding: Sendable {
             // An event for a machine nobody held: another process may have read it too. Only the
             // one that claims the machine delivers it, if no one recorded it meanwhile.
             if !row.isHeld {
-                let mine = try? await run { journal throws(StoreError) -> Bool in
-                    guard try !journal.claim([row.event.machine]).isEmpty else { return false }
-                    return try journal.isWaiting(row.event.number)
+                let claim = try? await run { journal throws(StoreError) -> (claimed: Bool, waiting: Bool) in
+                    guard try !journal.claim([row.event.machine]).isEmpty else { return (false, false) }
+                    return (true, try journal.isWaiting(row.event.number))
                 }
-                guard mine == true else {
+                guard claim?.waiting == true else {
+                    // Recorded by a process that died since: this one now holds the machine.
+                    if claim?.claimed == true { await host.adopt([row.event.machine]) }
                     done()
                     continue
                 }
@@ -295,11 +306,17 @@ final class PostgresForwarding: Sendable {
                 try journal.finish(finished.map { ($0.row, $0.reply) })
                 for item in finished { item.done() }
             } catch {
-                // Tried again with the next flush, a few times: the senders wait for these replies.
-                for var item in finished {
+                // Tried again at the next ticks, for a minute: the senders wait for these replies.
+                let retried = finished.compactMap { item -> Finished? in
+                    var item = item
                     item.failures += 1
-                    if item.failures < 5 { enqueue(item) } else { item.done() }
+                    guard item.failures < 60 else {
+                        item.done()
+                        return nil
+                    }
+                    return item
                 }
+                state.withLock { $0.unfinished += retried }
             }
         }
     }

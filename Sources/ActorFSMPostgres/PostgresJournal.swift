@@ -56,13 +56,12 @@ final class PostgresJournal {
     }
 
     /// Takes over up to `limit` leases of processes whose time is up (none that another
-    /// process is taking at the same moment); returns the machines taken.
+    /// process is taking at the same moment); returns the machines taken. They are written only
+    /// once restored (which claims them again): until then, a copy of one still in memory here
+    /// from before a pause is fenced.
     func adoptOrphans(limit: Int) throws(StoreError) -> [String] {
         let rows = try connection.query(PostgresSchema.adopt, [.text(node), .integer(Int64(limit))])
-        return (0..<rows.count).map { row in
-            epochs[rows.text(row, 0)] = rows.integer(row, 1)
-            return rows.text(row, 0)
-        }
+        return (0..<rows.count).map { rows.text($0, 0) }
     }
 
     // MARK: - Forwarded events
@@ -117,18 +116,16 @@ final class PostgresJournal {
     /// sender, in one statement. A notification carries the reply if it fits; the sender takes
     /// a longer one from the table.
     func finish(_ delivered: [(row: InboxRow, reply: [UInt8])]) throws(StoreError) {
-        var tokens: [Int64] = []
-        var replies: [String] = []
         var notifications: [String] = []
-        for (row, reply) in delivered where row.event.wantsReply {
-            let text = String(decoding: reply, as: UTF8.self)
-            tokens.append(row.token)
+        var replies: [String] = []
+        for (row, reply) in delivered {
+            let text = row.event.wantsReply ? String(decoding: reply, as: UTF8.self) : ""
             replies.append(text)
             notifications.append("\(row.token):" + (text.utf8.count < Self.longestNotification ? text : ""))
         }
         try connection.query(PostgresSchema.finish, [
-            .integers(delivered.map(\.row.event.number)), .text(node), .integers(tokens), .texts(replies),
-            .texts(delivered.filter(\.row.event.wantsReply).map(\.row.replyTo)), .texts(notifications),
+            .integers(delivered.map(\.row.event.number)), .text(node), .integers(delivered.map(\.row.token)),
+            .texts(replies), .texts(delivered.map(\.row.replyTo)), .texts(notifications),
         ])
     }
 

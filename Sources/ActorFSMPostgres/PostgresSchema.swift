@@ -104,11 +104,12 @@ enum PostgresSchema {
         OR NOT EXISTS (SELECT 1 FROM actorfsm_inbox i WHERE i.token = t.token)
         """
 
-    /// Removes replies nobody took within ten minutes, and posts recorded by nodes that died
-    /// (their successors complete them from the journal).
+    /// Removes replies nobody took within ten minutes, and events recorded by nodes that died
+    /// (their successors complete them from the journal; a sender still waiting learns its
+    /// record is lost).
     static let purge = """
         WITH posts AS (
-            DELETE FROM actorfsm_inbox i WHERE i.consumed_by <> '' AND i.reply_to = ''
+            DELETE FROM actorfsm_inbox i WHERE i.consumed_by <> ''
             AND NOT EXISTS (SELECT 1 FROM actorfsm_nodes n WHERE n.node = i.consumed_by AND n.expires_at > now()))
         DELETE FROM actorfsm_replies WHERE created_at < now() - interval '10 minutes'
         """
@@ -126,17 +127,22 @@ enum PostgresSchema {
     /// $1 number: whether the forwarded event is still there, not yet recorded (1 or 0).
     static let waiting = "SELECT count(*) FROM actorfsm_inbox WHERE id = $1 AND consumed_by = ''"
 
-    /// $1 numbers, $2 node, $3 tokens, $4 replies, $5 reply channels, $6 notifications: removes
-    /// forwarded events that $2 recorded, or that no other node holds the machine of (a refusal),
-    /// keeps the replies, and sends the notifications.
+    /// $1 numbers, $2 node, then for each number $3 its token, $4 its reply, $5 its reply
+    /// channel ('' for a post) and $6 its notification: removes the forwarded events that $2
+    /// recorded, or that no other node holds the machine of (a refusal), and for those only
+    /// keeps the replies and sends the notifications.
     static let finish = """
         WITH done AS (
             DELETE FROM actorfsm_inbox i WHERE i.id = ANY($1::bigint[]) AND (i.consumed_by = $2 OR (i.consumed_by = ''
-            AND NOT EXISTS (SELECT 1 FROM actorfsm_leases l WHERE l.machine = i.machine AND l.node NOT IN ('', $2))))),
+            AND NOT EXISTS (SELECT 1 FROM actorfsm_leases l WHERE l.machine = i.machine AND l.node NOT IN ('', $2))))
+            RETURNING i.id),
+        r AS (
+            SELECT * FROM unnest($1::bigint[], $3::bigint[], $4::text[], $5::text[], $6::text[])
+                AS r(id, token, reply, channel, payload)
+            WHERE r.channel <> '' AND r.id IN (SELECT id FROM done)),
         kept AS (
-            INSERT INTO actorfsm_replies (token, payload) SELECT * FROM unnest($3::bigint[], $4::text[])
-            ON CONFLICT (token) DO NOTHING)
-        SELECT pg_notify(r.channel, r.payload) FROM unnest($5::text[], $6::text[]) AS r(channel, payload)
+            INSERT INTO actorfsm_replies (token, payload) SELECT token, reply FROM r ON CONFLICT (token) DO NOTHING)
+        SELECT pg_notify(r.channel, r.payload) FROM r
         """
 
     /// $1 token: takes a kept reply.
