@@ -16,13 +16,13 @@ final class PostgresForwarding: Sendable {
         var isQueued = false
     }
 
-    /// A forwarded event to queue in the database, and what to do once it is (with the node
-    /// woken for it) or could not be.
+    /// A forwarded event to queue in the database, and what to do once it is (`nil`) or could
+    /// not be (the error).
     struct Outgoing {
         let event: ForwardedEvent
         let replyTo: String
         let token: Int64
-        let queued: @Sendable (Result<String?, StoreError>) -> Void
+        let queued: @Sendable (StoreError?) -> Void
     }
 
     /// A delivered event to remove from the database, with its reply to send, and what to do after.
@@ -80,13 +80,7 @@ final class PostgresForwarding: Sendable {
         let token = Int64.random(in: 1...Int64.max)
         guard event.wantsReply else {
             let queued = await withCheckedContinuation { (continuation: CheckedContinuation<StoreError?, Never>) in
-                enqueue(Outgoing(event: event, replyTo: "", token: token) { result in
-                    if case .failure(let error) = result {
-                        continuation.resume(returning: error)
-                    } else {
-                        continuation.resume(returning: nil)
-                    }
-                })
+                enqueue(Outgoing(event: event, replyTo: "", token: token) { continuation.resume(returning: $0) })
             }
             if let queued { throw queued }
             return []
@@ -104,10 +98,11 @@ final class PostgresForwarding: Sendable {
                     return
                 }
                 if Task.isCancelled { answer(token, .failure(cancelled(event))) }
-                enqueue(Outgoing(event: event, replyTo: channel, token: token) { [self] result in
-                    switch result {
-                    case .success: state.withLock { $0.waiters[token]?.isQueued = true }
-                    case .failure(let error): answer(token, .failure(error))
+                enqueue(Outgoing(event: event, replyTo: channel, token: token) { [self] failure in
+                    if let failure {
+                        answer(token, .failure(failure))
+                    } else {
+                        state.withLock { $0.waiters[token]?.isQueued = true }
                     }
                 })
             }
@@ -252,7 +247,7 @@ final class PostgresForwarding: Sendable {
             state.outgoing.append(item)
             return queueFlush(&state)
         }
-        guard let flush else { return item.queued(.failure(closedError)) }
+        guard let flush else { return item.queued(closedError) }
         submitFlush(flush)
     }
 
@@ -281,7 +276,7 @@ final class PostgresForwarding: Sendable {
             return (state.outgoing, state.finished)
         }
         let error = closedError
-        for item in outgoing { item.queued(.failure(error)) }
+        for item in outgoing { item.queued(error) }
         for item in finished { item.done() }
     }
 
@@ -295,10 +290,10 @@ final class PostgresForwarding: Sendable {
         }
         if !outgoing.isEmpty {
             do throws(StoreError) {
-                let holders = try journal.forward(outgoing.map { ($0.event, $0.replyTo, $0.token) })
-                for item in outgoing { item.queued(.success(holders[item.token])) }
+                try journal.forward(outgoing.map { ($0.event, $0.replyTo, $0.token) })
+                for item in outgoing { item.queued(nil) }
             } catch {
-                for item in outgoing { item.queued(.failure(error)) }
+                for item in outgoing { item.queued(error) }
             }
         }
         if !finished.isEmpty {

@@ -68,15 +68,11 @@ final class PostgresJournal {
 
     /// Queues `events` for the holders of their machines, in one statement, and wakes those
     /// processes; each reply, if its event wants one, comes to its channel with its token.
-    /// Returns the node woken for each token (none if no process holds the machine).
-    func forward(_ events: [(event: ForwardedEvent, replyTo: String, token: Int64)]) throws(StoreError) -> [Int64: String] {
-        let rows = try connection.query(PostgresSchema.forward, [
+    func forward(_ events: [(event: ForwardedEvent, replyTo: String, token: Int64)]) throws(StoreError) {
+        try connection.query(PostgresSchema.forward, [
             .texts(events.map(\.event.machine)), .byteArrays(events.map(\.event.payload)),
             .texts(events.map(\.replyTo)), .integers(events.map(\.token)),
         ])
-        var holders: [Int64: String] = [:]
-        for row in 0..<rows.count { holders[rows.integer(row, 0)] = rows.text(row, 1) }
-        return holders
     }
 
     /// What became of the events of senders still waiting (by token): the replies whose

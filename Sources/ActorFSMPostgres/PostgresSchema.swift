@@ -75,8 +75,8 @@ enum PostgresSchema {
         """
 
     /// $1 machines, $2 payloads, $3 reply channels ('' for none), $4 tokens: queues forwarded
-    /// events, in order, and wakes the nodes holding their machines; returns each token with
-    /// the node woken for it.
+    /// events, in order, and wakes the nodes holding their machines (the count of them, which
+    /// the statement returns, is what has the notifications sent).
     static let forward = """
         WITH queued AS (
             INSERT INTO actorfsm_inbox (machine, payload, reply_to, token)
@@ -84,9 +84,9 @@ enum PostgresSchema {
                 WITH ORDINALITY AS u(m, p, r, t, n) ORDER BY n
             RETURNING machine, token),
         woken AS (
-            SELECT queued.token, l.node, pg_notify('actorfsm_' || md5(l.node), 'm') FROM queued
+            SELECT pg_notify('actorfsm_' || md5(l.node), 'm') FROM queued
             JOIN actorfsm_leases l ON l.machine = queued.machine AND l.node <> '')
-        SELECT token, node FROM woken
+        SELECT count(*) FROM woken
         """
 
     /// $1 tokens of senders waiting: for each whose reply is there (its notification lost), the

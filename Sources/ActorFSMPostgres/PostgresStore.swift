@@ -31,9 +31,9 @@ import Darwin
 ///
 /// **Sending from any process.** A durable supervisor over the store sends an event for a
 /// machine another live node holds through the table `actorfsm_inbox`, wakes that node with
-/// `NOTIFY`, and waits for its record the same way (see ``ForwardingStore``). The holder removes
-/// the event in the commit that journals it, so it is processed once, even if the holder dies
-/// first: the node that takes the machine over processes it.
+/// `NOTIFY`, and waits for its record the same way (see ``ForwardingStore``). The holder marks
+/// the event recorded in the commit that journals it, so it is processed once, even if the
+/// holder dies first: the node that takes the machine over processes it.
 ///
 /// **Takeover.** At each renewal, a node that serves a supervisor also takes over the machines
 /// of nodes whose time is up (`FOR UPDATE SKIP LOCKED`, so that two nodes share them out) and
