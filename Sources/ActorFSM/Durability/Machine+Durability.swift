@@ -42,7 +42,7 @@ extension Machine {
     /// machine, then answered once the acknowledgement the configuration asks for is there.
     ///
     /// - Parameter forwarded: the store's number of the event, if another process forwarded
-    ///   it (see ``ForwardingStore``): the entry that records it removes it from the store's queue.
+    ///   it (see ``ForwardingStore``): the entry that records it marks it recorded in the store.
     @usableFromInline func sendDurably(
         _ event: Event, _ predicates: PredicateContext?, forwarded: Int64 = 0
     ) async throws(MachineError<Definition>) -> Record {
@@ -61,7 +61,7 @@ extension Machine {
                 return try await awaitPostponed(event, predicates, acceptedAt: acceptedAt, scope: scope)
             }
             // Kept in the inbox under a ticket the journal knows, so that the entry that
-            // finally records it still removes it from the store's queue.
+            // finally records it still marks it recorded in the store.
             journal.consume(0)
             let ticket = mailbox.withLock { $0.inbox.takeTicket() } | Self.forwardedTicketFlag
             journal.expect(forwarded, ticket: ticket)
@@ -137,10 +137,10 @@ extension Machine {
     }
 
     /// Sends `event`, which another process forwarded through the store as its event number
-    /// `number`: the entry that records it removes it from the store's queue, in the same commit.
+    /// `number`: the entry that records it marks it recorded in the store, in the same commit.
     ///
     /// It returns once the event's entry is durable, whatever the acknowledgement configured:
-    /// its sender is answered, and the event removed from the store's queue, only then.
+    /// its sender is answered, and the event removed from the store, only then.
     package func sendForwarded(
         _ event: Event, predicates: PredicateContext?, number: Int64
     ) async throws(MachineError<Definition>) -> Record {

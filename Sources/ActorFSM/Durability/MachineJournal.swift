@@ -101,7 +101,7 @@ final class MachineJournal<Definition: MachineDefinition>: Sendable {
     // MARK: - Forwarded events
 
     /// The event about to be processed inline is the forwarded event `number`: the entries
-    /// that record it remove it from the store's queue.
+    /// that record it mark it recorded in the store.
     func consume(_ number: Int64) {
         state.withLock { $0.consuming = number }
     }

@@ -52,7 +52,7 @@ public struct JournalWrite: Sendable {
     /// them all.
     public let removingEntriesBelow: UInt64
     /// The number of the forwarded event (see ``ForwardingStore``) this entry records, 0 if
-    /// none: a forwarding store removes that event from its queue in the same commit.
+    /// none: a forwarding store marks that event recorded in the same commit.
     public let consumedForwardedEvent: Int64
 
     /// A write of `entry` that removes the machine's entries numbered below `removingEntriesBelow`
