@@ -65,7 +65,9 @@ import Testing
             #expect(await theirs.machine(id: "a")?.state == .open)
             let history = try await doorDurability(second).history(of: "a", schema: try doorSchema())
             #expect(history.map(\.event) == [.open, .close, .open])
-            #expect(try await second.integer("SELECT count(*) FROM actorfsm_inbox") == 0)
+            // Each was marked recorded by the successor in the commit that journaled it (a later
+            // statement removes the rows, so they may still be there).
+            #expect(try await second.integer("SELECT count(*) FROM actorfsm_inbox WHERE consumed_by <> 'second'") == 0)
             await mine.shutdown()
             await theirs.shutdown()
             first.close()
