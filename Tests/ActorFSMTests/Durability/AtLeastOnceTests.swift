@@ -72,14 +72,21 @@ actor ActionGate {
         let lateAnswer = await interrupted.result
         #expect(throws: MachineError<CardPayment>.self) { try lateAnswer.get() }
 
-        let again = try await Machine(schema: schema, id: "p", data: CardPayment.Data(), durability: Durability(store: restarted))
-        var records = await again.records().makeAsyncIterator()
-        let replayed = await records.next()
+        // Subscribed before the restore: the replay starts as soon as the machine is made.
+        let payments = try Supervisor(schema: schema, durability: Durability(store: restarted))
+        let reports = payments.reports()
+        let again = try await payments.activate(id: "p", data: CardPayment.Data())
+        var replayed: TransitionRecord<CardPayment>?
+        for await report in reports where report.record != nil {
+            replayed = report.record
+            break
+        }
         #expect(replayed?.sequenceNumber == 1 && replayed?.target == .paid)
         #expect(await gateway.keys == ["p#1", "p#1"])
         #expect(await again.data.charges == 1)
         try await again.send(.charged)   // unhandled; waits until everything before it is durable
         #expect(try await restarted.entries(of: "p").map(\.sequenceNumber) == [1, 2])
+        await payments.shutdown()
     }
 
     @Test func aMachineWhoseFirstEventACrashInterruptedComesBackWithItsStartingData() async throws {
@@ -118,14 +125,22 @@ actor ActionGate {
         let submit = Task { try await payment.send(.submit) }
         #expect(await records.next()?.target == .charging)
         #expect(await records.next()?.target == .paid)   // in memory only: its write is held
+        // Once this read returns, the first write is committed and the second held.
+        #expect(try await store.entries(of: "p").map(\.sequenceNumber) == [1])
         let restarted = store.crash()
         _ = await submit.result
 
-        let again = try await Machine(schema: schema, id: "p", data: CardPayment.Data(), durability: Durability(store: restarted))
-        var replayed = await again.records().makeAsyncIterator()
-        let followUp = await replayed.next()
+        let payments = try Supervisor(schema: schema, durability: Durability(store: restarted))
+        let reports = payments.reports()
+        let again = try await payments.activate(id: "p", data: CardPayment.Data())
+        var followUp: TransitionRecord<CardPayment>?
+        for await report in reports where report.record != nil {
+            followUp = report.record
+            break
+        }
         #expect(followUp?.event == .charged && followUp?.origin == .followUp && followUp?.sequenceNumber == 2)
         #expect(await again.state == .paid)
         #expect(await again.data.charges == 1)
+        await payments.shutdown()
     }
 }
