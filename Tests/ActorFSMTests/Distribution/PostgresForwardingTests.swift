@@ -160,9 +160,19 @@ import Testing
             #expect(fired?.target == .jammed)
             #expect(fired?.origin.timeout == .seconds(60))
 
-            // The paused process's own timer fires late: its write is rejected, not added.
+            // The paused process's own timer fires late: its write is rejected, neither added
+            // nor written over the successor's entry (whose row version stays the same).
+            let version = "SELECT xmin::text::bigint FROM actorfsm_journal WHERE machine = 'a' AND seq = 2"
+            let written = try await second.integer(version)
+            let late = mine.reports()
             firstClock.advance(by: .seconds(60))
-            await mine.machine(id: "a")?.finish()
+            for await report in late where report.record != nil {
+                #expect(report.record?.target == .jammed)
+                break
+            }
+            // Read through the paused process's store: after its rejected write.
+            #expect(try await first.integer("SELECT count(*) FROM actorfsm_journal WHERE machine = 'a'") == 2)
+            #expect(try await first.integer(version) == written)
             let history = try await doorDurability(second).history(of: "a", schema: try doorSchema())
             #expect(history.count == 2)
             #expect(history.last?.state == .jammed && history.last?.event == nil)
