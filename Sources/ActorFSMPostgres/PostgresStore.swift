@@ -55,6 +55,9 @@ public final class PostgresStore: ForwardingStore {
     /// How long a node holds its leases without renewing them: after it dies, its machines are
     /// taken over once this much time has passed since its last renewal.
     public let leaseDuration: Duration
+    /// How long a send forwarded to another process waits for its reply before it fails; the
+    /// event stays queued, and is processed once.
+    public let replyTimeout: Duration
     /// Where the store connects, without a password.
     public let target: String
     private let thread: StoreThread<StoreOperation<PostgresJournal>>
@@ -73,18 +76,25 @@ public final class PostgresStore: ForwardingStore {
     ///   - node: this process's name among the processes sharing the database; unique, and new
     ///     for each run (the default: the host name, the process id and a random number).
     ///   - leaseDuration: how long a silent node keeps its machines before others take them over.
+    ///   - replyTimeout: how long a send to a machine another process holds waits for its record
+    ///     (checked at each renewal, so give it more than a second).
     /// - Throws: ``StoreError`` if the database cannot be reached or set up.
     public init(
-        url: String, node: String? = nil, leaseDuration: Duration = .seconds(10), codec: any DurableCodec = JSONCodec()
+        url: String, node: String? = nil, leaseDuration: Duration = .seconds(10), replyTimeout: Duration = .seconds(300),
+        codec: any DurableCodec = JSONCodec()
     ) throws(StoreError) {
         guard leaseDuration >= .milliseconds(100), leaseDuration <= .seconds(86_400) else {
             throw StoreError("a lease duration of \(leaseDuration) is out of range: give 100 milliseconds to a day")
+        }
+        guard replyTimeout >= .seconds(1), replyTimeout <= .seconds(86_400) else {
+            throw StoreError("a reply timeout of \(replyTimeout) is out of range: give 1 second to a day")
         }
         let node = node ?? Self.defaultNode()
         guard !node.isEmpty else { throw StoreError("a node needs a name: give a non-empty one, or none for the default") }
         self.codec = codec
         self.node = node
         self.leaseDuration = leaseDuration
+        self.replyTimeout = replyTimeout
         let journal = Confined(try PostgresJournal(url: url, node: node, leaseDuration: leaseDuration))
         let target = journal.value.connection.target
         let channel = journal.value.channel
@@ -107,8 +117,7 @@ public final class PostgresStore: ForwardingStore {
         }
         self.thread = thread
         forwarding.withLock {
-            $0 = PostgresForwarding(thread: thread, channel: channel, replyTimeout: .seconds(300),
-                                    target: target)
+            $0 = PostgresForwarding(thread: thread, channel: channel, replyTimeout: replyTimeout, target: target)
         }
     }
 
@@ -161,7 +170,7 @@ public final class PostgresStore: ForwardingStore {
 
     /// Queues `event` for the process holding its machine, and waits for its reply; see
     /// ``ForwardingStore/forward(_:)``. A sender gives up once the holder died after recording
-    /// the event (its successor completes it; the record is lost), or after 5 minutes.
+    /// the event (its successor completes it; the record is lost), or after ``replyTimeout``.
     /// While the holder lives, or the event waits for a successor, it waits.
     public func forward(_ event: ForwardedEvent) async throws(StoreError) -> [UInt8] {
         guard let forwarding = forwarding.withLock({ $0 }) else { throw StoreError("the store at \(target) is closed") }

@@ -111,6 +111,47 @@ import Testing
         }
     }
 
+    @Test func aSenderGivesUpAfterTheReplyTimeoutAndTheEventIsStillProcessedOnce() async throws {
+        try await withPostgres { server in
+            let first = try PostgresStore(url: server.url, node: "first", leaseDuration: .seconds(60))
+            let mine = try Supervisor(schema: try doorSchema(), durability: doorDurability(first))
+            try await mine.activate(id: "a", data: Door.Data())
+            try await mine.send(to: "a", .open)
+            first.pause()
+
+            let second = try PostgresStore(url: server.url, node: "second", replyTimeout: .seconds(1))
+            let theirs = try Supervisor(schema: try doorSchema(), durability: doorDurability(second))
+            let reports = theirs.reports()
+            let error = await #expect(throws: MachineError<Door>.self) { try await theirs.send(to: "a", .close) }
+            #expect(error?.kind == .notDurable)
+            #expect(error.flatMap { $0.underlying.map { "\($0)" } }?.contains("no reply within 1.0 seconds") == true)
+            #expect(try await second.integer("SELECT count(*) FROM actorfsm_inbox WHERE consumed_by = ''") == 1)
+
+            // The holder never comes back: the event waits for its successor, which processes it.
+            try await first.expireNode()
+            for await report in reports {
+                guard let record = report.record else { continue }
+                #expect(record.event == .close && record.target == .closed && record.sequenceNumber == 2)
+                break
+            }
+            let history = try await doorDurability(second).history(of: "a", schema: try doorSchema())
+            #expect(history.map(\.event) == [.open, .close])
+            await mine.shutdown()
+            await theirs.shutdown()
+            first.close()
+            second.close()
+        }
+    }
+
+    @Test func aReplyTimeoutOutOfRangeIsRefused() async throws {
+        try await withPostgres { server in
+            let error = #expect(throws: StoreError.self) {
+                try PostgresStore(url: server.url, node: "first", replyTimeout: .milliseconds(10))
+            }
+            #expect(error?.message.contains("reply timeout") == true)
+        }
+    }
+
     @Test func aSenderWaitingForAReplyFailsWhenItsStoreCloses() async throws {
         try await withPostgres { server in
             let first = try PostgresStore(url: server.url, node: "first")
