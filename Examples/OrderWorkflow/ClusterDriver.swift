@@ -41,8 +41,9 @@ struct ClusterDriver {
             try await Task.sleep(for: .seconds(300))
             output.yield((-1, "timeout"))
         }
-        // A worker killed after an order's last entry was written but before it said so leaves
-        // the order complete in the database only: once a second, the driver looks there.
+        // What the killed worker said of its orders' last entries does not count (it may have
+        // said it before the commit, or died after the commit before saying it): once a
+        // second, the driver looks for those orders in the database.
         let checker = Task {
             while true {
                 try await Task.sleep(for: .seconds(1))
@@ -72,6 +73,7 @@ struct ClusterDriver {
             }
             if let takeover = line.flatMap(ClusterRun.takeoverTime), worker < 0 {
                 run.takeover = takeover
+                if run.isReadyToCheck { break }
                 continue
             }
             if worker < 0 && line == "check" {
@@ -88,15 +90,20 @@ struct ClusterDriver {
             if run.killed != nil && wasKilled == nil, let node = run.killedNode {
                 Task { output.yield((-1, "takeover \(await Self.takeover(of: node, in: store, since: clock.now))")) }
             }
+            if run.isReadyToCheck { break }
         }
         let elapsed = clock.now - start
-        for worker in workers { worker.wait() }
         guard run.problems.isEmpty else {
+            for worker in workers { worker.wait() }
             for problem in run.problems.prefix(20) { print("  ✗ \(problem)") }
             return false
         }
         run.printSummary(elapsed: elapsed)
+        // Checked before the workers quit: a worker that quits ends its life in the database,
+        // and another takes its leases over.
         let holding = try await run.checkHolders(in: store)
+        run.quit()
+        for worker in workers { worker.wait() }
         let ledger = PaymentLedger(path: folder + "/payments")
         let verified = await Verification(store: store, durability: durability, schema: schema, ledger: ledger,
                                           acks: folder + "/acks",

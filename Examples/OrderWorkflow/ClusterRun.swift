@@ -4,7 +4,7 @@ import ActorFSMTesting
 
 /// What the driver of a `--processes` run knows, and what it does with each line a worker prints.
 struct ClusterRun {
-    enum Phase { case starting, loading, listing, quitting }
+    enum Phase { case starting, loading, listing, listed }
 
     let settings: Settings
     let workers: [ChildProcess]
@@ -22,6 +22,8 @@ struct ClusterRun {
     private(set) var acknowledged = 0
     /// The orders known complete, with their final state.
     var finals: [Int: String] = [:]
+    /// The worker that said each order of `finals` completed (none: the database said so).
+    private var finishedIn: [Int: Int] = [:]
     /// Microseconds of the sends processed in another process than the one sent through, and
     /// of those processed where they were sent.
     private var forwarded: [Int] = []
@@ -58,12 +60,12 @@ struct ClusterRun {
     mutating func handle(_ worker: Int, _ line: String?) -> Bool {
         guard let line else {
             alive.remove(worker)
-            if worker != killed && phase != .quitting {
+            guard worker == killed else {
                 problems.append("worker \(worker) ended unexpectedly")
                 for other in alive { workers[other].kill() }
                 return false
             }
-            return !(phase == .quitting && alive.isEmpty)
+            return true
         }
         let words = line.split(separator: " ").map(String.init)
         switch (words.first, words.count) {
@@ -89,19 +91,28 @@ struct ClusterRun {
                 if retries[order]! < 5 { pending.append(order) } else { problems.append("order \(order): \(words[2]) 5 times") }
             }
         case ("final", 3):
-            if let order = Int(words[1]) { finals[order] = words[2] }
+            if let order = Int(words[1]) {
+                finals[order] = words[2]
+                finishedIn[order] = worker
+            }
         case ("machines", _):
             running[worker] = words.count > 1 ? words[1].split(separator: ",").compactMap { Int($0) } : []
-            if running.count == alive.count {
-                phase = .quitting
-                for worker in alive { workers[worker].send("quit") }
-            }
+            if running.count == alive.count { phase = .listed }
         default:
             print("  worker \(worker): \(line)")
         }
         dispatch()
         listIfComplete()
         return true
+    }
+
+    /// Whether every worker said which orders it runs and, after a kill, the takeover is over:
+    /// until the workers quit, the leases stay where they are, and can be checked.
+    var isReadyToCheck: Bool { phase == .listed && (killed == nil || takeover != nil) }
+
+    /// Asks every live worker to shut down.
+    func quit() {
+        for worker in alive { workers[worker].send("quit") }
     }
 
     /// Once every order is complete, asks each worker which orders it runs.
@@ -138,6 +149,11 @@ struct ClusterRun {
         for (order, worker) in inFlight where worker == 0 {
             inFlight[order] = nil
             pending.append(order)
+        }
+        // Its last entries may not be committed: the database says when those orders complete.
+        for (order, worker) in finishedIn where worker == 0 {
+            finals[order] = nil
+            finishedIn[order] = nil
         }
     }
 
