@@ -1,0 +1,62 @@
+import ActorFSM
+import ActorFSMTesting
+import Synchronization
+import Testing
+
+/// An in-memory store whose next write can be made to fail, as a full disk or a lost database
+/// connection fails one.
+final class FailingStore: MachineStore {
+    let inner = InMemoryStore()
+    private let failing = Mutex(false)
+
+    var codec: any DurableCodec { inner.codec }
+
+    /// Fails the next write handed to the store.
+    func failNextWrite() { failing.withLock { $0 = true } }
+
+    func append(_ write: JournalWrite, completion: @escaping @Sendable (StoreError?) -> Void) {
+        let fails = failing.withLock { failing in
+            defer { failing = false }
+            return failing
+        }
+        guard fails else { return inner.append(write, completion: completion) }
+        // Never from within `append`, as the protocol promises.
+        Task { completion(StoreError("the disk is full")) }
+    }
+
+    func latestEntries(of machine: String, count: Int) async throws(StoreError) -> [JournalEntry] {
+        try await inner.latestEntries(of: machine, count: count)
+    }
+
+    func entries(of machine: String) async throws(StoreError) -> [JournalEntry] {
+        try await inner.entries(of: machine)
+    }
+
+    func machineIDs() async throws(StoreError) -> [String] {
+        try await inner.machineIDs()
+    }
+}
+
+@Suite(.timeLimit(.minutes(1))) struct StoreFailureTests {
+    @Test func aSendWhoseWriteFailsThrowsAndTheMachineComesBackFromItsLastDurableState() async throws {
+        let store = FailingStore()
+        let doors = try Supervisor(schema: try doorSchema(), durability: doorDurability(store))
+        try await doors.activate(id: "a", data: Door.Data())
+        try await doors.send(to: "a", .open)
+
+        store.failNextWrite()
+        let error = await #expect(throws: MachineError<Door>.self) { try await doors.send(to: "a", .close) }
+        #expect(error?.kind == .notDurable)
+        #expect(error.flatMap { $0.underlying.map { "\($0)" } }?.contains("the disk is full") == true)
+
+        // The close is not durable: the next event finds the machine as the store has it, open.
+        let record = try await doors.send(to: "a", .close)
+        #expect(record.source == .open && record.target == .closed && record.sequenceNumber == 2)
+        try await doors.send(to: "a", .open)
+        let history = try await doorDurability(store).history(of: "a", schema: try doorSchema())
+        #expect(history.map(\.event) == [.open, .close, .open])
+        #expect(history.map(\.sequenceNumber) == [1, 2, 3])
+        #expect(history.last?.data?.openings == 2)
+        await doors.shutdown()
+    }
+}
