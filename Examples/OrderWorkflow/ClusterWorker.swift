@@ -53,15 +53,7 @@ enum ClusterWorker {
         let remote = orders.machine(id: id) == nil
         let started = ContinuousClock.now
         do {
-            let record: TransitionRecord<OrderWorkflow>
-            do {
-                record = try await orders.send(to: id, event)
-            } catch where error.kind == .unknownMachine {
-                // Made by a worker killed before the order's first event was stored (or while
-                // it was processed): made again here, it resumes that event.
-                try await orders.activate(id: id, data: OrderWorkflow.Data())
-                record = try await orders.send(to: id, event)
-            }
+            let record = try await orders.send(to: id, event)
             let elapsed = ContinuousClock.now - started
             let microseconds = elapsed.components.seconds * 1_000_000 + elapsed.components.attoseconds / 1_000_000_000_000
             ChildProcess.writeLine("ack \(id) \(record.sequenceNumber) \(microseconds) \(remote ? 1 : 0)")

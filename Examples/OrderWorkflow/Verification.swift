@@ -29,7 +29,7 @@ struct Verification {
             do {
                 let history = try await durability.history(of: id, schema: schema)
                 histories[id] = history
-                transitions += history.count
+                transitions += history.filter { $0.kind != .created }.count
                 problems += check(id, history)
             } catch {
                 problems.append("order \(id): \(error)")
@@ -52,14 +52,15 @@ struct Verification {
         return true
     }
 
-    /// One order's journal: numbered 1, 2, 3… with no gap; complete at the end; each charge
-    /// counted once in the data; at most one timeout, and one exactly for an expired payment.
+    /// One order's journal: its creation (0), then 1, 2, 3… with no gap; complete at the end;
+    /// each charge counted once in the data; at most one timeout, and one exactly for an
+    /// expired payment.
     func check(_ id: Int, _ history: [StoredTransition<OrderWorkflow>]) -> [String] {
         var problems: [String] = []
         let numbers = history.map(\.sequenceNumber)
         if history.isEmpty && !requiresCompletion { return [] }
-        if numbers != Array(1...UInt64(max(1, history.count))) || history.isEmpty {
-            problems.append("order \(id): sequence numbers \(numbers) are not 1…\(history.count)")
+        if numbers != Array(0...UInt64(max(0, history.count - 1))) || history.first?.kind != .created {
+            problems.append("order \(id): sequence numbers \(numbers) are not its creation then 1…\(history.count - 1)")
         }
         let interrupted = history.dropLast().contains { $0.kind == .intent }
             || (requiresCompletion && history.last?.kind == .intent)
@@ -81,7 +82,9 @@ struct Verification {
         }
         // A timeout recorded as stopped (queued behind a failure that stopped the order) was
         // never processed: the restarted order arms it again, and that one fires.
-        let timeouts = history.filter { $0.event == nil && $0.kind != .intent && $0.kind != .completed("stopped") }.count
+        let timeouts = history.filter {
+            $0.event == nil && $0.kind != .created && $0.kind != .intent && $0.kind != .completed("stopped")
+        }.count
         if timeouts > 1 || (last.isFinal && (last == .paymentExpired) != (timeouts == 1)) {
             problems.append("order \(id): \(timeouts) payment timeouts fired, and it ended \(last)")
         }

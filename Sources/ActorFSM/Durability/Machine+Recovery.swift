@@ -88,8 +88,13 @@ extension Machine {
     ) async throws(DurabilityError) {
         let key = coding.key(id)
         let recovery = try await Recovery.load(key, coding: coding, schema: schema, data: data)
+        let journal = MachineJournal(coding: coding, key: key, recovery: recovery)
         self.init(schema: schema, id: id, data: data, startingIn: nil, settings: settings, link: link,
-                  generation: generation, journal: MachineJournal(coding: coding, key: key, recovery: recovery))
+                  generation: generation, journal: journal)
+        if recovery == nil, let failure = await journal.awaitCreation() {
+            stop()
+            throw DurabilityError(.storeFailed, machine: key, detail: "the new machine could not be written: \(failure.message)")
+        }
     }
 
     /// The alarms of a durable machine's first state: for a restored machine, the timeouts

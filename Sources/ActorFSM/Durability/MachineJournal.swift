@@ -154,6 +154,28 @@ final class MachineJournal<Definition: MachineDefinition>: Sendable {
 
     // MARK: - Writing
 
+    /// Writes the entry a new machine starts from, numbered 0: its state, its data and its
+    /// timers' deadlines. The store then holds the machine before its first event, so that a
+    /// crash, a passivation or another process finds it with the data it was made with.
+    ///
+    /// - Returns: the write's index.
+    @discardableResult
+    func writeCreation(state current: State, stateID: Int32, data: Definition.Data) -> UInt64 {
+        write(.completed, sequenceNumber: 0, outcome: .transitioned, origin: .send, event: nil, predicates: nil,
+              state: current, stateID: stateID, data: data)
+    }
+
+    /// Waits, when senders wait for the disk, until the creation entry (the first write) is
+    /// durable; firing and forgetting, until the writes in flight fit the window.
+    ///
+    /// - Returns: the store's error if the entry could not be written.
+    func awaitCreation() async -> StoreError? {
+        switch durability.acknowledgement.code {
+        case .durable: await waitForWrite(1)
+        case .window(let window): await waitForRoom(window: window)
+        }
+    }
+
     /// Writes the entry of event number `sequenceNumber`, and returns the write's index (see
     /// ``waitForWrite(_:)``).
     @discardableResult
@@ -165,9 +187,7 @@ final class MachineJournal<Definition: MachineDefinition>: Sendable {
         do {
             let stateBytes = kind == .intent ? [] :
                 stateID >= 0 ? coding.encodedStates[Int(stateID)] : try coding.encodeState(current)
-            // The intent of a machine's first event carries its starting data: any process can
-            // then restore the machine and process the event again, without being given it.
-            let dataBytes = kind == .intent && sequenceNumber > 1 ? [] : try coding.encodeData(data)
+            let dataBytes = kind == .intent ? [] : try coding.encodeData(data)
             encoded = (stateBytes, try event.map(coding.encodeEvent), dataBytes)
         } catch {
             return fail(StoreError("machine \(key): could not encode entry \(sequenceNumber): \(error)"))
@@ -197,7 +217,8 @@ final class MachineJournal<Definition: MachineDefinition>: Sendable {
             if kind == .completed {
                 state.lastWritten = RestorePoint(state: current, data: data, sequenceNumber: sequenceNumber,
                                                  timers: state.timers)
-                state.writesSinceCompaction += 1
+                // The creation entry does not count: every hundredth event's entry compacts.
+                if sequenceNumber > 0 { state.writesSinceCompaction += 1 }
                 if compactionInterval > 0 && state.writesSinceCompaction >= compactionInterval {
                     state.writesSinceCompaction = 0
                     removing = sequenceNumber

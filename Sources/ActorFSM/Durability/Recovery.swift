@@ -59,11 +59,9 @@ struct Recovery<Definition: MachineDefinition>: Sendable {
                 data: try reader.data(completed.payload, number: completed.number),
                 sequenceNumber: completed.number, timers: completed.payload.timers))
         } else {
-            var starting = data
-            if starting == nil, let intent, !intent.payload.data.isEmpty {
-                starting = try reader.data(intent.payload, number: intent.number)
-            }
-            guard let data = starting else {
+            // An intent with no entry below it (its creation entry lost): only the caller's
+            // data can start the machine.
+            guard let data else {
                 throw DurabilityError(.undecodable, machine: key, sequenceNumber: newest.sequenceNumber,
                                       detail: "the store holds only the machine's first event, and no data to start with was given")
             }

@@ -9,6 +9,9 @@
 public struct StoredTransition<Definition: MachineDefinition>: Sendable {
     /// What the entry records.
     public enum Kind: Sendable, Hashable {
+        /// The machine was made: the state and data are those it started with, and its
+        /// sequence number is 0 (the entry has no event).
+        case created
         /// The event completed with this outcome (its description: `transitioned`, `unhandled`,
         /// `conditionFalse`, `failed`, `stopped`); the state and data are those after it.
         case completed(String)
@@ -17,13 +20,13 @@ public struct StoredTransition<Definition: MachineDefinition>: Sendable {
         case intent
     }
 
-    /// The event's sequence number.
+    /// The event's sequence number; 0 for the machine's creation.
     public let sequenceNumber: UInt64
-    /// The event; `nil` for a state timeout.
+    /// The event; `nil` for a state timeout and for the creation.
     public let event: Definition.Event?
-    /// Where the event came from.
+    /// Where the event came from (`.send` for the creation: the call that made the machine).
     public let origin: EventOrigin
-    /// Completed, or an intent.
+    /// Created, completed, or an intent.
     public let kind: Kind
     /// The state after the event (the newest completed state, for an intent).
     public let state: Definition.State?
@@ -61,7 +64,7 @@ extension Durability {
                     try reader.event(bytes, number: entry.sequenceNumber)
                 },
                 origin: payload.origin.origin,
-                kind: completed ? .completed("\(payload.outcome)") : .intent,
+                kind: !completed ? .intent : entry.sequenceNumber == 0 ? .created : .completed("\(payload.outcome)"),
                 state: completed ? try reader.state(payload, number: entry.sequenceNumber) : nil,
                 data: completed ? try reader.data(payload, number: entry.sequenceNumber) : nil,
                 pendingEvents: payload.timers.pending.count, timeoutsFired: Int(payload.timers.timeoutsFired)))

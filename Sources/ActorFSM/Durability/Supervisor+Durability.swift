@@ -82,10 +82,10 @@ extension Supervisor {
         var skipped: [String] = []
         for key in claimed {
             let stored = entries[key] ?? []
-            // A machine whose first event was interrupted restores with the starting data its
-            // intent carries; one written without it, on its first use (activate(id:data:)).
+            // An intent with no entry below it restores only with data given: on its first use
+            // (activate(id:data:)).
             if stored.count == 1 && coding.emptyData == nil,
-               let payload = JournalPayload(decoding: stored[0].payload), payload.kind == .intent, payload.data.isEmpty {
+               let payload = JournalPayload(decoding: stored[0].payload), payload.kind == .intent {
                 skipped.append(key)
                 continue
             }
@@ -269,16 +269,26 @@ extension Supervisor {
             await coding.durability.store.release([key])
             return nil
         }
-        return registry.withLock { registry -> Child? in
+        let made = registry.withLock { registry -> (machine: Child, isNew: Bool)? in
             guard !registry.isShutDown else { return nil }
-            if let running = registry.machines[id] { return running }
+            if let running = registry.machines[id] { return (running, false) }
             let link = nextLink(&registry)
             let generation = registry.generation
             let machine = Child(schema: schema, id: id, data: recovery?.point.data ?? data!, startingIn: nil,
                                 settings: settings, link: link, generation: generation,
                                 journal: MachineJournal(coding: coding, key: key, recovery: recovery))
             registry.machines[id] = machine
-            return machine
+            return (machine, recovery == nil)
         }
+        guard let made else { return nil }
+        // A new machine is answered once its creation entry is as durable as a send would be.
+        if made.isNew, let failure = await made.machine.journal?.awaitCreation() {
+            registry.withLock { registry in
+                if registry.machines[id] === made.machine { registry.machines[id] = nil }
+            }
+            await made.machine.stop()
+            throw DurabilityError(.storeFailed, machine: key, detail: "the new machine could not be written: \(failure.message)")
+        }
+        return made.machine
     }
 }

@@ -170,7 +170,11 @@ public final actor Machine<Definition: MachineDefinition> {
                 Task { await self.armInitialState(alarms) }
             }
         }
-        if restored { resume() }
+        if restored {
+            resume()
+        } else if let journal {
+            journal.writeCreation(state: start, stateID: core.stateID, data: data)
+        }
     }
 
     /// How it runs.

@@ -18,15 +18,31 @@ import Testing
         let record = try await again.send(.close)
         #expect(record.sequenceNumber == 5)
         let numbers = try await restarted.entries(of: "front").map(\.sequenceNumber)
-        #expect(numbers == [1, 2, 3, 4, 5])
+        #expect(numbers == [0, 1, 2, 3, 4, 5])
     }
 
-    @Test func aMachineTheStoreDoesNotHoldStartsAfresh() async throws {
+    @Test func aMachineTheStoreDoesNotHoldStartsAfreshAndIsStoredAtOnce() async throws {
         let store = InMemoryStore()
         let door = try await Machine(schema: try doorSchema(), id: "new", data: Door.Data(openings: 7),
                                      durability: doorDurability(store))
         #expect(await door.state == .closed)
         #expect(await door.data.openings == 7)
-        #expect(try await store.machineIDs() == [])
+        // Its creation is durable once the initializer returns: a crash now keeps it.
+        let again = try await Machine(schema: try doorSchema(), id: "new", data: Door.Data(),
+                                      durability: doorDurability(store.crash()))
+        #expect(await again.data.openings == 7)
+        let history = try await doorDurability(store).history(of: "new", schema: try doorSchema())
+        #expect(history.map(\.kind) == [.created])
+        #expect(history.first?.sequenceNumber == 0 && history.first?.state == .closed && history.first?.event == nil)
+    }
+
+    @Test func aMachineWhoseCreationCannotBeWrittenIsNotMade() async throws {
+        let store = InMemoryStore()
+        _ = store.crash()
+        let error = await #expect(throws: DurabilityError.self) {
+            try await Machine(schema: try doorSchema(), id: "new", data: Door.Data(), durability: doorDurability(store))
+        }
+        #expect(error?.kind == .storeFailed)
+        #expect(error.map { "\($0)" }?.contains("could not be written") == true)
     }
 }

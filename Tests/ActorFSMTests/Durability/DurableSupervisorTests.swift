@@ -12,7 +12,7 @@ struct Jam: Error {}
             define(.open) { when(.close) | then(.closed) }
         }
         let doors = try Supervisor(schema: schema, durability: doorDurability(store))
-        for id in ["a", "b", "c"] { try await doors.activate(id: id, data: Door.Data()) }
+        for id in ["a", "b", "c", "d"] { try await doors.activate(id: id, data: Door.Data(openings: 7)) }
         try await doors.send(to: "a", .open)
         try await doors.send(to: "b", .open)
         try await doors.send(to: "b", .close)
@@ -20,14 +20,28 @@ struct Jam: Error {}
         await doors.shutdown()
 
         let restarted = try Supervisor(schema: schema, durability: doorDurability(store.crash()))
-        #expect(try await restarted.restoreAll() == 2)
+        #expect(try await restarted.restoreAll() == 3)
         #expect(await restarted.machine(id: "a")?.state == .open)
-        #expect(await restarted.machine(id: "b")?.data == Door.Data(openings: 1))
+        #expect(await restarted.machine(id: "b")?.data == Door.Data(openings: 8))
+        // Sent nothing, it is stored all the same, with the data it was made with.
+        #expect(await restarted.machine(id: "d")?.data == Door.Data(openings: 7))
         #expect(restarted.machine(id: "c") == nil)
         // First use brings back the finished one too.
         let record = try await restarted.send(to: "c", .open)
         #expect(record.source == .jammed && record.sequenceNumber == 2)
         await restarted.shutdown()
+    }
+
+    @Test func aMachineSentNothingComesBackAfterPassivationWithItsData() async throws {
+        let store = InMemoryStore()
+        let doors = try Supervisor(schema: try doorSchema(), durability: doorDurability(store))
+        try await doors.activate(id: "idle", data: Door.Data(openings: 3))
+        #expect(await doors.passivateIdle(longerThan: .zero) == 1)
+        #expect(doors.machine(id: "idle") == nil)
+        let record = try await doors.send(to: "idle", .open)
+        #expect(record.sequenceNumber == 1 && record.target == .open)
+        #expect(await doors.machine(id: "idle")?.data.openings == 4)
+        await doors.shutdown()
     }
 
     @Test func aRestartResumesFromTheLastStoredStateNotTheInitialOne() async throws {
@@ -94,7 +108,7 @@ struct Jam: Error {}
         await doors.shutdown()
         // Whatever the old machine recorded before the restart took over, the store's numbers
         // run without a gap or an overwrite up to the restarted machine's event.
-        #expect(try await store.entries(of: "d").map(\.sequenceNumber) == Array(1...record.sequenceNumber))
+        #expect(try await store.entries(of: "d").map(\.sequenceNumber) == Array(0...record.sequenceNumber))
         let again = try await Machine(schema: schema, id: "d", data: Door.Data(), durability: doorDurability(store.crash()))
         #expect(await again.state == .open)
     }

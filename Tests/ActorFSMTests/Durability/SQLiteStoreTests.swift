@@ -35,7 +35,7 @@ final class TemporaryFolder {
         #expect(await again.state == .open)
         #expect(await again.data.openings == 2)
         #expect(try await again.send(.close).sequenceNumber == 4)
-        #expect(try await reopened.entries(of: "d").map(\.sequenceNumber) == [1, 2, 3, 4])
+        #expect(try await reopened.entries(of: "d").map(\.sequenceNumber) == [0, 1, 2, 3, 4])
         #expect(try await reopened.machineIDs() == ["d"])
         reopened.close()
     }
@@ -74,7 +74,7 @@ final class TemporaryFolder {
         let store = try SQLiteStore(path: folder.file("size.sqlite"))
         let door = try await Machine(schema: try doorSchema(), id: "d", data: Door.Data(), durability: doorDurability(store))
         try await door.send(.open)
-        let entry = try #require(try await store.entries(of: "d").first)
+        let entry = try #require(try await store.entries(of: "d").last)
         let event = try JSONCodec().encode(Door.Event.open).count
         let data = try JSONCodec().encode(Door.Data(openings: 1)).count
         #expect(entry.payload.count - event - data <= 40, "\(entry.payload.count) bytes")
