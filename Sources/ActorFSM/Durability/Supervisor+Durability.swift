@@ -160,6 +160,9 @@ extension Supervisor {
     public func passivate(id: ID) async -> Bool {
         guard durable != nil, let machine = machine(id: id) else { return false }
         await machine.finish()
+        // A machine already stopping (after a failure) returns from `finish()` at once: wait
+        // for its end, so that its supervisor has decided on it first.
+        await machine.awaitEnd()
         if let journal = machine.journal { _ = await journal.waitForWrite(journal.newestWrite) }
         registry.withLock { registry in
             if registry.machines[id] === machine { registry.machines[id] = nil }
@@ -219,6 +222,9 @@ extension Supervisor {
             // machine comes back from the store.
             if journalClosed { await machine.stop() }
             await machine.finish()
+            // Stopping after a failure, it returns from `finish()` at once: until it has ended,
+            // its supervisor has not restarted it, and restoring a copy now would run two.
+            await machine.awaitEnd()
             let successor = registry.withLock { registry -> Child? in
                 if registry.machines[id] === machine { registry.machines[id] = nil }
                 return registry.machines[id]

@@ -89,6 +89,26 @@ actor ActionGate {
         await payments.shutdown()
     }
 
+    @Test func aSendToAMachineThatIsStoppingWaitsForItsEndInsteadOfRestoringACopy() async throws {
+        let gateway = ChargeGateway()
+        let gate = ActionGate()
+        let schema = try Self.charging(through: gateway, waitingAt: gate)
+        let payments = try Supervisor(schema: schema, durability: Durability(store: InMemoryStore()))
+        let payment = try await payments.activate(id: "p", data: CardPayment.Data())
+        let submitting = Task { try await payments.send(to: "p", .submit) }
+        await gateway.waitForCalls(1)
+        // Stopping, the machine still runs the action in progress: a copy restored from the
+        // store now would process the submission a second time, beside it.
+        await payment.stop()
+        let charging = Task { try await payments.send(to: "p", .charged) }
+        await gate.open()
+        _ = await submitting.result
+        let record = try await charging.value
+        #expect(record.source == .paid && record.sequenceNumber == 2)
+        #expect(await gateway.keys == ["p#1"])
+        await payments.shutdown()
+    }
+
     @Test func aMachineWhoseFirstEventACrashInterruptedComesBackWithItsStartingData() async throws {
         let gateway = ChargeGateway()
         let gate = ActionGate()
