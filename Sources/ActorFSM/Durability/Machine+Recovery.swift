@@ -93,6 +93,7 @@ extension Machine {
                   generation: generation, journal: journal)
         if recovery == nil, let failure = await journal.awaitCreation() {
             stop()
+            await coding.durability.store.release([key])
             throw DurabilityError(.storeFailed, machine: key, detail: "the new machine could not be written: \(failure.message)")
         }
     }

@@ -170,9 +170,11 @@ final class MachineJournal<Definition: MachineDefinition>: Sendable {
     ///
     /// - Returns: the store's error if the entry could not be written.
     func awaitCreation() async -> StoreError? {
+        // A creation that could not even be encoded was never handed to the store.
+        if let failure = state.withLock({ $0.failure }) { return failure }
         switch durability.acknowledgement.code {
-        case .durable: await waitForWrite(1)
-        case .window(let window): await waitForRoom(window: window)
+        case .durable: return await waitForWrite(1)
+        case .window(let window): return await waitForRoom(window: window)
         }
     }
 

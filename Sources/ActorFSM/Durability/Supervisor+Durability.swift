@@ -293,6 +293,7 @@ extension Supervisor {
                 if registry.machines[id] === made.machine { registry.machines[id] = nil }
             }
             await made.machine.stop()
+            await coding.durability.store.release([key])
             throw DurabilityError(.storeFailed, machine: key, detail: "the new machine could not be written: \(failure.message)")
         }
         return made.machine

@@ -159,6 +159,7 @@ public final actor Machine<Definition: MachineDefinition> {
         let core = Core(startingIn: start, of: storage, sequenceNumber: restored ? journal!.restoredSequenceNumber : 0)
         self.core = core
         settings.instrument?.machineStarted(id)
+        var arming: [(Alarm, Duration)]?
         if storage.timers.hasTimedStates && core.stateID >= 0 {
             // The deadlines are fixed now; the tasks that wait for them start on the actor.
             let clock = settings.configuration.clock
@@ -166,15 +167,13 @@ public final actor Machine<Definition: MachineDefinition> {
             let alarms = journal.map { Self.durableAlarms(timeouts, journal: $0, clock: clock) }
                 ?? timeouts.map { (Alarm(after: $0.duration, on: clock), $0.duration) }
             timers = StateTimers()
-            if !alarms.isEmpty || !storage.timers.stateTasks[Int(core.stateID)].isEmpty {
-                Task { await self.armInitialState(alarms) }
-            }
+            if !alarms.isEmpty || !storage.timers.stateTasks[Int(core.stateID)].isEmpty { arming = alarms }
         }
-        if restored {
-            resume()
-        } else if let journal {
-            journal.writeCreation(state: start, stateID: core.stateID, data: data)
-        }
+        // A new durable machine's creation entry (with the deadlines just fixed) is its first
+        // write: it is handed to the store before anything can run on the actor.
+        if !restored, let journal { journal.writeCreation(state: start, stateID: core.stateID, data: data) }
+        if let arming { Task { await self.armInitialState(arming) } }
+        if restored { resume() }
     }
 
     /// How it runs.
