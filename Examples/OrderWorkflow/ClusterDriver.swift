@@ -42,7 +42,8 @@ struct ClusterDriver {
             output.yield((-1, "timeout"))
         }
         // What the killed worker said of its orders' last entries does not count (it may have
-        // said it before the commit, or died after the commit before saying it): once a
+        // said it before the commit, or died after the commit before saying it), and an order
+        // whose action failed there may have died with the event its restart posted: once a
         // second, the driver looks for those orders in the database.
         let checker = Task {
             while true {
@@ -80,7 +81,12 @@ struct ClusterDriver {
                 guard run.killed != nil && run.isSubmitted else { continue }
                 for order in 0..<settings.orders where run.finals[order] == nil {
                     let history = try await durability.history(of: order, schema: schema)
-                    if let state = history.last?.state, state.isFinal { run.finals[order] = state.rawValue }
+                    guard let last = history.last, let state = last.state else { continue }
+                    if state.isFinal {
+                        run.finals[order] = state.rawValue
+                    } else if last.kind == .completed("failed") || last.kind == .completed("stopped") {
+                        run.moveOn(order, in: state, after: last.sequenceNumber)
+                    }
                 }
                 run.listIfComplete()
                 continue

@@ -19,6 +19,8 @@ struct ClusterRun {
     private var pending: [Int]
     private var inFlight: [Int: Int] = [:]
     private var retries: [Int: Int] = [:]
+    /// The entry after which the driver sent each order its next step itself.
+    private var movedOn: [Int: UInt64] = [:]
     private(set) var acknowledged = 0
     /// The orders known complete, with their final state.
     var finals: [Int: String] = [:]
@@ -90,6 +92,11 @@ struct ClusterRun {
                 retries[order, default: 0] += 1
                 if retries[order]! < 5 { pending.append(order) } else { problems.append("order \(order): \(words[2]) 5 times") }
             }
+        case ("escalated", _):
+            // Its supervisor stopped every order: nothing more happens there.
+            problems.append("worker \(worker): the supervisor escalated the failure of order " + words.dropFirst().joined(separator: " "))
+            for other in alive { workers[other].kill() }
+            return false
         case ("final", 3):
             if let order = Int(words[1]) {
                 finals[order] = words[2]
@@ -104,6 +111,20 @@ struct ClusterRun {
         dispatch()
         listIfComplete()
         return true
+    }
+
+    /// Sends `order` its next step from `state`, once per entry: the worker that held it
+    /// restarts an order whose action failed (or that stopped) and posts it that step, but a
+    /// worker killed meanwhile takes the post with it, and the order would wait for nothing.
+    /// (A step the order took already is unhandled.)
+    mutating func moveOn(_ order: Int, in state: OrderState, after entry: UInt64) {
+        guard movedOn[order] != entry, inFlight[order] == nil,
+              let step = nextStep(for: order, in: state, services: services) else { return }
+        movedOn[order] = entry
+        let live = alive.sorted()
+        let worker = live[Int.random(in: 0..<live.count, using: &random)]
+        inFlight[order] = worker
+        workers[worker].send("send \(order) \(step.rawValue)")
     }
 
     /// Whether every worker said which orders it runs and, after a kill, the takeover is over:

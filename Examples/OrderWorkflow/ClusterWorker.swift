@@ -16,7 +16,9 @@ import Darwin
 /// Commands, a line each on standard input: `send ORDER EVENT`, `list`, `quit`. Answers on
 /// standard output: `ready NODE`, `ack ORDER SEQUENCE-NUMBER MICROSECONDS REMOTE` (REMOTE 1 if
 /// another process processed it), `failed ORDER KIND`, `final ORDER STATE` for every order
-/// that completes here, `machines ORDER,ORDER,…` (the orders running here).
+/// that completes here, `machines ORDER,ORDER,…` (the orders running here), `escalated ORDER
+/// ERROR` if its supervisor gave up, `unmoved ORDER ERROR` if it could not post a restarted
+/// order its next step.
 enum ClusterWorker {
     static func run(url: String, index: Int, processes: Int, settings: Settings, ledger: String) async throws {
         let store = try PostgresStore(url: url, node: "worker-\(index)-\(getpid())", leaseDuration: clusterLease)
@@ -70,10 +72,12 @@ enum ClusterWorker {
             switch report {
             case .transition(let record) where record.outcome.isTransitioned && record.target.isFinal:
                 ChildProcess.writeLine("final \(record.machineID) \(record.target.rawValue)")
+            case .escalated(let id, let error):
+                ChildProcess.writeLine("escalated \(id) \(error)")
             case .restarted(let id, _):
-                if let state = await orders.machine(id: id)?.state, let next = nextStep(for: id, in: state, services: services) {
-                    try? await orders.post(to: id, next)
-                }
+                guard let state = await orders.machine(id: id)?.state,
+                      let next = nextStep(for: id, in: state, services: services) else { continue }
+                do { try await orders.post(to: id, next) } catch { ChildProcess.writeLine("unmoved \(id) \(error)") }
             default:
                 continue
             }
@@ -86,10 +90,12 @@ enum ClusterWorker {
 /// over this long after its last renewal.
 let clusterLease = Duration.seconds(2)
 
-/// The supervision every run uses: an order whose action fails stops, and is restarted.
+/// The supervision every run uses: an order whose action fails stops, and is restarted. The
+/// intensity leaves room for every order to fail a few times in a minute (a high
+/// `--failure-rate`, or a process that took over a dead one's orders): more escalates.
 func orderConfiguration(_ settings: Settings) -> SupervisorConfiguration<OrderState> {
     SupervisorConfiguration<OrderState>(
         machine: MachineConfiguration(inboxCapacity: 16, failurePolicy: .stop),
         restartStrategy: .restart,
-        intensity: RestartIntensity(maxRestarts: max(100, settings.orders), within: .seconds(60)))
+        intensity: RestartIntensity(maxRestarts: max(100, settings.orders * 4), within: .seconds(60)))
 }
