@@ -160,6 +160,9 @@ extension Supervisor {
     public func passivate(id: ID) async -> Bool {
         guard durable != nil, let machine = machine(id: id) else { return false }
         await machine.finish()
+        // Asked from its own action, the machine cannot end before the action does: it leaves
+        // the supervisor by itself when it ends.
+        if ActionScope.machines.contains(ObjectIdentifier(machine)) { return true }
         // A machine already stopping (after a failure) returns from `finish()` at once: wait
         // for its end, so that its supervisor has decided on it first.
         await machine.awaitEnd()
@@ -221,6 +224,8 @@ extension Supervisor {
             // no longer durable): once it has ended, its successor takes the event, or the
             // machine comes back from the store.
             if journalClosed { await machine.stop() }
+            // From its own action it cannot end before the action does: it refuses the event.
+            if ActionScope.machines.contains(ObjectIdentifier(machine)) { return machine }
             await machine.finish()
             // Stopping after a failure, it returns from `finish()` at once: until it has ended,
             // its supervisor has not restarted it, and restoring a copy now would run two.
