@@ -43,8 +43,9 @@ struct ClusterDriver {
         }
         // What the killed worker said of its orders' last entries does not count (it may have
         // said it before the commit, or died after the commit before saying it), and an order
-        // whose action failed there may have died with the event its restart posted: once a
-        // second, the driver looks for those orders in the database.
+        // whose action failed may have lost the event its restart posted (with the killed
+        // worker, or a post that failed): once a second, once every send is answered, the
+        // driver looks for the orders not complete in the database.
         let checker = Task {
             while true {
                 try await Task.sleep(for: .seconds(1))
@@ -78,7 +79,7 @@ struct ClusterDriver {
                 continue
             }
             if worker < 0 && line == "check" {
-                guard run.killed != nil && run.isSubmitted else { continue }
+                guard run.isSubmitted else { continue }
                 for order in 0..<settings.orders where run.finals[order] == nil {
                     let history = try await durability.history(of: order, schema: schema)
                     guard let last = history.last, let state = last.state else { continue }

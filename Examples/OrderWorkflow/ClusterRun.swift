@@ -19,8 +19,10 @@ struct ClusterRun {
     private var pending: [Int]
     private var inFlight: [Int: Int] = [:]
     private var retries: [Int: Int] = [:]
-    /// The entry after which the driver sent each order its next step itself.
+    /// The entry after which the driver sent each order its next step itself, and that step
+    /// (sent again if the send must be retried).
     private var movedOn: [Int: UInt64] = [:]
+    private var steps: [Int: OrderEvent] = [:]
     private(set) var acknowledged = 0
     /// The orders known complete, with their final state.
     var finals: [Int: String] = [:]
@@ -115,16 +117,16 @@ struct ClusterRun {
 
     /// Sends `order` its next step from `state`, once per entry: the worker that held it
     /// restarts an order whose action failed (or that stopped) and posts it that step, but a
-    /// worker killed meanwhile takes the post with it, and the order would wait for nothing.
+    /// worker killed meanwhile takes the post with it (or the post fails), and the order would
+    /// wait for nothing.
     /// (A step the order took already is unhandled.)
     mutating func moveOn(_ order: Int, in state: OrderState, after entry: UInt64) {
-        guard movedOn[order] != entry, inFlight[order] == nil,
+        guard movedOn[order] != entry, inFlight[order] == nil, !pending.contains(order),
               let step = nextStep(for: order, in: state, services: services) else { return }
         movedOn[order] = entry
-        let live = alive.sorted()
-        let worker = live[Int.random(in: 0..<live.count, using: &random)]
-        inFlight[order] = worker
-        workers[worker].send("send \(order) \(step.rawValue)")
+        steps[order] = step
+        pending.append(order)
+        dispatch()
     }
 
     /// Whether every worker said which orders it runs and, after a kill, the takeover is over:
@@ -154,7 +156,8 @@ struct ClusterRun {
         while inFlight.count < 256, let order = pending.popLast() {
             let worker = live[Int.random(in: 0..<live.count, using: &random)]
             inFlight[order] = worker
-            workers[worker].send("send \(order) \(nextStep(for: order, in: .placed, services: services)!.rawValue)")
+            let step = steps[order] ?? nextStep(for: order, in: .placed, services: services)!
+            workers[worker].send("send \(order) \(step.rawValue)")
         }
     }
 
