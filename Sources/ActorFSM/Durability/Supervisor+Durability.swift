@@ -159,13 +159,14 @@ extension Supervisor {
     @discardableResult
     public func passivate(id: ID) async -> Bool {
         guard durable != nil, let machine = machine(id: id) else { return false }
-        await machine.finish()
         // Asked from its own action, the machine cannot end before the action does: it leaves
         // the supervisor by itself when it ends.
-        if ActionScope.machines.contains(ObjectIdentifier(machine)) { return true }
-        // A machine already stopping (after a failure) returns from `finish()` at once: wait
-        // for its end, so that its supervisor has decided on it first.
-        await machine.awaitEnd()
+        if ActionScope.machines.contains(ObjectIdentifier(machine)) {
+            await machine.finish()
+            return true
+        }
+        // Also a machine already stopping (after a failure): its supervisor decides on it first.
+        await machine.finishAndAwaitEnd()
         if let journal = machine.journal { _ = await journal.waitForWrite(journal.newestWrite) }
         registry.withLock { registry in
             if registry.machines[id] === machine { registry.machines[id] = nil }
@@ -226,10 +227,9 @@ extension Supervisor {
             if journalClosed { await machine.stop() }
             // From its own action it cannot end before the action does: it refuses the event.
             if ActionScope.machines.contains(ObjectIdentifier(machine)) { return machine }
-            await machine.finish()
-            // Stopping after a failure, it returns from `finish()` at once: until it has ended,
-            // its supervisor has not restarted it, and restoring a copy now would run two.
-            await machine.awaitEnd()
+            // Stopping after a failure, until it has ended its supervisor has not restarted it,
+            // and restoring a copy now would run two.
+            await machine.finishAndAwaitEnd()
             let successor = registry.withLock { registry -> Child? in
                 if registry.machines[id] === machine { registry.machines[id] = nil }
                 return registry.machines[id]

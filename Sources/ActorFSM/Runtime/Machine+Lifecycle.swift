@@ -53,6 +53,13 @@ extension Machine {
         }
     }
 
+    /// Finishes, and returns once the machine has ended, also if it was stopping already
+    /// (`finish()` returns at once then).
+    func finishAndAwaitEnd() async {
+        await finish()
+        await awaitEnd()
+    }
+
     /// Stops now. Senders awaiting queued events are answered with ``MachineError`` `.stopped`
     /// at once; the event in progress completes (its asynchronous actions see task
     /// cancellation); then every queued event gets the outcome `.stopped` and streams finish.
