@@ -94,7 +94,7 @@ extension Machine {
         if recovery == nil, let failure = await journal.awaitCreation() {
             stop()
             await coding.durability.store.release([key])
-            throw DurabilityError(.storeFailed, machine: key, detail: "the new machine could not be written: \(failure.message)")
+            throw failure
         }
     }
 

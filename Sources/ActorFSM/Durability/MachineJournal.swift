@@ -168,14 +168,17 @@ final class MachineJournal<Definition: MachineDefinition>: Sendable {
     /// Waits, when senders wait for the disk, until the creation entry (the first write) is
     /// durable; firing and forgetting, until the writes in flight fit the window.
     ///
-    /// - Returns: the store's error if the entry could not be written.
-    func awaitCreation() async -> StoreError? {
+    /// - Returns: a `storeFailed` error if the entry could not be written.
+    func awaitCreation() async -> DurabilityError? {
         // A creation that could not even be encoded was never handed to the store.
-        if let failure = state.withLock({ $0.failure }) { return failure }
-        switch durability.acknowledgement.code {
-        case .durable: return await waitForWrite(1)
-        case .window(let window): return await waitForRoom(window: window)
+        var failure = state.withLock { $0.failure }
+        if failure == nil {
+            switch durability.acknowledgement.code {
+            case .durable: failure = await waitForWrite(1)
+            case .window(let window): failure = await waitForRoom(window: window)
+            }
         }
+        return failure.map { DurabilityError(.storeFailed, machine: key, detail: "the new machine could not be written: \($0.message)") }
     }
 
     /// Writes the entry of event number `sequenceNumber`, and returns the write's index (see

@@ -299,7 +299,7 @@ extension Supervisor {
             }
             await made.machine.stop()
             await coding.durability.store.release([key])
-            throw DurabilityError(.storeFailed, machine: key, detail: "the new machine could not be written: \(failure.message)")
+            throw failure
         }
         return made.machine
     }

@@ -76,11 +76,7 @@ actor ActionGate {
         let payments = try Supervisor(schema: schema, durability: Durability(store: restarted))
         let reports = payments.reports()
         let again = try await payments.activate(id: "p", data: CardPayment.Data())
-        var replayed: TransitionRecord<CardPayment>?
-        for await report in reports where report.record != nil {
-            replayed = report.record
-            break
-        }
+        let replayed = await firstRecord(in: reports)
         #expect(replayed?.sequenceNumber == 1 && replayed?.target == .paid)
         #expect(await gateway.keys == ["p#1", "p#1"])
         #expect(await again.data.charges == 1)
@@ -125,10 +121,8 @@ actor ActionGate {
         let payments = try Supervisor(schema: schema, durability: Durability(store: restarted))
         let reports = payments.reports()
         #expect(try await payments.restoreAll(includingFinal: true) == 1)
-        for await report in reports where report.record != nil {
-            #expect(report.record?.sequenceNumber == 1 && report.record?.target == .paid)
-            break
-        }
+        let record = await firstRecord(in: reports)
+        #expect(record?.sequenceNumber == 1 && record?.target == .paid)
         #expect(await payments.machine(id: "p")?.data.charges == 6)
         await payments.shutdown()
     }
@@ -153,11 +147,7 @@ actor ActionGate {
         let payments = try Supervisor(schema: schema, durability: Durability(store: restarted))
         let reports = payments.reports()
         let again = try await payments.activate(id: "p", data: CardPayment.Data())
-        var followUp: TransitionRecord<CardPayment>?
-        for await report in reports where report.record != nil {
-            followUp = report.record
-            break
-        }
+        let followUp = await firstRecord(in: reports)
         #expect(followUp?.event == .charged && followUp?.origin == .followUp && followUp?.sequenceNumber == 2)
         #expect(await again.state == .paid)
         #expect(await again.data.charges == 1)

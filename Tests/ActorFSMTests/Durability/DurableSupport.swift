@@ -33,3 +33,13 @@ func doorDurability(
     Durability(store: store, acknowledgement: acknowledgement, compactionInterval: compactionInterval,
                migration: migration, wallClock: clock)
 }
+
+/// The first record among `reports`; `nil` if the stream ends first.
+func firstRecord<Definition: MachineDefinition>(
+    in reports: Subscription<SupervisorReport<Definition>>
+) async -> TransitionRecord<Definition>? {
+    for await report in reports {
+        if let record = report.record { return record }
+    }
+    return nil
+}
