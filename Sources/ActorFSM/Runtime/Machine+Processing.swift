@@ -91,10 +91,20 @@ extension Machine {
         let transition = storage.actions.hot[Int(index)]
         // Subscribers must not wait for the records before this one while the actions suspend.
         if isDraining { subscribers.wakeReaders() }
-        if journal != nil, let failure = await journalIntent(event, context, origin, number: number) {
+        if journal != nil {
             var run = ActionRun()
-            run.failure = failure
-            return fired(index, number, event, context, origin, acceptedAt, source: source, run: run, replying: replying)
+            if let failure = await journalIntent(event, context, origin, number: number) {
+                run.failure = failure
+                return refusedForStore(index, number, event, context, origin, acceptedAt, source: source, run: run,
+                                       replying: replying)
+            }
+            // Stopped while the intent was written: the actions do not start, and the intent
+            // stays open for a restore to process the event.
+            if core.hasStopped {
+                run.isInterrupted = true
+                return fired(index, number, event, context, origin, acceptedAt, source: source, run: run,
+                             replying: replying)
+            }
         }
         let run = await runInTask(
             transition.runsExit ? storage.actions.exitActions[Int(transition.source)] : Actions(),
@@ -130,6 +140,8 @@ extension Machine {
         _ acceptedAt: Timestamp, source: State, run: ActionRun, replying: Bool
     ) -> Record {
         let storage = schema.storage
+        if run.isInterrupted { return interrupted(index, number, event, context, origin, acceptedAt, source: source,
+                                                  run: run, replying: replying) }
         settleData(failed: run.failure != nil)
         let record = complete(number, event, context, origin, acceptedAt, source: source,
                               outcome: run.failure.map { .failed($0) } ?? .transitioned, run: run,
@@ -163,9 +175,43 @@ extension Machine {
             }
         }
         inFlight = task
-        let run = await task.value
+        var run = await task.value
         inFlight = nil
+        // Only the runtime cancels the task: an action that throws once cancelled was stopped.
+        if run.failure != nil && task.isCancelled { run.isInterrupted = true }
         return run
+    }
+
+    /// The record of a transition whose asynchronous actions the runtime stopped: `stop()`, a
+    /// supervisor's shutdown or escalation cancelled them and they threw, or the machine stopped
+    /// before they could start. It is not a failure: no failure policy applies, the data goes
+    /// back to what it was, and the outcome is `.stopped`. A durable machine writes nothing more,
+    /// so its intent stays its newest entry: restored, it processes the event again first, under
+    /// the same number and idempotency key, as after a crash.
+    @usableFromInline func interrupted(
+        _ index: Int32, _ number: UInt64, _ event: Event?, _ context: PredicateContext, _ origin: EventOrigin,
+        _ acceptedAt: Timestamp, source: State, run: ActionRun, replying: Bool
+    ) -> Record {
+        settleData(failed: true)
+        _ = journal?.seal()
+        return complete(number, event, context, origin, acceptedAt, source: source, outcome: .stopped, run: run,
+                        location: schema.storage.actions.transitionLocations[Int(index)],
+                        observed: isObserved(replying: replying))
+    }
+
+    /// The record of a transition whose intent the store could not write: its actions do not
+    /// run, the data and state stay as they were, and no failure policy applies, since no
+    /// action failed. The machine goes on in memory; its sender is told the event is not
+    /// durable, and a durable supervisor restores the machine from the store once it works.
+    @usableFromInline func refusedForStore(
+        _ index: Int32, _ number: UInt64, _ event: Event?, _ context: PredicateContext, _ origin: EventOrigin,
+        _ acceptedAt: Timestamp, source: State, run: ActionRun, replying: Bool
+    ) -> Record {
+        settleData(failed: true)
+        return complete(number, event, context, origin, acceptedAt, source: source,
+                        outcome: .failed(run.failure!), run: run,
+                        location: schema.storage.actions.transitionLocations[Int(index)],
+                        observed: isObserved(replying: replying))
     }
 
     @usableFromInline func runAsynchronously(

@@ -98,6 +98,9 @@ public final actor Machine<Definition: MachineDefinition> {
     struct ActionRun: Sendable {
         @usableFromInline var completed = 0
         @usableFromInline var failure: (any Error)?
+        /// Whether the runtime cancelled the actions (`stop()`, a supervisor's shutdown or
+        /// escalation) and they threw: the event was interrupted, not failed.
+        @usableFromInline var isInterrupted = false
 
         @usableFromInline init() {}
     }
