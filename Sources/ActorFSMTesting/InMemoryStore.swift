@@ -19,7 +19,7 @@ public final class InMemoryStore: MachineStore {
     fileprivate enum Operation: Sendable {
         case write(JournalWrite, @Sendable (StoreError?) -> Void)
         case release
-        case read(@Sendable ([String: [UInt64: [UInt8]]]) -> Void)
+        case read(@Sendable (Result<[String: [UInt64: [UInt8]]], StoreError>) -> Void)
     }
 
     private struct Contents: Sendable {
@@ -29,6 +29,8 @@ public final class InMemoryStore: MachineStore {
         var allowance: Int?
         var held: [(JournalWrite, @Sendable (StoreError?) -> Void)] = []
         var hasCrashed = false
+        /// The error every operation fails with during an outage.
+        var outage: StoreError?
         var commits = 0
         /// Operations waiting for the committing task, and whether it runs.
         var queue: [Operation] = []
@@ -82,6 +84,8 @@ public final class InMemoryStore: MachineStore {
                 case .write(let write, let completion):
                     if contents.hasCrashed {
                         completions.append((completion, StoreError("the store crashed")))
+                    } else if let outage = contents.outage {
+                        completions.append((completion, outage))
                     } else if contents.isHeld || contents.allowance == 0 {
                         contents.isHeld = true
                         contents.held.append((write, completion))
@@ -100,7 +104,7 @@ public final class InMemoryStore: MachineStore {
                     contents.held = []
                 case .read(let body):
                     // After the writes queued before it, as a real store's reads are.
-                    let journals = contents.journals
+                    let journals = contents.outage.map { Result.failure($0) } ?? .success(contents.journals)
                     completions.append(({ _ in body(journals) }, nil))
                 }
             }
@@ -130,7 +134,7 @@ public final class InMemoryStore: MachineStore {
     /// Every committed entry of `machine`, oldest first, once the writes queued before the
     /// call are committed (or held).
     public func entries(of machine: String) async throws(StoreError) -> [JournalEntry] {
-        await read { journals in
+        try await read { journals in
             (journals[machine] ?? [:]).sorted { $0.key < $1.key }.map {
                 JournalEntry(machine: machine, sequenceNumber: $0.key, payload: $0.value)
             }
@@ -139,13 +143,28 @@ public final class InMemoryStore: MachineStore {
 
     /// The ids of every machine with a committed entry.
     public func machineIDs() async throws(StoreError) -> [String] {
-        await read { journals in journals.filter { !$0.value.isEmpty }.keys.sorted() }
+        try await read { journals in journals.filter { !$0.value.isEmpty }.keys.sorted() }
     }
 
-    private func read<Value: Sendable>(_ body: @escaping @Sendable ([String: [UInt64: [UInt8]]]) -> Value) async -> Value {
-        await withCheckedContinuation { continuation in
-            submit(.read { journals in continuation.resume(returning: body(journals)) })
+    private func read<Value: Sendable>(
+        _ body: @escaping @Sendable ([String: [UInt64: [UInt8]]]) -> Value
+    ) async throws(StoreError) -> Value {
+        let result = await withCheckedContinuation { continuation in
+            submit(.read { journals in continuation.resume(returning: journals.map(body)) })
         }
+        return try result.get()
+    }
+
+    /// Fails every write and read from now on with `error`, as a full disk or a database
+    /// server that restarts would, until ``endOutage()``. Unlike ``crash()``, what the store
+    /// holds stays, and it works again afterwards.
+    public func beginOutage(_ error: StoreError = StoreError("the store is unavailable")) {
+        contents.withLock { $0.outage = error }
+    }
+
+    /// Ends the outage ``beginOutage(_:)`` began: writes and reads succeed again.
+    public func endOutage() {
+        contents.withLock { $0.outage = nil }
     }
 
     /// Holds commits back until ``releaseCommits()``, after committing `afterWrites` more

@@ -12,11 +12,18 @@ final class MachineJournal<Definition: MachineDefinition>: Sendable {
     private let state: Locked<JournalState<Definition>>
     /// What the machine resumes from, if the store held it (or its predecessor wrote it).
     let recovery: Recovery<Definition>?
+    /// Told once when a write fails: a supervisor then restores the machine from the store
+    /// once the store works again.
+    private let onFailure: (@Sendable () -> Void)?
 
-    init(coding: DurableCoding<Definition>, key: String, recovery: Recovery<Definition>?) {
+    init(
+        coding: DurableCoding<Definition>, key: String, recovery: Recovery<Definition>?,
+        onFailure: (@Sendable () -> Void)? = nil
+    ) {
         self.coding = coding
         self.key = key
         self.recovery = recovery
+        self.onFailure = onFailure
         var initial = JournalState<Definition>()
         initial.lastActivity = coding.durability.wallClock.nanosecondsSince1970()
         if let restored = recovery?.point {
@@ -266,12 +273,14 @@ final class MachineJournal<Definition: MachineDefinition>: Sendable {
     }
 
     private func fail(_ error: StoreError) -> UInt64 {
-        let (waiters, index) = state.withLock { state in
+        let (waiters, index, isFirst) = state.withLock { state in
+            let isFirst = state.failure == nil && !state.isSealed
             if state.failure == nil { state.failure = error }
             defer { state.waiters = [] }
-            return (state.waiters, state.appendedWrites)
+            return (state.waiters, state.appendedWrites, isFirst)
         }
         for waiter in waiters { waiter.continuation.resume(returning: error) }
+        if isFirst { onFailure?() }
         return index
     }
 

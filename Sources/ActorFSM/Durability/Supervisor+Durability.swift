@@ -102,7 +102,7 @@ extension Supervisor {
                 let generation = registry.generation
                 registry.machines[id] = Child(
                     schema: schema, id: id, data: recovery.point.data, startingIn: nil, settings: settings, link: link,
-                    generation: generation, journal: MachineJournal(coding: coding, key: key, recovery: recovery))
+                    generation: generation, journal: journal(for: id, key: key, coding: coding, recovery: recovery))
                 return true
             }
             if registered { restored += 1 }
@@ -251,7 +251,7 @@ extension Supervisor {
     ///
     /// - Returns: the machine, or `nil` if the store does not hold it (and no `data`), or it is
     ///   in a final state and `skippingFinal`.
-    private func restore(id: ID, data: Definition.Data?, skippingFinal: Bool) async throws -> Child? {
+    func restore(id: ID, data: Definition.Data?, skippingFinal: Bool) async throws -> Child? {
         guard let durable else { return nil }
         let started = registry.withLock { registry -> Result<Task<Child?, any Error>, MachineError<Definition>>? in
             if registry.machines[id] != nil { return nil }
@@ -287,7 +287,7 @@ extension Supervisor {
             let generation = registry.generation
             let machine = Child(schema: schema, id: id, data: recovery?.point.data ?? data!, startingIn: nil,
                                 settings: settings, link: link, generation: generation,
-                                journal: MachineJournal(coding: coding, key: key, recovery: recovery))
+                                journal: journal(for: id, key: key, coding: coding, recovery: recovery))
             registry.machines[id] = machine
             return (machine, recovery == nil)
         }

@@ -32,6 +32,15 @@ public protocol Instrument: AnyObject, Sendable {
     /// A supervisor replaced the failed machine `id` with a new one.
     func machineRestarted<ID: Hashable & Sendable>(_ id: ID, after error: any Error)
 
+    /// A durable supervisor could not restore machine `id`, whose write had failed, because its
+    /// store still fails: it asks again after `delay`; `nil` if it gives up, for an error that
+    /// asking again cannot mend (another process holds the machine, or its entry is damaged).
+    func storeUnavailable<ID: Hashable & Sendable>(for id: ID, error: any Error, retryingIn delay: Duration?)
+
+    /// A durable supervisor restored machine `id` from its store, which had failed one of the
+    /// machine's writes and works again.
+    func machineRestoredFromStore<ID: Hashable & Sendable>(_ id: ID)
+
     /// A machine accepted an event. `queueDepth` is how many events wait in its inbox, this one
     /// included; 0 when `send` found the machine idle and runs the event at once.
     func eventAccepted<ID: Hashable & Sendable>(by id: ID, origin: EventOrigin, queueDepth: Int)
@@ -86,6 +95,10 @@ extension Instrument {
     public func machineEnded<ID: Hashable & Sendable>(_ id: ID, termination: MachineTermination) {}
     /// Does nothing.
     public func machineRestarted<ID: Hashable & Sendable>(_ id: ID, after error: any Error) {}
+    /// Does nothing.
+    public func storeUnavailable<ID: Hashable & Sendable>(for id: ID, error: any Error, retryingIn delay: Duration?) {}
+    /// Does nothing.
+    public func machineRestoredFromStore<ID: Hashable & Sendable>(_ id: ID) {}
     /// Does nothing.
     public func eventAccepted<ID: Hashable & Sendable>(by id: ID, origin: EventOrigin, queueDepth: Int) {}
     /// Does nothing.

@@ -17,7 +17,7 @@ extension Supervisor {
             let key = durable.key(id)
             let recovery = predecessor?.seal().map { Recovery.resuming($0, coding: durable, schema: schema, key: key) }
             machine = Child(schema: schema, id: id, data: data, startingIn: state, settings: settings, link: link,
-                            generation: generation, journal: MachineJournal(coding: durable, key: key, recovery: recovery))
+                            generation: generation, journal: journal(for: id, key: key, coding: durable, recovery: recovery))
         } else {
             machine = Child(schema: schema, id: id, data: data, startingIn: state, settings: settings, link: link,
                             generation: generation)

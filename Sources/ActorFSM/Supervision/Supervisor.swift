@@ -49,6 +49,11 @@ public final class Supervisor<Definition: MachineDefinition>: Sendable {
         /// Machines of a durable supervisor being restored from the store, by id: concurrent
         /// callers wait for the one restoration.
         var restoring: [ID: Task<Child?, any Error>] = [:]
+        /// Machines of a durable supervisor whose store failed a write, to restore from the
+        /// store once it works again; see `Supervisor+StoreRecovery`.
+        var awaitingStore: Set<ID> = []
+        /// The task that restores them, while there are any.
+        var storeRecovery: Task<Void, Never>?
     }
 
     private struct Listeners {
@@ -292,6 +297,12 @@ public final class Supervisor<Definition: MachineDefinition>: Sendable {
         if flags.hasLetGo.load(ordering: .acquiring) { return .removed(termination) }
         guard let failed = registry.machines[id], failed.generation == generation else { return .none }
         guard case .failed(let error) = termination, !registry.isShutDown else {
+            registry.machines[id] = nil
+            return .removed(termination)
+        }
+        // Its store failed a write, so its state in memory is ahead of the store: it comes back
+        // from the store once the store works (see `Supervisor+StoreRecovery`), not from memory.
+        if failed.journal?.isClosed == true {
             registry.machines[id] = nil
             return .removed(termination)
         }
