@@ -94,7 +94,11 @@ import Testing
     }
 
     @Test func aRestartWindowOfZeroOrLessIsRefused() async {
-        await #expect(processExitsWith: .failure) { _ = RestartIntensity(maxRestarts: 3, within: .zero) }
+        let zero = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            _ = RestartIntensity(maxRestarts: 3, within: .zero)
+        }
+        let message = String(decoding: zero?.standardErrorContent ?? [], as: UTF8.self)
+        #expect(message.contains("the period must be longer than zero"))
         await #expect(processExitsWith: .failure) { _ = RestartIntensity(maxRestarts: 3, within: .seconds(-1)) }
         await #expect(processExitsWith: .failure) { _ = RestartIntensity(maxRestarts: -1, within: .seconds(1)) }
         #expect(RestartIntensity(maxRestarts: 0, within: .nanoseconds(1)).period == .nanoseconds(1))

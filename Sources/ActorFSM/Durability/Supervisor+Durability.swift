@@ -255,7 +255,9 @@ extension Supervisor {
         guard let durable else { return nil }
         let started = registry.withLock { registry -> Result<Task<Child?, any Error>, MachineError<Definition>>? in
             if registry.machines[id] != nil { return nil }
-            if registry.isShutDown { return .failure(MachineError(.stopped, machineID: id, supervisorShutDown: true)) }
+            if registry.isShutDown {
+                return .failure(MachineError(.stopped, machineID: id, supervisorShutDown: true, cause: registry.escalation))
+            }
             if let running = registry.restoring[id] { return .success(running) }
             let task = Task { try await self.load(id: id, data: data, coding: durable, skippingFinal: skippingFinal) }
             registry.restoring[id] = task

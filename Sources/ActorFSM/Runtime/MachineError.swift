@@ -41,7 +41,8 @@ public struct MachineError<Definition: MachineDefinition>: Error, Sendable, Cust
     }
 
     /// The error an action threw, for `.actionFailed`; the store's ``StoreError`` or the
-    /// recovery's ``DurabilityError``, for `.notDurable`.
+    /// recovery's ``DurabilityError``, for `.notDurable`; the supervisor's escalation, for
+    /// `.stopped` after one shut the supervisor down.
     public var underlying: (any Error)? {
         if let cause { return cause }
         if case .failed(let error)? = record?.outcome { return error }
@@ -54,7 +55,7 @@ public struct MachineError<Definition: MachineDefinition>: Error, Sendable, Cust
         let event = record.map { " (\($0))" } ?? ""
         return switch kind.code {
         case .stopped where supervisorShutDown:
-            "the supervisor is shut down and takes no more events (\(machine))"
+            "the supervisor is shut down and takes no more events (\(machine))\(cause.map { ": \($0)" } ?? "")"
         case .stopped: "\(machine) is stopped or finishing and accepts no more events\(event)"
         case .inboxFull: "\(machine)'s inbox is full; use send or post, which wait for room, or raise inboxCapacity"
         case .reentrantSend:

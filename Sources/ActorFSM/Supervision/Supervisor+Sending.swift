@@ -41,7 +41,7 @@ extension Supervisor {
     /// Why there is no machine under `id`: the supervisor has shut down (by `shutdown()` or
     /// an escalation, which removes every machine), or it never had one.
     func noMachine(_ id: ID, origin: EventOrigin) -> MachineError<Definition> {
-        let error = isShutDown ? MachineError<Definition>(.stopped, machineID: id, supervisorShutDown: true)
+        let error = isShutDown ? shutDownError(id)
             : MachineError<Definition>(.unknownMachine, machineID: id)
         settings.instrument?.eventRefused(error, origin: origin)
         return error

@@ -34,7 +34,10 @@ public final class Supervisor<Definition: MachineDefinition>: Sendable {
     struct Registry {
         var machines: [ID: Child] = [:]
         var generation: UInt64 = 0
+        /// Recent restarts of all machines, for the overall intensity.
         var restarts = RingBuffer<ContinuousClock.Instant>()
+        /// Recent restarts of each machine that restarted lately, for the per-machine intensity.
+        var restartsByMachine: [ID: RingBuffer<ContinuousClock.Instant>] = [:]
         var isShutDown = false
         var escalation: Escalation?
         var escalating: Task<Void, Never>?
@@ -96,7 +99,7 @@ public final class Supervisor<Definition: MachineDefinition>: Sendable {
     ) {
         self.schema = schema
         self.configuration = configuration
-        self.settings = MachineSettings(configuration.machine)
+        self.settings = MachineSettings(configuration.supervisedMachine)
         self.now = now
         self.durable = durable
     }
@@ -112,7 +115,7 @@ public final class Supervisor<Definition: MachineDefinition>: Sendable {
             return makeMachine(id: id, data: data, startingIn: state, in: &registry)
         }
         if let created { return created }
-        if isShutDown { throw MachineError(.stopped, machineID: id, supervisorShutDown: true) }
+        if isShutDown { throw shutDownError(id) }
         throw MachineError(.duplicateMachine, machineID: id)
     }
 
@@ -298,6 +301,7 @@ public final class Supervisor<Definition: MachineDefinition>: Sendable {
         guard let failed = registry.machines[id], failed.generation == generation else { return .none }
         guard case .failed(let error) = termination, !registry.isShutDown else {
             registry.machines[id] = nil
+            registry.restartsByMachine[id] = nil
             return .removed(termination)
         }
         // Its store failed a write, so its state in memory is ahead of the store: it comes back
@@ -311,29 +315,53 @@ public final class Supervisor<Definition: MachineDefinition>: Sendable {
             registry.machines[id] = nil
             return .removed(termination)
         case .escalate:
-            escalate(id: id, error: error, &registry)
+            escalate(Escalation(id: id, error: error, limit: nil), &registry)
             return .escalated
         case .restart:
             let instant = now()
-            while let oldest = registry.restarts.first, instant - oldest >= configuration.intensity.period {
-                _ = registry.restarts.popFirst()
-            }
-            guard registry.restarts.count < configuration.intensity.maxRestarts else {
-                escalate(id: id, error: error, &registry)
+            var own = registry.restartsByMachine[id] ?? RingBuffer()
+            if !Self.admits(instant, within: configuration.intensity, recent: &own) {
+                escalate(Escalation(id: id, error: error, limit: .perMachine(configuration.intensity)), &registry)
                 return .escalated
             }
-            registry.restarts.append(instant)
+            if let overall = configuration.overallIntensity {
+                guard Self.admits(instant, within: overall, recent: &registry.restarts) else {
+                    escalate(Escalation(id: id, error: error, limit: .overall(overall)), &registry)
+                    return .escalated
+                }
+                registry.restarts.append(instant)
+            }
+            own.append(instant)
+            registry.restartsByMachine[id] = own
             _ = makeMachine(id: id, data: failed.initialData, startingIn: nil, in: &registry,
                             resuming: failed.journal)
             return .restarted(error)
         }
     }
 
-    /// Shuts the supervisor down because of `error` in machine `id`: stops every machine (their
-    /// records still reach the stream), then reports the escalation and finishes the stream.
-    private func escalate(id: ID, error: any Error, _ registry: inout Registry) {
+    /// The error for an event or machine refused because the supervisor is shut down: it
+    /// carries the escalation, if one shut it down.
+    func shutDownError(_ id: ID) -> MachineError<Definition> {
+        MachineError(.stopped, machineID: id, supervisorShutDown: true, cause: escalation)
+    }
+
+    /// Whether one more restart at `instant` stays within `intensity`, given the `recent`
+    /// restarts it counts (those that fell out of its window are dropped).
+    private static func admits(
+        _ instant: ContinuousClock.Instant, within intensity: RestartIntensity,
+        recent: inout RingBuffer<ContinuousClock.Instant>
+    ) -> Bool {
+        while let oldest = recent.first, instant - oldest >= intensity.period { _ = recent.popFirst() }
+        return recent.count < intensity.maxRestarts
+    }
+
+    /// Shuts the supervisor down because of `escalation`: stops every machine (their records
+    /// still reach the stream), then reports the escalation and finishes the stream.
+    private func escalate(_ escalation: Escalation, _ registry: inout Registry) {
+        let id = escalation.id
+        let error = escalation.error
         registry.isShutDown = true
-        registry.escalation = Escalation(id: id, error: error)
+        registry.escalation = escalation
         let machines = Array(registry.machines.values)
         registry.machines = [:]
         registry.escalating = Task {
