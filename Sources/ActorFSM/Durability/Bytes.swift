@@ -34,8 +34,9 @@ struct ByteWriter {
 
     mutating func text(_ value: String) { blob(Array(value.utf8)) }
 
-    /// Ends the payload with the CRC-32 of everything before it.
-    mutating func seal() { fixed32(CRC32.checksum(bytes[...])) }
+    /// Ends the payload with the CRC-32 of everything before it, computed after `binding`: an
+    /// entry sealed for one machine and number does not unseal as another's.
+    mutating func seal(binding: [UInt8] = []) { fixed32(CRC32.checksum(bytes[...], after: binding)) }
 }
 
 /// Reads what ``ByteWriter`` wrote; every read throws ``Truncated`` past the end.
@@ -47,13 +48,14 @@ struct ByteReader {
 
     init(_ bytes: [UInt8]) { self.bytes = bytes }
 
-    /// Checks the CRC-32 that ``ByteWriter/seal()`` appended, and returns a reader of the rest.
-    static func unsealing(_ bytes: [UInt8]) -> ByteReader? {
+    /// Checks the CRC-32 that ``ByteWriter/seal(binding:)`` appended with the same `binding`,
+    /// and returns a reader of the rest.
+    static func unsealing(_ bytes: [UInt8], binding: [UInt8] = []) -> ByteReader? {
         guard bytes.count >= 4 else { return nil }
         let body = bytes[..<(bytes.count - 4)]
         var stored: UInt32 = 0
         for index in 0..<4 { stored |= UInt32(bytes[bytes.count - 4 + index]) << UInt32(8 * index) }
-        guard CRC32.checksum(body) == stored else { return nil }
+        guard CRC32.checksum(body, after: binding) == stored else { return nil }
         return ByteReader(Array(body))
     }
 
@@ -106,8 +108,10 @@ enum CRC32 {
         return value
     }
 
-    static func checksum(_ bytes: ArraySlice<UInt8>) -> UInt32 {
+    /// The CRC-32 of `prefix` followed by `bytes`.
+    static func checksum(_ bytes: ArraySlice<UInt8>, after prefix: [UInt8] = []) -> UInt32 {
         var crc: UInt32 = 0xFFFF_FFFF
+        for byte in prefix { crc = table[Int((crc ^ UInt32(byte)) & 0xFF)] ^ (crc >> 8) }
         for byte in bytes { crc = table[Int((crc ^ UInt32(byte)) & 0xFF)] ^ (crc >> 8) }
         return crc ^ 0xFFFF_FFFF
     }

@@ -10,7 +10,9 @@ struct JournalPayload: Equatable {
     /// The outcome of the event, as written.
     enum Outcome: UInt8 { case transitioned = 0, unhandled, conditionFalse, failed, stopped }
 
-    static let formatVersion: UInt8 = 1
+    /// The layout written: 2 seals the entry for its machine and sequence number. Entries of
+    /// layout 1, sealed for their bytes alone, are still read.
+    static let formatVersion: UInt8 = 2
 
     var kind: Kind
     var outcome: Outcome
@@ -26,7 +28,17 @@ struct JournalPayload: Equatable {
     var data: [UInt8]
     var timers: StoredTimers
 
-    func encoded() -> [UInt8] {
+    /// What the checksum of machine `key`'s entry `number` covers besides the entry's bytes, so
+    /// that an entry copied under another machine or number is reported as damaged.
+    static func binding(machine key: String, sequenceNumber number: UInt64) -> [UInt8] {
+        var writer = ByteWriter(capacity: key.utf8.count + 10)
+        writer.text(key)
+        writer.varint(number)
+        return writer.bytes
+    }
+
+    /// The entry's bytes, sealed for machine `key`'s entry `number`.
+    func encoded(machine key: String, sequenceNumber number: UInt64) -> [UInt8] {
         var writer = ByteWriter(capacity: 48 + state.count + (event?.count ?? 0) + data.count)
         writer.byte(Self.formatVersion)
         writer.byte(kind.rawValue)
@@ -41,15 +53,18 @@ struct JournalPayload: Equatable {
         StoredPredicate.write(predicates, to: &writer)
         writer.blob(data)
         timers.write(to: &writer)
-        writer.seal()
+        writer.seal(binding: Self.binding(machine: key, sequenceNumber: number))
         return writer.bytes
     }
 
-    /// The payload `bytes` hold, or `nil` if their checksum does not match or they are cut short.
-    init?(decoding bytes: [UInt8]) {
-        guard var reader = ByteReader.unsealing(bytes) else { return nil }
+    /// The payload of `entry`, or `nil` if its checksum does not match (its bytes are damaged,
+    /// or they were sealed for another machine or number) or it is cut short.
+    init?(decoding entry: JournalEntry) {
+        guard let version = entry.payload.first else { return nil }
+        let binding = version == 1 ? [] : Self.binding(machine: entry.machine, sequenceNumber: entry.sequenceNumber)
+        guard var reader = ByteReader.unsealing(entry.payload, binding: binding) else { return nil }
         do {
-            guard try reader.byte() == Self.formatVersion,
+            guard try reader.byte() == version, version == 1 || version == Self.formatVersion,
                   let kind = Kind(rawValue: try reader.byte()),
                   let outcome = Outcome(rawValue: try reader.byte())
             else { return nil }

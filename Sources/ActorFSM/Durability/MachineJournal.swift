@@ -236,7 +236,8 @@ final class MachineJournal<Definition: MachineDefinition>: Sendable {
                     removing = sequenceNumber
                 }
             }
-            let entry = JournalEntry(machine: key, sequenceNumber: sequenceNumber, payload: payload.encoded())
+            let entry = JournalEntry(machine: key, sequenceNumber: sequenceNumber,
+                                     payload: payload.encoded(machine: key, sequenceNumber: sequenceNumber))
             return append(JournalWrite(entry: entry, removingEntriesBelow: removing, consumedForwardedEvent: consumed),
                           &state)
         }
@@ -267,7 +268,8 @@ final class MachineJournal<Definition: MachineDefinition>: Sendable {
             state.lastWritten = last
             guard var payload = state.lastPayload(coding: coding, version: durability.schemaVersion) else { return }
             payload.timers = last.timers
-            let entry = JournalEntry(machine: key, sequenceNumber: last.sequenceNumber, payload: payload.encoded())
+            let entry = JournalEntry(machine: key, sequenceNumber: last.sequenceNumber,
+                                     payload: payload.encoded(machine: key, sequenceNumber: last.sequenceNumber))
             _ = append(JournalWrite(entry: entry), &state)
         }
     }

@@ -121,7 +121,7 @@ struct EntryReader<Definition: MachineDefinition> {
     let schema: Schema<Definition>
 
     func payload(of entry: JournalEntry) throws(DurabilityError) -> JournalPayload {
-        guard let payload = JournalPayload(decoding: entry.payload) else {
+        guard let payload = JournalPayload(decoding: entry) else {
             throw DurabilityError(.corruptEntry, machine: key, sequenceNumber: entry.sequenceNumber,
                                   detail: "its checksum does not match its \(entry.payload.count) bytes")
         }

@@ -75,4 +75,21 @@ enum DoorV2: MachineDefinition {
         }
         #expect(error?.kind == .corruptEntry && error?.sequenceNumber == 3)
     }
+
+    @Test func anEntryCopiedUnderAnotherMachineOrNumberIsReportedAsDamaged() async throws {
+        let store = try await lockedDoorStore()
+        let newest = try #require(try await store.latestEntries(of: "d", count: 1).first)
+        // Copied, bytes and all, under another machine, and under another number of its own.
+        let copies = [JournalEntry(machine: "e", sequenceNumber: newest.sequenceNumber, payload: newest.payload),
+                      JournalEntry(machine: "d", sequenceNumber: newest.sequenceNumber + 1, payload: newest.payload)]
+        for copy in copies {
+            await withCheckedContinuation { done in store.append(JournalWrite(entry: copy)) { _ in done.resume() } }
+        }
+        for id in ["e", "d"] {
+            let error = await #expect(throws: DurabilityError.self) {
+                _ = try await Machine(schema: try doorSchema(), id: id, data: Door.Data(), durability: doorDurability(store))
+            }
+            #expect(error?.kind == .corruptEntry && error?.sequenceNumber == newest.sequenceNumber + (id == "d" ? 1 : 0))
+        }
+    }
 }
