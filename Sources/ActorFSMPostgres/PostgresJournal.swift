@@ -8,6 +8,10 @@ final class PostgresJournal {
     private let leaseSeconds: Double
     /// The epoch (fencing token) of each machine this process holds a lease on.
     private var epochs: [String: Int64] = [:]
+    /// Machines a failed commit had writes in: their later writes, already queued, are refused
+    /// until a restore claims the machine again. Committed after the database comes back, they
+    /// could leave an entry of the machine's without the one before it.
+    private var interrupted: Set<String> = []
 
     /// The channel this process listens on, for forwarded events and replies.
     let channel: String
@@ -37,6 +41,7 @@ final class PostgresJournal {
         for row in 0..<rows.count {
             claimed.insert(rows.text(row, 0))
             epochs[rows.text(row, 0)] = rows.integer(row, 1)
+            interrupted.remove(rows.text(row, 0))
         }
         for machine in machines where !claimed.contains(machine) { epochs[machine] = nil }
         return machines.filter { claimed.contains($0) }
@@ -143,6 +148,11 @@ final class PostgresJournal {
         var results = [StoreError?](repeating: nil, count: writes.count)
         var batch = Batch()
         for (index, write) in writes.enumerated() {
+            if interrupted.contains(write.entry.machine) {
+                results[index] = StoreError("an earlier write of machine \(write.entry.machine) failed: "
+                                            + "it writes again only once restored from the database")
+                continue
+            }
             guard let epoch = epochs[write.entry.machine] else {
                 results[index] = StoreError("this process holds no lease on machine \(write.entry.machine): "
                                             + "its journal is written only by the process that claimed it", isFenced: true)
@@ -158,6 +168,7 @@ final class PostgresJournal {
             written = Set((0..<rows.count).map { rows.text($0, 0) })
         } catch {
             for index in batch.indices { results[index] = error }
+            interrupted.formUnion(batch.machineOfIndex)
             return results
         }
         for (index, machine) in zip(batch.indices, batch.machineOfIndex) where !written.contains(machine) {

@@ -52,8 +52,7 @@ public final class TemporaryPostgres: Sendable {
             }
             try run(programs.initdb, ["-D", folder + "/data", "-A", "trust", "-U", "actorfsm", "--no-sync",
                                       "-E", "UTF8", "--locale=C"])
-            try run(programs.pgCtl, ["-D", folder + "/data", "-l", folder + "/log", "-w", "-t", "60",
-                                     "-o", "-k \(folder) -c listen_addresses='' -c max_connections=200", "start"])
+            try server.startServer()
         } catch {
             server.stop()
             throw error
@@ -68,6 +67,23 @@ public final class TemporaryPostgres: Sendable {
     }
 
     deinit { stop() }
+
+    private func startServer() throws {
+        try Self.run(programs.pgCtl, ["-D", folder + "/data", "-l", folder + "/log", "-w", "-t", "60",
+                                      "-o", "-k \(folder) -c listen_addresses='' -c max_connections=200", "start"])
+    }
+
+    /// Kills the server as a crash or a power cut would (`pg_ctl stop -m immediate`: no
+    /// checkpoint, every connection dropped), keeping its data; ``restart()`` brings it back.
+    public func kill() throws {
+        try Self.run(programs.pgCtl, ["-D", folder + "/data", "-m", "immediate", "-w", "stop"])
+    }
+
+    /// Starts the server again after ``kill()``, on the same data and socket: it recovers from
+    /// its write-ahead log, as a database server that restarts after a crash does.
+    public func restart() throws {
+        try startServer()
+    }
 
     /// Stops the server at once and removes its folder. Calling it again does nothing.
     public func stop() {

@@ -30,6 +30,7 @@ final class MachineJournal<Definition: MachineDefinition>: Sendable {
             initial.timers = restored.timers
             initial.lastWritten = restored
         }
+        initial.interrupted = recovery?.interrupted
         state = Locked(initial)
     }
 
@@ -206,6 +207,21 @@ final class MachineJournal<Definition: MachineDefinition>: Sendable {
         }
         let predicates = coding.store(predicates)
         let compactionInterval = durability.compactionInterval
+        let refusal = self.state.withLock { state -> StoreError? in
+            guard let interrupted = state.interrupted else { return nil }
+            // Stopped before the interrupted event ran again: its intent stays the newest entry.
+            if outcome == .stopped {
+                state.isSealed = true
+                return nil
+            }
+            if sequenceNumber == interrupted.number && StoredOrigin(origin) == interrupted.origin {
+                if kind == .completed { state.interrupted = nil }
+                return nil
+            }
+            return StoreError("machine \(key): entry \(sequenceNumber) (\(origin)) would be written before the interrupted "
+                              + "event \(interrupted.number) is processed again; the machine is restored from the store instead")
+        }
+        if let refusal { return fail(refusal) }
         return self.state.withLock { state -> UInt64 in
             guard state.failure == nil, !state.isSealed else { return state.appendedWrites }
             let ticket = state.processingTicket
@@ -383,6 +399,9 @@ struct JournalState<Definition: MachineDefinition>: Sendable {
     var lastActivity: Int64 = 0
     /// Whether the machine's successor has taken over: nothing more is written.
     var isSealed = false
+    /// The event a crash or a stop interrupted, which the restored machine processes first:
+    /// until its completed entry is written, no other entry is.
+    var interrupted: (number: UInt64, origin: StoredOrigin)?
 
     /// The newest completed entry's payload, composed again.
     func lastPayload(coding: DurableCoding<Definition>, version: Int) -> JournalPayload? {

@@ -13,6 +13,9 @@ struct Recovery<Definition: MachineDefinition>: Sendable {
     /// Whether the interrupted event is a state timeout: it is processed again from
     /// ``requeued``, so its alarm is not armed again.
     var timeoutInterrupted = false
+    /// The interrupted event's number and origin: the journal refuses to write that number for
+    /// any other event, or a later number before it (see ``MachineJournal``).
+    var interrupted: (number: UInt64, origin: StoredOrigin)?
 
     /// Reads the journal of the machine `key`; `nil` if the store has none.
     ///
@@ -48,7 +51,18 @@ struct Recovery<Definition: MachineDefinition>: Sendable {
         var completed: (payload: JournalPayload, number: UInt64)?
         if newestPayload.kind == .intent {
             intent = (newestPayload, newest.sequenceNumber)
-            if entries.count > 1 { completed = (try reader.payload(of: entries[1]), entries[1].sequenceNumber) }
+            if entries.count > 1 {
+                let below = (payload: try reader.payload(of: entries[1]), number: entries[1].sequenceNumber)
+                // An intent stands right above the completed entry it starts from: anything else
+                // means the store lost an entry, and resuming would number events wrongly.
+                guard below.payload.kind == .completed, below.number + 1 == newest.sequenceNumber else {
+                    throw DurabilityError(.corruptEntry, machine: key, sequenceNumber: newest.sequenceNumber,
+                                          detail: "the entry below this intent is entry \(below.number), "
+                                          + (below.payload.kind == .intent ? "another intent" : "not the one before it")
+                                          + ": the store lost an entry")
+                }
+                completed = below
+            }
         } else {
             completed = (newestPayload, newest.sequenceNumber)
         }
@@ -68,6 +82,7 @@ struct Recovery<Definition: MachineDefinition>: Sendable {
             recovery = Recovery(point: RestorePoint(state: schema.initialState, data: data,
                                                     sequenceNumber: (intent?.number ?? 1) - 1, timers: StoredTimers()))
         }
+        if let intent { recovery.interrupted = (intent.number, intent.payload.origin) }
         if let intent, let event = intent.payload.event {
             recovery.requeued.append(Entry(
                 event: try reader.event(event, number: intent.number), predicates: coding.predicates(intent.payload.predicates),

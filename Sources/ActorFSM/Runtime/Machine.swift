@@ -175,8 +175,11 @@ public final actor Machine<Definition: MachineDefinition> {
         // A new durable machine's creation entry (with the deadlines just fixed) is its first
         // write: it is handed to the store before anything can run on the actor.
         if !restored, let journal { journal.writeCreation(state: start, stateID: core.stateID, data: data) }
-        if let arming { Task { await self.armInitialState(arming) } }
+        // A restored machine's own events (the interrupted one, those it posted to itself) are
+        // queued before anything can run on the actor: a timer that fell due while the process
+        // was down joins the inbox behind them, as it would have in the live machine.
         if restored { resume() }
+        if let arming { Task { await self.armInitialState(arming) } }
     }
 
     /// How it runs.
