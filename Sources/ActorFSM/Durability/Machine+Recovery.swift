@@ -17,14 +17,20 @@ extension Machine where Definition.State: Codable, Definition.Event: Codable, De
     /// once, each once. An event whose asynchronous actions a crash interrupted is processed
     /// again first, with the same sequence number (see ``TransitionContext/idempotencyKey``).
     ///
-    /// - Throws: ``DurabilityError`` if the store fails, or holds an entry that is damaged or
-    ///   that the schema cannot read (and the configuration's migration does not map).
+    /// - Throws: ``MachineError`` of kind `.notDurable`, as a supervisor's calls throw, whose
+    ///   ``MachineError/underlying`` is a ``DurabilityError``: the store failed, or it holds an
+    ///   entry that is damaged or that the schema cannot read (and the configuration's migration
+    ///   does not map).
     public init(
         schema: Schema<Definition>, id: ID, data: Definition.Data, durability: Durability<Definition>,
         configuration: MachineConfiguration<State> = MachineConfiguration()
-    ) async throws(DurabilityError) where Definition.Data: Codable {
-        let coding = try DurableCoding.make(schema: schema, durability: durability, key: id.description)
-        try await self.init(schema: schema, id: id, data: data, coding: coding, settings: MachineSettings(configuration))
+    ) async throws(MachineError<Definition>) where Definition.Data: Codable {
+        do {
+            let coding = try DurableCoding.make(schema: schema, durability: durability, key: id.description)
+            try await self.init(schema: schema, id: id, data: data, coding: coding, settings: MachineSettings(configuration))
+        } catch {
+            throw MachineError(.notDurable, machineID: id, cause: error)
+        }
     }
 
     /// Creates a durable machine for a definition without data; see
@@ -32,9 +38,13 @@ extension Machine where Definition.State: Codable, Definition.Event: Codable, De
     public init(
         schema: Schema<Definition>, id: ID, durability: Durability<Definition>,
         configuration: MachineConfiguration<State> = MachineConfiguration()
-    ) async throws(DurabilityError) where Definition.Data == Void {
-        let coding = try DurableCoding.make(schema: schema, durability: durability, key: id.description)
-        try await self.init(schema: schema, id: id, data: (), coding: coding, settings: MachineSettings(configuration))
+    ) async throws(MachineError<Definition>) where Definition.Data == Void {
+        do {
+            let coding = try DurableCoding.make(schema: schema, durability: durability, key: id.description)
+            try await self.init(schema: schema, id: id, data: (), coding: coding, settings: MachineSettings(configuration))
+        } catch {
+            throw MachineError(.notDurable, machineID: id, cause: error)
+        }
     }
 
     /// Creates a durable machine for a definition without data, kept in `store` with the
@@ -42,7 +52,7 @@ extension Machine where Definition.State: Codable, Definition.Event: Codable, De
     public init(
         schema: Schema<Definition>, id: ID, store: any MachineStore,
         configuration: MachineConfiguration<State> = MachineConfiguration()
-    ) async throws(DurabilityError) where Definition.Data == Void {
+    ) async throws(MachineError<Definition>) where Definition.Data == Void {
         try await self.init(schema: schema, id: id, durability: Durability(store: store), configuration: configuration)
     }
 }

@@ -39,9 +39,9 @@ import Testing
     @Test func aMachineWhoseCreationCannotBeWrittenIsNotMade() async throws {
         let store = InMemoryStore()
         _ = store.crash()
-        let error = await #expect(throws: DurabilityError.self) {
+        let error = await #expect(throws: MachineError<Door>.self) {
             try await Machine(schema: try doorSchema(), id: "new", data: Door.Data(), durability: doorDurability(store))
-        }
+        }?.underlying as? DurabilityError
         #expect(error?.kind == .storeFailed)
         #expect(error.map { "\($0)" }?.contains("could not be written") == true)
     }

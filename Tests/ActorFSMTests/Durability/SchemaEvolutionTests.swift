@@ -36,9 +36,9 @@ enum DoorV2: MachineDefinition {
     @Test func aRemovedStateWithoutAMigrationIsAnErrorNamingTheMachineAndTheState() async throws {
         let store = try await lockedDoorStore()
         let durability = Durability<DoorV2>(store: store, schemaVersion: 2)
-        let error = await #expect(throws: DurabilityError.self) {
+        let error = await #expect(throws: MachineError<DoorV2>.self) {
             _ = try await Machine(schema: try schemaV2(), id: "d", data: DoorV2.Data(opens: 0, label: ""), durability: durability)
-        }
+        }?.underlying as? DurabilityError
         #expect(error?.kind == .unknownState)
         #expect(error?.machine == "d" && error?.sequenceNumber == 3)
         #expect(error?.description.contains("\"locked\"") == true)
@@ -70,9 +70,9 @@ enum DoorV2: MachineDefinition {
     @Test func aDamagedEntryIsReportedNeverApplied() async throws {
         let store = try await lockedDoorStore()
         store.damage(machine: "d", sequenceNumber: 3)
-        let error = await #expect(throws: DurabilityError.self) {
+        let error = await #expect(throws: MachineError<Door>.self) {
             _ = try await Machine(schema: try doorSchema(), id: "d", data: Door.Data(), durability: doorDurability(store))
-        }
+        }?.underlying as? DurabilityError
         #expect(error?.kind == .corruptEntry && error?.sequenceNumber == 3)
     }
 
@@ -86,9 +86,9 @@ enum DoorV2: MachineDefinition {
             await withCheckedContinuation { done in store.append(JournalWrite(entry: copy)) { _ in done.resume() } }
         }
         for id in ["e", "d"] {
-            let error = await #expect(throws: DurabilityError.self) {
+            let error = await #expect(throws: MachineError<Door>.self) {
                 _ = try await Machine(schema: try doorSchema(), id: id, data: Door.Data(), durability: doorDurability(store))
-            }
+            }?.underlying as? DurabilityError
             #expect(error?.kind == .corruptEntry && error?.sequenceNumber == newest.sequenceNumber + (id == "d" ? 1 : 0))
         }
     }
