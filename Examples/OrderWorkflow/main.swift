@@ -149,7 +149,11 @@ if finalStates.count < settings.orders {
         switch report {
         case .transition(let record):
             processed += 1
-            if processed == crashAfter { kill(getpid(), SIGKILL) }
+            if processed == crashAfter {
+                print("killing now, after \(processed) transitions")
+                fflush(nil)
+                kill(getpid(), SIGKILL)
+            }
             if case .failed(let error) = record.outcome {
                 failures += 1
                 if getenv("ORDER_WORKFLOW_TRACE") != nil { print("order \(record.machineID) #\(record.sequenceNumber): \(error)"); fflush(nil) }
@@ -169,7 +173,7 @@ if finalStates.count < settings.orders {
         case .escalated(let id, let error):
             print("\nThe supervisor escalated order \(id): \(error)")
             break listening
-        case .terminated:
+        case .terminated, .passivated:
             break
         }
     }

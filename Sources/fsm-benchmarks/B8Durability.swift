@@ -153,7 +153,7 @@ func benchmarkB8(_ settings: Settings) async throws -> [Measurement] {
         let store = try SQLiteStore(path: folder.file("recovery.sqlite"))
         let supervisor = try Supervisor(schema: try storedTurnstileSchema(Counter()), durability: Durability(store: store))
         let start = clock.now
-        let count = try await supervisor.restoreAll()
+        let count = try await supervisor.restoreAll().restored
         let elapsed = clock.now - start
         await supervisor.stop()
         store.close()

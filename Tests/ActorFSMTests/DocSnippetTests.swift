@@ -548,6 +548,10 @@ let configuration = MachineConfiguration<OrderState>(instrument: FailureLog())
         try await orders.restoreAll()
         try await orders.activate(id: "o-1042", data: Purchase(amount: 99, attempts: 0))
 
+        let summary = try await orders.restoreAll()
+        for failure in summary.failures { print("not restored: \(failure)") }
+        try await readBack(orders: orders)
+
         let migration = SchemaMigration<StoredOrders>(
             state: { stored in
                 switch try stored.decode(as: String.self) {
@@ -565,6 +569,11 @@ let configuration = MachineConfiguration<OrderState>(instrument: FailureLog())
                 }
             }
         }
+    }
+
+    func readBack(orders: Supervisor<StoredOrders>) async throws {
+        let order = try await orders.restore(id: "o-1042")   // throws .unknownMachine if never made
+        _ = order
     }
 
     func passivation(orderSchema: Schema<StoredOrders>, store: SQLiteStore) async throws {

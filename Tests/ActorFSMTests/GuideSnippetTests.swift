@@ -245,6 +245,7 @@ struct GuideSnippets {
             case .transition(let record): print(record)          // record.machineID says which order
             case .restarted(let id, let error): print("order \(id) restarted after \(error)")
             case .terminated(let id, let how): print("order \(id) ended: \(how)")
+            case .passivated(let id): print("order \(id) written out of memory")
             case .escalated(let id, let error): print("gave up at order \(id): \(error)")
             }
         }

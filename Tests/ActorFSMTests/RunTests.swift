@@ -89,7 +89,7 @@ import Testing
             switch report {
             case .transition(let record): outcomes.append(record.outcome.description)
             case .terminated(let id, _): ended.insert(id)
-            case .restarted, .escalated: Issue.record("unexpected \(report)")
+            case .restarted, .escalated, .passivated: Issue.record("unexpected \(report)")
             }
         }
         #expect(outcomes == ["transitioned", "stopped"], "the queued event is stopped, not processed")

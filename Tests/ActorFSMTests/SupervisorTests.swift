@@ -76,6 +76,7 @@ import Testing
             case .restarted(let id, _): decisions.append("restarted \(id)")
             case .terminated(let id, _): decisions.append("terminated \(id)")
             case .escalated(let id, _): decisions.append("escalated \(id)")
+            case .passivated(let id): decisions.append("passivated \(id)")
             }
         }
         #expect(decisions == ["restarted 1", "restarted 1", "escalated 1"])

@@ -115,12 +115,9 @@ extension Supervisor {
         var start = 0
         while start < machines.count {
             let batch = Array(machines[start..<min(start + Self.restoreBatch, machines.count)])
-            do {
-                _ = try await restore(batch, coding: durable, includingFinal: false)
-            } catch {
-                // One machine the batch could not restore: the others, one by one.
-                for key in batch { _ = try? await restore([key], coding: durable, includingFinal: false) }
-            }
+            // A machine that cannot be restored is left in the store; the others of the batch run.
+            var summary = RestoreSummary()
+            try? await restore(batch, coding: durable, includingFinal: false, into: &summary)
             start += batch.count
         }
     }

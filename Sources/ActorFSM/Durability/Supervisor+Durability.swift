@@ -40,34 +40,43 @@ extension Supervisor {
     /// data, timers and pending events. Machines in one of the schema's final states stay in the
     /// store unless `includingFinal`; first use brings them back.
     ///
-    /// - Returns: how many machines were restored.
-    /// - Throws: ``DurabilityError`` for the first machine that cannot be restored; those
-    ///   restored before it keep running.
+    /// A machine that cannot be restored (a damaged entry, a state the schema no longer has)
+    /// does not stop the others: the summary lists it with the reason, and the rest run.
+    ///
+    /// ```swift
+    /// let summary = try await orders.restoreAll()
+    /// for failure in summary.failures { print("not restored: \(failure)") }
+    /// ```
+    ///
+    /// - Returns: how many machines were restored, and the error of each that was not.
+    /// - Throws: ``DurabilityError`` of kind `storeFailed` if the store cannot be read; the
+    ///   machines restored before it keep running.
     @discardableResult
-    public func restoreAll(includingFinal: Bool = false) async throws(DurabilityError) -> Int {
-        guard let durable else { return 0 }
+    public func restoreAll(includingFinal: Bool = false) async throws(DurabilityError) -> RestoreSummary {
+        guard let durable else { return RestoreSummary() }
         let keys: [String]
         do { keys = try await durable.durability.store.machineIDs() } catch {
             throw DurabilityError(.storeFailed, machine: "(all)", detail: error.message)
         }
-        var restored = 0
+        var summary = RestoreSummary()
         var batch: [String] = []
         for (index, key) in keys.enumerated() {
             batch.append(key)
             guard batch.count == Self.restoreBatch || index == keys.count - 1 else { continue }
-            restored += try await restore(batch, coding: durable, includingFinal: includingFinal)
+            try await restore(batch, coding: durable, includingFinal: includingFinal, into: &summary)
             batch = []
         }
-        return restored
+        return summary
     }
 
     /// How many machines ``restoreAll(includingFinal:)`` reads from the store at a time.
     static var restoreBatch: Int { 1_000 }
 
-    /// Restores the machines `keys` names that are not running yet, read from the store together.
+    /// Restores the machines `keys` names that are not running yet, read from the store
+    /// together, counting them and the failures in `summary`.
     func restore(
-        _ keys: [String], coding: DurableCoding<Definition>, includingFinal: Bool
-    ) async throws(DurabilityError) -> Int {
+        _ keys: [String], coding: DurableCoding<Definition>, includingFinal: Bool, into summary: inout RestoreSummary
+    ) async throws(DurabilityError) {
         let wanted = keys.filter { key in coding.id(key).map { machine(id: $0) == nil } ?? false }
         let entries: [String: [JournalEntry]]
         let claimed: [String]
@@ -77,7 +86,6 @@ extension Supervisor {
         } catch {
             throw DurabilityError(.storeFailed, machine: "(all)", detail: error.message)
         }
-        var restored = 0
         // Claimed but not restored: another process may take them.
         var skipped: [String] = []
         for key in claimed {
@@ -89,8 +97,15 @@ extension Supervisor {
                 skipped.append(key)
                 continue
             }
-            guard let id = coding.id(key),
-                  let recovery = try Recovery.decode(stored, key: key, coding: coding, schema: schema, data: coding.emptyData),
+            let decoded: Recovery<Definition>?
+            do {
+                decoded = try Recovery.decode(stored, key: key, coding: coding, schema: schema, data: coding.emptyData)
+            } catch {
+                summary.failures.append(error)
+                skipped.append(key)
+                continue
+            }
+            guard let id = coding.id(key), let recovery = decoded,
                   includingFinal || !schema.finalStates.contains(recovery.point.state)
             else {
                 skipped.append(key)
@@ -105,14 +120,13 @@ extension Supervisor {
                     generation: generation, journal: journal(for: id, key: key, coding: coding, recovery: recovery))
                 return true
             }
-            if registered { restored += 1 }
+            if registered { summary.restored += 1 }
         }
         // Not those a concurrent first use restored meanwhile: they run here.
         skipped = registry.withLock { registry in
             skipped.filter { key in coding.id(key).map { registry.machines[$0] == nil && registry.restoring[$0] == nil } ?? true }
         }
         if !skipped.isEmpty { await coding.durability.store.release(skipped) }
-        return restored
     }
 
     /// The machine under `id`: the running one, the one the store holds (restored), or a new
@@ -144,6 +158,45 @@ extension Supervisor {
         throw noMachine(id, origin: .send)
     }
 
+    /// The machine under `id` if it runs or the store holds it, restored from the store if need
+    /// be; never a new one. For reading machines back (an operator's tool, a check after a
+    /// restart), where ``activate(id:data:)`` would make a machine for an id the store lacks.
+    ///
+    /// ```swift
+    /// let order = try await orders.restore(id: "o-1042")   // throws .unknownMachine if never made
+    /// ```
+    ///
+    /// - Throws: ``MachineError`` `.unknownMachine` if neither this supervisor nor its store has
+    ///   the machine; `.notDurable` if the store fails or holds an entry the schema cannot read;
+    ///   `.stopped` after shutdown.
+    public func restore(id: ID) async throws(MachineError<Definition>) -> Child {
+        if let machine = try await machineRestoring(id: id, origin: .send) { return machine }
+        throw noMachine(id, origin: .send)
+    }
+
+    /// Makes a new machine under `id` that owns `data`, and writes its creation entry before it
+    /// returns; never one the store already holds. Use it where an id must be new (an order
+    /// just placed); ``activate(id:data:)`` restores or makes, whichever applies.
+    ///
+    /// - Throws: ``MachineError`` `.duplicateMachine` if a machine with the id runs or the store
+    ///   holds one; `.notDurable` if the store fails; `.stopped` after shutdown.
+    @discardableResult
+    public func create(id: ID, data: Definition.Data) async throws(MachineError<Definition>) -> Child {
+        guard durable != nil else { return try spawn(id: id, data: data) }
+        if machine(id: id) != nil { throw MachineError(.duplicateMachine, machineID: id) }
+        do {
+            if try await restore(id: id, data: nil, skippingFinal: false) != nil {
+                throw MachineError<Definition>(.duplicateMachine, machineID: id)
+            }
+            if let made = try await restore(id: id, data: data, skippingFinal: false) { return made }
+        } catch let error as MachineError<Definition> {
+            throw error
+        } catch {
+            throw MachineError(.notDurable, machineID: id, cause: error)
+        }
+        throw noMachine(id, origin: .send)
+    }
+
     /// The machine under `id` for a definition without data; see ``activate(id:data:)``.
     @discardableResult
     public func activate(id: ID) async throws(MachineError<Definition>) -> Child where Definition.Data == Void {
@@ -151,7 +204,7 @@ extension Supervisor {
     }
 
     /// Writes the machine under `id` out of memory: it finishes the events it has queued, its
-    /// entries are durable, and it leaves the supervisor (reported as `.terminated(.finished)`);
+    /// entries are durable, and it leaves the supervisor (reported as ``SupervisorReport/passivated(id:)``);
     /// first use restores it. Its timers are not lost: restored, it arms them again with their
     /// deadlines. Only a durable supervisor passivates.
     ///
@@ -166,7 +219,9 @@ extension Supervisor {
             return true
         }
         // Also a machine already stopping (after a failure): its supervisor decides on it first.
+        registry.withLock { _ = $0.passivating.insert(ObjectIdentifier(machine)) }
         await machine.finishAndAwaitEnd()
+        registry.withLock { _ = $0.passivating.remove(ObjectIdentifier(machine)) }
         if let journal = machine.journal { _ = await journal.waitForWrite(journal.newestWrite) }
         registry.withLock { registry in
             if registry.machines[id] === machine { registry.machines[id] = nil }

@@ -57,6 +57,8 @@ public final class Supervisor<Definition: MachineDefinition>: Sendable {
         var awaitingStore: Set<ID> = []
         /// The task that restores them, while there are any.
         var storeRecovery: Task<Void, Never>?
+        /// Machines being passivated: their end is reported as `.passivated`.
+        var passivating: Set<ObjectIdentifier> = []
     }
 
     private struct Listeners {
@@ -278,6 +280,8 @@ public final class Supervisor<Definition: MachineDefinition>: Sendable {
             break
         case .removed(let termination):
             publish(.terminated(id: id, termination))
+        case .passivated:
+            publish(.passivated(id: id))
         case .restarted(let error):
             settings.instrument?.machineRestarted(id, after: error)
             publish(.restarted(id: id, after: error))
@@ -289,6 +293,7 @@ public final class Supervisor<Definition: MachineDefinition>: Sendable {
     private enum Decision {
         case none
         case removed(MachineTermination)
+        case passivated
         case restarted(any Error)
         case escalated
     }
@@ -302,6 +307,7 @@ public final class Supervisor<Definition: MachineDefinition>: Sendable {
         guard case .failed(let error) = termination, !registry.isShutDown else {
             registry.machines[id] = nil
             registry.restartsByMachine[id] = nil
+            if case .finished = termination, registry.passivating.contains(ObjectIdentifier(failed)) { return .passivated }
             return .removed(termination)
         }
         // Its store failed a write, so its state in memory is ahead of the store: it comes back

@@ -120,7 +120,7 @@ actor ActionGate {
         // Another process, given no data, restores it from its creation entry.
         let payments = try Supervisor(schema: schema, durability: Durability(store: restarted))
         let reports = payments.reports()
-        #expect(try await payments.restoreAll(includingFinal: true) == 1)
+        #expect(try await payments.restoreAll(includingFinal: true).restored == 1)
         let record = await firstRecord(in: reports)
         #expect(record?.sequenceNumber == 1 && record?.target == .paid)
         #expect(await payments.machine(id: "p")?.data.charges == 6)

@@ -20,7 +20,7 @@ struct Jam: Error {}
         await doors.shutdown()
 
         let restarted = try Supervisor(schema: schema, durability: doorDurability(store.crash()))
-        #expect(try await restarted.restoreAll() == 3)
+        #expect(try await restarted.restoreAll().restored == 3)
         #expect(await restarted.machine(id: "a")?.state == .open)
         #expect(await restarted.machine(id: "b")?.data == Door.Data(openings: 8))
         // Sent nothing, it is stored all the same, with the data it was made with.
@@ -188,7 +188,7 @@ struct Jam: Error {}
         await clock.waitUntilSleeping(count: 1)
         clock.advance(by: .seconds(60))
         while let report = await reports.next() {
-            if case .terminated(let id, _) = report, id == "a" { break }
+            if case .passivated(let id) = report, id == "a" { break }
         }
         #expect(doors.count == 0)
         await doors.shutdown()
