@@ -24,6 +24,10 @@ final class FileLock: Sendable {
         guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
             let holder = Self.readProcessID(descriptor)
             close(descriptor)
+            if holder == Int(getpid()) {
+                throw StoreError("the store \(store) is already open in this process: open it once and share that "
+                                 + "SQLiteStore between the supervisors and machines that use it", isLocked: true)
+            }
             throw StoreError("the store \(store) is open in another process\(holder.map { " (pid \($0))" } ?? ""); "
                 + "only one process writes a store at a time", isLocked: true)
         }

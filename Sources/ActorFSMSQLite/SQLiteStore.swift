@@ -1,5 +1,13 @@
 import ActorFSM
 
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// The embedded default ``MachineStore``: a SQLite database file in WAL mode, each commit
 /// fsynced, written by one process at a time.
 ///
@@ -27,13 +35,29 @@ public final class SQLiteStore: MachineStore {
     private let thread: StoreThread<StoreOperation<SQLiteConnection>>
     private let lock: FileLock
 
-    /// Opens the store at `path`, creating it if need be.
+    /// Opens the store at `path`, creating it if need be, or, with `mustExist`, only a store
+    /// that is there already.
     ///
+    /// A process that restarts after a crash should pass `mustExist: true`: a file that was
+    /// deleted, emptied or not mounted then stops it with an error, where it would otherwise
+    /// start afresh on an empty store and forget every machine.
+    ///
+    /// - Parameters:
+    ///   - path: the database file.
+    ///   - codec: how machines encode their values; JSON by default.
+    ///   - mustExist: whether to refuse a file that is missing or empty.
     /// - Throws: ``StoreError`` if another process (or another `SQLiteStore` here) has it open,
-    ///   or if SQLite cannot open or set it up.
-    public init(path: String, codec: any DurableCodec = JSONCodec()) throws(StoreError) {
+    ///   if `mustExist` and the file is missing or empty, or if SQLite cannot open or set it up.
+    public init(path: String, codec: any DurableCodec = JSONCodec(), mustExist: Bool = false) throws(StoreError) {
         self.codec = codec
         self.path = path
+        if mustExist {
+            var status = stat()
+            guard stat(path, &status) == 0, status.st_size > 0 else {
+                throw StoreError("the store \(path) is missing or empty, and mustExist was given: restore the file "
+                                 + "from a backup, or open it without mustExist to start an empty store")
+            }
+        }
         lock = try FileLock(path: path + "-lock", guarding: path)
         let connection = Confined(try SQLiteConnection(path: path))
         thread = StoreThread(name: "sqlite \(path)") { batch in

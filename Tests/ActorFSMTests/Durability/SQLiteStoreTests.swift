@@ -40,16 +40,30 @@ final class TemporaryFolder {
         reopened.close()
     }
 
-    @Test func aSecondOpenerOfTheFileIsRefusedWithTheHoldersProcessID() throws {
+    @Test func aSecondOpenerInThisProcessIsToldToShareTheStore() throws {
         let folder = try TemporaryFolder()
         let path = folder.file("held.sqlite")
         let store = try SQLiteStore(path: path)
         let error = #expect(throws: StoreError.self) { _ = try SQLiteStore(path: path) }
         #expect(error?.isLocked == true)
-        #expect(error?.description.contains("pid \(getpid())") == true)
+        #expect(error?.description.contains("already open in this process") == true)
+        #expect(error?.description.contains("another process") == false)
         store.close()
         // Closed, it can be opened again.
         try SQLiteStore(path: path).close()
+    }
+
+    @Test func mustExistRefusesAMissingOrEmptyFile() throws {
+        let folder = try TemporaryFolder()
+        let path = folder.file("orders.sqlite")
+        let missing = #expect(throws: StoreError.self) { _ = try SQLiteStore(path: path, mustExist: true) }
+        #expect(missing?.description.contains("missing or empty") == true)
+        #expect(!FileManager.default.fileExists(atPath: path), "nothing was created")
+        #expect(FileManager.default.createFile(atPath: path, contents: Data()))
+        #expect(throws: StoreError.self) { _ = try SQLiteStore(path: path, mustExist: true) }
+        try FileManager.default.removeItem(atPath: path)
+        try SQLiteStore(path: path).close()
+        try SQLiteStore(path: path, mustExist: true).close()
     }
 
     @Test func compactionKeepsTheNewestEntriesAndRecoveryReadsThem() async throws {
