@@ -36,6 +36,7 @@ struct ClusterDriver {
                 "--ledger", folder + "/payments",
             ]) { line in output.yield((index, line)) }
         }
+        workerProcesses.withLock { $0 = workers }
         print("Workers: \(processes) processes sharing \(store.target), leases of \(clusterLease)")
         let watchdog = Task {
             try await Task.sleep(for: .seconds(300))

@@ -90,12 +90,12 @@ enum ClusterWorker {
 /// over this long after its last renewal.
 let clusterLease = Duration.seconds(2)
 
-/// The supervision every run uses: an order whose action fails stops, and is restarted. The
-/// intensity leaves room for every order to fail a few times in a minute (a high
-/// `--failure-rate`, or a process that took over a dead one's orders): more escalates.
+/// The supervision every run uses: an order whose action fails stops, and is restarted. Each
+/// order may fail up to 10 times a minute (a high `--failure-rate`, or a process that took over
+/// a dead one's orders): one that fails more escalates.
 func orderConfiguration(_ settings: Settings) -> SupervisorConfiguration<OrderState> {
     SupervisorConfiguration<OrderState>(
         machine: MachineConfiguration(inboxCapacity: 16, failurePolicy: .stop),
         restartStrategy: .restart,
-        intensity: RestartIntensity(maxRestarts: max(100, settings.orders * 4), within: .seconds(60)))
+        intensity: RestartIntensity(maxRestarts: 10, within: .seconds(60)))
 }

@@ -121,9 +121,13 @@ func nextStep(for order: Int, in state: OrderState, services: Services) -> Order
     }
 }
 
-/// Runs `call` until it succeeds, at most `times` times; rethrows its last error.
-func retrying(times: Int = 100, _ call: () async throws -> Void) async throws {
-    for attempt in 1...times {
-        do { return try await call() } catch where attempt < times { continue }
+/// Runs `call` until it succeeds, pausing a little between attempts. It gives up only when its
+/// task is cancelled (the supervisor stops the order): the step is then interrupted, not failed,
+/// and the order runs it again when it is restored.
+func retrying(_ call: () async throws -> Void) async throws {
+    while true {
+        do { return try await call() } catch is CancellationError { throw CancellationError() } catch {
+            try await Task.sleep(for: .milliseconds(2))
+        }
     }
 }

@@ -1,3 +1,5 @@
+import Synchronization
+
 /// The knobs of a run.
 struct Settings: Sendable {
     var orders = 10_000
@@ -35,6 +37,9 @@ struct Dice: Sendable {
     }
 }
 
+/// Whether every service call fails, as in an outage of all of them: what makes a run escalate.
+let everyCallFails = Atomic<Bool>(false)
+
 /// A simulated remote service: an actor that takes a little time and sometimes fails.
 actor SimulatedService {
     let name: String
@@ -57,7 +62,9 @@ actor SimulatedService {
         calls[order, default: 0] += 1
         let call = calls[order]!
         try await Task.sleep(for: .microseconds(settings.latencyMicroseconds))
-        if dice.roll(order, step &+ 100, call) < settings.failureRate { throw ServiceUnavailable(service: name) }
+        if dice.roll(order, step &+ 100, call) < settings.failureRate || everyCallFails.load(ordering: .relaxed) {
+            throw ServiceUnavailable(service: name)
+        }
     }
 }
 

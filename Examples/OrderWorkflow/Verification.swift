@@ -48,7 +48,7 @@ struct Verification {
         print("Verified \(orders) orders, \(transitions) stored transitions, \(acknowledged.count) acknowledged sends: "
               + (requiresCompletion ? "every order complete, " : "")
               + "every acknowledged send stored, sequence numbers gap-free, no transition applied twice, "
-              + "no payment timeout fired twice, no card charged twice")
+              + "no payment timeout fired twice, no card charged twice, none both charged and expired")
         return true
     }
 
@@ -97,8 +97,11 @@ struct Verification {
     /// the same key, or voids when its payment times out.
     func checkLedger(_ histories: [Int: [StoredTransition<OrderWorkflow>]]) async -> [String] {
         var problems: [String] = []
-        for (order, count) in await ledger.approvedCharges where count > 1 {
-            problems.append("order \(order): card charged \(count) times")
+        for (order, count) in await ledger.approvedCharges {
+            if count > 1 { problems.append("order \(order): card charged \(count) times") }
+            if histories[order]?.last?.state == .paymentExpired {
+                problems.append("order \(order): the card was charged, and the order ended payment expired")
+            }
         }
         for (key, charge) in await ledger.charges {
             let attempt = key.split(separator: "#").last.flatMap { Int($0) } ?? 0

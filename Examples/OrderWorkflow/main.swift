@@ -5,7 +5,8 @@
 // run across several processes sharing a PostgreSQL database ("temporary": a throwaway server),
 // and --kill-one kills one of them mid-way. Usage:
 //   swift run order-workflow [--orders N] [--seed S] [--failure-rate R]
-//                            [--store PATH [--crash-after N] [--verify | --verify-so-far] [--history ORDER]]
+//                            [--store PATH [--crash-after N] [--verify | --verify-so-far] [--history ORDER]
+//                                          [--interrupt-after N [--interrupt-by stop|shutdown|escalate]]]
 //                            [--postgres URL|temporary --processes N [--kill-one]]
 import ActorFSM
 import ActorFSMSQLite
@@ -20,6 +21,10 @@ import Darwin
 var settings = Settings()
 var storePath: String?
 var crashAfter: Int?
+/// With --store: after this many transitions, stop the supervisor at once (`stop`), shut it
+/// down (`shutdown`), or make every service call fail until it escalates (`escalate`).
+var interruptAfter: Int?
+var interruptBy = "stop"
 var verifying = false
 var verifyingSoFar = false
 var historyOf: Int?
@@ -47,6 +52,8 @@ while let flag = arguments.popFirst() {
         settings.failureRate = Double(value)!
     case ("--store", let value?): storePath = value
     case ("--crash-after", let value?) where Int(value).map({ $0 > 0 }) == true: crashAfter = Int(value)!
+    case ("--interrupt-after", let value?) where Int(value).map({ $0 > 0 }) == true: interruptAfter = Int(value)!
+    case ("--interrupt-by", let value?) where ["stop", "shutdown", "escalate"].contains(value): interruptBy = value
     case ("--history", let value?) where Int(value) != nil: historyOf = Int(value)!
     case ("--postgres", let value?): postgresURL = value
     case ("--processes", let value?) where Int(value).map({ (1...16).contains($0) }) == true: processes = Int(value)!
@@ -55,14 +62,15 @@ while let flag = arguments.popFirst() {
     default:
         print("""
             usage: order-workflow [--orders N] [--seed S] [--failure-rate R in 0..<1]
-                                  [--store PATH [--crash-after N] [--verify | --verify-so-far] [--history ORDER]]
+                                  [--store PATH [--crash-after N] [--verify | --verify-so-far] [--history ORDER]
+                                                [--interrupt-after N [--interrupt-by stop|shutdown|escalate]]]
                                   [--postgres URL|temporary --processes N in 1...16 [--kill-one]]
             """)
         exit(2)
     }
 }
-if storePath == nil && (crashAfter != nil || verifying || historyOf != nil) {
-    print("--crash-after, --verify and --history need --store")
+if storePath == nil && (crashAfter != nil || interruptAfter != nil || verifying || historyOf != nil) {
+    print("--crash-after, --interrupt-after, --verify and --history need --store")
     exit(2)
 }
 if (postgresURL == nil) != (processes == nil) || (killsOne && processes.map { $0 < 2 } ?? true) {
@@ -78,10 +86,14 @@ if let postgresURL, let processes {
     if postgresURL == "temporary" {
         server = try TemporaryPostgres.start()
         print("Started a throwaway PostgreSQL server in \(server!.folder)")
+        fflush(nil)
     }
+    // Interrupted (Ctrl-C, SIGTERM), the run still removes its throwaway server.
+    let interruptions = server.map(stopOnInterruption) ?? []
     let passed = try await ClusterDriver(url: server?.url ?? postgresURL, processes: processes, settings: settings,
                                          killsOne: killsOne).run()
     server?.stop()
+    interruptions.forEach { $0.cancel() }
     exit(passed ? 0 : 1)
 }
 
@@ -103,7 +115,9 @@ if let storePath, let ledger {
     let durability = Durability<OrderWorkflow>(store: store, compactionInterval: 0)
     if let historyOf {
         for entry in try await durability.history(of: historyOf, schema: schema) {
-            print("#\(entry.sequenceNumber) \(entry.event.map { "\($0)" } ?? "timeout") (\(entry.origin)): \(entry.kind), "
+            let what = entry.kind == .created ? "created"
+                : "\(entry.event.map { "\($0)" } ?? "timeout") (\(entry.origin)): \(entry.kind)"
+            print("#\(entry.sequenceNumber) \(what), "
                   + "\(entry.state.map { "\($0)" } ?? "-"), attempts \(entry.data?.paymentAttempts ?? -1), "
                   + "\(entry.pendingEvents) pending, \(entry.timeoutsFired) timeouts fired")
         }
@@ -149,6 +163,15 @@ if finalStates.count < settings.orders {
         switch report {
         case .transition(let record):
             processed += 1
+            if processed == interruptAfter {
+                print("interrupting now (\(interruptBy)), after \(processed) transitions")
+                fflush(nil)
+                switch interruptBy {
+                case "stop": Task { await orders.stop() }
+                case "shutdown": Task { await orders.shutdown() }
+                default: everyCallFails.store(true, ordering: .relaxed)
+                }
+            }
             if processed == crashAfter {
                 print("killing now, after \(processed) transitions")
                 fflush(nil)
@@ -178,6 +201,13 @@ if finalStates.count < settings.orders {
         }
     }
 }
+if let interruptAfter, processed >= interruptAfter {
+    // The run was cut short on purpose: what the store holds is checked with --verify-so-far.
+    _ = try? await driver.value
+    await orders.shutdown()
+    print("Interrupted by \(interruptBy) after \(processed) transitions")
+    exit(0)
+}
 try await driver.value
 await orders.shutdown()
 let elapsed = clock.now - start
@@ -189,6 +219,8 @@ for state in [OrderState.delivered, .cancelled, .paymentFailed, .paymentExpired]
     print("  \(state): \(finalStates.values.filter { $0 == state }.count)")
 }
 print("Events processed: \(processed) (\(Int(Double(processed) / max(seconds, 1e-9))) per second)")
+// One seed decides every order's outcome; the event count can differ by a few between runs,
+// since timeouts wait on the real clock and race the simulated services' latency.
 print("Action failures: \(failures), restarts: \(restarts)")
 if let ledger {
     let approved = await ledger.approvedCharges

@@ -85,17 +85,17 @@ public final class TemporaryPostgres: Sendable {
         try startServer()
     }
 
-    /// Stops the server at once and removes its folder. Calling it again does nothing.
+    /// Stops the server at once and removes its folder. Calling it again does nothing; a call
+    /// made while another thread stops the server returns once that stop is complete.
     public func stop() {
-        let first = stopped.withLock { stopped in
-            defer { stopped = true }
-            return !stopped
+        stopped.withLock { stopped in
+            guard !stopped else { return }
+            stopped = true
+            if FileManager.default.fileExists(atPath: folder + "/data/postmaster.pid") {
+                try? Self.run(programs.pgCtl, ["-D", folder + "/data", "-m", "immediate", "-w", "stop"])
+            }
+            try? FileManager.default.removeItem(atPath: folder)
         }
-        guard first else { return }
-        if FileManager.default.fileExists(atPath: folder + "/data/postmaster.pid") {
-            try? Self.run(programs.pgCtl, ["-D", folder + "/data", "-m", "immediate", "-w", "stop"])
-        }
-        try? FileManager.default.removeItem(atPath: folder)
     }
 
     /// Why a program failed.

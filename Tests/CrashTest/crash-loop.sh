@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # Kills the order workflow with SIGKILL at random points, round after round, checking after each
 # kill what the store holds (every acknowledged send stored, sequence numbers gap-free, no
-# transition applied twice, no timeout fired twice, no card charged twice); then lets a last run
-# finish every order and checks that too. Also checks that a second process cannot open a store
+# transition applied twice, no timeout fired twice, no card charged twice, none both charged and
+# expired); some rounds stay down past the payment timeout. Then stops, shuts down and escalates
+# the supervisor in the middle of actions, checking after each; then lets a last run finish
+# every order and checks that too. Also checks that a second process cannot open a store
 # that a first one holds. Usage: Tests/CrashTest/crash-loop.sh PATH/TO/order-workflow [ROUNDS]
 set -euo pipefail
 bin=$1
@@ -14,6 +16,16 @@ holder=""
 trap '[ -n "$holder" ] && kill -9 "$holder" 2>/dev/null; true' EXIT
 store=$folder/orders.sqlite
 args=(--orders 10000 --seed 5 --store "$store")
+
+# Checks what the store holds so far, or stops with the store left behind for a look.
+verify_so_far() {
+    if ! "$bin" "${args[@]}" --verify-so-far > "$folder/verify.log"; then
+        sed "s/^/$1: /" "$folder/verify.log" >&2
+        echo "error: $1 left the store inconsistent; see $folder" >&2
+        exit 1
+    fi
+    sed "s/^/$1: /" "$folder/verify.log"
+}
 
 kills=0
 for round in $(seq 1 "$rounds"); do
@@ -31,12 +43,22 @@ for round in $(seq 1 "$rounds"); do
         echo "error: round $round ended with status $status" >&2
         exit 1
     fi
-    if ! "$bin" "${args[@]}" --verify-so-far > "$folder/verify.log"; then
-        sed "s/^/round $round: /" "$folder/verify.log" >&2
-        echo "error: round $round left the store inconsistent; see $folder" >&2
+    verify_so_far "round $round"
+    # Every fourth round stays down past the payment timeout (1 s): the orders killed with an
+    # approval posted next, or a charge in flight, come back after their timeout fell due.
+    if (( round % 4 == 0 )); then sleep 1.2; fi
+done
+
+# The supervisor stopped at once, shut down, and escalated (every service call failing), each
+# in the middle of actions in flight: each interrupted step runs again on the next run.
+for mode in stop shutdown escalate; do
+    "$bin" "${args[@]}" --interrupt-after $((RANDOM % 1000 + 100)) --interrupt-by $mode > "$folder/run.log" 2>&1 || {
+        cat "$folder/run.log" >&2
+        echo "error: the run interrupted by $mode failed" >&2
         exit 1
-    fi
-    sed "s/^/round $round: /" "$folder/verify.log"
+    }
+    grep -q "^Interrupted by $mode" "$folder/run.log" || { cat "$folder/run.log" >&2; echo "error: no $mode" >&2; exit 1; }
+    verify_so_far "$mode"
 done
 
 "$bin" "${args[@]}" > "$folder/final.log"

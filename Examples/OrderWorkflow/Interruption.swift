@@ -1,0 +1,35 @@
+import ActorFSMTesting
+import Dispatch
+import Synchronization
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The worker processes of a cluster run, which an interruption ends before their server.
+let workerProcesses = Mutex<[ChildProcess]>([])
+
+/// Ends the workers, stops `server` and exits when the process is interrupted (SIGINT,
+/// SIGTERM), so that a run cut short leaves no process, server or folder behind.
+///
+/// - Returns: the signal sources; cancel them once the server is stopped the normal way.
+func stopOnInterruption(_ server: TemporaryPostgres) -> [any DispatchSourceSignal] {
+    [SIGINT, SIGTERM].map { number in
+        signal(number, SIG_IGN)
+        let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+        source.setEventHandler {
+            for worker in workerProcesses.withLock({ $0 }) {
+                worker.kill()
+                _ = worker.wait()
+            }
+            server.stop()
+            let message = Array("\nInterrupted: stopped the workers and the throwaway PostgreSQL server, removed \(server.folder)\n".utf8)
+            _ = message.withUnsafeBytes { write(STDOUT_FILENO, $0.baseAddress, $0.count) }
+            _exit(128 + number)
+        }
+        source.resume()
+        return source
+    }
+}
