@@ -434,6 +434,11 @@ struct TimeGuideSnippets {
 
 /// The examples of Docs/Durability.md, compiled; the durability tests run what they show.
 enum DurabilityGuideSnippets {
+    static func readBack(orders: Supervisor<StoredOrders>) async throws {
+        let order = try await orders.restore(id: "o-1042")   // throws .unknownMachine if never made
+        _ = order
+    }
+
     static func quickStart(orderSchema: Schema<StoredOrders>) async throws {
         let store = try SQLiteStore(path: "orders.sqlite")
         let orders = try Supervisor(schema: orderSchema, durability: Durability(store: store))
