@@ -34,9 +34,9 @@ struct ByteWriter {
 
     mutating func text(_ value: String) { blob(Array(value.utf8)) }
 
-    /// Ends the payload with the CRC-32 of everything before it, computed after `binding`: an
-    /// entry sealed for one machine and number does not unseal as another's.
-    mutating func seal(binding: [UInt8] = []) { fixed32(CRC32.checksum(bytes[...], after: binding)) }
+    /// Ends the payload with the CRC-32 of everything before it, computed after `binding` (see
+    /// ``EntryBinding``): an entry sealed for one machine and number does not unseal as another's.
+    mutating func seal(binding: EntryBinding? = nil) { fixed32(CRC32.checksum(bytes[...], after: binding)) }
 }
 
 /// Reads what ``ByteWriter`` wrote; every read throws ``Truncated`` past the end.
@@ -50,7 +50,7 @@ struct ByteReader {
 
     /// Checks the CRC-32 that ``ByteWriter/seal(binding:)`` appended with the same `binding`,
     /// and returns a reader of the rest.
-    static func unsealing(_ bytes: [UInt8], binding: [UInt8] = []) -> ByteReader? {
+    static func unsealing(_ bytes: [UInt8], binding: EntryBinding? = nil) -> ByteReader? {
         guard bytes.count >= 4 else { return nil }
         let body = bytes[..<(bytes.count - 4)]
         var stored: UInt32 = 0
@@ -100,6 +100,14 @@ struct ByteReader {
     mutating func text() throws(Truncated) -> String { String(decoding: try blob(), as: UTF8.self) }
 }
 
+/// What an entry's checksum covers besides its bytes: its machine's id and its number, so that
+/// an entry copied under another machine or number does not unseal. Fed to the checksum as
+/// `ByteWriter.text(machine)` then `varint(number)` would write them, without making those bytes.
+struct EntryBinding {
+    let machine: String
+    let number: UInt64
+}
+
 /// CRC-32 (the IEEE polynomial, as zlib computes it), which detects a torn or damaged entry.
 enum CRC32 {
     private static let table: [UInt32] = (0..<256).map { index in
@@ -108,11 +116,28 @@ enum CRC32 {
         return value
     }
 
-    /// The CRC-32 of `prefix` followed by `bytes`.
-    static func checksum(_ bytes: ArraySlice<UInt8>, after prefix: [UInt8] = []) -> UInt32 {
+    /// The CRC-32 of `binding`'s bytes, if any, followed by `bytes`.
+    static func checksum(_ bytes: ArraySlice<UInt8>, after binding: EntryBinding? = nil) -> UInt32 {
         var crc: UInt32 = 0xFFFF_FFFF
-        for byte in prefix { crc = table[Int((crc ^ UInt32(byte)) & 0xFF)] ^ (crc >> 8) }
-        for byte in bytes { crc = table[Int((crc ^ UInt32(byte)) & 0xFF)] ^ (crc >> 8) }
+        if let binding {
+            add(varint: UInt64(binding.machine.utf8.count), to: &crc)
+            for byte in binding.machine.utf8 { add(byte, to: &crc) }
+            add(varint: binding.number, to: &crc)
+        }
+        for byte in bytes { add(byte, to: &crc) }
         return crc ^ 0xFFFF_FFFF
+    }
+
+    private static func add(_ byte: UInt8, to crc: inout UInt32) {
+        crc = table[Int((crc ^ UInt32(byte)) & 0xFF)] ^ (crc >> 8)
+    }
+
+    private static func add(varint value: UInt64, to crc: inout UInt32) {
+        var value = value
+        while value >= 0x80 {
+            add(UInt8(truncatingIfNeeded: value) | 0x80, to: &crc)
+            value >>= 7
+        }
+        add(UInt8(value), to: &crc)
     }
 }

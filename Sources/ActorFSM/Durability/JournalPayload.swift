@@ -28,15 +28,6 @@ struct JournalPayload: Equatable {
     var data: [UInt8]
     var timers: StoredTimers
 
-    /// What the checksum of machine `key`'s entry `number` covers besides the entry's bytes, so
-    /// that an entry copied under another machine or number is reported as damaged.
-    static func binding(machine key: String, sequenceNumber number: UInt64) -> [UInt8] {
-        var writer = ByteWriter(capacity: key.utf8.count + 10)
-        writer.text(key)
-        writer.varint(number)
-        return writer.bytes
-    }
-
     /// The entry's bytes, sealed for machine `key`'s entry `number`.
     func encoded(machine key: String, sequenceNumber number: UInt64) -> [UInt8] {
         var writer = ByteWriter(capacity: 48 + state.count + (event?.count ?? 0) + data.count)
@@ -53,7 +44,7 @@ struct JournalPayload: Equatable {
         StoredPredicate.write(predicates, to: &writer)
         writer.blob(data)
         timers.write(to: &writer)
-        writer.seal(binding: Self.binding(machine: key, sequenceNumber: number))
+        writer.seal(binding: EntryBinding(machine: key, number: number))
         return writer.bytes
     }
 
@@ -61,7 +52,7 @@ struct JournalPayload: Equatable {
     /// or they were sealed for another machine or number) or it is cut short.
     init?(decoding entry: JournalEntry) {
         guard let version = entry.payload.first else { return nil }
-        let binding = version == 1 ? [] : Self.binding(machine: entry.machine, sequenceNumber: entry.sequenceNumber)
+        let binding = version == 1 ? nil : EntryBinding(machine: entry.machine, number: entry.sequenceNumber)
         guard var reader = ByteReader.unsealing(entry.payload, binding: binding) else { return nil }
         do {
             guard try reader.byte() == version, version == 1 || version == Self.formatVersion,
