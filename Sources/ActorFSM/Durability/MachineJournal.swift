@@ -207,23 +207,11 @@ final class MachineJournal<Definition: MachineDefinition>: Sendable {
         }
         let predicates = coding.store(predicates)
         let compactionInterval = durability.compactionInterval
-        let refusal = self.state.withLock { state -> StoreError? in
-            guard let interrupted = state.interrupted else { return nil }
-            // Stopped before the interrupted event ran again: its intent stays the newest entry.
-            if outcome == .stopped {
-                state.isSealed = true
-                return nil
+        let written = self.state.withLock { state -> Result<UInt64, StoreError> in
+            if let refusal = state.admitWhileInterrupted(sequenceNumber, kind, outcome, StoredOrigin(origin), key: key) {
+                return .failure(refusal)
             }
-            if sequenceNumber == interrupted.number && StoredOrigin(origin) == interrupted.origin {
-                if kind == .completed { state.interrupted = nil }
-                return nil
-            }
-            return StoreError("machine \(key): entry \(sequenceNumber) (\(origin)) would be written before the interrupted "
-                              + "event \(interrupted.number) is processed again; the machine is restored from the store instead")
-        }
-        if let refusal { return fail(refusal) }
-        return self.state.withLock { state -> UInt64 in
-            guard state.failure == nil, !state.isSealed else { return state.appendedWrites }
+            guard state.failure == nil, !state.isSealed else { return .success(state.appendedWrites) }
             let ticket = state.processingTicket
             let consumed = state.consuming
             if kind == .completed {
@@ -254,8 +242,12 @@ final class MachineJournal<Definition: MachineDefinition>: Sendable {
             }
             let entry = JournalEntry(machine: key, sequenceNumber: sequenceNumber,
                                      payload: payload.encoded(machine: key, sequenceNumber: sequenceNumber))
-            return append(JournalWrite(entry: entry, removingEntriesBelow: removing, consumedForwardedEvent: consumed),
-                          &state)
+            return .success(append(JournalWrite(entry: entry, removingEntriesBelow: removing,
+                                                consumedForwardedEvent: consumed), &state))
+        }
+        switch written {
+        case .success(let index): return index
+        case .failure(let refusal): return fail(refusal)
         }
     }
 
@@ -290,7 +282,11 @@ final class MachineJournal<Definition: MachineDefinition>: Sendable {
         }
     }
 
-    private func fail(_ error: StoreError) -> UInt64 {
+    /// Fails the journal: nothing more is written, and every waiting sender hears `error`.
+    ///
+    /// - Parameter fromStore: whether the store failed the write (an outage a supervisor waits
+    ///   out), rather than the machine (an entry that cannot be encoded or must not be written).
+    private func fail(_ error: StoreError, fromStore: Bool = false) -> UInt64 {
         let (waiters, index, isFirst) = state.withLock { state in
             let isFirst = state.failure == nil && !state.isSealed
             if state.failure == nil { state.failure = error }
@@ -298,14 +294,14 @@ final class MachineJournal<Definition: MachineDefinition>: Sendable {
             return (state.waiters, state.appendedWrites, isFirst)
         }
         for waiter in waiters { waiter.continuation.resume(returning: error) }
-        if isFirst { onFailure?() }
+        if isFirst && fromStore { onFailure?() }
         return index
     }
 
     /// The store finished write number `index` (writes finish in order).
     private func committed(_ index: UInt64, error: StoreError?) {
         if let error {
-            _ = fail(error)
+            _ = fail(error, fromStore: true)
             return
         }
         let ready = state.withLock { state -> [CheckedContinuation<StoreError?, Never>] in
@@ -377,47 +373,4 @@ final class MachineJournal<Definition: MachineDefinition>: Sendable {
             return state.lastWritten
         }
     }
-}
-
-/// The part of a journal behind its lock.
-struct JournalState<Definition: MachineDefinition>: Sendable {
-    var timers = StoredTimers()
-    var processingTicket: UInt64 = 0
-    /// The forwarded event the event in progress is, 0 if none.
-    var consuming: Int64 = 0
-    /// Forwarded events waiting in the machine's inbox, by inbox ticket.
-    var forwarded: [UInt64: Int64] = [:]
-    /// Whether the transition in progress entered a state with timeouts (a timeout it processes
-    /// then does not count as fired for the new entry).
-    var reenteredInTransition = false
-    var appendedWrites: UInt64 = 0
-    var committedWrites: UInt64 = 0
-    var writesSinceCompaction = 0
-    var failure: StoreError?
-    var waiters: [(index: UInt64, continuation: CheckedContinuation<StoreError?, Never>)] = []
-    var lastWritten: RestorePoint<Definition>?
-    var lastActivity: Int64 = 0
-    /// Whether the machine's successor has taken over: nothing more is written.
-    var isSealed = false
-    /// The event a crash or a stop interrupted, which the restored machine processes first:
-    /// until its completed entry is written, no other entry is.
-    var interrupted: (number: UInt64, origin: StoredOrigin)?
-
-    /// The newest completed entry's payload, composed again.
-    func lastPayload(coding: DurableCoding<Definition>, version: Int) -> JournalPayload? {
-        guard let last = lastWritten,
-              let state = try? coding.encodeState(last.state), let data = try? coding.encodeData(last.data)
-        else { return nil }
-        return JournalPayload(kind: .completed, outcome: .transitioned, origin: StoredOrigin(.send), ticket: 0,
-                              fingerprint: coding.fingerprint, schemaVersion: Int64(version), state: state,
-                              event: nil, predicates: [], data: data, timers: timers)
-    }
-}
-
-/// What a durable machine resumes from: its newest completed entry, decoded.
-struct RestorePoint<Definition: MachineDefinition>: Sendable {
-    var state: Definition.State
-    var data: Definition.Data
-    var sequenceNumber: UInt64
-    var timers: StoredTimers
 }

@@ -179,16 +179,18 @@ extension Supervisor {
     /// just placed); ``activate(id:data:)`` restores or makes, whichever applies.
     ///
     /// - Throws: ``MachineError`` `.duplicateMachine` if a machine with the id runs or the store
-    ///   holds one; `.notDurable` if the store fails; `.stopped` after shutdown.
+    ///   holds one (which then runs, as ``activate(id:data:)`` would leave it); `.notDurable` if
+    ///   the store fails; `.stopped` after shutdown.
     @discardableResult
     public func create(id: ID, data: Definition.Data) async throws(MachineError<Definition>) -> Child {
         guard durable != nil else { return try spawn(id: id, data: data) }
         if machine(id: id) != nil { throw MachineError(.duplicateMachine, machineID: id) }
         do {
-            if try await restore(id: id, data: nil, skippingFinal: false) != nil {
-                throw MachineError<Definition>(.duplicateMachine, machineID: id)
+            // Another caller's machine (running, or restored from the store) is not this call's.
+            if let loaded = try await load(id: id, data: data, skippingFinal: false) {
+                guard loaded.isNew else { throw MachineError<Definition>(.duplicateMachine, machineID: id) }
+                return loaded.machine
             }
-            if let made = try await restore(id: id, data: data, skippingFinal: false) { return made }
         } catch let error as MachineError<Definition> {
             throw error
         } catch {
@@ -279,7 +281,14 @@ extension Supervisor {
             // Passivated, stopping after a failure, or its journal failed (its state in memory is
             // no longer durable): once it has ended, its successor takes the event, or the
             // machine comes back from the store.
-            if journalClosed { await machine.stop() }
+            if journalClosed, let durable {
+                // Until the store answers, the machine goes on in memory, and its senders hear
+                // that their events are not durable.
+                do { _ = try await durable.durability.store.latestEntries(of: durable.key(id), count: 1) } catch {
+                    return machine
+                }
+                await machine.stop()
+            }
             // From its own action it cannot end before the action does: it refuses the event.
             if ActionScope.machines.contains(ObjectIdentifier(machine)) { return machine }
             // Stopping after a failure, until it has ended its supervisor has not restarted it,
@@ -301,34 +310,47 @@ extension Supervisor {
         }
     }
 
+    /// A machine a restore returned, and whether this very call made it new.
+    struct Loaded: Sendable {
+        let machine: Child
+        let isNew: Bool
+    }
+
     /// Restores the machine `id` from the store (made with `data` if the store does not hold
     /// it and `data` is given), once however many callers ask at the same time.
     ///
     /// - Returns: the machine, or `nil` if the store does not hold it (and no `data`), or it is
     ///   in a final state and `skippingFinal`.
     func restore(id: ID, data: Definition.Data?, skippingFinal: Bool) async throws -> Child? {
+        try await load(id: id, data: data, skippingFinal: skippingFinal)?.machine
+    }
+
+    /// ``restore(id:data:skippingFinal:)``, saying whether this call made the machine: only the
+    /// caller that started the load can have.
+    func load(id: ID, data: Definition.Data?, skippingFinal: Bool) async throws -> Loaded? {
         guard let durable else { return nil }
-        let started = registry.withLock { registry -> Result<Task<Child?, any Error>, MachineError<Definition>>? in
+        let started = registry.withLock { registry -> Result<(Task<Loaded?, any Error>, Bool), MachineError<Definition>>? in
             if registry.machines[id] != nil { return nil }
             if registry.isShutDown {
                 return .failure(MachineError(.stopped, machineID: id, supervisorShutDown: true, cause: registry.escalation))
             }
-            if let running = registry.restoring[id] { return .success(running) }
-            let task = Task { try await self.load(id: id, data: data, coding: durable, skippingFinal: skippingFinal) }
+            if let running = registry.restoring[id] { return .success((running, false)) }
+            let task = Task { try await self.loadFromStore(id: id, data: data, coding: durable, skippingFinal: skippingFinal) }
             registry.restoring[id] = task
-            return .success(task)
+            return .success((task, true))
         }
         switch started {
-        case nil: return machine(id: id)
+        case nil: return machine(id: id).map { Loaded(machine: $0, isNew: false) }
         case .failure(let error): throw error
-        case .success(let task): return try await task.value
+        case .success(let (task, startedHere)):
+            return try await task.value.map { Loaded(machine: $0.machine, isNew: $0.isNew && startedHere) }
         }
     }
 
     /// Reads machine `id` from the store and registers it.
-    private func load(
+    private func loadFromStore(
         id: ID, data: Definition.Data?, coding: DurableCoding<Definition>, skippingFinal: Bool
-    ) async throws -> Child? {
+    ) async throws -> Loaded? {
         let key = coding.key(id)
         defer { registry.withLock { _ = $0.restoring.removeValue(forKey: id) } }
         let recovery = try await Recovery.load(key, coding: coding, schema: schema, data: data ?? coding.emptyData)
@@ -358,6 +380,6 @@ extension Supervisor {
             await coding.durability.store.release([key])
             throw failure
         }
-        return made.machine
+        return Loaded(machine: made.machine, isNew: made.isNew)
     }
 }

@@ -7,8 +7,12 @@ extension Supervisor {
     func journal(
         for id: ID, key: String, coding: DurableCoding<Definition>, recovery: Recovery<Definition>?
     ) -> MachineJournal<Definition> {
-        MachineJournal(coding: coding, key: key, recovery: recovery,
-                       onFailure: { [weak self] in self?.storeFailed(id: id) })
+        MachineJournal(coding: coding, key: key, recovery: recovery, onFailure: { [weak self] in
+            // Told where the write failed, possibly under the registry's lock (a creation entry
+            // written as the machine is registered): the supervisor hears of it from a task.
+            guard let self else { return }
+            Task { self.storeFailed(id: id) }
+        })
     }
 
     /// A write of machine `id` failed: its state in memory is ahead of the store. It goes on in
@@ -23,9 +27,11 @@ extension Supervisor {
         }
     }
 
-    /// Restores, in turn, every machine whose store failed, waiting longer after each attempt
-    /// the store refuses (from ``StoreRetry/initial`` doubling up to ``StoreRetry/maximum``, on
-    /// the machines' clock), until none is left or the supervisor shuts down.
+    /// Restores, in turn, every machine whose store failed, waiting longer after each pass that
+    /// leaves any (from ``StoreRetry/initial`` doubling up to ``StoreRetry/maximum``, on the
+    /// machines' clock), until none is left or the supervisor shuts down. A machine restored
+    /// whose writes fail again is back in the set, and waits the longer delay: the wait starts
+    /// over only once every machine writes again.
     func recoverFromStore() async {
         let clock = configuration.machine.clock
         var delay = StoreRetry.initial
@@ -38,39 +44,42 @@ extension Supervisor {
                 return Array(registry.awaitingStore)
             }
             guard let waiting else { return }
-            var refused = false
             for id in waiting {
+                // Out of the set before the restore: a write of the restored machine that fails
+                // puts it back.
+                registry.withLock { _ = $0.awaitingStore.remove(id) }
                 do {
-                    let restored = try await restoreAfterStoreFailure(id: id)
-                    registry.withLock { _ = $0.awaitingStore.remove(id) }
-                    if restored { settings.instrument?.machineRestoredFromStore(id) }
+                    if try await restoreAfterStoreFailure(id: id) { settings.instrument?.machineRestoredFromStore(id) }
                 } catch let error where Self.isLastWord(error) {
                     // Another process holds the machine now, or its entries cannot be read:
                     // trying again changes nothing.
-                    registry.withLock { _ = $0.awaitingStore.remove(id) }
                     settings.instrument?.storeUnavailable(for: id, error: error, retryingIn: nil)
                 } catch {
+                    registry.withLock { registry in if !registry.isShutDown { registry.awaitingStore.insert(id) } }
                     settings.instrument?.storeUnavailable(for: id, error: error, retryingIn: delay)
-                    refused = true
                     break
                 }
             }
-            guard refused else {
-                delay = StoreRetry.initial
-                continue
-            }
+            guard registry.withLock({ !$0.awaitingStore.isEmpty }) else { continue }
             do { try await clock.sleep(for: delay) } catch { return }
             delay = min(delay * 2, StoreRetry.maximum)
         }
     }
 
-    /// Replaces machine `id`, if its journal has failed, with what the store holds.
+    /// Replaces machine `id`, if its journal has failed, with what the store holds, once the
+    /// store answers: until then the machine goes on in memory.
     ///
     /// - Returns: whether it restored the machine (not if a send restored it first, or the
     ///   store holds it in a final state).
     private func restoreAfterStoreFailure(id: ID) async throws -> Bool {
+        guard let durable else { return false }
         if let stale = machine(id: id) {
             guard stale.journal?.isClosed == true else { return false }
+            do {
+                _ = try await durable.durability.store.latestEntries(of: durable.key(id), count: 1)
+            } catch {
+                throw DurabilityError(.storeFailed, machine: durable.key(id), detail: error.message)
+            }
             await stale.stop()
             await stale.awaitEnd()
             registry.withLock { registry in

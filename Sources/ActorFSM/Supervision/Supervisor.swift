@@ -51,7 +51,7 @@ public final class Supervisor<Definition: MachineDefinition>: Sendable {
         var link: ParentLink<Definition>?
         /// Machines of a durable supervisor being restored from the store, by id: concurrent
         /// callers wait for the one restoration.
-        var restoring: [ID: Task<Child?, any Error>] = [:]
+        var restoring: [ID: Task<Loaded?, any Error>] = [:]
         /// Machines of a durable supervisor whose store failed a write, to restore from the
         /// store once it works again; see `Supervisor+StoreRecovery`.
         var awaitingStore: Set<ID> = []
@@ -77,7 +77,7 @@ public final class Supervisor<Definition: MachineDefinition>: Sendable {
     let settings: MachineSettings<State>
     /// How a durable supervisor's machines are written and read; `nil` in memory only.
     let durable: DurableCoding<Definition>?
-    private let now: @Sendable () -> ContinuousClock.Instant
+    let now: @Sendable () -> ContinuousClock.Instant
 
     /// Creates a supervisor for machines of `schema`.
     public convenience init(
@@ -238,7 +238,7 @@ public final class Supervisor<Definition: MachineDefinition>: Sendable {
     }
 
     /// Stops every machine in `machines`, then waits for each to end.
-    private static func stopNow(_ machines: [Child]) async {
+    static func stopNow(_ machines: [Child]) async {
         _ = await MachineSweep.apply(.stop, to: machines)
         _ = await MachineSweep.apply(.awaitEnd, to: machines)
     }
@@ -261,123 +261,7 @@ public final class Supervisor<Definition: MachineDefinition>: Sendable {
     /// How many subscriptions to ``reports(buffering:)`` are live (for tests).
     package var listenerCount: Int { listeners.withLock { $0.subscribers.count } }
 
-    // MARK: - Supervision (called by the machines)
-
-    func machineRecorded(_ record: TransitionRecord<Definition>) {
-        publish(.transition(record))
-    }
-
-    func machineStopped(id: ID, generation: UInt64, _ termination: MachineTermination) {
-        if flags.hasLetGo.load(ordering: .acquiring) {
-            // Shutting down: the machine leaves the registry with all the others at the end,
-            // and is not restarted.
-            if flags.isListening.load(ordering: .acquiring) { publish(.terminated(id: id, termination)) }
-            return
-        }
-        let decision = registry.withLock { registry in decide(id: id, generation: generation, termination, &registry) }
-        switch decision {
-        case .none:
-            break
-        case .removed(let termination):
-            publish(.terminated(id: id, termination))
-        case .passivated:
-            publish(.passivated(id: id))
-        case .restarted(let error):
-            settings.instrument?.machineRestarted(id, after: error)
-            publish(.restarted(id: id, after: error))
-        case .escalated:
-            break
-        }
-    }
-
-    private enum Decision {
-        case none
-        case removed(MachineTermination)
-        case passivated
-        case restarted(any Error)
-        case escalated
-    }
-
-    private func decide(
-        id: ID, generation: UInt64, _ termination: MachineTermination, _ registry: inout Registry
-    ) -> Decision {
-        // Shut down after this machine's report began: it leaves with the others at the end.
-        if flags.hasLetGo.load(ordering: .acquiring) { return .removed(termination) }
-        guard let failed = registry.machines[id], failed.generation == generation else { return .none }
-        guard case .failed(let error) = termination, !registry.isShutDown else {
-            registry.machines[id] = nil
-            registry.restartsByMachine[id] = nil
-            if case .finished = termination, registry.passivating.contains(ObjectIdentifier(failed)) { return .passivated }
-            return .removed(termination)
-        }
-        // Its store failed a write, so its state in memory is ahead of the store: it comes back
-        // from the store once the store works (see `Supervisor+StoreRecovery`), not from memory.
-        if failed.journal?.isClosed == true {
-            registry.machines[id] = nil
-            return .removed(termination)
-        }
-        switch configuration.restartStrategy.code {
-        case .leaveStopped:
-            registry.machines[id] = nil
-            return .removed(termination)
-        case .escalate:
-            escalate(Escalation(id: id, error: error, limit: nil), &registry)
-            return .escalated
-        case .restart:
-            let instant = now()
-            var own = registry.restartsByMachine[id] ?? RingBuffer()
-            if !Self.admits(instant, within: configuration.intensity, recent: &own) {
-                escalate(Escalation(id: id, error: error, limit: .perMachine(configuration.intensity)), &registry)
-                return .escalated
-            }
-            if let overall = configuration.overallIntensity {
-                guard Self.admits(instant, within: overall, recent: &registry.restarts) else {
-                    escalate(Escalation(id: id, error: error, limit: .overall(overall)), &registry)
-                    return .escalated
-                }
-                registry.restarts.append(instant)
-            }
-            own.append(instant)
-            registry.restartsByMachine[id] = own
-            _ = makeMachine(id: id, data: failed.initialData, startingIn: nil, in: &registry,
-                            resuming: failed.journal)
-            return .restarted(error)
-        }
-    }
-
-    /// The error for an event or machine refused because the supervisor is shut down: it
-    /// carries the escalation, if one shut it down.
-    func shutDownError(_ id: ID) -> MachineError<Definition> {
-        MachineError(.stopped, machineID: id, supervisorShutDown: true, cause: escalation)
-    }
-
-    /// Whether one more restart at `instant` stays within `intensity`, given the `recent`
-    /// restarts it counts (those that fell out of its window are dropped).
-    private static func admits(
-        _ instant: ContinuousClock.Instant, within intensity: RestartIntensity,
-        recent: inout RingBuffer<ContinuousClock.Instant>
-    ) -> Bool {
-        while let oldest = recent.first, instant - oldest >= intensity.period { _ = recent.popFirst() }
-        return recent.count < intensity.maxRestarts
-    }
-
-    /// Shuts the supervisor down because of `escalation`: stops every machine (their records
-    /// still reach the stream), then reports the escalation and finishes the stream.
-    private func escalate(_ escalation: Escalation, _ registry: inout Registry) {
-        let id = escalation.id
-        let error = escalation.error
-        registry.isShutDown = true
-        registry.escalation = escalation
-        let machines = Array(registry.machines.values)
-        registry.machines = [:]
-        registry.escalating = Task {
-            await Self.stopNow(machines)
-            self.publish(.escalated(id: id, error: error))
-            self.completeEnd()
-        }
-    }
-
-    private func publish(_ event: Report) {
+    func publish(_ event: Report) {
         guard flags.isListening.load(ordering: .acquiring) else { return }
         listeners.withLock { $0.subscribers.publish(event) }
     }
@@ -390,7 +274,7 @@ public final class Supervisor<Definition: MachineDefinition>: Sendable {
     }
 
     /// Finishes the report stream, then resumes the callers of `run()`: the end is complete.
-    private func completeEnd() {
+    func completeEnd() {
         let ending = listeners.withLock { listeners in
             listeners.isFinished = true
             flags.isListening.store(false, ordering: .releasing)

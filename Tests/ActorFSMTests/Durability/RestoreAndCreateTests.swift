@@ -81,4 +81,26 @@ import Testing
         }
         #expect(seen == ["passivated idle"])
     }
+
+    /// A price the default JSON codec cannot encode.
+    enum Priced: MachineDefinition {
+        enum State: String, Codable, Hashable, Sendable { case open }
+        enum Event: String, Codable, Hashable, Sendable { case touch }
+        typealias ID = String
+        struct Data: Codable, Sendable { var price: Double }
+    }
+
+    @Test func aCreationEntryThatCannotBeEncodedFailsTheCallAndNothingElse() async throws {
+        let schema = try Schema<Priced>(initial: .open) { define(.open) { when(.touch) | then(.open) } }
+        let store = InMemoryStore()
+        let priced = try Supervisor(schema: schema, durability: Durability(store: store))
+        let error = await #expect(throws: MachineError<Priced>.self) {
+            try await priced.activate(id: "nan", data: Priced.Data(price: .nan))
+        }
+        #expect(error?.kind == .notDurable)
+        #expect(priced.machine(id: "nan") == nil)
+        try await priced.activate(id: "fine", data: Priced.Data(price: 1))
+        #expect(try await priced.send(to: "fine", .touch).sequenceNumber == 1)
+        await priced.shutdown()
+    }
 }
