@@ -10,6 +10,15 @@ import Darwin
 
 /// The worker processes of a cluster run, which an interruption ends before their server.
 let workerProcesses = Mutex<[ChildProcess]>([])
+/// Whether an interruption is ending the run: the handler exits the process, not the run.
+let isInterrupted = Atomic<Bool>(false)
+
+/// Exits with `status`, unless an interruption is ending the run: then waits for its handler,
+/// which exits once the workers and the server are gone.
+func exitUnlessInterrupted(_ status: Int32) -> Never {
+    while isInterrupted.load(ordering: .acquiring) { sleep(1) }
+    exit(status)
+}
 
 /// Ends the workers, stops `server` and exits when the process is interrupted (SIGINT,
 /// SIGTERM), so that a run cut short leaves no process, server or folder behind.
@@ -20,6 +29,7 @@ func stopOnInterruption(_ server: TemporaryPostgres) -> [any DispatchSourceSigna
         signal(number, SIG_IGN)
         let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
         source.setEventHandler {
+            isInterrupted.store(true, ordering: .releasing)
             for worker in workerProcesses.withLock({ $0 }) {
                 worker.kill()
                 _ = worker.wait()

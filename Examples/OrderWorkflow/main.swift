@@ -92,9 +92,9 @@ if let postgresURL, let processes {
     let interruptions = server.map(stopOnInterruption) ?? []
     let passed = try await ClusterDriver(url: server?.url ?? postgresURL, processes: processes, settings: settings,
                                          killsOne: killsOne).run()
-    server?.stop()
     interruptions.forEach { $0.cancel() }
-    exit(passed ? 0 : 1)
+    if !isInterrupted.load(ordering: .acquiring) { server?.stop() }
+    exitUnlessInterrupted(passed ? 0 : 1)
 }
 
 let ledger = storePath.map { PaymentLedger(path: $0 + ".payments") }
