@@ -5,15 +5,7 @@ import Testing
 @Suite(.timeLimit(.minutes(1))) struct SupervisorIntensityTests {
     let schema: Schema<NumberedTurnstile>
 
-    init() throws {
-        schema = try Schema<NumberedTurnstile>(initial: .locked, final: [.alarming]) {
-            define(.locked) {
-                when(.coin) | then(.unlocked)
-                when(.reset) | then(.alarming) | { throw Boom() }
-            }
-            define(.unlocked) { when(.pass) | then(.locked) }
-        }
-    }
+    init() throws { schema = try failingResetSchema() }
 
     @Test func manyMachinesThatEachFailOnceDoNotEscalate() async throws {
         let supervisor = Supervisor<NumberedTurnstile>(schema: schema)

@@ -1,18 +1,21 @@
 import ActorFSM
 import Testing
 
+/// A turnstile whose reset always fails: what the supervision tests restart.
+func failingResetSchema() throws -> Schema<NumberedTurnstile> {
+    try Schema<NumberedTurnstile>(initial: .locked, final: [.alarming]) {
+        define(.locked) {
+            when(.coin) | then(.unlocked)
+            when(.reset) | then(.alarming) | { throw Boom() }
+        }
+        define(.unlocked) { when(.pass) | then(.locked) }
+    }
+}
+
 @Suite(.timeLimit(.minutes(1))) struct SupervisorTests {
     let schema: Schema<NumberedTurnstile>
 
-    init() throws {
-        schema = try Schema<NumberedTurnstile>(initial: .locked, final: [.alarming]) {
-            define(.locked) {
-                when(.coin) | then(.unlocked)
-                when(.reset) | then(.alarming) | { throw Boom() }
-            }
-            define(.unlocked) { when(.pass) | then(.locked) }
-        }
-    }
+    init() throws { schema = try failingResetSchema() }
 
     @Test func spawnsLooksUpSendsAndCounts() async throws {
         let supervisor = Supervisor<NumberedTurnstile>(schema: schema)
