@@ -168,7 +168,8 @@ enum Till: MachineDefinition {
     @Test func conditionsReadTheDataTheLastTransitionLeft() async throws {
         let schema = try Schema<Till>(initial: .open, final: [.closed]) {
             define(.open) {
-                condition { (till: Till.Data) in till.total < 2 } | when(.coin) | then() | { context in context.data.total += 1 }
+                let count: Actions<Till> = Actions { (context: TransitionContext<Till>) in context.data.total += 1 }
+                condition { (till: Till.Data) in till.total < 2 } | when(.coin) | then() | count
                 condition({ (till: Till.Data) in till.total >= 2 }) {
                     when(.close) | then(.closed)
                 }
