@@ -284,9 +284,7 @@ extension Supervisor {
             if journalClosed, let durable {
                 // Until the store answers, the machine goes on in memory, and its senders hear
                 // that their events are not durable.
-                do { _ = try await durable.durability.store.latestEntries(of: durable.key(id), count: 1) } catch {
-                    return machine
-                }
+                if await storeRefuses(id, coding: durable) != nil { return machine }
                 await machine.stop()
             }
             // From its own action it cannot end before the action does: it refuses the event.

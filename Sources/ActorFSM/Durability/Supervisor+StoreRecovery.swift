@@ -75,10 +75,8 @@ extension Supervisor {
         guard let durable else { return false }
         if let stale = machine(id: id) {
             guard stale.journal?.isClosed == true else { return false }
-            do {
-                _ = try await durable.durability.store.latestEntries(of: durable.key(id), count: 1)
-            } catch {
-                throw DurabilityError(.storeFailed, machine: durable.key(id), detail: error.message)
+            if let failure = await storeRefuses(id, coding: durable) {
+                throw DurabilityError(.storeFailed, machine: durable.key(id), detail: failure.message)
             }
             await stale.stop()
             await stale.awaitEnd()
@@ -87,6 +85,16 @@ extension Supervisor {
             }
         }
         return try await restore(id: id, data: nil, skippingFinal: true) != nil
+    }
+
+    /// The store's error if it does not answer a read of machine `id` yet; `nil` once it does.
+    func storeRefuses(_ id: ID, coding: DurableCoding<Definition>) async -> StoreError? {
+        do {
+            _ = try await coding.durability.store.latestEntries(of: coding.key(id), count: 1)
+            return nil
+        } catch {
+            return error
+        }
     }
 
     /// Whether `error` will not go away by trying again.

@@ -92,18 +92,15 @@ extension Machine {
         // Subscribers must not wait for the records before this one while the actions suspend.
         if isDraining { subscribers.wakeReaders() }
         if journal != nil {
-            var run = ActionRun()
             if let failure = await journalIntent(event, context, origin, number: number) {
-                run.failure = failure
-                return refusedForStore(index, number, event, context, origin, acceptedAt, source: source, run: run,
-                                       replying: replying)
+                return refusedForStore(index, number, event, context, origin, acceptedAt, source: source,
+                                       failure: failure, replying: replying)
             }
             // Stopped while the intent was written: the actions do not start, and the intent
             // stays open for a restore to process the event.
             if core.hasStopped {
-                run.isInterrupted = true
-                return fired(index, number, event, context, origin, acceptedAt, source: source, run: run,
-                             replying: replying)
+                return interrupted(index, number, event, context, origin, acceptedAt, source: source, run: ActionRun(),
+                                   replying: replying)
             }
         }
         let run = await runInTask(
@@ -112,6 +109,10 @@ extension Machine {
             transition.runsEntry ? storage.actions.entryActions[Int(transition.target)] : Actions(),
             to: transition.target, in: actionContext(event, context, origin, from: source, to: transition.target),
             scope: scope, trace: trace)
+        if run.isInterrupted {
+            return interrupted(index, number, event, context, origin, acceptedAt, source: source, run: run,
+                               replying: replying)
+        }
         return fired(index, number, event, context, origin, acceptedAt, source: source, run: run, replying: replying)
     }
 
@@ -140,8 +141,6 @@ extension Machine {
         _ acceptedAt: Timestamp, source: State, run: ActionRun, replying: Bool
     ) -> Record {
         let storage = schema.storage
-        if run.isInterrupted { return interrupted(index, number, event, context, origin, acceptedAt, source: source,
-                                                  run: run, replying: replying) }
         settleData(failed: run.failure != nil)
         let record = complete(number, event, context, origin, acceptedAt, source: source,
                               outcome: run.failure.map { .failed($0) } ?? .transitioned, run: run,
@@ -205,11 +204,11 @@ extension Machine {
     /// durable, and a durable supervisor restores the machine from the store once it works.
     @usableFromInline func refusedForStore(
         _ index: Int32, _ number: UInt64, _ event: Event?, _ context: PredicateContext, _ origin: EventOrigin,
-        _ acceptedAt: Timestamp, source: State, run: ActionRun, replying: Bool
+        _ acceptedAt: Timestamp, source: State, failure: StoreError, replying: Bool
     ) -> Record {
         settleData(failed: true)
         return complete(number, event, context, origin, acceptedAt, source: source,
-                        outcome: .failed(run.failure!), run: run,
+                        outcome: .failed(failure), run: ActionRun(),
                         location: schema.storage.actions.transitionLocations[Int(index)],
                         observed: isObserved(replying: replying))
     }
