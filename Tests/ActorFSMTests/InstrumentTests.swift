@@ -100,7 +100,8 @@ final class TracingInstrument: Instrument {
         let lines = instrument.lines
         #expect(lines.first == "started 1")
         #expect(lines.dropFirst().prefix(2) == ["accepted send", "processed coin transitioned"])
-        #expect(instrument.depths.withLock { $0.first } == 0, "an idle machine runs a send at once")
+        let firstDepth: Int? = instrument.depths.withLock { depths in depths.first }
+        #expect(firstDepth == 0, "an idle machine runs a send at once")
         // A post's acceptance is told after its lock turn, so its processing may come first.
         #expect(Set(lines.dropFirst(3).prefix(2)) == ["accepted post", "processed pass transitioned"])
         #expect(lines.dropFirst(5) == [

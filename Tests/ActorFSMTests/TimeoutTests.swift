@@ -222,7 +222,8 @@ import Testing
         var timed = await TimedMachine(schema)
         timed.clock.advance(by: .seconds(60))   // all three are due at once
         let durations = [await timed.next(), await timed.next(), await timed.next()].map { $0?.origin.timeout }
-        #expect(durations == [.seconds(5), .seconds(20), .seconds(30)])
+        let expected: [Duration?] = [.seconds(5), .seconds(20), .seconds(30)]
+        #expect(durations == expected)
         #expect(log.lines == ["5s", "20s", "30s"])
         #expect(timed.clock.sleepCallCount == 3, "one task waited for each deadline in turn")
     }

@@ -10,10 +10,11 @@ let needsPostgres = ConditionTrait.enabled(
     Comment(rawValue: "PostgreSQL skipped: " + (TemporaryPostgres.unavailableReason ?? "")))
 
 /// Runs `body` with a new PostgreSQL server, stopped and removed afterwards, however `body` ends.
-func withPostgres<Result>(_ body: (TemporaryPostgres) async throws -> Result) async throws -> Result {
+/// Not generic: a closure with a result type to infer is slow to type-check.
+func withPostgres(_ body: (TemporaryPostgres) async throws -> Void) async throws {
     let server = try TemporaryPostgres.start()
     defer { server.stop() }
-    return try await body(server)
+    try await body(server)
 }
 
 extension PostgresStore {
