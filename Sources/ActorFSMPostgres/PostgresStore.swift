@@ -66,6 +66,9 @@ public final class PostgresStore: ForwardingStore {
     private let listener: PostgresListener
     /// Whether the store's thread renews the node's life (tests turn it off, to play a pause).
     private let renewing: Locked<Bool>
+    /// Claims, and reads of the newest entries, made at the same time: one statement each.
+    private let claims: CoalescedCalls<[String], [String]>
+    private let reads: CoalescedCalls<(machines: [String], count: Int), [String: [JournalEntry]]>
 
     /// Connects to the database at `url` (a `postgresql://` URL or a libpq connection string),
     /// creates the store's tables if need be, and registers this process as `node`. Unless `url`
@@ -116,6 +119,22 @@ public final class PostgresStore: ForwardingStore {
             StoreThread.perform(batch, on: journal.value) { writes in journal.value.commit(writes) }
         }
         self.thread = thread
+        let closed = { @Sendable in StoreError("the store at \(target) is closed") }
+        claims = CoalescedCalls(thread: thread, closed: closed) { journal, calls throws(StoreError) in
+            let claimed = Set(try journal.claim(calls.flatMap { $0 }))
+            return calls.map { machines in machines.filter(claimed.contains) }
+        }
+        reads = CoalescedCalls(thread: thread, closed: closed) { journal, calls throws(StoreError) in
+            var found: [Int: [String: [JournalEntry]]] = [:]
+            for count in Set(calls.map(\.count)) {
+                found[count] = try journal.entries(of: calls.filter { $0.count == count }.flatMap(\.machines), newest: count)
+            }
+            return calls.map { call in
+                var entries: [String: [JournalEntry]] = [:]
+                for machine in call.machines { entries[machine] = found[call.count]?[machine] ?? [] }
+                return entries
+            }
+        }
         forwarding.withLock {
             $0 = PostgresForwarding(thread: thread, channel: channel, replyTimeout: replyTimeout, target: target)
         }
@@ -144,8 +163,9 @@ public final class PostgresStore: ForwardingStore {
     }
 
     /// Takes the leases of `machines` that no other live node holds; see ``MachineStore/claim(_:)``.
+    /// Claims made at the same time share one statement.
     public func claim(_ machines: [String]) async throws(StoreError) -> [String] {
-        try await run { journal throws(StoreError) in try journal.claim(machines) }
+        try await claims.call(machines)
     }
 
     /// Gives up the leases of `machines`, claimed but not restored; see ``MachineStore/release(_:)``.
@@ -153,14 +173,15 @@ public final class PostgresStore: ForwardingStore {
         _ = try? await run { journal throws(StoreError) in try journal.release(machines) }
     }
 
-    /// The newest `count` entries of `machine`, newest first.
+    /// The newest `count` entries of `machine`, newest first. Reads made at the same time share
+    /// one query; each sees the writes completed before it was made.
     public func latestEntries(of machine: String, count: Int) async throws(StoreError) -> [JournalEntry] {
-        try await run { journal throws(StoreError) in try journal.entries(of: [machine], newest: count)[machine] ?? [] }
+        try await reads.call(([machine], count))[machine] ?? []
     }
 
     /// The newest `count` entries of each of `machines`, newest first, in one query.
     public func latestEntries(of machines: [String], count: Int) async throws(StoreError) -> [String: [JournalEntry]] {
-        try await run { journal throws(StoreError) in try journal.entries(of: machines, newest: count) }
+        try await reads.call((machines, count))
     }
 
     /// Every entry of `machine`, oldest first.
