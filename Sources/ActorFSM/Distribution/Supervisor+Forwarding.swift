@@ -8,6 +8,17 @@ extension Supervisor {
         error.kind == .notDurable && (error.underlying as? DurabilityError)?.kind == .heldElsewhere
     }
 
+    /// The error saying that another process holds machine `id`, if this supervisor found it
+    /// so lately and does not run it: an event for it is then forwarded without first trying
+    /// to claim the machine (see ``RemoteHolders``).
+    func heldElsewhereLately(_ id: ID) -> MachineError<Definition>? {
+        guard let durable, machine(id: id) == nil else { return nil }
+        let key = durable.key(id)
+        guard durable.remoteHolders.holdsElsewhere(key) else { return nil }
+        return MachineError(.notDurable, machineID: id, cause: DurabilityError(
+            .heldElsewhere, machine: key, detail: "send to it through that process"))
+    }
+
     /// Sends `event` through the store to the process that holds machine `id`.
     ///
     /// - Returns: the record that process sends back; `nil` for a post, which waits only until
@@ -25,9 +36,11 @@ extension Supervisor {
         } catch {
             throw MachineError(.notDurable, machineID: id, cause: StoreError("the event for machine \(id) could not be encoded: \(error)"))
         }
+        let key = durable.key(id)
+        durable.remoteHolders.remember(key)
         let reply: [UInt8]
         do {
-            reply = try await store.forward(ForwardedEvent(machine: durable.key(id), payload: payload, wantsReply: wantsReply))
+            reply = try await store.forward(ForwardedEvent(machine: key, payload: payload, wantsReply: wantsReply))
         } catch {
             throw MachineError(.notDurable, machineID: id, cause: error)
         }
@@ -103,6 +116,7 @@ extension Supervisor {
     /// it: its state is stale. It is dropped, writing nothing more, and restored from the store.
     func adopt(_ machines: [String]) async {
         guard let durable else { return }
+        durable.remoteHolders.forget(machines)
         let stale = registry.withLock { registry in
             machines.compactMap { key -> Child? in
                 guard let id = durable.id(key), let machine = registry.machines[id] else { return nil }

@@ -26,6 +26,8 @@ final class DurableCoding<Definition: MachineDefinition>: Sendable {
     let emptyData: Definition.Data?
     /// How replies to events forwarded between processes are written and read.
     let forwarding: ForwardCoding<Definition>
+    /// The machines another process held when this supervisor last tried to claim them.
+    let remoteHolders = RemoteHolders()
 
     /// A coding whose data goes through `encodeData` and `decodeData` (data of type `Void` has
     /// no bytes, and is not `Codable`).

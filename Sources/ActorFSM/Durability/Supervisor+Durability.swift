@@ -352,6 +352,7 @@ extension Supervisor {
         let key = coding.key(id)
         defer { registry.withLock { _ = $0.restoring.removeValue(forKey: id) } }
         let recovery = try await Recovery.load(key, coding: coding, schema: schema, data: data ?? coding.emptyData)
+        coding.remoteHolders.forget([key])
         if recovery == nil && data == nil || recovery.map({ skippingFinal && schema.finalStates.contains($0.point.state) }) == true {
             // Claimed, but not restored: another process may take it.
             await coding.durability.store.release([key])

@@ -7,6 +7,9 @@ extension Supervisor {
     public func send(
         to id: ID, _ event: Event, predicates: PredicateContext? = nil
     ) async throws(MachineError<Definition>) -> TransitionRecord<Definition> {
+        if let elsewhere = heldElsewhereLately(id) {
+            return try await forward(event, predicates: predicates, to: id, wantsReply: true, heldElsewhere: elsewhere)!
+        }
         let machine: Child?
         do {
             machine = try await machineRestoring(id: id, origin: .send)
@@ -20,6 +23,10 @@ extension Supervisor {
     /// Posts `event` to the machine under `id`, waiting for room in its inbox; see
     /// ``Machine/post(_:predicates:)``.
     public func post(to id: ID, _ event: Event, predicates: PredicateContext? = nil) async throws(MachineError<Definition>) {
+        if let elsewhere = heldElsewhereLately(id) {
+            _ = try await forward(event, predicates: predicates, to: id, wantsReply: false, heldElsewhere: elsewhere)
+            return
+        }
         let machine: Child?
         do {
             machine = try await machineRestoring(id: id, origin: .post)
