@@ -161,8 +161,9 @@ final class PostgresForwarding: Sendable {
         if schedule { thread.submit(.run { [self] journal in fetch(journal) }) }
     }
 
-    /// On the store's thread: renews nothing, but takes over the machines of dead processes,
-    /// reads the forwarded events waiting, and gives up on senders waiting too long.
+    /// On the store's thread: renews nothing, but takes over the machines of dead processes
+    /// that have work pending, reads the forwarded events waiting, and gives up on senders
+    /// waiting too long.
     func tick(_ journal: PostgresJournal) {
         expireWaiters()
         checkPendingReplies(journal)
@@ -178,10 +179,25 @@ final class PostgresForwarding: Sendable {
         }
         for item in unfinished { enqueue(item) }
         guard let host = state.withLock({ $0.host }), host.isServing else { return }
-        if let adopted = try? journal.adoptOrphans(limit: Self.fetchLimit), !adopted.isEmpty {
-            Task { await host.adopt(adopted) }
-        }
+        adoptOrphans(journal, host: host)
         fetch(journal)
+    }
+
+    /// How many machines of dead processes one statement takes over.
+    static var adoptionChunk: Int { 2_000 }
+
+    /// On the store's thread: takes over a chunk of the machines of dead processes that have
+    /// work pending, has `host` restore them, and queues the next chunk behind the work queued
+    /// meanwhile, so that this process's own sends are not held up. The other machines of dead
+    /// processes are taken by the first process that uses them.
+    private func adoptOrphans(_ journal: PostgresJournal, host: any ForwardingHost) {
+        guard let adopted = try? journal.adoptOrphans(limit: Self.adoptionChunk), !adopted.isEmpty else { return }
+        Task { await host.adopt(adopted) }
+        guard adopted.count == Self.adoptionChunk else { return }
+        thread.submit(.run { [self] journal in
+            guard let host = state.withLock({ $0.host }), host.isServing else { return }
+            adoptOrphans(journal, host: host)
+        })
     }
 
     private func fetch(_ journal: PostgresJournal) {

@@ -60,8 +60,9 @@ final class PostgresJournal {
         try connection.query(PostgresSchema.expire, [.text(node)])
     }
 
-    /// Takes over up to `limit` leases of processes whose time is up (none that another
-    /// process is taking at the same moment); returns the machines taken. They are written only
+    /// Takes over up to `limit` leases of processes whose time is up, of machines with work
+    /// pending (none that another process is taking at the same moment); returns the machines
+    /// taken. They are written only
     /// once restored (which claims them again): until then, a copy of one still in memory here
     /// from before a pause is fenced.
     func adoptOrphans(limit: Int) throws(StoreError) -> [String] {
@@ -72,11 +73,12 @@ final class PostgresJournal {
     // MARK: - Forwarded events
 
     /// Queues `events` for the holders of their machines, in one statement, and wakes those
-    /// processes; each reply, if its event wants one, comes to its channel with its token.
+    /// processes (this one, for a machine no live process holds); each reply, if its event
+    /// wants one, comes to its channel with its token.
     func forward(_ events: [(event: ForwardedEvent, replyTo: String, token: Int64)]) throws(StoreError) {
         try connection.query(PostgresSchema.forward, [
             .texts(events.map(\.event.machine)), .byteArrays(events.map(\.event.payload)),
-            .texts(events.map(\.replyTo)), .integers(events.map(\.token)),
+            .texts(events.map(\.replyTo)), .integers(events.map(\.token)), .text(channel),
         ])
     }
 
@@ -164,7 +166,8 @@ final class PostgresJournal {
         let written: Set<String>
         do {
             let rows = try connection.query(PostgresSchema.append, batch.parameters(node: node) + [
-                .texts(batch.consumed.map(\.machine)), .integers(batch.consumed.map(\.number))])
+                .texts(batch.consumed.map(\.machine)), .integers(batch.consumed.map(\.number))]
+                + batch.pendingWorkParameters)
             written = Set((0..<rows.count).map { rows.text($0, 0) })
         } catch {
             for index in batch.indices { results[index] = error }
@@ -211,6 +214,8 @@ final class PostgresJournal {
         private(set) var machineOfIndex: [String] = []
         /// The forwarded events the writes record.
         private(set) var consumed: [(machine: String, number: Int64)] = []
+        /// Whether each machine has work pending after its newest write of the batch.
+        private var pendingWork: [String: (number: UInt64, pending: Bool)] = [:]
 
         var isEmpty: Bool { indices.isEmpty }
 
@@ -219,6 +224,9 @@ final class PostgresJournal {
             if write.consumedForwardedEvent != 0 { consumed.append((entry.machine, write.consumedForwardedEvent)) }
             indices.append(index)
             machineOfIndex.append(entry.machine)
+            if entry.sequenceNumber >= pendingWork[entry.machine]?.number ?? 0 {
+                pendingWork[entry.machine] = (entry.sequenceNumber, write.hasPendingWork)
+            }
             let key = "\(entry.sequenceNumber)#\(entry.machine)"
             let item = (entry.machine, entry.sequenceNumber, entry.payload, epoch, write.removingEntriesBelow)
             if let existing = order[key] {
@@ -230,6 +238,12 @@ final class PostgresJournal {
                 order[key] = writes.count
                 writes.append(item)
             }
+        }
+
+        /// The machines written, and whether each has work pending (`$9` and `$10`).
+        var pendingWorkParameters: [PostgresParameter] {
+            let machines = Array(pendingWork.keys)
+            return [.texts(machines), .booleans(machines.map { pendingWork[$0]!.pending })]
         }
 
         func parameters(node: String) -> [PostgresParameter] {

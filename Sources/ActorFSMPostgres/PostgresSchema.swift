@@ -14,6 +14,8 @@ enum PostgresSchema {
         CREATE TABLE IF NOT EXISTS actorfsm_leases (
             machine text PRIMARY KEY, node text NOT NULL, epoch bigint NOT NULL);
         CREATE INDEX IF NOT EXISTS actorfsm_leases_node ON actorfsm_leases (node);
+        ALTER TABLE actorfsm_leases ADD COLUMN IF NOT EXISTS pending_work boolean NOT NULL DEFAULT true;
+        CREATE INDEX IF NOT EXISTS actorfsm_leases_pending ON actorfsm_leases (node, machine) WHERE pending_work;
         CREATE TABLE IF NOT EXISTS actorfsm_inbox (
             id bigserial PRIMARY KEY, machine text NOT NULL, payload bytea NOT NULL,
             reply_to text NOT NULL, token bigint NOT NULL, created_at timestamptz NOT NULL DEFAULT now());
@@ -56,13 +58,13 @@ enum PostgresSchema {
     /// $1 node: ends the node's life now, so that other nodes take its machines over at once.
     static let expire = "UPDATE actorfsm_nodes SET expires_at = '-infinity' WHERE node = $1"
 
-    /// $1 node, $2 limit: takes over up to $2 leases of nodes whose time is up, skipping those
-    /// another node is taking at the same moment (none if $1's own time is up), and forgets
-    /// dead nodes left with no lease.
+    /// $1 node, $2 limit: takes over up to $2 leases of nodes whose time is up and whose
+    /// machines have work pending, skipping those another node is taking at the same moment
+    /// (none if $1's own time is up), and forgets dead nodes left with no lease.
     static let adopt = """
         WITH dead AS (
             SELECT l.machine FROM actorfsm_leases l JOIN actorfsm_nodes n ON n.node = l.node
-            WHERE n.expires_at < now() AND l.node <> $1
+            WHERE n.expires_at < now() AND l.node <> $1 AND l.pending_work
             AND EXISTS (SELECT 1 FROM actorfsm_nodes me WHERE me.node = $1 AND me.expires_at > now())
             ORDER BY l.machine LIMIT $2
             FOR UPDATE OF l SKIP LOCKED),
@@ -74,18 +76,20 @@ enum PostgresSchema {
         RETURNING l.machine, l.epoch
         """
 
-    /// $1 machines, $2 payloads, $3 reply channels ('' for none), $4 tokens: queues forwarded
-    /// events, in order, and wakes the nodes holding their machines (the count of them, which
-    /// the statement returns, is what has the notifications sent).
+    /// $1 machines, $2 payloads, $3 reply channels ('' for none), $4 tokens, $5 the sender's
+    /// channel: queues forwarded events, in order, and wakes the live nodes holding their
+    /// machines, or the sender for a machine no live node holds (it claims the machine). The
+    /// count of notifications, which the statement returns, is what has them sent.
     static let forward = """
         WITH queued AS (
             INSERT INTO actorfsm_inbox (machine, payload, reply_to, token)
             SELECT m, p, r, t FROM unnest($1::text[], $2::bytea[], $3::text[], $4::bigint[])
                 WITH ORDINALITY AS u(m, p, r, t, n) ORDER BY n
-            RETURNING machine, token),
+            RETURNING machine),
         woken AS (
-            SELECT pg_notify('actorfsm_' || md5(l.node), 'm') FROM queued
-            JOIN actorfsm_leases l ON l.machine = queued.machine AND l.node <> '')
+            SELECT pg_notify(coalesce((SELECT 'actorfsm_' || md5(n.node) FROM actorfsm_leases l
+                JOIN actorfsm_nodes n ON n.node = l.node AND n.expires_at > now()
+                WHERE l.machine = queued.machine), $5), 'm') FROM queued)
         SELECT count(*) FROM woken
         """
 
@@ -115,12 +119,13 @@ enum PostgresSchema {
         """
 
     /// $1 node, $2 numbers to skip, $3 limit: the oldest forwarded events not yet recorded, for
-    /// machines $1 holds or nobody holds, but those numbered in $2 (in progress); with whether
-    /// $1 holds the machine.
+    /// machines $1 holds or no live node holds, but those numbered in $2 (in progress); with
+    /// whether $1 holds the machine.
     static let inbox = """
         SELECT i.id, i.machine, i.payload, i.reply_to, i.token, coalesce(l.node = $1, false) FROM actorfsm_inbox i
         LEFT JOIN actorfsm_leases l ON l.machine = i.machine
-        WHERE i.consumed_by = '' AND (l.node IS NULL OR l.node = '' OR l.node = $1) AND i.id <> ALL($2::bigint[])
+        WHERE i.consumed_by = '' AND i.id <> ALL($2::bigint[]) AND (l.node IS NULL OR l.node = $1 OR NOT EXISTS (
+            SELECT 1 FROM actorfsm_nodes n WHERE n.node = l.node AND n.expires_at > now()))
         ORDER BY i.id LIMIT $3
         """
 
@@ -149,11 +154,13 @@ enum PostgresSchema {
     static let takeReply = "DELETE FROM actorfsm_replies WHERE token = $1 RETURNING payload"
 
     /// $1 machines, $2 numbers, $3 payloads, $4 epochs, $5 removal bounds, $6 node, $7 and $8
-    /// the machines and numbers of forwarded events recorded: writes each entry whose lease $6
-    /// still holds with that epoch, holding the lease row (`FOR SHARE`) so that no takeover
-    /// commits in between, removes the older entries asked for, and marks the forwarded events
-    /// of the machines written as recorded by $6 (no node delivers them again); returns the
-    /// machines written.
+    /// the machines and numbers of forwarded events recorded, $9 and $10 the machines written
+    /// and whether each has work pending: writes each entry whose lease $6 still holds with that
+    /// epoch, holding the lease row (`FOR SHARE`) so that no takeover commits in between,
+    /// removes the older entries asked for, marks the forwarded events of the machines written
+    /// as recorded by $6 (no node delivers them again), and notes on the lease whether the
+    /// machine has work pending (a takeover restores those at once); returns the machines
+    /// written.
     static let append = """
         WITH w AS (
             SELECT * FROM unnest($1::text[], $2::bigint[], $3::bytea[], $4::bigint[], $5::bigint[])
@@ -173,7 +180,10 @@ enum PostgresSchema {
             WHERE fenced.below > 0 AND j.machine = fenced.machine AND j.seq < fenced.below),
         consumed AS (
             UPDATE actorfsm_inbox i SET consumed_by = $6 FROM unnest($7::text[], $8::bigint[]) AS c(machine, id)
-            WHERE i.id = c.id AND i.machine = c.machine AND c.machine IN (SELECT machine FROM fenced))
+            WHERE i.id = c.id AND i.machine = c.machine AND c.machine IN (SELECT machine FROM fenced)),
+        pending AS (
+            UPDATE actorfsm_leases l SET pending_work = p.pending FROM unnest($9::text[], $10::boolean[]) AS p(machine, pending)
+            WHERE l.machine = p.machine AND l.pending_work <> p.pending AND p.machine IN (SELECT machine FROM fenced))
         SELECT DISTINCT machine FROM written
         """
 

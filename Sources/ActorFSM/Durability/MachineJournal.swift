@@ -242,8 +242,8 @@ final class MachineJournal<Definition: MachineDefinition>: Sendable {
             }
             let entry = JournalEntry(machine: key, sequenceNumber: sequenceNumber,
                                      payload: payload.encoded(machine: key, sequenceNumber: sequenceNumber))
-            return .success(append(JournalWrite(entry: entry, removingEntriesBelow: removing,
-                                                consumedForwardedEvent: consumed), &state))
+            return .success(append(JournalWrite(entry: entry, removingEntriesBelow: removing, consumedForwardedEvent: consumed,
+                                                hasPendingWork: kind == .intent || state.timers.hasPendingWork), &state))
         }
         switch written {
         case .success(let index): return index
@@ -278,7 +278,7 @@ final class MachineJournal<Definition: MachineDefinition>: Sendable {
             payload.timers = last.timers
             let entry = JournalEntry(machine: key, sequenceNumber: last.sequenceNumber,
                                      payload: payload.encoded(machine: key, sequenceNumber: last.sequenceNumber))
-            _ = append(JournalWrite(entry: entry), &state)
+            _ = append(JournalWrite(entry: entry, hasPendingWork: last.timers.hasPendingWork), &state)
         }
     }
 

@@ -54,13 +54,22 @@ public struct JournalWrite: Sendable {
     /// The number of the forwarded event (see ``ForwardingStore``) this entry records, 0 if
     /// none: a forwarding store marks that event recorded in the same commit.
     public let consumedForwardedEvent: Int64
+    /// Whether, once this entry is the machine's newest, the machine has work to do with no new
+    /// event: a timer or delayed post to fire, an event it posted to itself, or the transition
+    /// this intent starts. A store that several processes share restores such machines as soon
+    /// as it takes them over from a dead process; the others wait for their next event.
+    public let hasPendingWork: Bool
 
     /// A write of `entry` that removes the machine's entries numbered below `removingEntriesBelow`
     /// and, if `consumedForwardedEvent` is not 0, that forwarded event.
-    public init(entry: JournalEntry, removingEntriesBelow: UInt64 = 0, consumedForwardedEvent: Int64 = 0) {
+    public init(
+        entry: JournalEntry, removingEntriesBelow: UInt64 = 0, consumedForwardedEvent: Int64 = 0,
+        hasPendingWork: Bool = false
+    ) {
         self.entry = entry
         self.removingEntriesBelow = removingEntriesBelow
         self.consumedForwardedEvent = consumedForwardedEvent
+        self.hasPendingWork = hasPendingWork
     }
 }
 

@@ -14,6 +14,10 @@ struct StoredTimers: Equatable {
 
     init() {}
 
+    /// Whether the machine has something to do with no new event: a state timeout to wait for,
+    /// or a self-posted event to process. (A state's timeouts that have all fired count too.)
+    var hasPendingWork: Bool { enteredAt != 0 || !pending.isEmpty }
+
     func write(to writer: inout ByteWriter) {
         writer.signed(enteredAt)
         writer.varint(timeoutsFired)
