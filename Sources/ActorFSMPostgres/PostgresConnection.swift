@@ -216,6 +216,11 @@ package enum PostgresParameter {
         .text("{" + values.map(String.init).joined(separator: ",") + "}")
     }
 
+    /// A `boolean[]`.
+    static func booleans(_ values: [Bool]) -> Self {
+        .text("{" + values.map { $0 ? "t" : "f" }.joined(separator: ",") + "}")
+    }
+
     /// A `bytea[]`, each value in hexadecimal.
     static func byteArrays(_ values: [[UInt8]]) -> Self {
         var text = "{"
@@ -229,12 +234,15 @@ package enum PostgresParameter {
     }
 
     private static func quoted(_ value: String) -> String {
-        var text = "\""
-        for character in value {
-            if character == "\"" || character == "\\" { text.append("\\") }
-            text.append(character)
+        let (quote, backslash) = (UInt8(ascii: "\""), UInt8(ascii: "\\"))
+        var bytes: [UInt8] = [quote]
+        bytes.reserveCapacity(value.utf8.count + 8)
+        for byte in value.utf8 {
+            if byte == quote || byte == backslash { bytes.append(backslash) }
+            bytes.append(byte)
         }
-        return text + "\""
+        bytes.append(quote)
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     private static func hex(_ bytes: [UInt8]) -> String {

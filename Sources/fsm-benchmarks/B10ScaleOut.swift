@@ -12,8 +12,8 @@ import Darwin
 /// database (`$FSM_BENCH_POSTGRES_URL`, else a temporary cluster), each holding a third of
 /// them. Measured in the same run: each process driving its own machines at once (group
 /// commit), one `send` at a time to a machine another process holds (forwarded through the
-/// database) beside one at a time to a machine of the sender's own, and concurrent forwarded
-/// sends.
+/// database) beside one at a time to a machine of the sender's own, forwarded sends from the
+/// three at once (100 and 1,000 in flight), and creations of new machines.
 func benchmarkB10(_ settings: Settings) async throws -> [Measurement] {
     guard let (url, server) = try benchmarkPostgres("B10") else { return [] }
     defer { server?.stop() }
@@ -49,16 +49,63 @@ func benchmarkB10(_ settings: Settings) async throws -> [Measurement] {
 
     for (command, name) in [("remote", "B10 cross-process send"), ("local", "B10 same-process send")] {
         workers[0].send("\(command) \(sends)")
-        let latencies = try await answers.next(1, command)[0].compactMap { Double($0) }
+        let latencies = numbers(try await answers.next(1, command)[0][0])
         results.append(Measurement(name: name, unit: "µs/send", samples: latencies, checksum: latencies.count))
     }
-
-    workers[0].send("forward \(sends * 4)")
-    let forwarded = try await answers.next(1, "forwarded")[0]
-    let count = Double(forwarded[0]) ?? 0
-    results.append(Measurement(name: "B10 forwarded sends, 64 at a time", unit: "sends/s",
-                               samples: [count / ((Double(forwarded[1]) ?? .infinity) / 1e9)], checksum: Int(count)))
+    results += try await measureForwardedSends(workers, &answers, perWorker: settings.quick ? 1_500 : 10_000)
+    results += try await measureCreations(workers, &answers, perWorker: settings.quick ? 6_000 : 30_000)
     return results
+}
+
+/// Forwarded sends from all three processes at once, 100 and then 1,000 in flight in all: the
+/// latency of each (median and 99th percentile) and the throughput, across the three.
+private func measureForwardedSends(
+    _ workers: [ChildProcess], _ answers: inout WorkerAnswers, perWorker: Int
+) async throws -> [Measurement] {
+    var results: [Measurement] = []
+    for inFlight in [100, 1_000] {
+        for worker in workers { worker.send("burst \(perWorker) \((inFlight + 2) / 3)") }
+        let bursts = try await answers.next(3, "burst")
+        let slowest = bursts.map { Double($0[0]) ?? .infinity }.max()!
+        let latencies = bursts.flatMap { numbers($0[1]) }.sorted()
+        let count = inFlight == 1_000 ? "1,000" : "\(inFlight)"
+        let label = "B10 forwarded send, \(count) in flight"
+        results.append(Measurement(name: label + ", p50", unit: "µs/send", samples: [percentile(50, of: latencies)],
+                                   checksum: latencies.count))
+        results.append(Measurement(name: label + ", p99", unit: "µs/send", samples: [percentile(99, of: latencies)],
+                                   checksum: latencies.count))
+        results.append(Measurement(name: "B10 forwarded sends, \(count) in flight", unit: "sends/s",
+                                   samples: [Double(latencies.count) / (slowest / 1e9)], checksum: latencies.count))
+    }
+    return results
+}
+
+/// New durable machines made with `activate(id:data:)`, 1,000 at a time: by one process alone,
+/// then by the three at once (the slowest's rate).
+private func measureCreations(
+    _ workers: [ChildProcess], _ answers: inout WorkerAnswers, perWorker: Int
+) async throws -> [Measurement] {
+    workers[0].send("create \(perWorker) 1000")
+    let alone = try await answers.next(1, "created")[0]
+    for worker in workers { worker.send("create \(perWorker) 1000") }
+    let together = try await answers.next(3, "created")
+    let rate = { (fields: [String]) in (Double(fields[0]) ?? 0) / ((Double(fields[1]) ?? .infinity) / 1e9) }
+    return [
+        Measurement(name: "B10 creations, one process", unit: "machines/s", samples: [rate(alone)], checksum: perWorker),
+        Measurement(name: "B10 creations, each of 3 processes", unit: "machines/s",
+                    samples: [together.map(rate).min()!], checksum: 3 * perWorker),
+    ]
+}
+
+/// The `p`th percentile of `sorted` (nearest rank).
+private func percentile(_ p: Int, of sorted: [Double]) -> Double {
+    guard !sorted.isEmpty else { return .nan }
+    return sorted[min(sorted.count - 1, max(0, (sorted.count * p + 99) / 100 - 1))]
+}
+
+/// The numbers of a comma-separated field.
+private func numbers(_ field: String) -> [Double] {
+    field.split(separator: ",").compactMap { Double($0) }
 }
 
 /// The answers of B10's workers, read in turn.
@@ -77,8 +124,7 @@ private struct WorkerAnswers {
                 print("B10 worker \(worker): \(line)")
                 continue
             }
-            found.append(fields.count > 1 && fields[1].contains(",")
-                         ? fields[1].split(separator: ",").map(String.init) : Array(fields.dropFirst()))
+            found.append(Array(fields.dropFirst()))
         }
         return found
     }
@@ -95,9 +141,11 @@ func runB10Worker(index: Int, url: String, machines: Int) async throws {
     try await inParallel(mine, width: 64) { id in try await supervisor.activate(id: id) }
     ChildProcess.writeLine("ready")
     let clock = ContinuousClock()
+    var created = 0
     for await line in ChildProcess.standardInputLines() {
         let words = line.split(separator: " ").map(String.init)
-        guard words.count == 2, let count = Int(words[1]) else { break }
+        guard words.count >= 2, let count = Int(words[1]) else { break }
+        let width = words.count > 2 ? Int(words[2]) ?? 64 : 64
         switch words[0] {
         case "drive":
             let start = clock.now
@@ -114,12 +162,23 @@ func runB10Worker(index: Int, url: String, machines: Int) async throws {
                 latencies.append(Int((clock.now - start).nanoseconds / 1_000))
             }
             ChildProcess.writeLine("\(words[0]) " + latencies.map(String.init).joined(separator: ","))
-        case "forward":
+        case "burst":
+            let latencies = Locked<[Int]>([])
             let start = clock.now
-            try await inParallel(Array(0..<count), width: 64) { step in
-                try await supervisor.send(to: others[step * 13 % others.count], .coin)
+            try await inParallel(Array(0..<count), width: width) { step in
+                let sent = clock.now
+                try await supervisor.send(to: others[(step * 13 + index * 7) % others.count], .coin)
+                let elapsed = Int((clock.now - sent).nanoseconds / 1_000)
+                latencies.withLock { $0.append(elapsed) }
             }
-            ChildProcess.writeLine("forwarded \(count) \(Int((clock.now - start).nanoseconds))")
+            let all = latencies.withLock { $0 }.map(String.init).joined(separator: ",")
+            ChildProcess.writeLine("burst \(Int((clock.now - start).nanoseconds)) \(all)")
+        case "create":
+            let ids = (0..<count).map { "n\(index)-\(created + $0)" }
+            created += count
+            let start = clock.now
+            try await inParallel(ids, width: width) { id in try await supervisor.activate(id: id) }
+            ChildProcess.writeLine("created \(count) \(Int((clock.now - start).nanoseconds))")
         default:
             break
         }

@@ -61,6 +61,11 @@ struct Report {
         limit("B10 durable transitions/s, 3 processes", "B10 durable transitions, 3 processes", "≥ 20000")
         limit("B10 cross-process send (µs)", "B10 cross-process send", "≤ 5000")
         add("B10 cross-process/same-process send", "B10 cross-process send", "B10 same-process send", "")
+        limit("B10 forwarded send p50 (µs), 1,000 in flight", "B10 forwarded send, 1,000 in flight, p50", "≤ 5000")
+        limit("B10 forwarded send p99 (µs), 1,000 in flight", "B10 forwarded send, 1,000 in flight, p99", "≤ 25000")
+        limit("B10 forwarded sends/s, 1,000 in flight", "B10 forwarded sends, 1,000 in flight", "≥ 20000")
+        limit("B10 creations/s, one process", "B10 creations, one process", "≥ 20000")
+        limit("B10 creations/s, each of 3 processes", "B10 creations, each of 3 processes", "")
         add("B5 1 subscriber/0", "B5 post, 1 subscriber", "B5 post, 0 subscribers", "")
         return ratios
     }
