@@ -152,7 +152,8 @@ final class MachineJournal<Definition: MachineDefinition>: Sendable {
         }
     }
 
-    /// The machine's state timeouts were cancelled (it stopped taking events).
+    /// The machine's state timeouts were cancelled (it stopped taking events), or it entered a
+    /// state without any.
     func cancelledTimeouts() {
         state.withLock { state in
             state.timers.enteredAt = 0

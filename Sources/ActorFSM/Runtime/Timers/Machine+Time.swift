@@ -76,7 +76,14 @@ extension Machine {
             return
         }
         let clock = configuration.clock
-        if let journal, !schema.storage.timers.stateTimeouts[Int(core.stateID)].isEmpty { journal.enteredTimedState() }
+        if let journal {
+            // A state without timeouts has no deadlines to keep: the journal says it has none.
+            if schema.storage.timers.stateTimeouts[Int(core.stateID)].isEmpty {
+                journal.cancelledTimeouts()
+            } else {
+                journal.enteredTimedState()
+            }
+        }
         let alarms = schema.storage.timers.stateTimeouts[Int(core.stateID)].map {
             (Alarm(after: $0.duration, on: clock), $0.duration)
         }
