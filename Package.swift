@@ -30,8 +30,12 @@ let package = Package(
         .executableTarget(name: "fsm-diagram", dependencies: ["ActorFSM", "ExampleSchemas"], path: "Examples/Diagram"),
         .executableTarget(name: "fsm-benchmarks", dependencies: ["ActorFSM", "ActorFSMSQLite", "ActorFSMPostgres",
                                                                   "ActorFSMTesting"], path: "Sources/fsm-benchmarks"),
+        // A process the takeover tests kill: it holds reminders of the fixtures' schema.
+        .target(name: "TestFixtures", dependencies: ["ActorFSM"], path: "Tests/Fixtures"),
+        .executableTarget(name: "takeover-worker", dependencies: ["ActorFSM", "ActorFSMPostgres", "ActorFSMTesting", "TestFixtures"],
+                          path: "Tests/TakeoverWorker"),
         .testTarget(name: "ActorFSMTests", dependencies: ["ActorFSM", "ActorFSMTesting", "ActorFSMSQLite", "ActorFSMPostgres",
-                                                                 "ExampleSchemas"],
+                                                                 "ExampleSchemas", "TestFixtures"],
                     path: "Tests/ActorFSMTests",
                     exclude: ["Golden"]),
     ],
