@@ -40,10 +40,11 @@ enum PostgresSchema {
 
     /// $1 machines, $2 node: takes each lease that is free, held by $2, or held by a node whose
     /// time is up, raising its epoch; returns the machines taken, with their epochs. Rows are
-    /// locked in machine order, as `append` locks them, so that the two never deadlock.
+    /// locked in machine order, as `append` locks them, so that the two never deadlock. A new
+    /// lease's machine has no entry yet, so no work pending.
     static let claim = """
-        INSERT INTO actorfsm_leases AS l (machine, node, epoch)
-        SELECT DISTINCT m, $2, 1 FROM unnest($1::text[]) AS m ORDER BY m
+        INSERT INTO actorfsm_leases AS l (machine, node, epoch, pending_work)
+        SELECT DISTINCT m, $2, 1, false FROM unnest($1::text[]) AS m ORDER BY m
         ON CONFLICT (machine) DO UPDATE SET node = EXCLUDED.node, epoch = l.epoch + 1
         WHERE l.node = EXCLUDED.node OR NOT EXISTS (
             SELECT 1 FROM actorfsm_nodes n WHERE n.node = l.node AND n.expires_at > now())
