@@ -98,30 +98,36 @@ private func measureCreations(
 }
 
 /// The `p`th percentile of `sorted` (nearest rank).
-private func percentile(_ p: Int, of sorted: [Double]) -> Double {
+func percentile(_ p: Int, of sorted: [Double]) -> Double {
     guard !sorted.isEmpty else { return .nan }
     return sorted[min(sorted.count - 1, max(0, (sorted.count * p + 99) / 100 - 1))]
 }
 
 /// The numbers of a comma-separated field.
-private func numbers(_ field: String) -> [Double] {
+func numbers(_ field: String) -> [Double] {
     field.split(separator: ",").compactMap { Double($0) }
 }
 
-/// The answers of B10's workers, read in turn.
-private struct WorkerAnswers {
+/// The answers of B10's and B11's workers, read in turn.
+struct WorkerAnswers {
     var lines: AsyncStream<(Int, String?)>.AsyncIterator
+    /// Workers the benchmark killed: their end is expected.
+    var killed: Set<Int> = []
 
     /// The fields of the next `count` lines that start with `word`.
     mutating func next(_ count: Int, _ word: String) async throws -> [[String]] {
         var found: [[String]] = []
         while found.count < count {
-            guard let (worker, line) = await lines.next(), let line else {
-                throw BenchmarkFailure("a B10 worker ended before answering \(word)")
+            guard let (worker, line) = await lines.next() else {
+                throw BenchmarkFailure("the workers ended before answering \(word)")
+            }
+            guard let line else {
+                if killed.contains(worker) { continue }
+                throw BenchmarkFailure("worker \(worker) ended before answering \(word)")
             }
             let fields = line.split(separator: " ").map(String.init)
             guard fields.first == word else {
-                print("B10 worker \(worker): \(line)")
+                print("worker \(worker): \(line)")
                 continue
             }
             found.append(Array(fields.dropFirst()))
@@ -188,7 +194,7 @@ func runB10Worker(index: Int, url: String, machines: Int) async throws {
 }
 
 /// Runs `body` for each of `items`, at most `width` at a time.
-private func inParallel<Item: Sendable>(
+func inParallel<Item: Sendable>(
     _ items: [Item], width: Int, _ body: @escaping @Sendable (Item) async throws -> Void
 ) async throws {
     try await withThrowingTaskGroup(of: Void.self) { group in

@@ -66,6 +66,9 @@ struct Report {
         limit("B10 forwarded sends/s, 1,000 in flight", "B10 forwarded sends, 1,000 in flight", "≥ 20000")
         limit("B10 creations/s, one process", "B10 creations, one process", "≥ 20000")
         limit("B10 creations/s, each of 3 processes", "B10 creations, each of 3 processes", "")
+        limit("B11 takeover (ms), leases of 2 s", "B11 takeover of a dead process's armed machines", "≤ 4000")
+        limit("B11 survivors' send p99 (µs)", "B11 survivors' send during takeover, p99", "≤ 50000")
+        add("B11 idle durable machine/B3 in memory", "B11 bytes per idle durable machine", "B3 bytes per idle instance", "")
         add("B5 1 subscriber/0", "B5 post, 1 subscriber", "B5 post, 0 subscribers", "")
         return ratios
     }

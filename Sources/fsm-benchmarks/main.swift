@@ -1,7 +1,8 @@
-// fsm-benchmarks: the workloads of Docs/Performance.md (B1–B10), each reported with the baselines
+// fsm-benchmarks: the workloads of Docs/Performance.md (B1–B11), each reported with the baselines
 // measured in the same run. Usage: swift run -c release fsm-benchmarks [--quick] [--json] [B1 B3 …],
 // or fsm-benchmarks --count EVENTS (B1's and B2's core steps untimed, for callgrind; other arguments ignored).
-// B10 starts this program again as its workers: fsm-benchmarks --b10-worker INDEX URL MACHINES.
+// B10 and B11 start this program again as their workers: fsm-benchmarks --b10-worker (or --b11-worker)
+// INDEX URL MACHINES.
 
 #if canImport(Glibc)
 import Glibc
@@ -36,6 +37,10 @@ if commandLine.count == 5, commandLine[1] == "--b10-worker", let index = Int(com
     try await runB10Worker(index: index, url: commandLine[3], machines: machines)
     exit(0)
 }
+if commandLine.count == 5, commandLine[1] == "--b11-worker", let index = Int(commandLine[2]), let machines = Int(commandLine[4]) {
+    try await runB11Worker(index: index, url: commandLine[3], machines: machines)
+    exit(0)
+}
 
 var settings = Settings()
 settings.cores = sysconf(Int32(_SC_NPROCESSORS_ONLN))
@@ -51,7 +56,7 @@ while let argument = arguments.popFirst() {
         settings.countedEvents = count
     case "--json": settings.json = true
     case "-h", "--help":
-        print("usage: fsm-benchmarks [--quick] [--json] [B1 B2 B3 B4 B5 B6 B7 B8 B9 B10]\n       fsm-benchmarks --count EVENTS   (B1's and B2's core steps, untimed, for callgrind)")
+        print("usage: fsm-benchmarks [--quick] [--json] [B1 B2 B3 B4 B5 B6 B7 B8 B9 B10 B11]\n       fsm-benchmarks --count EVENTS   (B1's and B2's core steps, untimed, for callgrind)")
         exit(0)
     case let name where name.hasPrefix("B"): settings.only.insert(name)
     default:
@@ -77,6 +82,7 @@ if settings.runs("B6") { results += try await benchmarkB6(settings) }
 if settings.runs("B8") { results += try await benchmarkB8(settings) }
 if settings.runs("B9") { results += try await benchmarkB9(settings) }
 if settings.runs("B10") { results += try await benchmarkB10(settings) }
+if settings.runs("B11") { results += try await benchmarkB11(settings) }
 
 // Measurements skipped by FSM_BENCH_ONLY are left out of the report and its ratios.
 let report = Report(results: results.filter { !$0.median.isNaN }, settings: settings)
