@@ -121,7 +121,10 @@ struct ClusterDriver {
 
     /// Polls the lease table until no lease is left with `node`; the seconds that took.
     private static func takeover(of node: String, in store: PostgresStore, since start: ContinuousClock.Instant) async -> String {
-        while (try? await store.integer("SELECT count(*) FROM actorfsm_leases WHERE node = '\(node)'")) != 0 {
+        // Orders with nothing to do (complete, or waiting for an event) stay with the dead node
+        // until something is sent to them.
+        let pending = "SELECT count(*) FROM actorfsm_leases WHERE node = '\(node)' AND pending_work"
+        while (try? await store.integer(pending)) != 0 {
             try? await Task.sleep(for: .milliseconds(20))
         }
         let elapsed = ContinuousClock.now - start
