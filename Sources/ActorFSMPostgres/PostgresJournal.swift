@@ -62,9 +62,8 @@ final class PostgresJournal {
 
     /// Takes over up to `limit` leases of processes whose time is up, of machines with work
     /// pending (none that another process is taking at the same moment); returns the machines
-    /// taken. They are written only
-    /// once restored (which claims them again): until then, a copy of one still in memory here
-    /// from before a pause is fenced.
+    /// taken. They are written only once restored (which claims them again): until then, a copy
+    /// of one still in memory here from before a pause is fenced.
     func adoptOrphans(limit: Int) throws(StoreError) -> [String] {
         let rows = try connection.query(PostgresSchema.adopt, [.text(node), .integer(Int64(limit))])
         return (0..<rows.count).map { rows.text($0, 0) }

@@ -1,3 +1,5 @@
+import Synchronization
+
 /// The machines a durable supervisor lately found held by another live process: its sends and
 /// posts to them are forwarded at once, without first trying to claim the machine.
 ///
@@ -6,9 +8,15 @@
 /// only saves a claim, which would wait for the holder's commit on the lease row.
 final class RemoteHolders: Sendable {
     private let keys = Locked(Set<String>())
+    /// Whether it remembers any machine, readable without the lock: a supervisor whose store
+    /// does not forward never remembers one, and its sends pay one atomic load for this.
+    private let isEmpty = Atomic<Bool>(true)
 
     /// How many machines it remembers; past this it forgets them all and learns again.
     static var capacity: Int { 100_000 }
+
+    /// Whether it remembers no machine at all.
+    var remembersNone: Bool { isEmpty.load(ordering: .relaxed) }
 
     /// Whether another process held the machine `key` when this one last tried to claim it.
     func holdsElsewhere(_ key: String) -> Bool {
@@ -21,10 +29,12 @@ final class RemoteHolders: Sendable {
             if keys.count >= Self.capacity { keys.removeAll(keepingCapacity: true) }
             keys.insert(key)
         }
+        isEmpty.store(false, ordering: .relaxed)
     }
 
     /// Forgets `machines`: this process holds them now.
     func forget(_ machines: [String]) {
+        guard !remembersNone else { return }
         keys.withLock { keys in
             for machine in machines { keys.remove(machine) }
         }

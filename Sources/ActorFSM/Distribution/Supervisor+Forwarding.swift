@@ -12,7 +12,7 @@ extension Supervisor {
     /// so lately and does not run it: an event for it is then forwarded without first trying
     /// to claim the machine (see ``RemoteHolders``).
     func heldElsewhereLately(_ id: ID) -> MachineError<Definition>? {
-        guard let durable, machine(id: id) == nil else { return nil }
+        guard let durable, !durable.remoteHolders.remembersNone, machine(id: id) == nil else { return nil }
         let key = durable.key(id)
         guard durable.remoteHolders.holdsElsewhere(key) else { return nil }
         return MachineError(.notDurable, machineID: id, cause: DurabilityError(
