@@ -20,17 +20,8 @@ func benchmarkB10(_ settings: Settings) async throws -> [Measurement] {
     let machines = settings.quick ? 3_000 : 10_000
     let perMachine = settings.quick ? 5 : 20
     let sends = settings.quick ? 50 : 500
-    let (lines, output) = AsyncStream<(Int, String?)>.makeStream()
-    let workers = try (0..<3).map { index in
-        try ChildProcess(arguments: [ChildProcess.currentExecutable, "--b10-worker", "\(index)", url, "\(machines)"]) { line in
-            output.yield((index, line))
-        }
-    }
-    defer {
-        for worker in workers { worker.send("quit") }
-        for worker in workers { worker.wait() }
-    }
-    var answers = WorkerAnswers(lines: lines.makeAsyncIterator())
+    var (workers, answers) = try startWorkers("--b10-worker", url: url, machines: machines)
+    defer { stopWorkers(workers) }
     _ = try await answers.next(3, "ready")
     var results: [Measurement] = []
 
@@ -106,6 +97,24 @@ func percentile(_ p: Int, of sorted: [Double]) -> Double {
 /// The numbers of a comma-separated field.
 func numbers(_ field: String) -> [Double] {
     field.split(separator: ",").compactMap { Double($0) }
+}
+
+/// Starts three workers of this program (`fsm-benchmarks FLAG INDEX URL MACHINES`), and the
+/// reader of their answers.
+func startWorkers(_ flag: String, url: String, machines: Int) throws -> ([ChildProcess], WorkerAnswers) {
+    let (lines, output) = AsyncStream<(Int, String?)>.makeStream()
+    let workers = try (0..<3).map { index in
+        try ChildProcess(arguments: [ChildProcess.currentExecutable, flag, "\(index)", url, "\(machines)"]) { line in
+            output.yield((index, line))
+        }
+    }
+    return (workers, WorkerAnswers(lines: lines.makeAsyncIterator()))
+}
+
+/// Tells the workers to quit, and waits for them.
+func stopWorkers(_ workers: [ChildProcess]) {
+    for worker in workers { worker.send("quit") }
+    for worker in workers { worker.wait() }
 }
 
 /// The answers of B10's and B11's workers, read in turn.

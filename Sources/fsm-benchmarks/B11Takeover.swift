@@ -30,17 +30,8 @@ func benchmarkB11(_ settings: Settings) async throws -> [Measurement] {
     defer { server?.stop() }
     let machines = settings.quick ? 30_000 : 1_000_000
     let armed = machines / 10
-    let (lines, output) = AsyncStream<(Int, String?)>.makeStream()
-    let workers = try (0..<3).map { index in
-        try ChildProcess(arguments: [ChildProcess.currentExecutable, "--b11-worker", "\(index)", url, "\(machines)"]) { line in
-            output.yield((index, line))
-        }
-    }
-    defer {
-        for worker in workers { worker.send("quit") }
-        for worker in workers { worker.wait() }
-    }
-    var answers = WorkerAnswers(lines: lines.makeAsyncIterator())
+    var (workers, answers) = try startWorkers("--b11-worker", url: url, machines: machines)
+    defer { stopWorkers(workers) }
     let ready = try await answers.next(3, "ready")
     let idleBytes = ready.map { Double($0[0]) ?? .nan }
     let survivors = Array(workers[0..<2])
