@@ -41,6 +41,35 @@ import Testing
         second.close()
     }
 
+    /// A sender remembers that another process held the machine and forwards its next event
+    /// without claiming; the holder has closed meanwhile, so the event wakes the sender, which
+    /// claims the machine and processes it, once.
+    @Test func aSendToAMachineWhoseHolderLeftIsProcessedWhereItWasSent() async throws {
+        try await withPostgres(sendAfterTheHolderLeft)
+    }
+
+    /// The body of the test above, a function: it type-checks faster than a long closure.
+    private func sendAfterTheHolderLeft(on server: TemporaryPostgres) async throws {
+        let first = try PostgresStore(url: server.url, node: "first")
+        let mine = try Supervisor(schema: try doorSchema(), durability: doorDurability(first))
+        try await mine.activate(id: "a", data: Door.Data())
+        let second = try PostgresStore(url: server.url, node: "second")
+        let theirs = try Supervisor(schema: try doorSchema(), durability: doorDurability(second))
+        #expect(try await theirs.send(to: "a", .open).sequenceNumber == 1)
+        #expect(theirs.machine(id: "a") == nil)
+
+        await mine.shutdown()
+        first.close()
+        let record = try await theirs.send(to: "a", .close)
+        #expect(record.source == .open && record.target == .closed && record.sequenceNumber == 2)
+        #expect(theirs.machine(id: "a") != nil, "the sender claimed the machine and runs it")
+        #expect(try await theirs.send(to: "a", .open).sequenceNumber == 3)
+        #expect(try await second.entries(of: "a").map(\.sequenceNumber) == [0, 1, 2, 3])
+        #expect(try await second.integer("SELECT count(*) FROM actorfsm_inbox") == 0)
+        await theirs.shutdown()
+        second.close()
+    }
+
     @Test func eventsQueuedForAProcessThatDiesAreProcessedOnceByItsSuccessor() async throws {
         try await withPostgres { server in
             let first = try PostgresStore(url: server.url, node: "first")
