@@ -1,31 +1,37 @@
 /// The tables a ``PostgresStore`` keeps, and the statements it runs on them.
 enum PostgresSchema {
-    /// Creates the tables if need be; several processes may run it at once (an advisory lock
-    /// orders them).
+    /// Creates the tables if need be, in one statement; several processes may run it at once
+    /// (an advisory lock orders them). Once the newest of its objects exists it changes nothing,
+    /// and takes no lock on the tables: a process that starts while others write and send must
+    /// not hold a lock they wait for while it waits for theirs (a deadlock).
     static let creation = """
         SET client_min_messages = warning;
-        BEGIN;
-        SELECT pg_advisory_xact_lock(4617245463531);
-        CREATE TABLE IF NOT EXISTS actorfsm_journal (
-            machine text NOT NULL, seq bigint NOT NULL, payload bytea NOT NULL,
-            PRIMARY KEY (machine, seq));
-        CREATE TABLE IF NOT EXISTS actorfsm_nodes (
-            node text PRIMARY KEY, expires_at timestamptz NOT NULL);
-        CREATE TABLE IF NOT EXISTS actorfsm_leases (
-            machine text PRIMARY KEY, node text NOT NULL, epoch bigint NOT NULL);
-        CREATE INDEX IF NOT EXISTS actorfsm_leases_node ON actorfsm_leases (node);
-        ALTER TABLE actorfsm_leases ADD COLUMN IF NOT EXISTS pending_work boolean NOT NULL DEFAULT true;
-        CREATE INDEX IF NOT EXISTS actorfsm_leases_pending ON actorfsm_leases (node, machine) WHERE pending_work;
-        CREATE TABLE IF NOT EXISTS actorfsm_inbox (
-            id bigserial PRIMARY KEY, machine text NOT NULL, payload bytea NOT NULL,
-            reply_to text NOT NULL, token bigint NOT NULL, created_at timestamptz NOT NULL DEFAULT now());
-        CREATE INDEX IF NOT EXISTS actorfsm_inbox_machine ON actorfsm_inbox (machine);
-        ALTER TABLE actorfsm_inbox ADD COLUMN IF NOT EXISTS consumed_by text NOT NULL DEFAULT '';
-        CREATE INDEX IF NOT EXISTS actorfsm_inbox_token ON actorfsm_inbox (token);
-        CREATE TABLE IF NOT EXISTS actorfsm_replies (
-            token bigint PRIMARY KEY, payload text NOT NULL, created_at timestamptz NOT NULL DEFAULT now());
-        ALTER TABLE actorfsm_replies ADD COLUMN IF NOT EXISTS created_at timestamptz NOT NULL DEFAULT now();
-        COMMIT;
+        DO $$
+        BEGIN
+            PERFORM pg_advisory_xact_lock(4617245463531);
+            IF to_regclass('actorfsm_leases_pending') IS NOT NULL THEN RETURN; END IF;
+            CREATE TABLE IF NOT EXISTS actorfsm_journal (
+                machine text NOT NULL, seq bigint NOT NULL, payload bytea NOT NULL,
+                PRIMARY KEY (machine, seq));
+            CREATE TABLE IF NOT EXISTS actorfsm_nodes (
+                node text PRIMARY KEY, expires_at timestamptz NOT NULL);
+            CREATE TABLE IF NOT EXISTS actorfsm_leases (
+                machine text PRIMARY KEY, node text NOT NULL, epoch bigint NOT NULL);
+            ALTER TABLE actorfsm_leases ADD COLUMN IF NOT EXISTS pending_work boolean NOT NULL DEFAULT true;
+            CREATE INDEX IF NOT EXISTS actorfsm_leases_node ON actorfsm_leases (node);
+            CREATE TABLE IF NOT EXISTS actorfsm_inbox (
+                id bigserial PRIMARY KEY, machine text NOT NULL, payload bytea NOT NULL,
+                reply_to text NOT NULL, token bigint NOT NULL, created_at timestamptz NOT NULL DEFAULT now());
+            ALTER TABLE actorfsm_inbox ADD COLUMN IF NOT EXISTS consumed_by text NOT NULL DEFAULT '';
+            CREATE INDEX IF NOT EXISTS actorfsm_inbox_machine ON actorfsm_inbox (machine);
+            CREATE INDEX IF NOT EXISTS actorfsm_inbox_token ON actorfsm_inbox (token);
+            CREATE TABLE IF NOT EXISTS actorfsm_replies (
+                token bigint PRIMARY KEY, payload text NOT NULL, created_at timestamptz NOT NULL DEFAULT now());
+            ALTER TABLE actorfsm_replies ADD COLUMN IF NOT EXISTS created_at timestamptz NOT NULL DEFAULT now();
+            -- The newest object, made last: its presence says everything above is done.
+            CREATE INDEX IF NOT EXISTS actorfsm_leases_pending ON actorfsm_leases (node, machine) WHERE pending_work;
+        END
+        $$;
         """
 
     /// $1 node: the channel the node listens on (a channel name is at most 63 bytes; a node's

@@ -168,4 +168,36 @@ import Testing
         }
         #expect(spaced?.description.contains("secret") == false)
     }
+
+    /// Processes that start while another writes and forwards find the tables made: they take
+    /// no lock on them, so none of them ends in a deadlock with the writer's statements.
+    @Test func processesStartingWhileAnotherWritesWaitForNoLock() async throws {
+        try await withPostgres(startWhileWriting)
+    }
+
+    /// The body of the test above, a function: it type-checks faster than a long closure.
+    private func startWhileWriting(on server: TemporaryPostgres) async throws {
+        let writer = try PostgresStore(url: server.url, node: "writer")
+        let doors = try Supervisor(schema: try doorSchema(), durability: doorDurability(writer))
+        let ids = (0..<50).map { "d\($0)" }
+        for id in ids { try await doors.activate(id: id, data: Door.Data()) }
+        let writing = Task {
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for id in ids {
+                    group.addTask {
+                        for step in 0..<40 { try await doors.send(to: id, step % 2 == 0 ? .open : .close) }
+                    }
+                }
+                try await group.waitForAll()
+            }
+        }
+        for index in 0..<20 {
+            let starting = try PostgresStore(url: server.url, node: "starting-\(index)")
+            starting.close()
+        }
+        try await writing.value
+        #expect(try await writer.integer("SELECT count(*) FROM actorfsm_journal") == Int64(ids.count * 41))
+        await doors.shutdown()
+        writer.close()
+    }
 }
