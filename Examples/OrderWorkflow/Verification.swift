@@ -1,4 +1,5 @@
 import ActorFSM
+import ActorFSMDurability
 import ActorFSMSQLite
 
 #if canImport(Glibc)

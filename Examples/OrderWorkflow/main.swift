@@ -9,6 +9,7 @@
 //                                          [--interrupt-after N [--interrupt-by stop|shutdown|escalate]]]
 //                            [--postgres URL|temporary --processes N [--kill-one]]
 import ActorFSM
+import ActorFSMDurability
 import ActorFSMSQLite
 import ActorFSMTesting
 

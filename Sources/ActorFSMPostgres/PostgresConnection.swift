@@ -1,4 +1,6 @@
 import ActorFSM
+import ActorFSMDistribution
+import ActorFSMDurability
 import CPostgreSQL
 
 #if canImport(Glibc)

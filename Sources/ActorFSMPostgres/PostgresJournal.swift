@@ -1,4 +1,6 @@
 import ActorFSM
+import ActorFSMDistribution
+import ActorFSMDurability
 
 /// The store's side of the database: its connection, the tables, and the leases this process
 /// holds. Used only on the store's thread (and by `PostgresStore.init` before it starts).

@@ -1,4 +1,6 @@
 import ActorFSM
+import ActorFSMDistribution
+import ActorFSMDurability
 
 #if canImport(Glibc)
 import Glibc

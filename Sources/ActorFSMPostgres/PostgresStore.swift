@@ -1,4 +1,6 @@
 import ActorFSM
+import ActorFSMDistribution
+import ActorFSMDurability
 
 #if canImport(Glibc)
 import Glibc
@@ -47,7 +49,7 @@ import Darwin
 /// **New machines.** Make them with ``Supervisor/activate(id:data:)`` or a durable
 /// ``Machine`` initializer, which claim the lease; a machine made by `spawn(id:data:)` claims
 /// none, and its writes are rejected as fenced.
-public final class PostgresStore: ForwardingStore {
+public final class PostgresStore: ForwardingStore, RoutingStore {
     /// The codec machines encode their values with.
     public let codec: any DurableCodec
     /// This process's name in the lease table.

@@ -1,4 +1,5 @@
 import ActorFSM
+import ActorFSMDurability
 import CSQLite
 
 /// One SQLite connection with the store's prepared statements. Used only on the store's

@@ -1,4 +1,5 @@
 import ActorFSM
+import ActorFSMDurability
 
 #if canImport(Glibc)
 import Glibc

@@ -1,4 +1,5 @@
 import ActorFSM
+import ActorFSMDurability
 
 
 /// A ``MachineStore`` in memory, for tests: a task of its own commits writes, in order and many

@@ -1,4 +1,5 @@
 import ActorFSM
+import ActorFSMDurability
 
 extension ManualClock: WallClock {
     /// The calendar time of the clock's start: 2026-01-01 00:00 UTC.

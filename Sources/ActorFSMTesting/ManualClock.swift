@@ -1,4 +1,5 @@
 import ActorFSM
+import ActorFSMDurability
 
 /// A clock whose time moves only when a test advances it, so timers are tested without sleeping.
 ///

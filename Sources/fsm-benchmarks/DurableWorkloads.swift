@@ -1,4 +1,5 @@
 import ActorFSM
+import ActorFSMDurability
 
 /// The durable workloads B8 and B9 share, on whatever store they are given.
 enum DurableWorkloads {

@@ -1,4 +1,6 @@
 import ActorFSM
+import ActorFSMDistribution
+import ActorFSMDurability
 import ActorFSMPostgres
 import ActorFSMSQLite
 import ActorFSMTesting

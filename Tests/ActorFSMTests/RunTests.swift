@@ -1,4 +1,5 @@
 import ActorFSM
+import ActorFSMDurability
 import Testing
 
 /// `run()` on machines and supervisors: it returns at a graceful end, throws what ended a

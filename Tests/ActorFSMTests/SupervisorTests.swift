@@ -1,4 +1,5 @@
 import ActorFSM
+import ActorFSMDurability
 import Testing
 
 /// A turnstile whose reset always fails: what the supervision tests restart.

@@ -3,6 +3,7 @@
 // one-second lease; prints "ready", then waits to be killed (the takeover tests SIGKILL it).
 
 import ActorFSM
+import ActorFSMDurability
 import ActorFSMPostgres
 import ActorFSMTesting
 import TestFixtures

@@ -11,7 +11,7 @@ import Synchronization
 /// pauses or suspends), so that a reader wakes once per run of records rather than per record.
 @usableFromInline
 final class Broadcast<Element: Sendable>: Sendable {
-    @usableFromInline typealias Waiter = UnsafeContinuation<Void, Never>
+    @usableFromInline package typealias Waiter = UnsafeContinuation<Void, Never>
 
     /// How many records the log holds (indices `0 ..< published`).
     @usableFromInline let published = Atomic<Int>(0)

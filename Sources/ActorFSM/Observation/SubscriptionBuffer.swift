@@ -7,7 +7,7 @@
 /// and an unbounded one takes every buffered record in one lock turn.
 @usableFromInline
 final class SubscriptionBuffer<Element: Sendable>: Sendable {
-    @usableFromInline typealias Waiter = UnsafeContinuation<Void, Never>
+    @usableFromInline package typealias Waiter = UnsafeContinuation<Void, Never>
 
     @usableFromInline let state: FencedMutex<SubscriptionState<Element, Waiter>>
     /// Told once, when the consumer goes (so a publisher can forget the subscription at once).

@@ -22,7 +22,7 @@ public struct TransitionRecord<Definition: MachineDefinition>: Sendable,
     public let target: State
     // Beside the one-byte states of most machines, where it fills padding: a record is copied
     // whole, so every byte counts.
-    @usableFromInline let postponedCount: UInt32
+    @usableFromInline package let postponedCount: UInt32
     /// What happened.
     public let outcome: Outcome
     /// How many actions ran to completion (exit, transition and entry actions).
@@ -38,8 +38,8 @@ public struct TransitionRecord<Definition: MachineDefinition>: Sendable,
     /// How many times a transition postponed the event before this record (see
     /// ``postpone(fileID:line:)``); 0 for an event handled when it first came.
     public var postponements: Int { Int(postponedCount) }
-    @usableFromInline let accepted: Timestamp
-    @usableFromInline let completed: Timestamp
+    @usableFromInline package let accepted: Timestamp
+    @usableFromInline package let completed: Timestamp
 
     /// When the machine accepted the event, on the system's continuous clock. Records read the
     /// real clock even when the machine's timers wait on another one (a `ManualClock` in tests),
@@ -53,7 +53,7 @@ public struct TransitionRecord<Definition: MachineDefinition>: Sendable,
     public var latency: Duration { .nanoseconds(completed.nanoseconds(since: accepted)) }
 
     @inlinable
-    init(
+    package init(
         sequenceNumber: UInt64, machineID: ID, source: State, event: Event?, predicates: PredicateContext,
         target: State, outcome: Outcome, actionsRun: Int, transitionLocation: SourceLocation?, origin: EventOrigin,
         acceptedAt: Timestamp, completedAt: Timestamp, postponements: UInt32 = 0, data: Definition.Data? = nil

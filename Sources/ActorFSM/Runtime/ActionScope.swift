@@ -1,6 +1,6 @@
 /// The machines whose actions are running in the current task (and its child tasks), innermost
 /// last. `send` consults it to refuse a send that would wait for itself.
 @usableFromInline
-enum ActionScope {
-    @usableFromInline @TaskLocal static var machines: [ObjectIdentifier] = []
+package enum ActionScope {
+    @usableFromInline @TaskLocal static package var machines: [ObjectIdentifier] = []
 }

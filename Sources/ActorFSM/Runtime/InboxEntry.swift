@@ -2,15 +2,15 @@ import Synchronization
 
 /// An accepted event waiting in a machine's inbox.
 @usableFromInline
-struct InboxEntry<Definition: MachineDefinition>: Sendable {
-    @usableFromInline typealias State = Definition.State
-    @usableFromInline typealias Event = Definition.Event
-    @usableFromInline typealias ID = Definition.ID
-    @usableFromInline typealias Record = TransitionRecord<Definition>
+package struct InboxEntry<Definition: MachineDefinition>: Sendable {
+    @usableFromInline package typealias State = Definition.State
+    @usableFromInline package typealias Event = Definition.Event
+    @usableFromInline package typealias ID = Definition.ID
+    @usableFromInline package typealias Record = TransitionRecord<Definition>
 
     /// What a waiting `send` is told about its event.
     @usableFromInline
-    enum Reply: Sendable {
+    package enum Reply: Sendable {
         /// The event was processed, or given the outcome `.stopped`: here is its record.
         case processed(Record)
         /// The sender was cancelled and took its event back before it started.
@@ -29,7 +29,7 @@ struct InboxEntry<Definition: MachineDefinition>: Sendable {
     /// It is answered once; later answers are ignored. `stop()` answers the senders of queued
     /// events at once, while their events stay queued to get their `.stopped` records in order.
     @usableFromInline
-    final class ReplySlot: Sendable {
+    package final class ReplySlot: Sendable {
         @usableFromInline let continuation: CheckedContinuation<Reply, Never>
         @usableFromInline let isAnswered = Atomic<Bool>(false)
 
@@ -67,7 +67,7 @@ struct InboxEntry<Definition: MachineDefinition>: Sendable {
     @usableFromInline let trace: (any AnyObject & Sendable)?
 
     @inlinable
-    init(
+    package init(
         event: Event?, predicates: PredicateContext?, origin: EventOrigin, acceptedAt: Timestamp,
         ticket: UInt64 = 0, senderScope: [ObjectIdentifier] = [], reply: ReplySlot? = nil,
         epoch: UInt64 = 0, trace: (any AnyObject & Sendable)? = nil

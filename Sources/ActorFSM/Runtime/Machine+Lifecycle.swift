@@ -55,7 +55,7 @@ extension Machine {
 
     /// Finishes, and returns once the machine has ended, also if it was stopping already
     /// (`finish()` returns at once then).
-    func finishAndAwaitEnd() async {
+    package func finishAndAwaitEnd() async {
         await finish()
         await awaitEnd()
     }
@@ -70,7 +70,7 @@ extension Machine {
     /// Returns once the machine has ended: its event in progress has completed and its last
     /// records are published. Called from one of its own actions, it returns at once: the
     /// machine cannot end while the action waits. For a supervisor's hard stop.
-    func awaitEnd() async {
+    package func awaitEnd() async {
         if ActionScope.machines.contains(ObjectIdentifier(self)) { return }
         await withCheckedContinuation { continuation in
             if !core.awaitEnd(continuation) { continuation.resume() }

@@ -192,7 +192,7 @@ extension Machine {
         _ acceptedAt: Timestamp, source: State, run: ActionRun, replying: Bool
     ) -> Record {
         settleData(failed: true)
-        _ = journal?.seal()
+        journal?.stopWriting()
         return complete(number, event, context, origin, acceptedAt, source: source, outcome: .stopped, run: run,
                         location: schema.storage.actions.transitionLocations[Int(index)],
                         observed: isObserved(replying: replying))
@@ -204,7 +204,7 @@ extension Machine {
     /// durable, and a durable supervisor restores the machine from the store once it works.
     @usableFromInline func refusedForStore(
         _ index: Int32, _ number: UInt64, _ event: Event?, _ context: PredicateContext, _ origin: EventOrigin,
-        _ acceptedAt: Timestamp, source: State, failure: StoreError, replying: Bool
+        _ acceptedAt: Timestamp, source: State, failure: any Error, replying: Bool
     ) -> Record {
         settleData(failed: true)
         return complete(number, event, context, origin, acceptedAt, source: source,

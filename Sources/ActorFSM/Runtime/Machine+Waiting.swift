@@ -4,7 +4,7 @@ extension Machine {
     /// `send` on a busy machine: queues the event, or waits for room, then waits for its record.
     ///
     /// - Parameter forwarded: the store's number of an event another process forwarded (see
-    ///   ``Machine/sendDurably(_:_:forwarded:)``), 0 if none.
+    ///   `sendDurably(_:_:forwarded:)`), 0 if none.
     @usableFromInline func sendThroughInbox(
         _ event: Event, _ predicates: PredicateContext?, acceptedAt: Timestamp, scope: [ObjectIdentifier],
         forwarded: Int64 = 0
@@ -12,7 +12,7 @@ extension Machine {
         let taken = mailbox.withLock { $0.inbox.takeTicket() }
         let ticket = forwarded != 0 && journal != nil ? taken | Self.forwardedTicketFlag : taken
         if ticket != taken { journal?.expect(forwarded, ticket: ticket) }
-        defer { if forwarded != 0 { journal?.forgetForwarded(ticket) } }
+        defer { if forwarded != 0 { journal?.forgetDelivered(ticket) } }
         let trace = callerContext
         let reply = await withTaskCancellationHandler {
             await withCheckedContinuation { (continuation: CheckedContinuation<Entry.Reply, Never>) in

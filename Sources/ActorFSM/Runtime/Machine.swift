@@ -29,9 +29,9 @@ public final actor Machine<Definition: MachineDefinition> {
     public typealias ID = Definition.ID
     /// The record type this machine publishes.
     public typealias Record = TransitionRecord<Definition>
-    @usableFromInline typealias Entry = InboxEntry<Definition>
+    @usableFromInline package typealias Entry = InboxEntry<Definition>
     /// The machine's core, whose `finish()` waiters are continuations.
-    @usableFromInline typealias Core = MachineCore<Definition, CheckedContinuation<Void, Never>>
+    @usableFromInline package typealias Core = MachineCore<Definition, CheckedContinuation<Void, Never>>
 
     /// The machine's id.
     public nonisolated let id: ID
@@ -83,7 +83,7 @@ public final actor Machine<Definition: MachineDefinition> {
     /// Whether the event just processed was postponed, not handled: its record is not real.
     @exclusivity(unchecked) @usableFromInline var postponedJustNow = false
     /// Where a durable machine writes its transitions; `nil` for a machine in memory only.
-    @usableFromInline nonisolated let journal: MachineJournal<Definition>?
+    @usableFromInline nonisolated package let journal: (any MachineJournaling<Definition>)?
 
     /// Continuations of tests waiting for the machine to reach a point.
     @usableFromInline
@@ -140,26 +140,28 @@ public final actor Machine<Definition: MachineDefinition> {
         self.init(schema: schema, id: id, data: (), startingIn: state, configuration: configuration)
     }
 
-    init(
+    /// Creates a machine; a durable one reports to `journal`, and resumes from its
+    /// ``MachineJournaling/resumption`` if it has one.
+    package init(
         schema: Schema<Definition>, id: ID, data: Definition.Data, startingIn state: State?, settings: MachineSettings<State>,
-        link: ParentLink<Definition>?, generation: UInt64, journal: MachineJournal<Definition>? = nil
+        link: ParentLink<Definition>?, generation: UInt64, journal: (any MachineJournaling<Definition>)? = nil
     ) {
         // A machine in memory never touches a value of the durability's generic types here:
         // code not specialized for the machine's types (a supervisor's spawn) would look up
         // their metadata for every machine.
-        let restored = journal?.isRestored == true
+        let resumption = journal?.resumption
         self.id = id
         self.initialData = data
-        self.committedData = restored ? journal!.restoredData() : data
+        self.committedData = resumption?.data ?? data
         self.schema = schema
         self.settings = settings
         self.link = link
         self.generation = generation
         self.journal = journal
         self.mailbox = FencedMutex(Mailbox(capacity: settings.configuration.inboxCapacity))
-        let start = restored ? journal!.restoredState() : state ?? schema.initialState
+        let start = resumption?.state ?? state ?? schema.initialState
         let storage = schema.storage
-        let core = Core(startingIn: start, of: storage, sequenceNumber: restored ? journal!.restoredSequenceNumber : 0)
+        let core = Core(startingIn: start, of: storage, sequenceNumber: resumption?.sequenceNumber ?? 0)
         self.core = core
         settings.instrument?.machineStarted(id)
         var arming: [(Alarm, Duration)]?
@@ -167,18 +169,19 @@ public final actor Machine<Definition: MachineDefinition> {
             // The deadlines are fixed now; the tasks that wait for them start on the actor.
             let clock = settings.configuration.clock
             let timeouts = storage.timers.stateTimeouts[Int(core.stateID)]
-            let alarms = journal.map { Self.durableAlarms(timeouts, journal: $0, clock: clock) }
+            let alarms = journal?.alarms(for: timeouts, clock: clock)
                 ?? timeouts.map { (Alarm(after: $0.duration, on: clock), $0.duration) }
             timers = StateTimers()
             if !alarms.isEmpty || !storage.timers.stateTasks[Int(core.stateID)].isEmpty { arming = alarms }
         }
-        // A new durable machine's creation entry (with the deadlines just fixed) is its first
-        // write: it is handed to the store before anything can run on the actor.
-        if !restored, let journal { journal.writeCreation(state: start, stateID: core.stateID, data: data) }
-        // A restored machine's own events (the interrupted one, those it posted to itself) are
-        // queued before anything can run on the actor: a timer that fell due while the process
-        // was down joins the inbox behind them, as it would have in the live machine.
-        if restored { resume() }
+        if let journal {
+            // A new durable machine's creation entry (with the deadlines just fixed) is its first
+            // write: it is handed to the store before anything can run on the actor. A restored
+            // machine's own events (the interrupted one, those it posted to itself) are queued
+            // before anything can run on the actor: a timer that fell due while the process was
+            // down joins the inbox behind them, as it would have in the live machine.
+            if let resumption { resume(resumption) } else { journal.created(in: start, stateID: core.stateID, data: data) }
+        }
         if let arming { Task { await self.armInitialState(arming) } }
     }
 

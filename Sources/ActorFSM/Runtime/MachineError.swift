@@ -26,12 +26,12 @@ public struct MachineError<Definition: MachineDefinition>: Error, Sendable, Cust
     /// `send` whose event still waited in the inbox when `stop()` answered it.
     public let record: TransitionRecord<Definition>?
     /// Why the supervisor, not the machine, refused, if it did.
-    let supervisorShutDown: Bool
+    package let supervisorShutDown: Bool
     /// The store's or the recovery's error, for `.notDurable`.
-    let cause: (any Error)?
+    package let cause: (any Error)?
 
     @usableFromInline
-    init(_ kind: Kind, machineID: Definition.ID, record: TransitionRecord<Definition>? = nil,
+    package init(_ kind: Kind, machineID: Definition.ID, record: TransitionRecord<Definition>? = nil,
          supervisorShutDown: Bool = false, cause: (any Error)? = nil) {
         self.kind = kind
         self.machineID = machineID
@@ -40,9 +40,9 @@ public struct MachineError<Definition: MachineDefinition>: Error, Sendable, Cust
         self.cause = cause
     }
 
-    /// The error an action threw, for `.actionFailed`; the store's ``StoreError`` or the
-    /// recovery's ``DurabilityError``, for `.notDurable`; the supervisor's escalation, for
-    /// `.stopped` after one shut the supervisor down.
+    /// The error an action threw, for `.actionFailed`; for `.notDurable`, the store's
+    /// `StoreError` or the recovery's `DurabilityError` (both from `ActorFSMDurability`); the
+    /// supervisor's escalation, for `.stopped` after one shut the supervisor down.
     public var underlying: (any Error)? {
         if let cause { return cause }
         if case .failed(let error)? = record?.outcome { return error }
@@ -73,12 +73,12 @@ public struct MachineError<Definition: MachineDefinition>: Error, Sendable, Cust
 /// The kinds of ``MachineError``, the same for every machine definition.
 public struct MachineErrorKind: Sendable, Hashable, CustomStringConvertible {
     @usableFromInline
-    enum Code: Sendable, Hashable, CaseIterable {
+    package enum Code: Sendable, Hashable, CaseIterable {
         case stopped, inboxFull, reentrantSend, actionFailed, cancelled, unknownMachine, duplicateMachine, notDurable
     }
     @usableFromInline let code: Code
 
-    @usableFromInline init(code: Code) { self.code = code }
+    @usableFromInline package init(code: Code) { self.code = code }
 
     /// The machine is stopped, or finishing, and takes no new event.
     public static let stopped = Self(code: .stopped)

@@ -5,9 +5,9 @@
 /// events.
 @usableFromInline
 struct Mailbox<Definition: MachineDefinition>: Sendable {
-    @usableFromInline typealias State = Definition.State
-    @usableFromInline typealias Event = Definition.Event
-    @usableFromInline typealias ID = Definition.ID
+    @usableFromInline package typealias State = Definition.State
+    @usableFromInline package typealias Event = Definition.Event
+    @usableFromInline package typealias ID = Definition.ID
     /// The accepted events not yet started, and the senders waiting for room.
     @usableFromInline var inbox: Inbox<Definition>
     /// The events posted with a delay and not yet delivered.

@@ -4,10 +4,10 @@ import Synchronization
 /// by all its machines, so that a machine carries one reference instead of callbacks of its own.
 /// The runtime owns this type; a parent says what it wants to hear.
 @usableFromInline
-final class ParentLink<Definition: MachineDefinition>: Sendable {
-    @usableFromInline typealias State = Definition.State
-    @usableFromInline typealias Event = Definition.Event
-    @usableFromInline typealias ID = Definition.ID
+package final class ParentLink<Definition: MachineDefinition>: Sendable {
+    @usableFromInline package typealias State = Definition.State
+    @usableFromInline package typealias Event = Definition.Event
+    @usableFromInline package typealias ID = Definition.ID
     /// What the parent sets and its machines read without a lock.
     @usableFromInline let flags: ParentFlags
     /// Told each record, while the parent listens.
@@ -35,7 +35,7 @@ final class ParentLink<Definition: MachineDefinition>: Sendable {
 /// record: calling the parent for every record would make busy machines on different cores
 /// contend for it when nobody listens.
 @usableFromInline
-final class ParentFlags: Sendable {
+package final class ParentFlags: Sendable {
     /// Whether the parent listens for the machines' records.
     @usableFromInline let isListening = Atomic<Bool>(false)
     /// Whether the parent has let go of its machines (it is shutting down), so that a machine

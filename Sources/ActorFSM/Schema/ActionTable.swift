@@ -2,8 +2,8 @@
 /// exit and entry actions composed with them under the entry/exit policy.
 @usableFromInline
 final class ActionTable<Definition: MachineDefinition>: Sendable {
-    @usableFromInline typealias State = Definition.State
-    @usableFromInline typealias Event = Definition.Event
+    @usableFromInline package typealias State = Definition.State
+    @usableFromInline package typealias Event = Definition.Event
     @usableFromInline let entryActions: [Actions<Definition>]
     @usableFromInline let exitActions: [Actions<Definition>]
     let policy: EntryExitPolicy

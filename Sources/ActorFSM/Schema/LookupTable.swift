@@ -2,10 +2,10 @@
 /// (state, event) a cell that names its transition or the group table its predicates index.
 /// It finds transitions and evaluates their conditions; it runs nothing.
 @usableFromInline
-final class LookupTable<Definition: MachineDefinition>: Sendable {
-    @usableFromInline typealias State = Definition.State
-    @usableFromInline typealias Event = Definition.Event
-    @usableFromInline let stateIDs: [State: Int32]
+final package class LookupTable<Definition: MachineDefinition>: Sendable {
+    @usableFromInline package typealias State = Definition.State
+    @usableFromInline package typealias Event = Definition.Event
+    @usableFromInline package let stateIDs: [State: Int32]
     /// For states that are payload-free enums: ids by tag, without hashing.
     @usableFromInline let stateTagTable: TagTable?
     /// Events and then timeouts: the width of a row of `cells` and of `groupIndex`.
@@ -13,7 +13,7 @@ final class LookupTable<Definition: MachineDefinition>: Sendable {
     @usableFromInline let eventID: @Sendable (Event) -> Int32?
     /// For events matched by value that are payload-free enums: ids by tag, without a closure.
     @usableFromInline let tagTable: TagTable?
-    @usableFromInline let predicateTypes: [PredicateType]
+    @usableFromInline package let predicateTypes: [PredicateType]
     /// The identifiers of `predicateTypes`, by slot.
     @usableFromInline let predicateTypeIDs: [ObjectIdentifier]
     @usableFromInline let predicateSlots: [ObjectIdentifier: Int32]

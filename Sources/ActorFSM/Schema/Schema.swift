@@ -25,7 +25,7 @@ public struct Schema<Definition: MachineDefinition>: Sendable {
     public typealias Event = Definition.Event
     /// The definition's machine id type.
     public typealias ID = Definition.ID
-    @usableFromInline let storage: SchemaStorage<Definition>
+    @usableFromInline package let storage: SchemaStorage<Definition>
 
     /// Builds and validates a schema.
     ///

@@ -4,20 +4,20 @@
 ///
 /// Every stored property is a `let` of a `Sendable` type, so the class is `Sendable` by construction.
 @usableFromInline
-final class SchemaStorage<Definition: MachineDefinition>: Sendable {
-    @usableFromInline typealias State = Definition.State
-    @usableFromInline typealias Event = Definition.Event
+final package class SchemaStorage<Definition: MachineDefinition>: Sendable {
+    @usableFromInline package typealias State = Definition.State
+    @usableFromInline package typealias Event = Definition.Event
     let initial: Int32
     /// The states declared final.
     let finalStates: Set<State>
-    @usableFromInline let states: [State]
+    @usableFromInline package let states: [State]
     @usableFromInline let events: [any Hashable & Sendable]
     /// Labels of the events, then of the timeouts.
     let eventLabels: [String]
     /// Every transition, flattened, as the compiler made it.
     let transitions: [CompiledTransition<Definition>]
     /// Finds transitions.
-    @usableFromInline let table: LookupTable<Definition>
+    @usableFromInline package let table: LookupTable<Definition>
     /// Runs them.
     @usableFromInline let actions: ActionTable<Definition>
     /// Arms their timers.

@@ -1,9 +1,9 @@
 /// A schema's timers: the durations of its `after(…)` statements, which timeouts each state
 /// arms, and which tasks it runs.
 @usableFromInline
-struct TimerTable<Definition: MachineDefinition>: Sendable {
-    @usableFromInline typealias State = Definition.State
-    @usableFromInline typealias Event = Definition.Event
+package struct TimerTable<Definition: MachineDefinition>: Sendable {
+    @usableFromInline package typealias State = Definition.State
+    @usableFromInline package typealias Event = Definition.Event
     /// The durations of the table's timeouts; the one at index `i` has event id `eventCount + i`.
     let timeouts: [Duration]
     /// The number of events: timeouts are numbered after them.
@@ -16,9 +16,9 @@ struct TimerTable<Definition: MachineDefinition>: Sendable {
     @usableFromInline let hasTimedStates: Bool
 
     /// A timeout a state arms: its event id and its duration.
-    struct StateTimeout: Sendable {
+    @usableFromInline package struct StateTimeout: Sendable {
         let eventID: Int32
-        let duration: Duration
+        package let duration: Duration
     }
 
     /// The timers of `transitions`, whose timeout event ids follow the `eventCount` events.

@@ -12,7 +12,7 @@ public struct UnhandledReason: Sendable, Hashable, CustomStringConvertible {
     public let predicateType: String?
 
     @usableFromInline
-    init(_ kind: Kind, _ predicateType: String? = nil) {
+    package init(_ kind: Kind, _ predicateType: String? = nil) {
         self.kind = kind
         self.predicateType = predicateType
     }
@@ -36,15 +36,15 @@ public struct UnhandledReason: Sendable, Hashable, CustomStringConvertible {
     public struct Kind: Sendable, Hashable {
         /// The kind, as a closed enum; the public face is the struct, so kinds can be added.
         @usableFromInline
-        enum Code: Sendable, Hashable, CaseIterable {
+        package enum Code: Sendable, Hashable, CaseIterable {
             case unknownEvent, unknownState, noTransition, missingPredicate, unknownPredicate, ambiguousPredicate
             case postponedCapacityReached
         }
         /// Which kind this is.
-        @usableFromInline let code: Code
+        @usableFromInline package let code: Code
 
         /// The kind `code`.
-        @usableFromInline init(code: Code) { self.code = code }
+        @usableFromInline package init(code: Code) { self.code = code }
 
         // Computed rather than stored: a stored static is reached through a lazy-initialisation
         // check, which a lookup that finds no transition paid on every event.

@@ -8,16 +8,14 @@ extension Supervisor {
     /// passes a null pointer rather than a generic value whose layout it must look up.)
     func makeMachine(
         id: ID, data: Definition.Data, startingIn state: State?, in registry: inout Registry,
-        resuming predecessor: MachineJournal<Definition>? = nil
+        resuming predecessor: (any MachineJournaling<Definition>)? = nil
     ) -> Child {
         let link = nextLink(&registry)
         let generation = registry.generation
         let machine: Child
-        if let durable {
-            let key = durable.key(id)
-            let recovery = predecessor?.seal().map { Recovery.resuming($0, coding: durable, schema: schema, key: key) }
+        if let journaling {
             machine = Child(schema: schema, id: id, data: data, startingIn: state, settings: settings, link: link,
-                            generation: generation, journal: journal(for: id, key: key, coding: durable, recovery: recovery))
+                            generation: generation, journal: journaling.journal(for: id, resuming: predecessor, of: self))
         } else {
             machine = Child(schema: schema, id: id, data: data, startingIn: state, settings: settings, link: link,
                             generation: generation)
@@ -29,7 +27,7 @@ extension Supervisor {
     /// The link every machine shares; the next machine's generation is then
     /// `registry.generation`. (Two results, not a tuple: code not specialized for the machine's
     /// types would look up the tuple's metadata for every machine.)
-    func nextLink(_ registry: inout Registry) -> ParentLink<Definition> {
+    package func nextLink(_ registry: inout Registry) -> ParentLink<Definition> {
         registry.generation += 1
         let link = registry.link ?? ParentLink(
             flags: flags, recorded: { [weak self] in self?.machineRecorded($0) },

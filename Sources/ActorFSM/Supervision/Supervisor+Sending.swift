@@ -7,34 +7,16 @@ extension Supervisor {
     public func send(
         to id: ID, _ event: Event, predicates: PredicateContext? = nil
     ) async throws(MachineError<Definition>) -> TransitionRecord<Definition> {
-        if let elsewhere = heldElsewhereLately(id) {
-            return try await forward(event, predicates: predicates, to: id, wantsReply: true, heldElsewhere: elsewhere)!
-        }
-        let machine: Child?
-        do {
-            machine = try await machineRestoring(id: id, origin: .send)
-        } catch where Self.isHeldElsewhere(error) {
-            return try await forward(event, predicates: predicates, to: id, wantsReply: true, heldElsewhere: error)!
-        }
-        guard let machine else { throw noMachine(id, origin: .send) }
+        if let journaling { return try await journaling.send(event, predicates: predicates, to: id, of: self) }
+        guard let machine = machine(id: id) else { throw noMachine(id, origin: .send) }
         return try await machine.send(event, predicates: predicates)
     }
 
     /// Posts `event` to the machine under `id`, waiting for room in its inbox; see
     /// ``Machine/post(_:predicates:)``.
     public func post(to id: ID, _ event: Event, predicates: PredicateContext? = nil) async throws(MachineError<Definition>) {
-        if let elsewhere = heldElsewhereLately(id) {
-            _ = try await forward(event, predicates: predicates, to: id, wantsReply: false, heldElsewhere: elsewhere)
-            return
-        }
-        let machine: Child?
-        do {
-            machine = try await machineRestoring(id: id, origin: .post)
-        } catch where Self.isHeldElsewhere(error) {
-            _ = try await forward(event, predicates: predicates, to: id, wantsReply: false, heldElsewhere: error)
-            return
-        }
-        guard let machine else { throw noMachine(id, origin: .post) }
+        if let journaling { return try await journaling.post(event, predicates: predicates, to: id, of: self) }
+        guard let machine = machine(id: id) else { throw noMachine(id, origin: .post) }
         try await machine.post(event, predicates: predicates)
     }
 
@@ -47,7 +29,7 @@ extension Supervisor {
 
     /// Why there is no machine under `id`: the supervisor has shut down (by `shutdown()` or
     /// an escalation, which removes every machine), or it never had one.
-    func noMachine(_ id: ID, origin: EventOrigin) -> MachineError<Definition> {
+    package func noMachine(_ id: ID, origin: EventOrigin) -> MachineError<Definition> {
         let error = isShutDown ? shutDownError(id)
             : MachineError<Definition>(.unknownMachine, machineID: id)
         settings.instrument?.eventRefused(error, origin: origin)

@@ -31,15 +31,15 @@ public final class Supervisor<Definition: MachineDefinition>: Sendable {
     /// How machines are run and restarted.
     public let configuration: SupervisorConfiguration<State>
 
-    struct Registry {
-        var machines: [ID: Child] = [:]
-        var generation: UInt64 = 0
+    package struct Registry {
+        package var machines: [ID: Child] = [:]
+        package var generation: UInt64 = 0
         /// Recent restarts of all machines, for the overall intensity.
         var restarts = RingBuffer<ContinuousClock.Instant>()
         /// Recent restarts of each machine that restarted lately, for the per-machine intensity.
         var restartsByMachine: [ID: RingBuffer<ContinuousClock.Instant>] = [:]
-        var isShutDown = false
-        var escalation: Escalation?
+        package var isShutDown = false
+        package var escalation: Escalation?
         var escalating: Task<Void, Never>?
         /// The shutdown in progress or done, which later calls wait for.
         var shuttingDown: Task<Void, Never>?
@@ -51,14 +51,14 @@ public final class Supervisor<Definition: MachineDefinition>: Sendable {
         var link: ParentLink<Definition>?
         /// Machines of a durable supervisor being restored from the store, by id: concurrent
         /// callers wait for the one restoration.
-        var restoring: [ID: Task<Loaded?, any Error>] = [:]
+        package var restoring: [ID: Task<(machine: Child, isNew: Bool)?, any Error>] = [:]
         /// Machines of a durable supervisor whose store failed a write, to restore from the
         /// store once it works again; see `Supervisor+StoreRecovery`.
-        var awaitingStore: Set<ID> = []
+        package var awaitingStore: Set<ID> = []
         /// The task that restores them, while there are any.
-        var storeRecovery: Task<Void, Never>?
+        package var storeRecovery: Task<Void, Never>?
         /// Machines being passivated: their end is reported as `.passivated`.
-        var passivating: Set<ObjectIdentifier> = []
+        package var passivating: Set<ObjectIdentifier> = []
     }
 
     private struct Listeners {
@@ -66,7 +66,7 @@ public final class Supervisor<Definition: MachineDefinition>: Sendable {
         var isFinished = false
     }
 
-    let registry = Locked(Registry())
+    package let registry = Locked(Registry())
     private let listeners = Locked(Listeners())
     /// Whether anyone listens, and whether `shutdown()` or `stop()` is ending every machine (they then
     /// leave the registry together at the end), readable without a lock: so that busy machines
@@ -74,9 +74,9 @@ public final class Supervisor<Definition: MachineDefinition>: Sendable {
     /// shutdown finishes do not contend for the registry's lock. `hasLetGo` is set under the
     /// registry's lock, so a reading under that lock is current.
     let flags = ParentFlags()
-    let settings: MachineSettings<State>
-    /// How a durable supervisor's machines are written and read; `nil` in memory only.
-    let durable: DurableCoding<Definition>?
+    package let settings: MachineSettings<State>
+    /// What keeps a durable supervisor's machines; `nil` in memory only.
+    package let journaling: (any SupervisorJournaling<Definition>)?
     let now: @Sendable () -> ContinuousClock.Instant
 
     /// Creates a supervisor for machines of `schema`.
@@ -91,19 +91,19 @@ public final class Supervisor<Definition: MachineDefinition>: Sendable {
         schema: Schema<Definition>, configuration: SupervisorConfiguration<State>,
         now: @escaping @Sendable () -> ContinuousClock.Instant
     ) {
-        self.init(schema: schema, configuration: configuration, now: now, durable: nil)
+        self.init(schema: schema, configuration: configuration, now: now, journaling: nil)
     }
 
-    /// Creates a supervisor whose machines are durable through `durable`, if given.
-    init(
+    /// Creates a supervisor whose machines are durable through `journaling`, if given.
+    package init(
         schema: Schema<Definition>, configuration: SupervisorConfiguration<State>,
-        now: @escaping @Sendable () -> ContinuousClock.Instant, durable: DurableCoding<Definition>?
+        now: @escaping @Sendable () -> ContinuousClock.Instant, journaling: (any SupervisorJournaling<Definition>)?
     ) {
         self.schema = schema
         self.configuration = configuration
         self.settings = MachineSettings(configuration.supervisedMachine)
         self.now = now
-        self.durable = durable
+        self.journaling = journaling
     }
 
     /// Creates a machine under `id` that owns `data`, in the initial state or in `state`. A

@@ -12,7 +12,7 @@ public enum SupervisorReport<Definition: MachineDefinition>: Sendable {
     case restarted(id: ID, after: any Error)
     /// A machine stopped and was removed.
     case terminated(id: ID, MachineTermination)
-    /// A durable machine was written out of memory (``Supervisor/passivate(id:)``): it is not
+    /// A durable machine was written out of memory (`passivate(id:)`, in `ActorFSMDurability`): it is not
     /// finished, and its next event restores it from the store.
     case passivated(id: ID)
     /// A failure exceeded the restart intensity, or the strategy escalates: every machine was

@@ -5,7 +5,7 @@
 /// Elements are moved in and out of raw storage, never copied, so a queue of large generic
 /// values costs no reference counting or value-witness calls per element.
 @usableFromInline
-struct RingBuffer<Element> {
+package struct RingBuffer<Element> {
     @usableFromInline
     struct Header {
         @usableFromInline var head: Int

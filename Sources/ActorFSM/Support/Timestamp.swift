@@ -20,13 +20,13 @@ import Darwin
 /// (`CLOCK_BOOTTIME` on Linux, `CLOCK_MONOTONIC_RAW` on Darwin), and an instant of that clock is
 /// its reading as a duration since the clock's epoch (`systemEpoch`), so converting back is exact.
 @usableFromInline
-struct Timestamp: Sendable, BitwiseCopyable {
+package struct Timestamp: Sendable, BitwiseCopyable {
     /// Nanoseconds since the continuous clock's epoch.
-    @usableFromInline let nanoseconds: Int64
+    @usableFromInline package let nanoseconds: Int64
 
     /// The reading `nanoseconds` after the clock's epoch.
     @inlinable
-    init(nanoseconds: Int64) { self.nanoseconds = nanoseconds }
+    package init(nanoseconds: Int64) { self.nanoseconds = nanoseconds }
 
     /// The reading that `instant` is: exact for the clock's own instants, which count whole
     /// nanoseconds; a finer instant is truncated to the nanosecond.
@@ -40,7 +40,7 @@ struct Timestamp: Sendable, BitwiseCopyable {
     /// An ordinary call: it costs little next to the system call, and it keeps the platform's
     /// choice of clock in this file.
     @usableFromInline
-    static var now: Timestamp {
+    static package var now: Timestamp {
         #if os(Linux)
         return reading(CLOCK_BOOTTIME)
         #elseif canImport(Darwin)
@@ -78,5 +78,5 @@ struct Timestamp: Sendable, BitwiseCopyable {
 
     /// The time from `earlier` to this reading.
     @inlinable
-    func nanoseconds(since earlier: Timestamp) -> Int64 { nanoseconds &- earlier.nanoseconds }
+    package func nanoseconds(since earlier: Timestamp) -> Int64 { nanoseconds &- earlier.nanoseconds }
 }

@@ -23,13 +23,21 @@ extension MatchingPredicate {
     /// predicate decoded from another).
     var qualifiedName: String { "\(typeName).\(caseName)" }
     /// `Enforcement`.
-    var typeName: String { (self as? RemotePredicate)?.typeName ?? "\(Self.self)" }
+    package var typeName: String { (self as? any NamedPredicate)?.typeName ?? "\(Self.self)" }
     /// `weak`.
-    var caseName: String { (self as? RemotePredicate)?.caseName ?? "\(self)" }
+    package var caseName: String { (self as? any NamedPredicate)?.caseName ?? "\(self)" }
+}
+
+/// A predicate that stands for one of another process's, which it names: it prints as that one.
+package protocol NamedPredicate {
+    /// The original's type name.
+    var typeName: String { get }
+    /// The original's case name.
+    var caseName: String { get }
 }
 
 extension MatchingPredicate {
     /// This case's position in `allCases`, its dense id in every schema, or -1 if `allCases`
     /// does not list it. O(1) for a payload-free enum (see ``CaseOrdinals``).
-    @inlinable var ordinal: Int32 { CaseOrdinals.ordinal(of: self) }
+    @inlinable package var ordinal: Int32 { CaseOrdinals.ordinal(of: self) }
 }

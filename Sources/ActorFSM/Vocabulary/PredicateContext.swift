@@ -89,7 +89,7 @@ public struct PredicateContext: Sendable, CustomStringConvertible {
     @inlinable init(inline: InlinePredicates) { representation = .inline(inline) }
 
     /// Whether the context holds no predicate: lookups then take their shortest path.
-    @inlinable var isEmpty: Bool {
+    @inlinable package var isEmpty: Bool {
         if case .inline(let small) = representation { small.count == 0 } else { false }
     }
 

@@ -12,8 +12,8 @@
 /// ``run(event:context:commit:counting:)``, in code specialized where the machine runs.
 @usableFromInline
 final class SynchronousRun<Definition: MachineDefinition>: Sendable {
-    @usableFromInline typealias State = Definition.State
-    @usableFromInline typealias Event = Definition.Event
+    @usableFromInline package typealias State = Definition.State
+    @usableFromInline package typealias Event = Definition.Event
     /// Runs actions with the event (`nil` for a timeout), a maker of the context for actions that
     /// take it, and the count of actions completed so far.
     @usableFromInline

@@ -1,4 +1,5 @@
 import ActorFSM
+import ActorFSMDurability
 import ActorFSMPostgres
 import ActorFSMTesting
 import Testing

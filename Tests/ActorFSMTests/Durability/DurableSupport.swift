@@ -1,4 +1,5 @@
 import ActorFSM
+import ActorFSMDurability
 import ActorFSMTesting
 
 /// A door whose machine counts how often it opened, kept in a store.

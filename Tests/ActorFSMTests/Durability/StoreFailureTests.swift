@@ -1,4 +1,5 @@
 import ActorFSM
+import ActorFSMDurability
 import ActorFSMTesting
 import Synchronization
 import Testing

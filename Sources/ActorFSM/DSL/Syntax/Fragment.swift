@@ -1,8 +1,8 @@
 /// One statement of the DSL as far as it has been written: the parts a context block or a later
 /// pipe stage has not supplied yet are still empty.
 struct Fragment<Definition: MachineDefinition>: Sendable {
-    @usableFromInline typealias State = Definition.State
-    @usableFromInline typealias Event = Definition.Event
+    @usableFromInline package typealias State = Definition.State
+    @usableFromInline package typealias Event = Definition.Event
     var events: [EventMatcher<Event>] = []
     var target: Target<State>?
     var clauses: [MatchClause] = []

@@ -15,10 +15,10 @@
 /// - senders wait only while the queue is full, and are let in, in order, with their events.
 @usableFromInline
 struct Inbox<Definition: MachineDefinition>: Sendable {
-    @usableFromInline typealias State = Definition.State
-    @usableFromInline typealias Event = Definition.Event
-    @usableFromInline typealias ID = Definition.ID
-    @usableFromInline typealias Entry = InboxEntry<Definition>
+    @usableFromInline package typealias State = Definition.State
+    @usableFromInline package typealias Event = Definition.Event
+    @usableFromInline package typealias ID = Definition.ID
+    @usableFromInline package typealias Entry = InboxEntry<Definition>
 
     /// What the inbox takes.
     @usableFromInline

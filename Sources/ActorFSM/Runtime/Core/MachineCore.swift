@@ -15,10 +15,10 @@
 /// property, and a non-mutating call on it would first copy the whole core, through its generic
 /// value witness, once per event.
 @usableFromInline
-struct MachineCore<Definition: MachineDefinition, Waiter: Sendable>: Sendable {
-    @usableFromInline typealias State = Definition.State
-    @usableFromInline typealias Event = Definition.Event
-    @usableFromInline typealias Storage = SchemaStorage<Definition>
+package struct MachineCore<Definition: MachineDefinition, Waiter: Sendable>: Sendable {
+    @usableFromInline package typealias State = Definition.State
+    @usableFromInline package typealias Event = Definition.Event
+    @usableFromInline package typealias Storage = SchemaStorage<Definition>
 
     // The fields whose layout does not depend on `State` come first, so that code not
     // specialized for the machine's types (a supervisor's shutdown) reaches them at fixed

@@ -3,12 +3,12 @@
 /// Fixing the deadline at once, rather than when a task gets round to sleeping, is what makes
 /// timers deterministic under a manual clock: time advanced after a state was entered counts,
 /// whenever the waiting task starts.
-struct Alarm: Sendable {
+@usableFromInline package struct Alarm: Sendable {
     /// Sleeps until the deadline, then returns how late it woke.
     private let sleep: @Sendable () async throws -> Duration
 
     /// An alarm `delay` from now on `clock`.
-    init(after delay: Duration, on clock: any Clock<Duration>) {
+    package init(after delay: Duration, on clock: any Clock<Duration>) {
         self = Self.make(after: delay, on: clock)
     }
 

@@ -21,7 +21,7 @@ extension Machine {
     }
 
     /// Schedules a delayed post, from the actor or from an action running off it. A durable
-    /// machine writes it to its journal (see ``MachineJournal/register(_:_:_:deadline:)``), or,
+    /// machine writes it to its journal (see ``MachineJournaling/registerDelayed(_:_:after:fromAction:)``), or,
     /// restoring one, passes its stored `ticket`.
     nonisolated func schedule(
         _ event: Event, after delay: Duration, predicates: PredicateContext?, ticket stored: UInt64? = nil,

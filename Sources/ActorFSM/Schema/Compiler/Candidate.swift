@@ -1,8 +1,8 @@
 /// One transition of one state as the compiler sees it: a statement split per event, its
 /// predicates combined into a filter.
 struct Candidate<Definition: MachineDefinition>: Sendable {
-    @usableFromInline typealias State = Definition.State
-    @usableFromInline typealias Event = Definition.Event
+    @usableFromInline package typealias State = Definition.State
+    @usableFromInline package typealias Event = Definition.Event
     let fragment: Fragment<Definition>
     let event: EventMatcher<Event>
     let filter: PredicateFilter

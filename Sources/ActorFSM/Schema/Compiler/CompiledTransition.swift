@@ -1,7 +1,7 @@
 /// A transition as the schema stores it: everything by dense id.
 struct CompiledTransition<Definition: MachineDefinition>: Sendable {
-    @usableFromInline typealias State = Definition.State
-    @usableFromInline typealias Event = Definition.Event
+    @usableFromInline package typealias State = Definition.State
+    @usableFromInline package typealias Event = Definition.Event
     let source: Int32
     let event: Int32
     let target: Int32

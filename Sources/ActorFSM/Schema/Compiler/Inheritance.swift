@@ -1,8 +1,8 @@
 /// Flattens `define` statements and the super states they adopt into the statements that apply
 /// to each state, applying `override` and reporting its misuse.
 struct Inheritance<Definition: MachineDefinition> {
-    @usableFromInline typealias State = Definition.State
-    @usableFromInline typealias Event = Definition.Event
+    @usableFromInline package typealias State = Definition.State
+    @usableFromInline package typealias Event = Definition.Event
     var space = PredicateSpace()
     var diagnostics: [SchemaError.Diagnostic] = []
     /// `nothing to override` reports, kept apart: they are dropped for an override that turns out

@@ -5,8 +5,8 @@ let predicateCombinationLimit = 1 << 20
 /// Groups transitions by (state, event), expands each group over the predicate types it uses,
 /// and picks the most specific transition for every combination of cases, reporting clashes.
 struct LookupTableBuilder<Definition: MachineDefinition> {
-    @usableFromInline typealias State = Definition.State
-    @usableFromInline typealias Event = Definition.Event
+    @usableFromInline package typealias State = Definition.State
+    @usableFromInline package typealias Event = Definition.Event
     let transitions: [CompiledTransition<Definition>]
     let stateCount: Int
     let eventCount: Int

@@ -1,10 +1,10 @@
 /// A predicate type used by a schema and its cases; a case's dense id is its position in
 /// `allCases` (see `MatchingPredicate.ordinal`).
 @usableFromInline
-struct PredicateType: Sendable {
+package struct PredicateType: Sendable {
     @usableFromInline let id: ObjectIdentifier
-    @usableFromInline let name: String
-    let cases: [any MatchingPredicate]
+    @usableFromInline package let name: String
+    package let cases: [any MatchingPredicate]
 
     var caseCount: Int { cases.count }
 }

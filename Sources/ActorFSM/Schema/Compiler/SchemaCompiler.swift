@@ -1,7 +1,7 @@
 /// Turns `define` statements into a validated `SchemaStorage`, collecting every problem.
 struct SchemaCompiler<Definition: MachineDefinition> {
-    @usableFromInline typealias State = Definition.State
-    @usableFromInline typealias Event = Definition.Event
+    @usableFromInline package typealias State = Definition.State
+    @usableFromInline package typealias Event = Definition.Event
     private var inheritance = Inheritance<Definition>()
     private var diagnostics: [SchemaError.Diagnostic] = []
     private var states: [State] = []

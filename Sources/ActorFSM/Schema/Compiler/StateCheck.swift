@@ -2,8 +2,8 @@
 /// that transitions lead to without a `define` handles no event, which is almost always a
 /// forgotten `define` rather than the end of the workflow.
 struct StateCheck<Definition: MachineDefinition> {
-    @usableFromInline typealias State = Definition.State
-    @usableFromInline typealias Event = Definition.Event
+    @usableFromInline package typealias State = Definition.State
+    @usableFromInline package typealias Event = Definition.Event
     let diagnostics: [SchemaError.Diagnostic]
 
     init(

@@ -1,8 +1,8 @@
 /// Checks the transitions that state timeouts trigger: a positive duration, an effect, and no
 /// condition or action that needs the event a timeout does not have.
 struct TimeoutCheck<Definition: MachineDefinition> {
-    @usableFromInline typealias State = Definition.State
-    @usableFromInline typealias Event = Definition.Event
+    @usableFromInline package typealias State = Definition.State
+    @usableFromInline package typealias Event = Definition.Event
     let policy: EntryExitPolicy
     /// Event ids from here on are timeouts, numbered in the order of `durations`.
     let firstTimeoutID: Int32

@@ -1,0 +1,11 @@
+// A durable machine restored from its store: what it processes before anything else.
+
+extension Machine {
+    /// Queues what a restored machine processes first, and arms its delayed posts again.
+    nonisolated func resume(_ resumption: Resumption<Definition>) {
+        for entry in resumption.requeued { perform(mailbox.withLock { $0.inbox.timerEvent(entry) }) }
+        for delayed in resumption.delayed {
+            _ = schedule(delayed.event, after: delayed.remaining, predicates: delayed.predicates, ticket: delayed.ticket)
+        }
+    }
+}

@@ -1,0 +1,168 @@
+/// What a machine tells the layer that keeps it durable: the runtime's one seam with
+/// `ActorFSMDurability`, which conforms its journal to it. A machine in memory has none, and
+/// checks only that.
+///
+/// The machine calls it on its actor, except for ``register(_:_:_:)``, ``registerDelayed(_:_:after:fromAction:)``,
+/// ``unregister(_:)`` and ``cancelled(_:)``, which actions reach from their own tasks.
+@usableFromInline
+package protocol MachineJournaling<Definition>: AnyObject, Sendable {
+    /// The definition of the machine the journal keeps.
+    associatedtype Definition: MachineDefinition
+
+    // MARK: - Starting
+
+    /// What the machine resumes from, if the store held it; `nil` for a new machine.
+    var resumption: Resumption<Definition>? { get }
+
+    /// The alarms of the first state's `timeouts`: a new machine's run from now; a restored
+    /// one's keep their stored deadlines, without those that already fired.
+    func alarms(
+        for timeouts: [TimerTable<Definition>.StateTimeout], clock: any Clock<Duration>
+    ) -> [(Alarm, Duration)]
+
+    /// A new machine starts in `state` with `data`: its first entry.
+    func created(in state: Definition.State, stateID: Int32, data: Definition.Data)
+
+    // MARK: - Each event
+
+    /// An event whose transition has asynchronous actions is about to run them: waits until its
+    /// intent is durable.
+    ///
+    /// - Returns: the store's error, which fails the transition before any action runs.
+    func intent(
+        _ event: Definition.Event?, _ predicates: PredicateContext, _ origin: EventOrigin, number: UInt64,
+        in state: Definition.State, stateID: Int32, data: Definition.Data
+    ) async -> (any Error)?
+
+    /// The event `record` names has completed, leaving the machine in `state` with `data`.
+    func completed(
+        _ record: TransitionRecord<Definition>, in state: Definition.State, stateID: Int32, data: Definition.Data
+    )
+
+    /// The machine writes nothing more: its transition in progress was interrupted, so the
+    /// intent stays the newest entry.
+    func stopWriting()
+
+    /// Whether nothing more is written: a write failed, or the machine's successor took over.
+    var isClosed: Bool { get }
+
+    /// What a sender waits for.
+    var acknowledgement: JournalAcknowledgement { get }
+
+    /// The index of the newest write.
+    var newestWrite: UInt64 { get }
+
+    /// Waits until write number `index` is durable; returns the store's error if it failed.
+    func waitForWrite(_ index: UInt64) async -> (any Error)?
+
+    /// Waits until at most `window` writes wait for the store; returns the store's error if a
+    /// write failed.
+    func waitForRoom(window: Int) async -> (any Error)?
+
+    // MARK: - Events the machine posts to itself
+
+    /// An action posts `event` to the machine: it is kept with the machine's entries until an
+    /// entry records it.
+    ///
+    /// - Returns: its ticket, or 0 if it cannot be kept (the event is then not durable).
+    func register(_ kind: SelfPost, _ event: Definition.Event, _ predicates: PredicateContext?) -> UInt64
+
+    /// `event` is posted to the machine after `delay`, from an action or not.
+    ///
+    /// - Returns: its ticket, or 0 if it cannot be kept.
+    func registerDelayed(
+        _ event: Definition.Event, _ predicates: PredicateContext?, after delay: Duration, fromAction: Bool
+    ) -> UInt64
+
+    /// The inbox refused the self-posted event with `ticket`.
+    func unregister(_ ticket: UInt64)
+
+    /// The delayed post with `ticket` was cancelled before delivery.
+    func cancelled(_ ticket: UInt64)
+
+    /// The event about to be processed is the self-posted one with `ticket`; 0: the event in
+    /// progress was postponed.
+    func processing(_ ticket: UInt64)
+
+    // MARK: - Events delivered through the store
+
+    /// The event about to be processed inline is the store's event `number` (another process
+    /// sent it): the entry that records it marks it delivered.
+    func consume(_ number: Int64)
+
+    /// The store's event `number` waits in the inbox under `ticket`.
+    func expect(_ number: Int64, ticket: UInt64)
+
+    /// The event about to be processed from the inbox is the one under `ticket`.
+    func processingDelivered(_ ticket: UInt64)
+
+    /// The event under `ticket` was answered without being processed.
+    func forgetDelivered(_ ticket: UInt64)
+
+    // MARK: - Timers
+
+    /// The machine entered a state with timeouts, whose deadlines run from now.
+    func enteredTimedState()
+
+    /// The machine's state timeouts were cancelled, or it entered a state without any.
+    func cancelledTimeouts()
+}
+
+/// Where a restored machine resumes: its state, data and number, and the events it processes
+/// before any other.
+@usableFromInline package struct Resumption<Definition: MachineDefinition>: Sendable {
+    /// The state to resume in.
+    package var state: Definition.State
+    /// The data to resume with.
+    package var data: Definition.Data
+    /// The number of the newest completed event.
+    package var sequenceNumber: UInt64
+    /// Events to process first, in order: the interrupted event, then those posted next, then
+    /// the follow-ups.
+    package var requeued: [InboxEntry<Definition>]
+    /// Delayed posts still to deliver, with their tickets and the time left.
+    package var delayed: [DelayedPost]
+
+    /// A delayed post a restored machine arms again.
+    package struct DelayedPost: Sendable {
+        package var event: Definition.Event
+        package var predicates: PredicateContext?
+        package var ticket: UInt64
+        package var remaining: Duration
+
+        package init(event: Definition.Event, predicates: PredicateContext?, ticket: UInt64, remaining: Duration) {
+            self.event = event
+            self.predicates = predicates
+            self.ticket = ticket
+            self.remaining = remaining
+        }
+    }
+
+    package init(
+        state: Definition.State, data: Definition.Data, sequenceNumber: UInt64, requeued: [InboxEntry<Definition>],
+        delayed: [DelayedPost]
+    ) {
+        self.state = state
+        self.data = data
+        self.sequenceNumber = sequenceNumber
+        self.requeued = requeued
+        self.delayed = delayed
+    }
+}
+
+/// How an event an action posts to its own machine runs.
+@usableFromInline package enum SelfPost: Sendable {
+    /// After the events already queued.
+    case followUp
+    /// Before any other queued event.
+    case next
+}
+
+/// What a durable machine's sender waits for.
+@usableFromInline
+package enum JournalAcknowledgement: Sendable {
+    /// Until the event's entry is durable.
+    case durable
+    /// Until at most this many writes wait for the store.
+    case window(Int)
+}

@@ -1,0 +1,26 @@
+/// What a supervisor asks of the layer that keeps its machines durable: the supervision's one
+/// seam with `ActorFSMDurability`. A supervisor in memory has none.
+package protocol SupervisorJournaling<Definition>: AnyObject, Sendable {
+    /// The definition of the supervisor's machines.
+    associatedtype Definition: MachineDefinition
+
+    /// The journal of machine `id`, new or restarted: a restarted machine resumes from its
+    /// `predecessor`'s newest entry.
+    func journal(
+        for id: Definition.ID, resuming predecessor: (any MachineJournaling<Definition>)?,
+        of supervisor: Supervisor<Definition>
+    ) -> any MachineJournaling<Definition>
+
+    /// Sends `event` to machine `id` of `supervisor`, wherever it is: running, in the store, or
+    /// held by another process.
+    func send(
+        _ event: Definition.Event, predicates: PredicateContext?, to id: Definition.ID,
+        of supervisor: Supervisor<Definition>
+    ) async throws(MachineError<Definition>) -> TransitionRecord<Definition>
+
+    /// Posts `event` to machine `id` of `supervisor`, wherever it is, waiting for room.
+    func post(
+        _ event: Definition.Event, predicates: PredicateContext?, to id: Definition.ID,
+        of supervisor: Supervisor<Definition>
+    ) async throws(MachineError<Definition>)
+}

@@ -1,0 +1,52 @@
+import ActorFSM
+
+/// How a machine, or every machine of a supervisor, is kept in a store: which store, when
+/// `send` returns, how often the journal is compacted, and how older schemas' entries are read.
+///
+/// ```swift
+/// let store = try SQLiteStore(path: "orders.sqlite")
+/// let order = try await Machine(schema: orders, id: "o-1042", data: Purchase(amount: 99, attempts: 0),
+///                               durability: Durability(store: store))
+/// ```
+///
+/// States, events, data and the machine id must be `Codable` (the id as text, through
+/// `LosslessStringConvertible`). See `Docs/Durability.md` for what a crash can and cannot lose.
+public struct Durability<Definition: MachineDefinition>: Sendable {
+    /// Where the journal is written.
+    public var store: any MachineStore
+    /// When `send` returns; ``Acknowledgement/durable`` by default.
+    public var acknowledgement: Acknowledgement
+    /// Every this many entries, a write removes the machine's older entries (each entry holds the
+    /// machine's whole state, so the newest one is its snapshot); 0 keeps every entry.
+    public var compactionInterval: Int
+    /// The version of the schema and data types, written with every entry; a machine whose
+    /// stored version differs has its data read through ``migration``.
+    public var schemaVersion: Int
+    /// How entries an older schema wrote are read; without one, a stored state the schema does
+    /// not know is an error naming the machine and the state.
+    public var migration: SchemaMigration<Definition>?
+    /// The clock that timer deadlines are written in.
+    public var wallClock: any WallClock
+
+    /// A durability configuration.
+    ///
+    /// - Parameters:
+    ///   - store: where the journal is written.
+    ///   - acknowledgement: when `send` returns.
+    ///   - compactionInterval: how many entries a machine writes between compactions; 0 never.
+    ///   - schemaVersion: the user version of the schema and its data.
+    ///   - migration: how an older schema's entries are read.
+    ///   - wallClock: the calendar clock of timer deadlines.
+    public init(
+        store: any MachineStore, acknowledgement: Acknowledgement = .durable, compactionInterval: Int = 100,
+        schemaVersion: Int = 1, migration: SchemaMigration<Definition>? = nil,
+        wallClock: any WallClock = SystemWallClock()
+    ) {
+        self.store = store
+        self.acknowledgement = acknowledgement
+        self.compactionInterval = max(0, compactionInterval)
+        self.schemaVersion = schemaVersion
+        self.migration = migration
+        self.wallClock = wallClock
+    }
+}

@@ -1,0 +1,83 @@
+import ActorFSM
+
+/// What keeps a durable supervisor's machines: their journals, and the way to a machine that
+/// is not running here (restored from the store, or reached in the process that holds it).
+package final class DurableSupervision<Definition: MachineDefinition>: SupervisorJournaling {
+    package typealias ID = Definition.ID
+
+    /// How the machines' values are written and read.
+    let coding: DurableCoding<Definition>
+    /// How events reach machines another process holds; `nil` unless the store forwards events.
+    package let routing: (any SupervisorRouting<Definition>)?
+
+    init(coding: DurableCoding<Definition>, routing: (any SupervisorRouting<Definition>)?) {
+        self.coding = coding
+        self.routing = routing
+    }
+
+    package func journal(
+        for id: ID, resuming predecessor: (any MachineJournaling<Definition>)?, of supervisor: Supervisor<Definition>
+    ) -> any MachineJournaling<Definition> {
+        let key = coding.key(id)
+        let recovery = (predecessor as? MachineJournal<Definition>)?.seal().map {
+            Recovery.resuming($0, coding: coding, schema: supervisor.schema, key: key)
+        }
+        return supervisor.journal(for: id, key: key, coding: coding, recovery: recovery)
+    }
+
+    package func send(
+        _ event: Definition.Event, predicates: PredicateContext?, to id: ID, of supervisor: Supervisor<Definition>
+    ) async throws(MachineError<Definition>) -> TransitionRecord<Definition> {
+        if let routing, let elsewhere = routing.heldElsewhereLately(id, of: supervisor) {
+            return try await routing.forward(event, predicates: predicates, to: id, wantsReply: true,
+                                             heldElsewhere: elsewhere, of: supervisor)!
+        }
+        let machine: Machine<Definition>?
+        do {
+            machine = try await supervisor.machineRestoring(id: id, origin: .send)
+        } catch where routing != nil && Self.isHeldElsewhere(error) {
+            return try await routing!.forward(event, predicates: predicates, to: id, wantsReply: true,
+                                              heldElsewhere: error, of: supervisor)!
+        }
+        guard let machine else { throw supervisor.noMachine(id, origin: .send) }
+        return try await machine.send(event, predicates: predicates)
+    }
+
+    package func post(
+        _ event: Definition.Event, predicates: PredicateContext?, to id: ID, of supervisor: Supervisor<Definition>
+    ) async throws(MachineError<Definition>) {
+        if let routing, let elsewhere = routing.heldElsewhereLately(id, of: supervisor) {
+            _ = try await routing.forward(event, predicates: predicates, to: id, wantsReply: false,
+                                          heldElsewhere: elsewhere, of: supervisor)
+            return
+        }
+        let machine: Machine<Definition>?
+        do {
+            machine = try await supervisor.machineRestoring(id: id, origin: .post)
+        } catch where routing != nil && Self.isHeldElsewhere(error) {
+            _ = try await routing!.forward(event, predicates: predicates, to: id, wantsReply: false,
+                                           heldElsewhere: error, of: supervisor)
+            return
+        }
+        guard let machine else { throw supervisor.noMachine(id, origin: .post) }
+        try await machine.post(event, predicates: predicates)
+    }
+
+    /// Whether `error` says that another live process holds the machine.
+    static func isHeldElsewhere(_ error: MachineError<Definition>) -> Bool {
+        error.kind == .notDurable && (error.underlying as? DurabilityError)?.kind == .heldElsewhere
+    }
+}
+
+extension Supervisor {
+    /// What keeps the machines, on a durable supervisor.
+    package var durableSupervision: DurableSupervision<Definition>? { journaling as? DurableSupervision<Definition> }
+
+    /// How a durable supervisor's machines are written and read; `nil` in memory only.
+    package var durable: DurableCoding<Definition>? { durableSupervision?.coding }
+}
+
+extension Machine {
+    /// The journal of a durable machine.
+    package nonisolated var durableJournal: MachineJournal<Definition>? { journal as? MachineJournal<Definition> }
+}

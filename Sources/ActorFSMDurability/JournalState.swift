@@ -1,0 +1,67 @@
+import ActorFSM
+
+/// The part of a journal behind its lock.
+struct JournalState<Definition: MachineDefinition>: Sendable {
+    var timers = StoredTimers()
+    var processingTicket: UInt64 = 0
+    /// The forwarded event the event in progress is, 0 if none.
+    var consuming: Int64 = 0
+    /// Forwarded events waiting in the machine's inbox, by inbox ticket.
+    var forwarded: [UInt64: Int64] = [:]
+    /// Whether the transition in progress entered a state with timeouts (a timeout it processes
+    /// then does not count as fired for the new entry).
+    var reenteredInTransition = false
+    var appendedWrites: UInt64 = 0
+    var committedWrites: UInt64 = 0
+    var writesSinceCompaction = 0
+    var failure: StoreError?
+    var waiters: [(index: UInt64, continuation: CheckedContinuation<StoreError?, Never>)] = []
+    var lastWritten: RestorePoint<Definition>?
+    var lastActivity: Int64 = 0
+    /// Whether the machine's successor has taken over: nothing more is written.
+    var isSealed = false
+    /// The event a crash or a stop interrupted, which the restored machine processes first:
+    /// until its completed entry is written, no other entry is.
+    var interrupted: (number: UInt64, origin: StoredOrigin)?
+
+    /// Checks a write against the event a crash or a stop interrupted, which the restored
+    /// machine processes first: its number is written only for that event, and no later number
+    /// before its completed entry. A `.stopped` record before then writes nothing more, so the
+    /// intent stays the newest entry.
+    ///
+    /// - Returns: the error that refuses the write, if it must be refused.
+    mutating func admitWhileInterrupted(
+        _ number: UInt64, _ kind: JournalPayload.Kind, _ outcome: JournalPayload.Outcome, _ origin: StoredOrigin,
+        key: String
+    ) -> StoreError? {
+        guard let interrupted else { return nil }
+        if outcome == .stopped {
+            isSealed = true
+            return nil
+        }
+        if number == interrupted.number && origin == interrupted.origin {
+            if kind == .completed { self.interrupted = nil }
+            return nil
+        }
+        return StoreError("machine \(key): entry \(number) would be written before the interrupted event "
+                          + "\(interrupted.number) is processed again; the machine is restored from the store instead")
+    }
+
+    /// The newest completed entry's payload, composed again.
+    func lastPayload(coding: DurableCoding<Definition>, version: Int) -> JournalPayload? {
+        guard let last = lastWritten,
+              let state = try? coding.encodeState(last.state), let data = try? coding.encodeData(last.data)
+        else { return nil }
+        return JournalPayload(kind: .completed, outcome: .transitioned, origin: StoredOrigin(.send), ticket: 0,
+                              fingerprint: coding.fingerprint, schemaVersion: Int64(version), state: state,
+                              event: nil, predicates: [], data: data, timers: timers)
+    }
+}
+
+/// What a durable machine resumes from: its newest completed entry, decoded.
+struct RestorePoint<Definition: MachineDefinition>: Sendable {
+    var state: Definition.State
+    var data: Definition.Data
+    var sequenceNumber: UInt64
+    var timers: StoredTimers
+}

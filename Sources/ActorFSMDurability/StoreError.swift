@@ -1,0 +1,24 @@
+import ActorFSM
+
+/// Why a store could not open, write or read.
+public struct StoreError: Error, Sendable, CustomStringConvertible, Equatable {
+    /// What went wrong, with the detail a user acts on: the file, the process that holds it, the
+    /// database's own message.
+    public let message: String
+    /// Whether another process holds the store file: only one process writes a SQLite store at a
+    /// time.
+    public let isLocked: Bool
+    /// Whether a write was rejected because this process no longer holds the machine's lease:
+    /// another process took the machine over, and this one must stop writing it.
+    public let isFenced: Bool
+
+    /// An error with `message`.
+    public init(_ message: String, isLocked: Bool = false, isFenced: Bool = false) {
+        self.message = message
+        self.isLocked = isLocked
+        self.isFenced = isFenced
+    }
+
+    /// The message.
+    public var description: String { message }
+}

@@ -1,0 +1,401 @@
+import ActorFSM
+
+// Durable supervisors: machines kept in a store, restored eagerly or on first use, and
+// passivated (written out and dropped from memory) when idle.
+
+extension Supervisor where Definition.State: Codable, Definition.Event: Codable, Definition.ID: LosslessStringConvertible {
+    /// Creates a durable supervisor: every machine writes its transitions to `durability`'s
+    /// store, a restart resumes from the machine's last entry rather than its initial state,
+    /// and machines the store holds come back with ``restoreAll(includingFinal:)`` or on first use
+    /// (``send(to:_:predicates:)``, ``post(to:_:predicates:)``, ``activate(id:data:)``).
+    ///
+    /// ```swift
+    /// let orders = try Supervisor(schema: orderSchema, durability: Durability(store: store))
+    /// try await orders.restoreAll()
+    /// try await orders.activate(id: "o-1042", data: Purchase(amount: 99, attempts: 0))
+    /// ```
+    public convenience init(
+        schema: Schema<Definition>, durability: Durability<Definition>,
+        configuration: SupervisorConfiguration<State> = SupervisorConfiguration(), passivation: Passivation? = nil
+    ) throws(DurabilityError) where Definition.Data: Codable {
+        let coding = try DurableCoding.make(schema: schema, durability: durability, key: "(supervisor)")
+        self.init(schema: schema, configuration: configuration, now: { .now }, coding: coding, passivation: passivation)
+    }
+
+    /// Creates a durable supervisor for a definition without data; see
+    /// ``init(schema:durability:configuration:)``.
+    public convenience init(
+        schema: Schema<Definition>, durability: Durability<Definition>,
+        configuration: SupervisorConfiguration<State> = SupervisorConfiguration(), passivation: Passivation? = nil
+    ) throws(DurabilityError) where Definition.Data == Void {
+        let coding = try DurableCoding.make(schema: schema, durability: durability, key: "(supervisor)")
+        self.init(schema: schema, configuration: configuration, now: { .now }, coding: coding, passivation: passivation)
+    }
+}
+
+extension Supervisor where Definition.State: Codable, Definition.Event: Codable, Definition.ID: LosslessStringConvertible {
+    /// A durable supervisor writing through `coding`: over a store that carries events between
+    /// processes, it routes events for machines held elsewhere and serves those sent to its own.
+    convenience init(
+        schema: Schema<Definition>, configuration: SupervisorConfiguration<State>,
+        now: @escaping @Sendable () -> ContinuousClock.Instant, coding: DurableCoding<Definition>,
+        passivation: Passivation?
+    ) {
+        let routingStore = coding.durability.store as? any RoutingStore
+        let supervision = DurableSupervision(coding: coding, routing: routingStore?.routing(coding: coding))
+        self.init(schema: schema, configuration: configuration, now: now, journaling: supervision)
+        if let passivation { startPassivating(passivation) }
+        routingStore?.serve(self)
+    }
+}
+
+extension Supervisor {
+    /// Restores every machine the store holds that is not running yet: each resumes its state,
+    /// data, timers and pending events. Machines in one of the schema's final states stay in the
+    /// store unless `includingFinal`; first use brings them back.
+    ///
+    /// A machine that cannot be restored (a damaged entry, a state the schema no longer has)
+    /// does not stop the others: the summary lists it with the reason, and the rest run.
+    ///
+    /// ```swift
+    /// let summary = try await orders.restoreAll()
+    /// for failure in summary.failures { print("not restored: \(failure)") }
+    /// ```
+    ///
+    /// - Returns: how many machines were restored, and the error of each that was not.
+    /// - Throws: ``DurabilityError`` of kind `storeFailed` if the store cannot be read; the
+    ///   machines restored before it keep running.
+    @discardableResult
+    public func restoreAll(includingFinal: Bool = false) async throws(DurabilityError) -> RestoreSummary {
+        guard let durable else { return RestoreSummary() }
+        let keys: [String]
+        do { keys = try await durable.durability.store.machineIDs() } catch {
+            throw DurabilityError(.storeFailed, machine: "(all)", detail: error.message)
+        }
+        var summary = RestoreSummary()
+        var batch: [String] = []
+        for (index, key) in keys.enumerated() {
+            batch.append(key)
+            guard batch.count == Self.restoreBatch || index == keys.count - 1 else { continue }
+            try await restore(batch, coding: durable, includingFinal: includingFinal, into: &summary)
+            batch = []
+        }
+        return summary
+    }
+
+    /// How many machines ``restoreAll(includingFinal:)`` reads from the store at a time.
+    static package var restoreBatch: Int { 1_000 }
+
+    /// Restores the machines `keys` names that are not running yet, read from the store
+    /// together, counting them and the failures in `summary`.
+    package func restore(
+        _ keys: [String], coding: DurableCoding<Definition>, includingFinal: Bool, into summary: inout RestoreSummary
+    ) async throws(DurabilityError) {
+        let wanted = keys.filter { key in coding.id(key).map { machine(id: $0) == nil } ?? false }
+        let entries: [String: [JournalEntry]]
+        let claimed: [String]
+        do {
+            claimed = try await coding.durability.store.claim(wanted)
+            entries = try await coding.durability.store.latestEntries(of: claimed, count: 2)
+        } catch {
+            throw DurabilityError(.storeFailed, machine: "(all)", detail: error.message)
+        }
+        // Claimed but not restored: another process may take them.
+        var skipped: [String] = []
+        for key in claimed {
+            let stored = entries[key] ?? []
+            // An intent with no entry below it restores only with data given: on its first use
+            // (activate(id:data:)).
+            if stored.count == 1 && coding.emptyData == nil,
+               let payload = JournalPayload(decoding: stored[0]), payload.kind == .intent {
+                skipped.append(key)
+                continue
+            }
+            let decoded: Recovery<Definition>?
+            do {
+                decoded = try Recovery.decode(stored, key: key, coding: coding, schema: schema, data: coding.emptyData)
+            } catch {
+                summary.failures.append(error)
+                skipped.append(key)
+                continue
+            }
+            guard let id = coding.id(key), let recovery = decoded,
+                  includingFinal || !schema.finalStates.contains(recovery.point.state)
+            else {
+                skipped.append(key)
+                continue
+            }
+            let registered = registry.withLock { registry -> Bool in
+                guard !registry.isShutDown, registry.machines[id] == nil, registry.restoring[id] == nil else { return false }
+                let link = nextLink(&registry)
+                let generation = registry.generation
+                registry.machines[id] = Child(
+                    schema: schema, id: id, data: recovery.point.data, startingIn: nil, settings: settings, link: link,
+                    generation: generation, journal: journal(for: id, key: key, coding: coding, recovery: recovery))
+                return true
+            }
+            if registered { summary.restored += 1 }
+        }
+        // Not those a concurrent first use restored meanwhile: they run here.
+        skipped = registry.withLock { registry in
+            skipped.filter { key in coding.id(key).map { registry.machines[$0] == nil && registry.restoring[$0] == nil } ?? true }
+        }
+        if !skipped.isEmpty { await coding.durability.store.release(skipped) }
+    }
+
+    /// The machine under `id`: the running one, the one the store holds (restored), or a new
+    /// one that owns `data`. On a durable supervisor, prefer it to ``spawn(id:data:startingIn:)``,
+    /// which does not read the store and so is only for ids known to be new.
+    ///
+    /// - Throws: ``MachineError`` `.notDurable` if the store fails or holds an entry the schema
+    ///   cannot read (``MachineError/underlying`` is the ``DurabilityError``), `.stopped` after shutdown.
+    @discardableResult
+    public func activate(id: ID, data: Definition.Data) async throws(MachineError<Definition>) -> Child {
+        if let machine = machine(id: id) { return machine }
+        guard durable != nil else {
+            do { return try spawn(id: id, data: data) } catch where error.kind == .duplicateMachine {
+                if let machine = machine(id: id) { return machine }
+                throw error
+            }
+        }
+        do {
+            // A restore that a `send` started, without data, finds nothing for a new id: then
+            // this call makes the machine with its own data.
+            for _ in 0..<2 {
+                if let machine = try await restore(id: id, data: data, skippingFinal: false) { return machine }
+            }
+        } catch let error as MachineError<Definition> {
+            throw error
+        } catch {
+            throw MachineError(.notDurable, machineID: id, cause: error)
+        }
+        throw noMachine(id, origin: .send)
+    }
+
+    /// The machine under `id` if it runs or the store holds it, restored from the store if need
+    /// be; never a new one. For reading machines back (an operator's tool, a check after a
+    /// restart), where ``activate(id:data:)`` would make a machine for an id the store lacks.
+    ///
+    /// ```swift
+    /// let order = try await orders.restore(id: "o-1042")   // throws .unknownMachine if never made
+    /// ```
+    ///
+    /// - Throws: ``MachineError`` `.unknownMachine` if neither this supervisor nor its store has
+    ///   the machine; `.notDurable` if the store fails or holds an entry the schema cannot read;
+    ///   `.stopped` after shutdown.
+    public func restore(id: ID) async throws(MachineError<Definition>) -> Child {
+        if let machine = try await machineRestoring(id: id, origin: .send) { return machine }
+        throw noMachine(id, origin: .send)
+    }
+
+    /// Makes a new machine under `id` that owns `data`, and writes its creation entry before it
+    /// returns; never one the store already holds. Use it where an id must be new (an order
+    /// just placed); ``activate(id:data:)`` restores or makes, whichever applies.
+    ///
+    /// - Throws: ``MachineError`` `.duplicateMachine` if a machine with the id runs or the store
+    ///   holds one (which then runs, as ``activate(id:data:)`` would leave it); `.notDurable` if
+    ///   the store fails; `.stopped` after shutdown.
+    @discardableResult
+    public func create(id: ID, data: Definition.Data) async throws(MachineError<Definition>) -> Child {
+        guard durable != nil else { return try spawn(id: id, data: data) }
+        if machine(id: id) != nil { throw MachineError(.duplicateMachine, machineID: id) }
+        do {
+            // Another caller's machine (running, or restored from the store) is not this call's.
+            if let loaded = try await load(id: id, data: data, skippingFinal: false) {
+                guard loaded.isNew else { throw MachineError<Definition>(.duplicateMachine, machineID: id) }
+                return loaded.machine
+            }
+        } catch let error as MachineError<Definition> {
+            throw error
+        } catch {
+            throw MachineError(.notDurable, machineID: id, cause: error)
+        }
+        throw noMachine(id, origin: .send)
+    }
+
+    /// The machine under `id` for a definition without data; see ``activate(id:data:)``.
+    @discardableResult
+    public func activate(id: ID) async throws(MachineError<Definition>) -> Child where Definition.Data == Void {
+        try await activate(id: id, data: ())
+    }
+
+    /// Writes the machine under `id` out of memory: it finishes the events it has queued, its
+    /// entries are durable, and it leaves the supervisor (reported as ``SupervisorReport/passivated(id:)``);
+    /// first use restores it. Its timers are not lost: restored, it arms them again with their
+    /// deadlines. Only a durable supervisor passivates.
+    ///
+    /// - Returns: whether a machine was passivated.
+    @discardableResult
+    public func passivate(id: ID) async -> Bool {
+        guard durable != nil, let machine = machine(id: id) else { return false }
+        // Asked from its own action, the machine cannot end before the action does: it leaves
+        // the supervisor by itself when it ends.
+        if ActionScope.machines.contains(ObjectIdentifier(machine)) {
+            await machine.finish()
+            return true
+        }
+        // Also a machine already stopping (after a failure): its supervisor decides on it first.
+        registry.withLock { _ = $0.passivating.insert(ObjectIdentifier(machine)) }
+        await machine.finishAndAwaitEnd()
+        registry.withLock { _ = $0.passivating.remove(ObjectIdentifier(machine)) }
+        if let journal = machine.durableJournal { _ = await journal.waitForWrite(journal.newestWrite) }
+        registry.withLock { registry in
+            if registry.machines[id] === machine { registry.machines[id] = nil }
+        }
+        return true
+    }
+
+    /// Passivates every machine that has written nothing for `idle`, and, if more than `limit`
+    /// machines would stay in memory, the least recently active of them too: the memory of a
+    /// supervisor whose machines are mostly idle (finished orders, carts left alone) stays
+    /// bounded, and each comes back on its next event.
+    ///
+    /// ```swift
+    /// await orders.passivateIdle(longerThan: .seconds(600), keepingAtMost: 100_000)
+    /// ```
+    ///
+    /// - Returns: how many machines were passivated.
+    @discardableResult
+    public func passivateIdle(longerThan idle: Duration, keepingAtMost limit: Int? = nil) async -> Int {
+        guard let durable else { return 0 }
+        let now = durable.durability.wallClock.nanosecondsSince1970()
+        let threshold = StoredOrigin.nanoseconds(idle)
+        let active = registry.withLock { registry in
+            registry.machines.compactMap { id, machine in machine.durableJournal.map { (id, $0.lastActivity) } }
+        }.sorted { $0.1 < $1.1 }
+        var chosen: [ID] = []
+        for (index, machine) in active.enumerated() where now - machine.1 >= threshold || active.count - index > (limit ?? .max) {
+            chosen.append(machine.0)
+        }
+        var passivated = 0
+        for id in chosen where await passivate(id: id) { passivated += 1 }
+        return passivated
+    }
+
+    /// Runs ``passivateIdle(longerThan:keepingAtMost:)`` every `passivation.interval` on the
+    /// machines' clock, until the supervisor shuts down.
+    func startPassivating(_ passivation: Passivation) {
+        let clock = configuration.machine.clock
+        Task.detached { [weak self] in
+            while true {
+                do { try await clock.sleep(for: passivation.interval) } catch { return }
+                guard let self, !self.isShutDown else { return }
+                await self.passivateIdle(longerThan: passivation.idle, keepingAtMost: passivation.limit)
+            }
+        }
+    }
+
+    /// The machine under `id`, restored from the store if this is a durable supervisor and the
+    /// store holds it.
+    package func machineRestoring(id: ID, origin: EventOrigin) async throws(MachineError<Definition>) -> Child? {
+        if let machine = machine(id: id) {
+            let journalClosed = machine.durableJournal?.isClosed == true
+            let accepting = journalClosed ? false : await machine.isAcceptingEvents
+            guard durable != nil, !accepting, !isShutDown else { return machine }
+            // Passivated, stopping after a failure, or its journal failed (its state in memory is
+            // no longer durable): once it has ended, its successor takes the event, or the
+            // machine comes back from the store.
+            if journalClosed, let durable {
+                // Until the store answers, the machine goes on in memory, and its senders hear
+                // that their events are not durable.
+                if await storeRefuses(id, coding: durable) != nil { return machine }
+                await machine.stop()
+            }
+            // From its own action it cannot end before the action does: it refuses the event.
+            if ActionScope.machines.contains(ObjectIdentifier(machine)) { return machine }
+            // Stopping after a failure, until it has ended its supervisor has not restarted it,
+            // and restoring a copy now would run two.
+            await machine.finishAndAwaitEnd()
+            let successor = registry.withLock { registry -> Child? in
+                if registry.machines[id] === machine { registry.machines[id] = nil }
+                return registry.machines[id]
+            }
+            if let successor { return successor }
+        }
+        guard durable != nil else { return nil }
+        do {
+            return try await restore(id: id, data: nil, skippingFinal: false)
+        } catch let error as MachineError<Definition> {
+            throw error
+        } catch {
+            throw MachineError(.notDurable, machineID: id, cause: error)
+        }
+    }
+
+    /// A machine a restore returned, and whether this very call made it new.
+    package struct Loaded: Sendable {
+        package let machine: Child
+        package let isNew: Bool
+    }
+
+    /// Restores the machine `id` from the store (made with `data` if the store does not hold
+    /// it and `data` is given), once however many callers ask at the same time.
+    ///
+    /// - Returns: the machine, or `nil` if the store does not hold it (and no `data`), or it is
+    ///   in a final state and `skippingFinal`.
+    func restore(id: ID, data: Definition.Data?, skippingFinal: Bool) async throws -> Child? {
+        try await load(id: id, data: data, skippingFinal: skippingFinal)?.machine
+    }
+
+    /// ``restore(id:data:skippingFinal:)``, saying whether this call made the machine: only the
+    /// caller that started the load can have.
+    func load(id: ID, data: Definition.Data?, skippingFinal: Bool) async throws -> Loaded? {
+        guard let durable else { return nil }
+        let started = registry.withLock { registry -> Result<(Task<(machine: Child, isNew: Bool)?, any Error>, Bool), MachineError<Definition>>? in
+            if registry.machines[id] != nil { return nil }
+            if registry.isShutDown {
+                return .failure(MachineError(.stopped, machineID: id, supervisorShutDown: true, cause: registry.escalation))
+            }
+            if let running = registry.restoring[id] { return .success((running, false)) }
+            let task = Task {
+                try await self.loadFromStore(id: id, data: data, coding: durable, skippingFinal: skippingFinal)
+                    .map { (machine: $0.machine, isNew: $0.isNew) }
+            }
+            registry.restoring[id] = task
+            return .success((task, true))
+        }
+        switch started {
+        case nil: return machine(id: id).map { Loaded(machine: $0, isNew: false) }
+        case .failure(let error): throw error
+        case .success(let (task, startedHere)):
+            return try await task.value.map { Loaded(machine: $0.machine, isNew: $0.isNew && startedHere) }
+        }
+    }
+
+    /// Reads machine `id` from the store and registers it.
+    private func loadFromStore(
+        id: ID, data: Definition.Data?, coding: DurableCoding<Definition>, skippingFinal: Bool
+    ) async throws -> Loaded? {
+        let key = coding.key(id)
+        defer { registry.withLock { _ = $0.restoring.removeValue(forKey: id) } }
+        let recovery = try await Recovery.load(key, coding: coding, schema: schema, data: data ?? coding.emptyData)
+        durableSupervision?.routing?.forget([key])
+        if recovery == nil && data == nil || recovery.map({ skippingFinal && schema.finalStates.contains($0.point.state) }) == true {
+            // Claimed, but not restored: another process may take it.
+            await coding.durability.store.release([key])
+            return nil
+        }
+        let made = registry.withLock { registry -> (machine: Child, isNew: Bool)? in
+            guard !registry.isShutDown else { return nil }
+            if let running = registry.machines[id] { return (running, false) }
+            let link = nextLink(&registry)
+            let generation = registry.generation
+            let machine = Child(schema: schema, id: id, data: recovery?.point.data ?? data!, startingIn: nil,
+                                settings: settings, link: link, generation: generation,
+                                journal: journal(for: id, key: key, coding: coding, recovery: recovery))
+            registry.machines[id] = machine
+            return (machine, recovery == nil)
+        }
+        guard let made else { return nil }
+        // A new machine is answered once its creation entry is as durable as a send would be.
+        if made.isNew, let failure = await made.machine.durableJournal?.awaitCreation() {
+            registry.withLock { registry in
+                if registry.machines[id] === made.machine { registry.machines[id] = nil }
+            }
+            await made.machine.stop()
+            await coding.durability.store.release([key])
+            throw failure
+        }
+        return Loaded(machine: made.machine, isNew: made.isNew)
+    }
+}
