@@ -12,7 +12,7 @@ import ActorFSMDurability
 /// store, so that it is processed even if its holder dies first: the process that takes the
 /// machine over processes it. It hands each event it carries to the ``ForwardingHost`` of the
 /// process holding the machine, and marks it recorded in the same commit as the journal write
-/// whose ``JournalWrite/consumedForwardedEvent`` names it, so that no process delivers it again:
+/// that records it (the journal names the event's number in its write), so that no process delivers it again:
 /// an event is processed once, whichever process processes it.
 public protocol ForwardingStore: MachineStore {
     /// Queues `event` for the process holding `event.machine`, durably, and waits for that

@@ -53,21 +53,25 @@ public struct JournalWrite: Sendable {
     /// Entries of the same machine numbered below this are removed in the same write; 0 keeps
     /// them all.
     public let removingEntriesBelow: UInt64
-    /// The number of the forwarded event (see ``ForwardingStore``) this entry records, 0 if
-    /// none: a forwarding store marks that event recorded in the same commit.
-    public let consumedForwardedEvent: Int64
+    /// The store's number of an event delivered through it from another process (see
+    /// `ActorFSMDistribution`'s `ForwardingStore`) that this entry records, 0 if none: a store
+    /// that delivers events marks it recorded in the same commit. Not part of the public
+    /// contract: a store outside this package never delivers events.
+    package let consumedForwardedEvent: Int64
     /// Whether, once this entry is the machine's newest, the machine has work to do with no new
     /// event: a timer or delayed post to fire, an event it posted to itself, or the transition
     /// this intent starts. A store that several processes share restores such machines as soon
     /// as it takes them over from a dead process; the others wait for their next event.
     public let hasPendingWork: Bool
 
-    /// A write of `entry` that removes the machine's entries numbered below `removingEntriesBelow`
-    /// and, if `consumedForwardedEvent` is not 0, that forwarded event.
-    public init(
-        entry: JournalEntry, removingEntriesBelow: UInt64 = 0, consumedForwardedEvent: Int64 = 0,
-        hasPendingWork: Bool = false
-    ) {
+    /// A write of `entry` that removes the machine's entries numbered below `removingEntriesBelow`.
+    public init(entry: JournalEntry, removingEntriesBelow: UInt64 = 0, hasPendingWork: Bool = false) {
+        self.init(entry: entry, removingEntriesBelow: removingEntriesBelow, consumedForwardedEvent: 0,
+                  hasPendingWork: hasPendingWork)
+    }
+
+    /// A write that also marks the delivered event `consumedForwardedEvent` recorded.
+    package init(entry: JournalEntry, removingEntriesBelow: UInt64, consumedForwardedEvent: Int64, hasPendingWork: Bool) {
         self.entry = entry
         self.removingEntriesBelow = removingEntriesBelow
         self.consumedForwardedEvent = consumedForwardedEvent

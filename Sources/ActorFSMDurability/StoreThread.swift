@@ -115,6 +115,18 @@ package final class StoreThread<Work: Sendable>: Sendable {
     }
 }
 
+/// A value that only a store's thread touches: the connection or file handle a store makes in
+/// its `init` and hands to its ``StoreThread``, the one confinement every store of the package uses.
+package struct Confined<Value>: @unchecked Sendable {
+    // @unchecked Sendable is sound: a store makes the value before it starts its thread, hands
+    // it to that thread's closure only, and touches it nowhere else afterwards; the thread's
+    // start orders the value's writes before every read on the thread.
+    package let value: Value
+
+    /// Confines `value`, which its maker no longer touches.
+    package init(_ value: Value) { self.value = value }
+}
+
 /// Starts a thread of a store's own that runs `body`; join it (`pthread_join`) once it ends.
 /// The system knows it as `actorfsm-` and the first word of `name` (at most 15 bytes, as Linux
 /// keeps them).

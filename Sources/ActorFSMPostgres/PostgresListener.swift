@@ -23,7 +23,7 @@ final class PostgresListener: Sendable {
         url: String, channel: String, receive: @escaping @Sendable ([String]) -> Void,
         reconnected: @escaping @Sendable () -> Void
     ) throws(StoreError) {
-        let connection = PostgresStore.Confined(try PostgresConnection(url: url))
+        let connection = Confined(try PostgresConnection(url: url))
         try connection.value.execute("LISTEN \(channel)")
         var ends: [Int32] = [0, 0]
         guard pipe(&ends) == 0 else { throw StoreError("could not make a pipe to wake the listener: error \(errno)") }

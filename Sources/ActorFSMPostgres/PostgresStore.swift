@@ -242,13 +242,3 @@ public final class PostgresStore: ForwardingStore, RoutingStore {
         return "\(host)-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
     }
 }
-
-extension PostgresStore {
-    /// A value only the store's thread touches (after `init` made it, before the thread started).
-    struct Confined<Value>: @unchecked Sendable {
-        // @unchecked Sendable is sound: the store hands the journal to exactly one thread, its
-        // StoreThread, and touches it nowhere else after starting that thread.
-        let value: Value
-        init(_ value: Value) { self.value = value }
-    }
-}

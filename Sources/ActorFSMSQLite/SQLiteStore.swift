@@ -117,13 +117,3 @@ public final class SQLiteStore: MachineStore {
         try await thread.run(closed: StoreError("the store \(path) is closed"), body)
     }
 }
-
-extension SQLiteStore {
-    /// A value only the store's thread touches (after `init` made it, before the thread started).
-    struct Confined<Value>: @unchecked Sendable {
-        // @unchecked Sendable is sound: the store hands the connection to exactly one thread,
-        // its StoreThread, and touches it nowhere else after starting that thread.
-        let value: Value
-        init(_ value: Value) { self.value = value }
-    }
-}
