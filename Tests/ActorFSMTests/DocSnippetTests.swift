@@ -162,11 +162,12 @@ let configuration = MachineConfiguration<OrderState>(instrument: FailureLog())
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent()
 
-    /// Every ```swift block of the doc comments under `Sources/ActorFSM` and
-    /// `Sources/ActorFSMTesting`: where it is, and its lines without their indentation.
+    /// Every ```swift block of the doc comments of the library modules:
+    /// where it is, and its lines without their indentation.
     static func docExamples() throws -> [(place: String, lines: [String])] {
         var examples: [(String, [String])] = []
-        for folder in ["Sources/ActorFSM", "Sources/ActorFSMTesting", "Sources/ActorFSMSQLite", "Sources/ActorFSMPostgres"] {
+        for folder in ["Sources/ActorFSM", "Sources/ActorFSMDurability", "Sources/ActorFSMDistribution", "Sources/ActorFSMTesting",
+                       "Sources/ActorFSMSQLite", "Sources/ActorFSMPostgres"] {
             let base = root.appendingPathComponent(folder)
             let files = FileManager.default.enumerator(at: base, includingPropertiesForKeys: nil)?
                 .compactMap { $0 as? URL }.filter { $0.pathExtension == "swift" } ?? []
@@ -649,6 +650,22 @@ let configuration = MachineConfiguration<OrderState>(instrument: FailureLog())
         clock.advance(by: .seconds(30))
         let timedOut = await records.next()   // origin: .timeout(after: .seconds(30))
         _ = timedOut
+    }
+}
+
+/// The store of the conformance example: a SQLite file in a folder of its own.
+typealias MyStore = SQLiteStore
+
+/// A new file's path in the temporary folder, for the conformance example.
+func temporaryPath() -> String {
+    FileManager.default.temporaryDirectory.appendingPathComponent("conformance-\(UUID().uuidString).sqlite").path
+}
+
+/// The conformance example, run as a test.
+@Suite struct DocStoreConformanceExample {
+    @Test func myStoreKeepsTheContract() async throws {
+        let conformance = StoreConformance(makeStore: { try MyStore(path: temporaryPath()) })
+        try await conformance.verify()
     }
 }
 
