@@ -163,3 +163,15 @@ package struct StoredPredicate: Equatable {
         return predicates
     }
 }
+
+extension JournalPayload.Outcome {
+    init(_ outcome: Outcome) {
+        switch outcome {
+        case .transitioned: self = .transitioned
+        case .unhandled: self = .unhandled
+        case .conditionFalse: self = .conditionFalse
+        case .failed: self = .failed
+        case .stopped: self = .stopped
+        }
+    }
+}

@@ -10,7 +10,7 @@ package final class MachineJournal<Definition: MachineDefinition>: MachineJourna
     let coding: DurableCoding<Definition>
     /// The machine's id as the store knows it.
     let key: String
-    private let state: Locked<JournalState<Definition>>
+    let state: Locked<JournalState<Definition>>
     /// What the machine resumes from, if the store held it (or its predecessor wrote it).
     let recovery: Recovery<Definition>?
     package let resumption: Resumption<Definition>?
@@ -44,150 +44,10 @@ package final class MachineJournal<Definition: MachineDefinition>: MachineJourna
         }
     }
 
-    /// The alarms of a durable machine's first state: for a restored machine, the timeouts
-    /// not yet fired, due at their stored deadlines (at once if past due); for a new one, due
-    /// from now, as the journal notes.
-    package func alarms(for timeouts: [TimerTable<Definition>.StateTimeout], clock: any Clock<Duration>) -> [(Alarm, Duration)] {
-        guard !timeouts.isEmpty else { return [] }
-        guard let recovery, recovery.point.timers.enteredAt != 0 else {
-            // A new machine, or one whose first event has not completed: its deadlines run from
-            // now (the first of them processed again already, if a crash interrupted it).
-            startedInTimedState()
-            return timeouts.dropFirst(recovery?.timeoutInterrupted == true ? 1 : 0).map {
-                (Alarm(after: $0.duration, on: clock), $0.duration)
-            }
-        }
-        let now = now()
-        let timers = recovery.point.timers
-        let fired = Int(timers.timeoutsFired) + (recovery.timeoutInterrupted ? 1 : 0)
-        return timeouts.dropFirst(fired).map { timeout in
-            let due = timers.enteredAt + StoredOrigin.nanoseconds(timeout.duration)
-            return (Alarm(after: .nanoseconds(max(0, due - now)), on: clock), timeout.duration)
-        }
-    }
-
     var durability: Durability<Definition> { coding.durability }
 
     /// Now, on the wall clock.
     func now() -> Int64 { coding.durability.wallClock.nanosecondsSince1970() }
-
-    // MARK: - Events the machine posts to itself
-
-    /// Registers an event an action posts to the machine (or a delayed post), so that it is
-    /// written with the machine's next entry until an entry processes it.
-    ///
-    /// - Returns: its ticket, or 0 if the event cannot be encoded (it is then not durable).
-    func register(_ kind: PendingEvent.Kind, _ event: Event, _ predicates: PredicateContext?, deadline: Int64 = 0) -> UInt64 {
-        registered(kind, event, predicates, deadline: deadline)?.ticket ?? 0
-    }
-
-    private func registered(
-        _ kind: PendingEvent.Kind, _ event: Event, _ predicates: PredicateContext?, deadline: Int64
-    ) -> PendingEvent? {
-        guard let bytes = try? coding.encodeEvent(event) else { return nil }
-        let stored = coding.store(predicates)
-        return state.withLock { state in
-            let pending = PendingEvent(ticket: state.timers.nextTicket, kind: kind, deadline: deadline, event: bytes,
-                                       predicates: stored)
-            state.timers.nextTicket += 1
-            state.timers.pending.append(pending)
-            return pending
-        }
-    }
-
-    /// Registers a delayed post due `delay` from now. One made outside any action has no entry
-    /// of its own to ride with, so the newest entry is written again with it; one an action
-    /// makes is written with its transition's entry (and made again if that transition is
-    /// processed again after a crash).
-    package func registerDelayed(_ event: Event, _ predicates: PredicateContext?, after delay: Duration, fromAction: Bool) -> UInt64 {
-        guard let pending = registered(.delayed, event, predicates, deadline: now() + StoredOrigin.nanoseconds(delay))
-        else { return 0 }
-        if !fromAction { amend(adding: pending) }
-        return pending.ticket
-    }
-
-    package func register(_ kind: SelfPost, _ event: Event, _ predicates: PredicateContext?) -> UInt64 {
-        let stored: PendingEvent.Kind = switch kind {
-        case .followUp: .followUp
-        case .next: .next
-        }
-        return register(stored, event, predicates)
-    }
-
-    /// Forgets a self-posted event refused by the inbox.
-    package func unregister(_ ticket: UInt64) {
-        state.withLock { state in state.timers.pending.removeAll { $0.ticket == ticket } }
-    }
-
-    /// Forgets a delayed post cancelled before delivery, and writes the cancellation at once.
-    package func cancelled(_ ticket: UInt64) {
-        unregister(ticket)
-        amend(removing: ticket)
-    }
-
-    /// The event about to be processed is the self-posted one with `ticket`: the entry that
-    /// records it removes it from the pending events. 0: the event in progress was postponed.
-    package func processing(_ ticket: UInt64) {
-        state.withLock { state in
-            state.processingTicket = ticket
-            if ticket == 0 { state.consuming = 0 }
-        }
-    }
-
-    // MARK: - Forwarded events
-
-    /// The event about to be processed inline is the forwarded event `number`: the entries
-    /// that record it mark it recorded in the store.
-    package func consume(_ number: Int64) {
-        state.withLock { $0.consuming = number }
-    }
-
-    /// The forwarded event `number` waits in the machine's inbox under `ticket`.
-    package func expect(_ number: Int64, ticket: UInt64) {
-        state.withLock { $0.forwarded[ticket] = number }
-    }
-
-    /// The event about to be processed from the inbox is the one under `ticket`, forwarded. Its
-    /// number stays known under the ticket until its sender is answered: a postponed event is
-    /// processed again under the same ticket.
-    package func processingDelivered(_ ticket: UInt64) {
-        state.withLock { $0.consuming = $0.forwarded[ticket] ?? 0 }
-    }
-
-    /// Forgets the forwarded event under `ticket`, answered without being processed.
-    package func forgetDelivered(_ ticket: UInt64) {
-        state.withLock { _ = $0.forwarded.removeValue(forKey: ticket) }
-    }
-
-    // MARK: - Timers
-
-    /// The machine entered a state with timeouts, whose deadlines run from now.
-    package func enteredTimedState() {
-        let now = now()
-        state.withLock { state in
-            state.timers.enteredAt = now
-            state.timers.timeoutsFired = 0
-            state.reenteredInTransition = true
-        }
-    }
-
-    /// A new machine starts in a state with timeouts, whose deadlines run from now.
-    func startedInTimedState() {
-        let now = now()
-        state.withLock { state in
-            state.timers.enteredAt = now
-            state.timers.timeoutsFired = 0
-        }
-    }
-
-    /// The machine's state timeouts were cancelled (it stopped taking events), or it entered a
-    /// state without any.
-    package func cancelledTimeouts() {
-        state.withLock { state in
-            state.timers.enteredAt = 0
-            state.timers.timeoutsFired = 0
-        }
-    }
 
     // MARK: - Writing
 
@@ -316,7 +176,7 @@ package final class MachineJournal<Definition: MachineDefinition>: MachineJourna
     /// post made outside any transition (`adding`), or one cancelled (`removing`). It starts
     /// from what that entry holds, not from the events a transition in progress has posted:
     /// those are written with that transition's own entry.
-    private func amend(adding added: PendingEvent? = nil, removing removed: UInt64? = nil) {
+    func amend(adding added: PendingEvent? = nil, removing removed: UInt64? = nil) {
         state.withLock { state in
             guard state.failure == nil, !state.isSealed, var last = state.lastWritten else { return }
             if let removed { last.timers.pending.removeAll { $0.ticket == removed } }
@@ -426,18 +286,6 @@ package final class MachineJournal<Definition: MachineDefinition>: MachineJourna
         state.withLock { state in
             state.isSealed = true
             return state.lastWritten
-        }
-    }
-}
-
-extension JournalPayload.Outcome {
-    init(_ outcome: Outcome) {
-        switch outcome {
-        case .transitioned: self = .transitioned
-        case .unhandled: self = .unhandled
-        case .conditionFalse: self = .conditionFalse
-        case .failed: self = .failed
-        case .stopped: self = .stopped
         }
     }
 }

@@ -10,7 +10,7 @@ import ActorFSMDurability
 final class PostgresForwarding: Sendable {
     typealias Thread = StoreThread<StoreOperation<PostgresJournal>>
 
-    private struct Waiter {
+    struct Waiter {
         let machine: String
         let deadline: ContinuousClock.Instant
         let continuation: CheckedContinuation<Result<[UInt8], StoreError>, Never>
@@ -36,7 +36,7 @@ final class PostgresForwarding: Sendable {
         var failures = 0
     }
 
-    private struct State {
+    struct State {
         var host: (any ForwardingHost)?
         /// What the next flush writes: events to queue, delivered events to remove.
         var outgoing: [Outgoing] = []
@@ -57,13 +57,13 @@ final class PostgresForwarding: Sendable {
         var purgedAt = ContinuousClock.now
     }
 
-    private let state = Locked(State())
-    private let thread: Thread
+    let state = Locked(State())
+    let thread: Thread
     /// The channel replies to this process's senders come to.
     let channel: String
     /// How long a sender waits for a reply before giving up.
     let replyTimeout: Duration
-    private let target: String
+    let target: String
 
     /// How many forwarded events one fetch reads.
     static var fetchLimit: Int { 1_000 }
@@ -120,13 +120,13 @@ final class PostgresForwarding: Sendable {
         return kept
     }
 
-    private func cancelled(_ event: ForwardedEvent) -> StoreError {
+    func cancelled(_ event: ForwardedEvent) -> StoreError {
         StoreError("cancelled while waiting for the reply of the process holding machine \(event.machine); "
                    + "the event stays queued, and is processed")
     }
 
     /// Resumes the sender waiting with `token`, if one is.
-    private func answer(_ token: Int64, _ result: Result<[UInt8], StoreError>) {
+    func answer(_ token: Int64, _ result: Result<[UInt8], StoreError>) {
         state.withLock { $0.waiters.removeValue(forKey: token) }?.continuation.resume(returning: result)
     }
 
@@ -192,7 +192,7 @@ final class PostgresForwarding: Sendable {
     /// work pending, has `host` restore them, and queues the next chunk behind the work queued
     /// meanwhile, so that this process's own sends are not held up. The other machines of dead
     /// processes are taken by the first process that uses them.
-    private func adoptOrphans(_ journal: PostgresJournal, host: any ForwardingHost) {
+    func adoptOrphans(_ journal: PostgresJournal, host: any ForwardingHost) {
         guard let adopted = try? journal.adoptOrphans(limit: Self.adoptionChunk), !adopted.isEmpty else { return }
         Task { await host.adopt(adopted) }
         guard adopted.count == Self.adoptionChunk else { return }
@@ -202,7 +202,7 @@ final class PostgresForwarding: Sendable {
         })
     }
 
-    private func fetch(_ journal: PostgresJournal) {
+    func fetch(_ journal: PostgresJournal) {
         let skipping = state.withLock { state in
             state.isFetchQueued = false
             return Array(state.delivering)
@@ -213,7 +213,7 @@ final class PostgresForwarding: Sendable {
     }
 
     /// Queues `rows` for delivery, starting a task for each machine that has none.
-    private func dispatch(_ rows: [InboxRow]) {
+    func dispatch(_ rows: [InboxRow]) {
         let (host, starting) = state.withLock { state -> ((any ForwardingHost)?, [String]) in
             var starting: [String] = []
             for row in rows where state.delivering.insert(row.event.number).inserted {
@@ -231,7 +231,7 @@ final class PostgresForwarding: Sendable {
     }
 
     /// Delivers the events queued for `machine`, in order, and answers their senders.
-    private func deliverQueued(of machine: String, to host: any ForwardingHost) async {
+    func deliverQueued(of machine: String, to host: any ForwardingHost) async {
         while let row = next(of: machine) {
             let done = { @Sendable [self] in state.withLock { _ = $0.delivering.remove(row.event.number) } }
             // An event for a machine nobody held: another process may have read it too. Only the
@@ -256,127 +256,6 @@ final class PostgresForwarding: Sendable {
         }
     }
 
-    // MARK: - Batches
-
-    /// Queues `item` for the next flush, and queues a flush unless one is.
-    private func enqueue(_ item: Outgoing) {
-        let flush = state.withLock { state -> Bool? in
-            guard !state.isClosed else { return nil }
-            state.outgoing.append(item)
-            return queueFlush(&state)
-        }
-        guard let flush else { return item.queued(closedError) }
-        submitFlush(flush)
-    }
-
-    private func enqueue(_ item: Finished) {
-        let flush = state.withLock { state -> Bool? in
-            guard !state.isClosed else { return nil }
-            state.finished.append(item)
-            return queueFlush(&state)
-        }
-        guard let flush else { return item.done() }
-        submitFlush(flush)
-    }
-
-    private var closedError: StoreError { StoreError("the store at \(target) is closed") }
-
-    private func queueFlush(_ state: inout State) -> Bool {
-        defer { state.isFlushQueued = true }
-        return !state.isFlushQueued
-    }
-
-    private func submitFlush(_ needed: Bool) {
-        guard needed, !thread.submit(.run({ [self] journal in flush(journal) })) else { return }
-        // Closed: fail what waits (and let the next enqueue find the thread closed too).
-        let (outgoing, finished) = state.withLock { state in
-            defer { (state.outgoing, state.finished, state.isFlushQueued) = ([], [], false) }
-            return (state.outgoing, state.finished)
-        }
-        let error = closedError
-        for item in outgoing { item.queued(error) }
-        for item in finished { item.done() }
-    }
-
-    /// On the store's thread: queues every outgoing event in one statement, then removes every
-    /// delivered one and sends the replies in another. What is enqueued meanwhile waits for the
-    /// next flush: the busier the store, the larger the batches.
-    private func flush(_ journal: PostgresJournal) {
-        let (outgoing, finished) = state.withLock { state in
-            defer { (state.outgoing, state.finished, state.isFlushQueued) = ([], [], false) }
-            return (state.outgoing, state.finished)
-        }
-        if !outgoing.isEmpty {
-            do throws(StoreError) {
-                try journal.forward(outgoing.map { ($0.event, $0.replyTo, $0.token) })
-                for item in outgoing { item.queued(nil) }
-            } catch {
-                for item in outgoing { item.queued(error) }
-            }
-        }
-        if !finished.isEmpty {
-            do throws(StoreError) {
-                try journal.finish(finished.map { ($0.row, $0.reply) })
-                for item in finished { item.done() }
-            } catch {
-                // Tried again at the next ticks, for a minute: the senders wait for these replies.
-                let retried = finished.compactMap { item -> Finished? in
-                    var item = item
-                    item.failures += 1
-                    guard item.failures < 60 else {
-                        item.done()
-                        return nil
-                    }
-                    return item
-                }
-                state.withLock { $0.unfinished += retried }
-            }
-        }
-    }
-
-    private func next(of machine: String) -> InboxRow? {
-        state.withLock { state in
-            guard let queue = state.queues[machine], let row = queue.first else {
-                state.queues[machine] = nil
-                return nil
-            }
-            state.queues[machine] = Array(queue.dropFirst())
-            return row
-        }
-    }
-
-    /// Answers the senders whose reply came while no notification could (the listener was
-    /// reconnecting), and fails those whose event was recorded by a node that died before
-    /// replying: the node that takes the machine over completes it, but its record is lost.
-    private func checkPendingReplies(_ journal: PostgresJournal) {
-        let tokens = state.withLock { state in state.waiters.filter(\.value.isQueued).map(\.key) }
-        guard let found = try? journal.pendingReplies(tokens) else { return }
-        for (token, reply) in found {
-            if let reply {
-                answer(token, .success(reply))
-                continue
-            }
-            guard let waiter = state.withLock({ $0.waiters.removeValue(forKey: token) }) else { continue }
-            waiter.continuation.resume(returning: .failure(StoreError(
-                "the process holding machine \(waiter.machine) stopped after recording the event, before replying: "
-                + "the process that takes the machine over completes it, but its record is lost")))
-        }
-    }
-
-    /// Fails the senders whose reply is overdue.
-    private func expireWaiters() {
-        let now = ContinuousClock.now
-        let overdue = state.withLock { state in
-            let tokens = state.waiters.filter { $0.value.deadline <= now }.map(\.key)
-            return tokens.compactMap { state.waiters.removeValue(forKey: $0) }
-        }
-        for waiter in overdue {
-            waiter.continuation.resume(returning: .failure(StoreError(
-                "no reply within \(replyTimeout) from the process holding machine \(waiter.machine); the event "
-                + "stays queued, and is processed once")))
-        }
-    }
-
     /// Stops delivering forwarded events (tests play a paused process with it).
     func pause() {
         state.withLock { $0.host = nil }
@@ -393,7 +272,7 @@ final class PostgresForwarding: Sendable {
         for waiter in waiters { waiter.continuation.resume(returning: .failure(closedError)) }
     }
 
-    private func run<Value: Sendable>(
+    func run<Value: Sendable>(
         _ body: @escaping @Sendable (PostgresJournal) throws(StoreError) -> Value
     ) async throws(StoreError) -> Value {
         try await thread.run(closed: closedError, body)

@@ -253,21 +253,7 @@ struct Inbox<Definition: MachineDefinition>: Sendable {
         }
     }
 
-    // MARK: - Withdrawal and the end
-
-    /// Takes back the event of the sender with `ticket`: a sender waiting for room, or a `send`
-    /// whose event is queued and not yet started. (A waiting `post` has returned once its event
-    /// is queued, so that event stays.)
-    @usableFromInline
-    mutating func withdraw(_ ticket: UInt64) -> WithdrawAction {
-        var resumptions = Resumptions()
-        if let waiter = waiters.removeFirst(where: { $0.entry.ticket == ticket }) {
-            return .withdrawn(waiter, resumptions, idle: !isActive)
-        }
-        guard let entry = queue.removeFirst(where: { $0.ticket == ticket && $0.reply != nil }) else { return .none }
-        if !waiters.isEmpty { admitWaiters(into: &resumptions) }
-        return .withdrawn(Waiter(entry: entry, admitted: nil), resumptions, idle: !isActive)
-    }
+    // MARK: - Closing
 
     /// Stops taking new events (`finish`), or anything at all (`stop`). An idle inbox, with
     /// nothing queued or processing, takes nothing at all from then on either way: its machine
@@ -301,35 +287,5 @@ struct Inbox<Definition: MachineDefinition>: Sendable {
         else { return false }
         intake = .stopped
         return true
-    }
-
-    /// Empties the queue, once the machine has stopped, to give each event the outcome `.stopped`.
-    @usableFromInline
-    mutating func takeAll() -> [Entry] {
-        var all: [Entry] = []
-        if !upNext.isEmpty { all += upNext.removeAll() }
-        if !retried.isEmpty { all += retried.removeAll() }
-        if !queue.isEmpty { all += queue.removeAll() }
-        if !postponed.isEmpty { all += postponed.removeAll() }
-        return all
-    }
-
-    // MARK: - Questions
-
-    /// How many accepted events wait, counting those of the batch in progress.
-    @usableFromInline var count: Int { upNext.count + retried.count + queue.count + inHand }
-
-    /// Whether a loop on the actor owns processing.
-    @usableFromInline var isProcessing: Bool { isActive }
-
-    /// Registers a test watcher for the queue's length to reach `count`; `false` if it has.
-    mutating func watchQueue(until count: Int, _ watcher: CheckedContinuation<Void, Never>) -> Bool {
-        queueWatchers.wait(until: count, watcher, current: queue.count)
-    }
-
-    /// Registers a test watcher for the number of senders waiting for room to reach `count`;
-    /// `false` if it has.
-    mutating func watchWaiters(until count: Int, _ watcher: CheckedContinuation<Void, Never>) -> Bool {
-        waiterWatchers.wait(until: count, watcher, current: waiters.count)
     }
 }

@@ -1,0 +1,72 @@
+import ActorFSM
+
+// Passivation: a durable supervisor writes idle machines out of memory; their next event
+// brings them back.
+
+extension Supervisor {
+    /// Writes the machine under `id` out of memory: it finishes the events it has queued, its
+    /// entries are durable, and it leaves the supervisor (reported as ``SupervisorReport/passivated(id:)``);
+    /// first use restores it. Its timers are not lost: restored, it arms them again with their
+    /// deadlines. Only a durable supervisor passivates.
+    ///
+    /// - Returns: whether a machine was passivated.
+    @discardableResult
+    public func passivate(id: ID) async -> Bool {
+        guard durable != nil, let machine = machine(id: id) else { return false }
+        // Asked from its own action, the machine cannot end before the action does: it leaves
+        // the supervisor by itself when it ends.
+        if ActionScope.machines.contains(ObjectIdentifier(machine)) {
+            await machine.finish()
+            return true
+        }
+        // Also a machine already stopping (after a failure): its supervisor decides on it first.
+        registry.withLock { _ = $0.passivating.insert(ObjectIdentifier(machine)) }
+        await machine.finishAndAwaitEnd()
+        registry.withLock { _ = $0.passivating.remove(ObjectIdentifier(machine)) }
+        if let journal = machine.durableJournal { _ = await journal.waitForWrite(journal.newestWrite) }
+        registry.withLock { registry in
+            if registry.machines[id] === machine { registry.machines[id] = nil }
+        }
+        return true
+    }
+
+    /// Passivates every machine that has written nothing for `idle`, and, if more than `limit`
+    /// machines would stay in memory, the least recently active of them too: the memory of a
+    /// supervisor whose machines are mostly idle (finished orders, carts left alone) stays
+    /// bounded, and each comes back on its next event.
+    ///
+    /// ```swift
+    /// await orders.passivateIdle(longerThan: .seconds(600), keepingAtMost: 100_000)
+    /// ```
+    ///
+    /// - Returns: how many machines were passivated.
+    @discardableResult
+    public func passivateIdle(longerThan idle: Duration, keepingAtMost limit: Int? = nil) async -> Int {
+        guard let durable else { return 0 }
+        let now = durable.durability.wallClock.nanosecondsSince1970()
+        let threshold = StoredOrigin.nanoseconds(idle)
+        let active = registry.withLock { registry in
+            registry.machines.compactMap { id, machine in machine.durableJournal.map { (id, $0.lastActivity) } }
+        }.sorted { $0.1 < $1.1 }
+        var chosen: [ID] = []
+        for (index, machine) in active.enumerated() where now - machine.1 >= threshold || active.count - index > (limit ?? .max) {
+            chosen.append(machine.0)
+        }
+        var passivated = 0
+        for id in chosen where await passivate(id: id) { passivated += 1 }
+        return passivated
+    }
+
+    /// Runs ``passivateIdle(longerThan:keepingAtMost:)`` every `passivation.interval` on the
+    /// machines' clock, until the supervisor shuts down.
+    func startPassivating(_ passivation: Passivation) {
+        let clock = configuration.machine.clock
+        Task.detached { [weak self] in
+            while true {
+                do { try await clock.sleep(for: passivation.interval) } catch { return }
+                guard let self, !self.isShutDown else { return }
+                await self.passivateIdle(longerThan: passivation.idle, keepingAtMost: passivation.limit)
+            }
+        }
+    }
+}
