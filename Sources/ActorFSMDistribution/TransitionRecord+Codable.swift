@@ -37,18 +37,20 @@ extension TransitionRecord where State: Codable, Event: Codable {
         if let type = Definition.Data.self as? any Decodable.Type, container.contains(.data) {
             data = try container.decode(type, forKey: .data) as? Definition.Data
         }
-        self.init(
-            sequenceNumber: try container.decode(UInt64.self, forKey: .sequenceNumber), machineID: machineID,
-            source: try container.decode(State.self, forKey: .source),
-            event: try container.decodeIfPresent(Event.self, forKey: .event),
+        let turn = EventTurn<Definition>(
+            try container.decodeIfPresent(Event.self, forKey: .event),
             predicates: try container.decode(PredicateContext.self, forKey: .predicates),
-            target: try container.decode(State.self, forKey: .target),
+            origin: try container.decode(EventOrigin.self, forKey: .origin),
+            acceptedAt: Timestamp(nanoseconds: completed.nanoseconds - latency),
+            number: try container.decode(UInt64.self, forKey: .sequenceNumber),
+            source: try container.decode(State.self, forKey: .source),
+            postponements: try container.decode(UInt32.self, forKey: .postponements))
+        self.init(
+            turn, machineID: machineID, target: try container.decode(State.self, forKey: .target),
             outcome: try container.decode(Outcome.self, forKey: .outcome),
             actionsRun: try container.decode(Int.self, forKey: .actionsRun),
             transitionLocation: try container.decodeIfPresent(SourceLocation.self, forKey: .transitionLocation),
-            origin: try container.decode(EventOrigin.self, forKey: .origin),
-            acceptedAt: Timestamp(nanoseconds: completed.nanoseconds - latency), completedAt: completed,
-            postponements: try container.decode(UInt32.self, forKey: .postponements), data: data)
+            completedAt: completed, data: data)
     }
 
     /// Encodes every value but the machine's id.

@@ -52,27 +52,31 @@ public struct TransitionRecord<Definition: MachineDefinition>: Sendable,
     /// subscriber, supervisor listener or instrument): the machine then skips the clock.
     public var latency: Duration { .nanoseconds(completed.nanoseconds(since: accepted)) }
 
+    /// The record of `turn`, which left the machine in `target`.
     @inlinable
     package init(
-        sequenceNumber: UInt64, machineID: ID, source: State, event: Event?, predicates: PredicateContext,
-        target: State, outcome: Outcome, actionsRun: Int, transitionLocation: SourceLocation?, origin: EventOrigin,
-        acceptedAt: Timestamp, completedAt: Timestamp, postponements: UInt32 = 0, data: Definition.Data? = nil
+        _ turn: borrowing EventTurn<Definition>, machineID: ID, target: State, outcome: Outcome, actionsRun: Int,
+        transitionLocation: SourceLocation?, completedAt: Timestamp, data: Definition.Data? = nil
     ) {
         self.data = data
-        postponedCount = postponements
-        self.sequenceNumber = sequenceNumber
+        postponedCount = turn.postponements
+        self.sequenceNumber = turn.number
         self.machineID = machineID
-        self.source = source
-        self.event = event
-        self.predicates = predicates
+        self.source = turn.source
+        self.event = turn.event
+        self.predicates = turn.predicates
         self.target = target
         self.outcome = outcome
         self.actionsRun = actionsRun
         self.transitionLocation = transitionLocation
-        self.origin = origin
-        accepted = acceptedAt
+        self.origin = turn.origin
+        accepted = turn.acceptedAt
         completed = completedAt
     }
+
+    /// Whether this stands for an event postponed on its turn: a value that is published
+    /// nowhere, numbered 0 (real records count from 1).
+    @inlinable package var isPostponement: Bool { sequenceNumber == 0 }
 
     /// The event as text, or the timeout's: `coin`, `after 30s`.
     public var eventDescription: String {

@@ -97,13 +97,10 @@ extension Machine {
             switch core.turn(ofEventFrom: entry.epoch) {
             case .process:
                 if entry.ticket & Self.journalTicketFlags != 0 { journalProcessing(ticket: entry.ticket) }
-                if entry.postponements != 0 { currentPostponements = entry.postponements }
                 let record = await process(entry.event, entry.predicates, origin: entry.origin,
-                                           acceptedAt: entry.acceptedAt, scope: entry.senderScope,
-                                           replying: entry.reply != nil, trace: entry.trace)
-                if entry.postponements != 0 { currentPostponements = 0 }
-                if postponedJustNow {
-                    postponedJustNow = false
+                                           acceptedAt: entry.acceptedAt, postponements: entry.postponements,
+                                           scope: entry.senderScope, replying: entry.reply != nil, trace: entry.trace)
+                if record.isPostponement {
                     if journal != nil { journalProcessing(ticket: 0) }
                     postpone(entry)
                 } else {

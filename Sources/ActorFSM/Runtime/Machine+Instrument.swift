@@ -37,12 +37,10 @@ extension Machine {
 
     /// Runs a transition's synchronous actions inside the context its sender had.
     @inlinable @inline(never) func runSynchronously(
-        _ transition: ActionTable<Definition>.HotTransition, _ event: Event?, _ context: PredicateContext,
-        _ origin: EventOrigin, from source: State, in trace: any AnyObject & Sendable, run: inout ActionRun
+        _ transition: ActionTable<Definition>.HotTransition, _ turn: EventTurn<Definition>,
+        in trace: any AnyObject & Sendable, run: inout ActionRun
     ) {
-        guard let instrument = settings.instrument else {
-            return runSynchronously(transition, event, context, origin, from: source, run: &run)
-        }
-        instrument.withContext(trace) { runSynchronously(transition, event, context, origin, from: source, run: &run) }
+        guard let instrument = settings.instrument else { return runSynchronously(transition, turn, run: &run) }
+        instrument.withContext(trace) { runSynchronously(transition, turn, run: &run) }
     }
 }

@@ -174,10 +174,10 @@ extension Machine {
         case .dropStale:
             droppedTimerEvent(entry.origin)
         case .recordStopped(let number):
-            if entry.postponements != 0 { currentPostponements = entry.postponements }
-            let record = complete(number, entry.event, entry.predicates ?? settings.standingPredicates, entry.origin,
-                                  .now, source: state, outcome: .stopped, run: ActionRun(), location: nil)
-            if entry.postponements != 0 { currentPostponements = 0 }
+            let turn = EventTurn<Definition>(
+                entry.event, predicates: entry.predicates ?? settings.standingPredicates, origin: entry.origin,
+                acceptedAt: .now, number: number, source: state, postponements: entry.postponements)
+            let record = complete(turn, outcome: .stopped, run: ActionRun(), location: nil)
             entry.reply?.resume(returning: .processed(record))
         }
     }

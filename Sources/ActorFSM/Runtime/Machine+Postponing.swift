@@ -2,25 +2,20 @@
 // tried again, in the order they arrived, after the events posted next and before the queue.
 
 extension Machine {
-    /// An event whose transition postpones it. If the machine keeps it, it sets
-    /// ``postponedJustNow`` and returns a record that is published nowhere (the caller then
-    /// hands the event to ``postpone(_:)``); if the machine holds as many postponed events as it
-    /// may, it returns the event's record. A flag rather than an optional record, so that the
-    /// hot path moves its record as before.
+    /// An event whose transition postpones it. If the machine keeps it, it returns a record
+    /// that ``TransitionRecord/isPostponement`` and is published nowhere (the caller then hands
+    /// the event to ``postpone(_:)``); if the machine holds as many postponed events as it may,
+    /// the event's own record. A record either way, so that the hot path moves its record as before.
     @usableFromInline
-    func postponing(
-        _ event: Event?, _ context: PredicateContext, _ number: UInt64, at index: Int32, source: State,
-        origin: EventOrigin, acceptedAt: Timestamp, replying: Bool
-    ) -> Record {
+    func postponing(_ turn: EventTurn<Definition>, at index: Int32, replying: Bool) -> Record {
         if postponedCount < configuration.postponedCapacity {
             core.withdrawNumber()
-            postponedJustNow = true
-            return Record(sequenceNumber: 0, machineID: id, source: source, event: event, predicates: context,
-                          target: source, outcome: .stopped, actionsRun: 0, transitionLocation: nil, origin: origin,
-                          acceptedAt: acceptedAt, completedAt: acceptedAt)
+            let postponed = EventTurn<Definition>(turn.event, predicates: turn.predicates, origin: turn.origin,
+                                                  acceptedAt: turn.acceptedAt, number: 0, source: turn.source)
+            return Record(postponed, machineID: id, target: turn.source, outcome: .stopped, actionsRun: 0,
+                          transitionLocation: nil, completedAt: turn.acceptedAt)
         }
-        return complete(number, event, context, origin, acceptedAt, source: source,
-                        outcome: .unhandled(UnhandledReason(.postponedCapacityReached)), run: ActionRun(),
+        return complete(turn, outcome: .unhandled(UnhandledReason(.postponedCapacityReached)), run: ActionRun(),
                         location: schema.storage.actions.transitionLocations[Int(index)],
                         observed: isObserved(replying: replying))
     }

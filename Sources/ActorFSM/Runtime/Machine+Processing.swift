@@ -10,56 +10,53 @@ extension Machine {
     ///     time is not read from the clock.
     ///   - trace: the sender's context, captured by the instrument, to run the actions in.
     @inlinable @inline(__always)
+    ///   - postponements: how often the event was postponed before.
+    /// - Returns: the event's record; one that ``TransitionRecord/isPostponement`` if the event
+    ///   was postponed (the caller then keeps it with ``postpone(_:)``).
     func process(
         _ event: Event?, _ predicates: PredicateContext?, origin: EventOrigin, acceptedAt: Timestamp,
-        scope: @autoclosure () -> [ObjectIdentifier], replying: Bool, trace: (any AnyObject & Sendable)? = nil
+        postponements: UInt32 = 0, scope: @autoclosure () -> [ObjectIdentifier], replying: Bool,
+        trace: (any AnyObject & Sendable)? = nil
     ) async -> Record {
         let context = predicates ?? settings.standingPredicates
-        let source = state
         let step = core.begin(event, in: context, origin: origin, of: schema.storage, data: committedData)
+        let turn = EventTurn<Definition>(event, predicates: context, origin: origin, acceptedAt: acceptedAt,
+                                         number: step.number, source: state, postponements: postponements)
         if case .fires(let index) = step.found {
             let transition = schema.storage.actions.hot[Int(index)]
-            if transition.postpones {
-                return postponing(event, context, step.number, at: index, source: source, origin: origin,
-                                  acceptedAt: acceptedAt, replying: replying)
-            }
+            if transition.postpones { return postponing(turn, at: index, replying: replying) }
             if !transition.isSynchronous {
-                return await process(event, context, step.number, suspendingAt: index, source: source, origin: origin,
-                                     acceptedAt: acceptedAt, scope: scope(), replying: replying, trace: trace)
+                return await process(turn, suspendingAt: index, scope: scope(), replying: replying, trace: trace)
             }
         }
-        return process(event, context, step, source: source, origin: origin, acceptedAt: acceptedAt, replying: replying,
-                       trace: trace)
+        return process(turn, step.found, replying: replying, trace: trace)
     }
 
     /// Processes an event without suspending: anything the core can find but a transition with
     /// an asynchronous action.
     @inlinable @inline(__always)
     func process(
-        _ event: Event?, _ context: PredicateContext, _ step: Core.Step,
-        source: State, origin: EventOrigin, acceptedAt: Timestamp, replying: Bool, trace: (any AnyObject & Sendable)?
+        _ turn: EventTurn<Definition>, _ found: LookupResult, replying: Bool, trace: (any AnyObject & Sendable)?
     ) -> Record {
         let storage = schema.storage
-        switch step.found {
+        switch found {
         case .unhandled(let reason):
-            return complete(step.number, event, context, origin, acceptedAt, source: source, outcome: .unhandled(reason),
-                            run: ActionRun(), location: nil, observed: isObserved(replying: replying))
-        case .conditionFalse(let index):
-            return complete(step.number, event, context, origin, acceptedAt, source: source, outcome: .conditionFalse,
-                            run: ActionRun(), location: storage.actions.transitionLocations[Int(index)],
+            return complete(turn, outcome: .unhandled(reason), run: ActionRun(), location: nil,
                             observed: isObserved(replying: replying))
+        case .conditionFalse(let index):
+            return complete(turn, outcome: .conditionFalse, run: ActionRun(),
+                            location: storage.actions.transitionLocations[Int(index)], observed: isObserved(replying: replying))
         case .fires(let index):
             let transition = storage.actions.hot[Int(index)]
             var run = ActionRun()
             if transition.runsNothing {
                 commit(transition.target)
             } else if let trace {
-                runSynchronously(transition, event, context, origin, from: source, in: trace, run: &run)
+                runSynchronously(transition, turn, in: trace, run: &run)
             } else {
-                runSynchronously(transition, event, context, origin, from: source, run: &run)
+                runSynchronously(transition, turn, run: &run)
             }
-            return fired(index, step.number, event, context, origin, acceptedAt, source: source, run: run,
-                         replying: replying)
+            return fired(index, turn, run: run, replying: replying)
         }
     }
 
@@ -67,12 +64,11 @@ extension Machine {
     /// error that stopped them.
     @inlinable @inline(__always)
     func runSynchronously(
-        _ transition: ActionTable<Definition>.HotTransition, _ event: Event?, _ context: PredicateContext,
-        _ origin: EventOrigin, from source: State, run: inout ActionRun
+        _ transition: ActionTable<Definition>.HotTransition, _ turn: EventTurn<Definition>, run: inout ActionRun
     ) {
         do {
-            try schema.storage.actions.runSynchronously(transition, event: event, counting: &run.completed, context: {
-                actionContext(event, context, origin, from: source, to: transition.target)
+            try schema.storage.actions.runSynchronously(transition, event: turn.event, counting: &run.completed, context: {
+                actionContext(turn, to: transition.target)
             }, commit: { commit(transition.target) })
         } catch {
             run.failure = error
@@ -83,8 +79,7 @@ extension Machine {
     /// run in a task of their own.
     @inlinable
     func process(
-        _ event: Event?, _ context: PredicateContext, _ number: UInt64, suspendingAt index: Int32, source: State,
-        origin: EventOrigin, acceptedAt: Timestamp, scope: [ObjectIdentifier], replying: Bool,
+        _ turn: EventTurn<Definition>, suspendingAt index: Int32, scope: [ObjectIdentifier], replying: Bool,
         trace: (any AnyObject & Sendable)?
     ) async -> Record {
         let storage = schema.storage
@@ -92,38 +87,28 @@ extension Machine {
         // Subscribers must not wait for the records before this one while the actions suspend.
         if isDraining { subscribers.wakeReaders() }
         if journal != nil {
-            if let failure = await journalIntent(event, context, origin, number: number) {
-                return refusedForStore(index, number, event, context, origin, acceptedAt, source: source,
-                                       failure: failure, replying: replying)
+            if let failure = await journalIntent(turn.event, turn.predicates, turn.origin, number: turn.number) {
+                return refusedForStore(index, turn, failure: failure, replying: replying)
             }
             // Stopped while the intent was written: the actions do not start, and the intent
             // stays open for a restore to process the event.
-            if core.hasStopped {
-                return interrupted(index, number, event, context, origin, acceptedAt, source: source, run: ActionRun(),
-                                   replying: replying)
-            }
+            if core.hasStopped { return interrupted(index, turn, run: ActionRun(), replying: replying) }
         }
         let run = await runInTask(
             transition.runsExit ? storage.actions.exitActions[Int(transition.source)] : Actions(),
             storage.actions.transitionActions[Int(index)],
             transition.runsEntry ? storage.actions.entryActions[Int(transition.target)] : Actions(),
-            to: transition.target, in: actionContext(event, context, origin, from: source, to: transition.target),
-            scope: scope, trace: trace)
-        if run.isInterrupted {
-            return interrupted(index, number, event, context, origin, acceptedAt, source: source, run: run,
-                               replying: replying)
-        }
-        return fired(index, number, event, context, origin, acceptedAt, source: source, run: run, replying: replying)
+            to: transition.target, in: actionContext(turn, to: transition.target), scope: scope, trace: trace)
+        if run.isInterrupted { return interrupted(index, turn, run: run, replying: replying) }
+        return fired(index, turn, run: run, replying: replying)
     }
 
-    /// What the actions of a transition from `source` to the state with id `target` are told.
+    /// What the actions of `turn`'s transition to the state with id `target` are told.
     @inlinable
-    func actionContext(
-        _ event: Event?, _ context: PredicateContext, _ origin: EventOrigin, from source: State, to target: Int32
-    ) -> TransitionContext<Definition> {
+    func actionContext(_ turn: EventTurn<Definition>, to target: Int32) -> TransitionContext<Definition> {
         TransitionContext(
-            event: event, timeout: event == nil ? origin.timeout.map(Timeout.init) : nil, source: source,
-            target: schema.storage.states[Int(target)], predicates: context, id: id,
+            event: turn.event, timeout: turn.event == nil ? turn.origin.timeout.map(Timeout.init) : nil,
+            source: turn.source, target: schema.storage.states[Int(target)], predicates: turn.predicates, id: id,
             sequenceNumber: core.sequenceNumber, runtime: self, cell: dataCell())
     }
 
@@ -135,15 +120,11 @@ extension Machine {
 
     /// The record of a transition that fired, once its actions ran; applies the failure policy
     /// and starts the new state's tasks.
-    @inlinable
-    func fired(
-        _ index: Int32, _ number: UInt64, _ event: Event?, _ context: PredicateContext, _ origin: EventOrigin,
-        _ acceptedAt: Timestamp, source: State, run: ActionRun, replying: Bool
-    ) -> Record {
+    @inlinable @inline(__always)
+    func fired(_ index: Int32, _ turn: borrowing EventTurn<Definition>, run: ActionRun, replying: Bool) -> Record {
         let storage = schema.storage
         settleData(failed: run.failure != nil)
-        let record = complete(number, event, context, origin, acceptedAt, source: source,
-                              outcome: run.failure.map { .failed($0) } ?? .transitioned, run: run,
+        let record = complete(turn, outcome: run.failure.map { .failed($0) } ?? .transitioned, run: run,
                               location: storage.actions.transitionLocations[Int(index)], observed: isObserved(replying: replying))
         if let failure = run.failure {
             applyFailurePolicy(after: failure)
@@ -187,14 +168,10 @@ extension Machine {
     /// back to what it was, and the outcome is `.stopped`. A durable machine writes nothing more,
     /// so its intent stays its newest entry: restored, it processes the event again first, under
     /// the same number and idempotency key, as after a crash.
-    @usableFromInline func interrupted(
-        _ index: Int32, _ number: UInt64, _ event: Event?, _ context: PredicateContext, _ origin: EventOrigin,
-        _ acceptedAt: Timestamp, source: State, run: ActionRun, replying: Bool
-    ) -> Record {
+    @usableFromInline func interrupted(_ index: Int32, _ turn: EventTurn<Definition>, run: ActionRun, replying: Bool) -> Record {
         settleData(failed: true)
         journal?.stopWriting()
-        return complete(number, event, context, origin, acceptedAt, source: source, outcome: .stopped, run: run,
-                        location: schema.storage.actions.transitionLocations[Int(index)],
+        return complete(turn, outcome: .stopped, run: run, location: schema.storage.actions.transitionLocations[Int(index)],
                         observed: isObserved(replying: replying))
     }
 
@@ -203,12 +180,10 @@ extension Machine {
     /// action failed. The machine goes on in memory; its sender is told the event is not
     /// durable, and a durable supervisor restores the machine from the store once it works.
     @usableFromInline func refusedForStore(
-        _ index: Int32, _ number: UInt64, _ event: Event?, _ context: PredicateContext, _ origin: EventOrigin,
-        _ acceptedAt: Timestamp, source: State, failure: any Error, replying: Bool
+        _ index: Int32, _ turn: EventTurn<Definition>, failure: any Error, replying: Bool
     ) -> Record {
         settleData(failed: true)
-        return complete(number, event, context, origin, acceptedAt, source: source,
-                        outcome: .failed(failure), run: ActionRun(),
+        return complete(turn, outcome: .failed(failure), run: ActionRun(),
                         location: schema.storage.actions.transitionLocations[Int(index)],
                         observed: isObserved(replying: replying))
     }
@@ -244,17 +219,13 @@ extension Machine {
         changeTimers(commit.timers)
     }
 
-    @inlinable
+    @inlinable @inline(__always)
     func complete(
-        _ number: UInt64, _ event: Event?, _ predicates: PredicateContext, _ origin: EventOrigin,
-        _ acceptedAt: Timestamp, source: State, outcome: Outcome, run: ActionRun, location: SourceLocation?,
-        observed: Bool = true
+        _ turn: borrowing EventTurn<Definition>, outcome: Outcome, run: ActionRun, location: SourceLocation?, observed: Bool = true
     ) -> Record {
         let record = Record(
-            sequenceNumber: number, machineID: id, source: source, event: event, predicates: predicates,
-            target: state, outcome: outcome, actionsRun: run.completed, transitionLocation: location, origin: origin,
-            acceptedAt: acceptedAt, completedAt: observed ? .now : acceptedAt, postponements: currentPostponements,
-            data: recordsCarryData ? committedData : nil)
+            turn, machineID: id, target: state, outcome: outcome, actionsRun: run.completed, transitionLocation: location,
+            completedAt: observed ? .now : turn.acceptedAt, data: recordsCarryData ? committedData : nil)
         if journal != nil { journalUnlessFailed(record) }
         guard observed else { return record }
         if !subscribers.isEmpty { subscribers.publish(record, deferringWakeAt: isDraining ? record.completed : nil) }

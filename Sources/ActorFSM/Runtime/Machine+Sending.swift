@@ -23,8 +23,7 @@ extension Machine {
             if settings.isInstrumented { reportInlineSend() }
             let record = await process(event, predicates, origin: .send, acceptedAt: acceptedAt,
                                        scope: ActionScope.machines, replying: true)
-            if postponedJustNow {
-                postponedJustNow = false
+            if record.isPostponement {
                 return try await awaitPostponed(event, predicates, acceptedAt: acceptedAt, scope: ActionScope.machines)
             }
             processingFinished()

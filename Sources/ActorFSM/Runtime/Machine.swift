@@ -80,8 +80,6 @@ public final actor Machine<Definition: MachineDefinition> {
     /// Whether an action posted events to be processed next since the drain last looked: read
     /// after each event, so that the drain takes the lock only when there are some.
     @usableFromInline nonisolated let hasUpNext = Atomic<Bool>(false)
-    /// Whether the event just processed was postponed, not handled: its record is not real.
-    @exclusivity(unchecked) @usableFromInline var postponedJustNow = false
     /// Where a durable machine writes its transitions; `nil` for a machine in memory only.
     @usableFromInline nonisolated package let journal: (any MachineJournaling<Definition>)?
 

@@ -8,8 +8,6 @@ final class MachineExtras<Definition: MachineDefinition> {
     // could reach it again.
     /// How many events wait in the inbox's postponed list for a change of state.
     @exclusivity(unchecked) @usableFromInline var postponedCount = 0
-    /// How often the event in progress was postponed before, for its record.
-    @exclusivity(unchecked) @usableFromInline var currentPostponements: UInt32 = 0
     /// Whether records carry the data, since a subscriber asked for it.
     @exclusivity(unchecked) @usableFromInline var recordsCarryData = false
     /// Subscribers to the data's changes.
@@ -34,12 +32,6 @@ extension Machine {
     @inlinable var postponedCount: Int {
         get { extras?.postponedCount ?? 0 }
         set { makeExtras().postponedCount = newValue }
-    }
-
-    /// How often the event in progress was postponed before.
-    @inlinable var currentPostponements: UInt32 {
-        get { extras?.currentPostponements ?? 0 }
-        set { makeExtras().currentPostponements = newValue }
     }
 
     /// Whether records carry the data.

@@ -50,8 +50,7 @@ extension Machine {
         if settings.isInstrumented { reportInlineSend() }
         if forwarded != 0 { journal?.consume(forwarded) }
         let record = await process(event, predicates, origin: .send, acceptedAt: acceptedAt, scope: scope, replying: true)
-        if postponedJustNow {
-            postponedJustNow = false
+        if record.isPostponement {
             guard forwarded != 0, let journal else {
                 return try await awaitPostponed(event, predicates, acceptedAt: acceptedAt, scope: scope)
             }
