@@ -78,9 +78,10 @@ struct JournalPayload: Equatable {
         }
     }
 
+    /// The header of an entry, written by the schema with `fingerprint` in its `schemaVersion`,
+    /// that holds no values yet: the writer sets those it has.
     init(
-        kind: Kind, outcome: Outcome, origin: StoredOrigin, ticket: UInt64, fingerprint: UInt64, schemaVersion: Int64,
-        state: [UInt8], event: [UInt8]?, predicates: [StoredPredicate], data: [UInt8], timers: StoredTimers
+        kind: Kind, outcome: Outcome, origin: StoredOrigin, ticket: UInt64, fingerprint: UInt64, schemaVersion: Int64
     ) {
         self.kind = kind
         self.outcome = outcome
@@ -88,11 +89,11 @@ struct JournalPayload: Equatable {
         self.ticket = ticket
         self.fingerprint = fingerprint
         self.schemaVersion = schemaVersion
-        self.state = state
-        self.event = event
-        self.predicates = predicates
-        self.data = data
-        self.timers = timers
+        self.state = []
+        self.event = nil
+        self.predicates = []
+        self.data = []
+        self.timers = StoredTimers()
     }
 }
 

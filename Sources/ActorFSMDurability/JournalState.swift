@@ -52,9 +52,10 @@ struct JournalState<Definition: MachineDefinition>: Sendable {
         guard let last = lastWritten,
               let state = try? coding.encodeState(last.state), let data = try? coding.encodeData(last.data)
         else { return nil }
-        return JournalPayload(kind: .completed, outcome: .transitioned, origin: StoredOrigin(.send), ticket: 0,
-                              fingerprint: coding.fingerprint, schemaVersion: Int64(version), state: state,
-                              event: nil, predicates: [], data: data, timers: timers)
+        var payload = JournalPayload(kind: .completed, outcome: .transitioned, origin: StoredOrigin(.send), ticket: 0,
+                                     fingerprint: coding.fingerprint, schemaVersion: Int64(version))
+        (payload.state, payload.data, payload.timers) = (state, data, timers)
+        return payload
     }
 }
 

@@ -133,11 +133,12 @@ package final class MachineJournal<Definition: MachineDefinition>: MachineJourna
                 }
                 state.reenteredInTransition = false
             }
-            let payload = JournalPayload(
+            var payload = JournalPayload(
                 kind: kind, outcome: outcome, origin: StoredOrigin(origin), ticket: ticket,
-                fingerprint: coding.fingerprint, schemaVersion: Int64(durability.schemaVersion),
-                state: encoded.state, event: encoded.event, predicates: predicates, data: encoded.data,
-                timers: kind == .completed ? state.timers : StoredTimers())
+                fingerprint: coding.fingerprint, schemaVersion: Int64(durability.schemaVersion))
+            (payload.state, payload.event, payload.predicates, payload.data) =
+                (encoded.state, encoded.event, predicates, encoded.data)
+            if kind == .completed { payload.timers = state.timers }
             var removing: UInt64 = 0
             if kind == .completed {
                 state.lastWritten = RestorePoint(state: current, data: data, sequenceNumber: sequenceNumber,

@@ -92,8 +92,9 @@ struct Recovery<Definition: MachineDefinition>: Sendable {
                 ticket: Machine<Definition>.entryTicket(intent.payload.ticket)))
         } else if let intent, case .timeout = intent.payload.origin.origin {
             // The timeout that was interrupted goes first; its alarm is not armed again.
-            recovery.requeued.append(Entry(event: nil, predicates: nil, origin: intent.payload.origin.origin,
-                                           acceptedAt: .now, epoch: 1))
+            var timeout = Entry(event: nil, predicates: nil, origin: intent.payload.origin.origin, acceptedAt: .now)
+            timeout.epoch = 1
+            recovery.requeued.append(timeout)
             recovery.timeoutInterrupted = true
         }
         try recovery.requeuePending(excluding: intent?.payload.ticket ?? 0, reader: reader)

@@ -116,25 +116,3 @@ public enum Outcome: Sendable, CustomStringConvertible {
         }
     }
 }
-
-/// How an event reached a machine.
-public enum EventOrigin: Sendable, Hashable {
-    /// `send`, awaited by its sender.
-    case send
-    /// `post`, `tryPost` or `post(contentsOf:)`.
-    case post
-    /// `context.tryPost` from one of the machine's own actions.
-    case followUp
-    /// `context.postNext` from one of the machine's own actions: processed before every event
-    /// queued at that moment.
-    case next
-    /// A state timeout, `after(duration)`, that fired: the record's event is `nil`.
-    case timeout(after: Duration)
-    /// `post(_:after:)`, on the machine or from an action, once its delay passed.
-    case delayedPost
-    /// The result or error of a ``StateTask``.
-    case stateTask
-
-    /// The duration of a timeout, for ``timeout(after:)``.
-    public var timeout: Duration? { if case .timeout(let duration) = self { duration } else { nil } }
-}

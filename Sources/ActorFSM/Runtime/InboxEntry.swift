@@ -62,7 +62,7 @@ package struct InboxEntry<Definition: MachineDefinition>: Sendable {
     @usableFromInline let reply: ReplySlot?
     /// For a timeout or a state task's result, the entry into the state it belongs to (see
     /// `MachineCore.epoch`): it is dropped if the machine has left that state by its turn. 0 otherwise.
-    @usableFromInline var epoch: UInt64
+    @usableFromInline package var epoch: UInt64
     /// The sender's context, captured by the machine's instrument, to run the actions in.
     @usableFromInline let trace: (any AnyObject & Sendable)?
 
@@ -70,7 +70,7 @@ package struct InboxEntry<Definition: MachineDefinition>: Sendable {
     package init(
         event: Event?, predicates: PredicateContext?, origin: EventOrigin, acceptedAt: Timestamp,
         ticket: UInt64 = 0, senderScope: [ObjectIdentifier] = [], reply: ReplySlot? = nil,
-        epoch: UInt64 = 0, trace: (any AnyObject & Sendable)? = nil
+        trace: (any AnyObject & Sendable)? = nil
     ) {
         self.event = event
         self.predicates = predicates
@@ -79,7 +79,7 @@ package struct InboxEntry<Definition: MachineDefinition>: Sendable {
         self.ticket = ticket
         self.senderScope = senderScope
         self.reply = reply
-        self.epoch = epoch
+        self.epoch = 0
         self.trace = trace
     }
 }

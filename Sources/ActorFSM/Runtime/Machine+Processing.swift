@@ -105,11 +105,8 @@ extension Machine {
 
     /// What the actions of `turn`'s transition to the state with id `target` are told.
     @inlinable
-    func actionContext(_ turn: EventTurn<Definition>, to target: Int32) -> TransitionContext<Definition> {
-        TransitionContext(
-            event: turn.event, timeout: turn.event == nil ? turn.origin.timeout.map(Timeout.init) : nil,
-            source: turn.source, target: schema.storage.states[Int(target)], predicates: turn.predicates, id: id,
-            sequenceNumber: core.sequenceNumber, runtime: self, cell: dataCell())
+    func actionContext(_ turn: borrowing EventTurn<Definition>, to target: Int32) -> TransitionContext<Definition> {
+        TransitionContext(turn, target: schema.storage.states[Int(target)], id: id, runtime: self, cell: dataCell())
     }
 
     /// Whether anyone reads the record of the event in progress.

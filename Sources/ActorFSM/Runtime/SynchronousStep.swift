@@ -44,8 +44,7 @@ extension Schema {
         var completed = 0
         try storage.actions.runSynchronously(transition, event: event, counting: &completed, context: {
             TransitionContext(event: event, source: storage.states[Int(stateID)],
-                              target: storage.states[Int(transition.target)], predicates: predicates, id: id, runtime: nil,
-                              cell: DataCell(data))
+                              target: storage.states[Int(transition.target)], predicates: predicates, id: id, data: data)
         }, commit: {})
         return transition.target
     }

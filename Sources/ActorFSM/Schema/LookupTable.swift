@@ -42,23 +42,25 @@ final package class LookupTable<Definition: MachineDefinition>: Sendable {
 
     /// The table for `states` and the compiler's lookup groups.
     init(
-        states: [State], stateIDs: [State: Int32], eventCount: Int, eventID: @escaping @Sendable (Event) -> Int32?,
-        tagTable: TagTable?, predicateTypes: [PredicateType], predicateSlots: [ObjectIdentifier: Int32],
-        typeColumns: TypeColumns, transitions: [CompiledTransition<Definition>], groupIndex: [Int32],
-        groups: [LookupGroup], groupSlots: [Int32], slotStrides: [Int32], entries: [Int32]
+        states: [State], eventCount: Int, eventID: @escaping @Sendable (Event) -> Int32?, tagTable: TagTable?,
+        space: PredicateSpace, typeColumns: TypeColumns, transitions: [CompiledTransition<Definition>],
+        groups built: LookupTableBuilder<Definition>.Output
     ) {
+        let (groupIndex, groups, groupSlots, slotStrides, entries) =
+            (built.groupIndex, built.groups, built.groupSlots, built.slotStrides, built.entries)
+        let predicateTypes = space.types
         // What the lookup's unchecked reads of strides rest on: every group's row is whole.
         precondition(slotStrides.count >= typeColumns.width && groups.allSatisfy {
             $0.strideRow >= 0 && Int($0.strideRow) + typeColumns.width <= slotStrides.count
         }, "a whole row of strides per group")
-        self.stateIDs = stateIDs
+        self.stateIDs = Dictionary(uniqueKeysWithValues: states.enumerated().map { ($1, Int32($0)) })
         self.stateTagTable = TagTable(states)
         self.eventCount = eventCount
         self.eventID = eventID
         self.tagTable = tagTable
         self.predicateTypes = predicateTypes
         self.predicateTypeIDs = predicateTypes.map(\.id)
-        self.predicateSlots = predicateSlots
+        self.predicateSlots = space.slots.mapValues { Int32($0) }
         self.typeColumns = typeColumns
         self.groupIndex = groupIndex
         self.groups = groups

@@ -23,14 +23,15 @@ final package class SchemaStorage<Definition: MachineDefinition>: Sendable {
     /// Arms their timers.
     @usableFromInline let timers: TimerTable<Definition>
 
+    /// The tables of a schema whose states `table` numbers, starting in `initial`.
     init(
-        initial: Int32, finalStates: Set<State>, states: [State], events: [any Hashable & Sendable],
-        eventLabels: [String], transitions: [CompiledTransition<Definition>], table: LookupTable<Definition>,
-        actions: ActionTable<Definition>, timers: TimerTable<Definition>
+        initial: State, finalStates: Set<State>, events: [any Hashable & Sendable], eventLabels: [String],
+        transitions: [CompiledTransition<Definition>], table: LookupTable<Definition>, actions: ActionTable<Definition>,
+        timers: TimerTable<Definition>
     ) {
-        self.initial = initial
+        self.initial = table.stateIDs[initial]!
         self.finalStates = finalStates
-        self.states = states
+        self.states = table.stateIDs.sorted { $0.value < $1.value }.map(\.key)
         self.events = events
         self.eventLabels = eventLabels
         self.transitions = transitions

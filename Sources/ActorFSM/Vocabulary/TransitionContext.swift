@@ -42,27 +42,31 @@ public struct TransitionContext<Definition: MachineDefinition>: Sendable {
     @usableFromInline let runtime: (any ActionRuntime)?
     @usableFromInline let cell: DataCell<Definition.Data>
 
+    @usableFromInline
     package init(event: Event?, source: State, target: State, predicates: PredicateContext, id: ID, data: Definition.Data) {
-        self.init(event: event, source: source, target: target, predicates: predicates, id: id, runtime: nil,
-                  cell: DataCell(data))
+        let turn = EventTurn<Definition>(event, predicates: predicates, origin: .send, acceptedAt: Timestamp(nanoseconds: 0),
+                                         number: 0, source: source)
+        self.init(turn, target: target, id: id, runtime: nil, cell: DataCell(data))
     }
 
     package init(event: Event?, source: State, target: State, predicates: PredicateContext, id: ID) where Definition.Data == Void {
         self.init(event: event, source: source, target: target, predicates: predicates, id: id, data: ())
     }
 
+    /// What the actions of `turn`'s transition to `target` are told, on the machine `id` whose
+    /// follow-ups go to `runtime` and whose data is in `cell`.
     @usableFromInline
     init(
-        event: Event?, timeout: Timeout? = nil, source: State, target: State, predicates: PredicateContext,
-        id: ID, sequenceNumber: UInt64 = 0, runtime: (any ActionRuntime)?, cell: DataCell<Definition.Data>
+        _ turn: borrowing EventTurn<Definition>, target: State, id: ID, runtime: (any ActionRuntime)?,
+        cell: DataCell<Definition.Data>
     ) {
-        self.event = event
-        self.timeoutDuration = timeout?.duration ?? .zero
-        self.source = source
+        self.event = turn.event
+        self.timeoutDuration = turn.event == nil ? turn.origin.timeout ?? .zero : .zero
+        self.source = turn.source
         self.target = target
-        self.predicates = predicates
+        self.predicates = turn.predicates
         self.id = id
-        self.sequenceNumber = sequenceNumber
+        self.sequenceNumber = turn.number
         self.runtime = runtime
         self.cell = cell
     }

@@ -138,8 +138,9 @@ extension Machine {
         _ event: Event?, _ predicates: PredicateContext?, origin: EventOrigin, epoch: UInt64,
         trace: (any AnyObject & Sendable)? = nil, ticket: UInt64 = 0
     ) {
-        let entry = Entry(event: event, predicates: predicates, origin: origin, acceptedAt: .now,
-                          ticket: Self.entryTicket(ticket), epoch: epoch, trace: trace)
+        var entry = Entry(event: event, predicates: predicates, origin: origin, acceptedAt: .now,
+                          ticket: Self.entryTicket(ticket), trace: trace)
+        entry.epoch = epoch
         perform(mailbox.withLock { $0.inbox.timerEvent(entry) })
         reportQueued(origin: origin)
     }

@@ -61,15 +61,12 @@ struct SchemaCompiler<Definition: MachineDefinition> {
 
         let stateTasks = (0..<states.count).map { flat.tasks[Int32($0)] ?? [] }
         let table = LookupTable(
-            states: states, stateIDs: stateIDs, eventCount: eventCount,
+            states: states, eventCount: eventCount,
             eventID: events.first.map { $0.makeIndex(events.map(\.identity)) } ?? { _ in nil },
             tagTable: events.first?.kind == .value ? events.first?.makeTagTable(events.map(\.identity)) : nil,
-            predicateTypes: inheritance.space.types, predicateSlots: inheritance.space.slots.mapValues { Int32($0) },
-            typeColumns: columns, transitions: transitions, groupIndex: lookup.groupIndex, groups: lookup.groups,
-            groupSlots: lookup.groupSlots, slotStrides: lookup.slotStrides, entries: lookup.entries)
+            space: inheritance.space, typeColumns: columns, transitions: transitions, groups: lookup)
         return SchemaStorage(
-            initial: stateIDs[initial]!, finalStates: final, states: states,
-            events: events.map(\.identity.base), eventLabels: eventNames, transitions: transitions, table: table,
+            initial: initial, finalStates: final, events: events.map(\.identity.base), eventLabels: eventNames, transitions: transitions, table: table,
             actions: ActionTable(transitions: transitions, entryActions: entryActions, exitActions: exitActions,
                                  policy: policy),
             timers: TimerTable(timeouts: timeouts, eventCount: events.count, transitions: transitions,
