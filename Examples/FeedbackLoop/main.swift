@@ -104,7 +104,7 @@ func play(_ intents: [FeedEvent]) async throws -> [Screen] {
 
 print("Script:")
 let shown = try await play([.refresh, .next, .next, .refresh, .next, .previous])
-await machine.finish()
+await machine.shutdown()
 await printer.value
 print("\nScreens after each intent: \(shown.map { "\($0)" }.joined(separator: ", "))")
 let final = await machine.data

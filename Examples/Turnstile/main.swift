@@ -87,7 +87,7 @@ for (title, schema) in stages {
         let record = try await gate.send(event, predicates: usesPredicates ? predicates : nil)
         print("    \(record)")
     }
-    await gate.finish()
+    await gate.shutdown()
     recordCount += await observer.value
     print("    final state: \(await gate.state)")
 }

@@ -16,7 +16,7 @@ extension Supervisor {
         // Asked from its own action, the machine cannot end before the action does: it leaves
         // the supervisor by itself when it ends.
         if ActionScope.machines.contains(ObjectIdentifier(machine)) {
-            await machine.finish()
+            await machine.shutdown()
             return true
         }
         // Also a machine already stopping (after a failure): its supervisor decides on it first.

@@ -125,7 +125,7 @@ func benchmarkB1(_ settings: Settings) async throws -> [Measurement] {
         let machine = Machine(schema: try turnstileSchema(counter), id: 0)
         let start = clock.now
         for event in slowEvents { try await machine.post(event) }
-        await machine.finish()
+        await machine.shutdown()
         return (clock.now - start, counter.value &+ (await machine.state == .locked ? 0 : 1))
     })
 

@@ -21,7 +21,7 @@ func benchmarkB5(_ settings: Settings) async throws -> [Measurement] {
             }
             let start = clock.now
             for event in events { try await machine.post(event) }
-            await machine.finish()
+            await machine.shutdown()
             var checksum = counter.value
             for reader in readers { checksum &+= await reader.value }
             return (clock.now - start, checksum)

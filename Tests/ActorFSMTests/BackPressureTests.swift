@@ -60,7 +60,7 @@ import Testing
         #expect(machine.queuedCount <= 2)
         gate.open()
         try await consumer.value
-        await machine.finish()
+        await machine.shutdown()
         var count = 0
         for await record in records {
             #expect(record.outcome.isTransitioned)
@@ -128,7 +128,7 @@ import Testing
             continuation.finish()
         }
         try await machine.post(contentsOf: envelopes)
-        await machine.finish()
+        await machine.shutdown()
         #expect(await machine.state == .alarming)
     }
 }

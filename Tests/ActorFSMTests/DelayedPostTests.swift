@@ -6,7 +6,7 @@ import Testing
     static let reminders = try! Schema<CheckoutFlow>(initial: .pending, final: [.cancelled]) {
         define(.pending) {
             when(.ping) | then()
-            when(.pay) | then(.paid) | { context in try context.post(.retry, after: .seconds(5)) }
+            when(.pay) | then(.paid) | { context in try context.schedule(.retry, after: .seconds(5)) }
             matching(Mode.strict) | when(.retry) | then(.reminded)
             matching(Mode.lenient) | when(.retry) | then(.cancelled)
         }
@@ -19,7 +19,7 @@ import Testing
 
     @Test func anEventPostedWithADelayArrivesWhenTheDelayHasPassed() async throws {
         var timed = await TimedMachine(Self.reminders)
-        let scheduled = try timed.machine.post(.retry, after: .seconds(5), predicates: PredicateContext(Mode.strict))
+        let scheduled = try timed.machine.schedule(.retry, after: .seconds(5), predicates: PredicateContext(Mode.strict))
         timed.clock.advance(by: .seconds(4))
         #expect(try await timed.nextIsPing())
         #expect(scheduled.isPending)
@@ -43,7 +43,7 @@ import Testing
 
     @Test func cancellingTheHandleWithdrawsTheEvent() async throws {
         var timed = await TimedMachine(Self.reminders)
-        let scheduled = try timed.machine.post(.retry, after: .seconds(5))
+        let scheduled = try timed.machine.schedule(.retry, after: .seconds(5))
         await timed.clock.waitUntilSleeping(count: 1)
         #expect(scheduled.cancel())
         #expect(!scheduled.isPending)
@@ -56,7 +56,7 @@ import Testing
 
     @Test func stoppingTheMachineCancelsEveryDelayedPost() async throws {
         var timed = await TimedMachine(Self.reminders)
-        let fromOutside = try timed.machine.post(.retry, after: .seconds(60))
+        let fromOutside = try timed.machine.schedule(.retry, after: .seconds(60))
         try await timed.machine.send(.pay)   // its action posts .retry in 5 s
         await timed.clock.waitUntilSleeping(count: 2)
         await timed.machine.stop()
@@ -65,16 +65,16 @@ import Testing
         timed.clock.advance(by: .seconds(60))
         #expect(await timed.next()?.event == .pay)
         #expect(await timed.next() == nil, "nothing was delivered after the stop")
-        #expect(throws: MachineError<CheckoutFlow>.self) { try timed.machine.post(.retry, after: .seconds(1)) }
+        #expect(throws: MachineError<CheckoutFlow>.self) { try timed.machine.schedule(.retry, after: .seconds(1)) }
     }
 
     @Test func finishingTheMachineCancelsDelayedPostsAndRefusesNewOnes() async throws {
         let timed = await TimedMachine(Self.reminders)
-        let scheduled = try timed.machine.post(.retry, after: .seconds(5))
-        await timed.machine.finish()
+        let scheduled = try timed.machine.schedule(.retry, after: .seconds(5))
+        await timed.machine.shutdown()
         #expect(!scheduled.isPending)
         do {
-            try timed.machine.post(.retry, after: .seconds(5))
+            try timed.machine.schedule(.retry, after: .seconds(5))
             Issue.record("a finished machine took a delayed post")
         } catch {
             #expect(error.kind == .stopped)

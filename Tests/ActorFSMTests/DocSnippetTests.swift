@@ -417,7 +417,7 @@ let configuration = MachineConfiguration<OrderState>(instrument: FailureLog())
     }
 
     func scheduledEvent(machine: Machine<Orders>) throws {
-        let reminder = try machine.post(.remind, after: .seconds(60))
+        let reminder = try machine.schedule(.remind, after: .seconds(60))
         reminder.cancel()
     }
 
@@ -446,7 +446,7 @@ let configuration = MachineConfiguration<OrderState>(instrument: FailureLog())
         }
         _ = try Schema<Orders>(initial: .placed) {
             define(.placed) {
-                when(.declined) | then(.waiting) | { context in try context.post(.retry, after: .seconds(5)) }
+                when(.declined) | then(.waiting) | { context in try context.schedule(.retry, after: .seconds(5)) }
             }
         }
         _ = try Schema<Orders>(initial: .paid) {

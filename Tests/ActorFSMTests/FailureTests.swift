@@ -114,7 +114,7 @@ import Testing
         await gate.untilArrivals(1)
         try machine.tryPost(.pass)
         try machine.tryPost(.coin)
-        let finished = Task { await machine.finish() }
+        let finished = Task { await machine.shutdown() }
         await machine.untilRefusingEvents()
         #expect(await !machine.isAcceptingEvents)
         do {
@@ -276,7 +276,7 @@ import Testing
     @Test func finishFromAnActionStopsOnceTheInboxIsEmpty() async throws {
         let machine = Later<Machine<NumberedTurnstile>>()
         let schema = try Schema<NumberedTurnstile>(initial: .locked) {
-            define(.locked) { when(.coin) | then(.unlocked) | { await machine.get?.finish() } }
+            define(.locked) { when(.coin) | then(.unlocked) | { await machine.get?.shutdown() } }
             define(.unlocked) { when(.pass) | then(.locked) }
         }
         let gate = Machine(schema: schema, id: 0)

@@ -322,14 +322,14 @@ struct TimeGuideSnippets {
         }
         _ = try Schema<Orders>(initial: .pending, final: [.waiting]) {
             define(.pending) {
-                when(.decline) | then(.waiting) | { context in try context.post(.retry, after: .seconds(5)) }
+                when(.decline) | then(.waiting) | { context in try context.schedule(.retry, after: .seconds(5)) }
             }
         }
     }
 
     func delayedPost(orders: Schema<Orders>) throws {
         let machine = Machine(schema: orders, id: "order-7")
-        let reminder = try machine.post(.remind, after: .seconds(60))
+        let reminder = try machine.schedule(.remind, after: .seconds(60))
         // …
         reminder.cancel()        // true: it was still waiting, and will never be delivered
     }

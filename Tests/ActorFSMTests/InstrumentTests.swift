@@ -95,7 +95,7 @@ final class TracingInstrument: Instrument {
         _ = await records.next()
         _ = await records.next()
         await #expect(throws: TurnstileError.self) { try await machine.send(.reset) }
-        await machine.finish()
+        await machine.shutdown()
         #expect(throws: TurnstileError.self) { try machine.tryPost(.coin) }
         let lines = instrument.lines
         #expect(lines.first == "started 1")
@@ -148,7 +148,7 @@ final class TracingInstrument: Instrument {
         await #expect(throws: TurnstileError.self) { try await queued.value }
         gate.open()
         _ = try? await first.value
-        await machine.finish()
+        await machine.shutdown()
         let lines = instrument.lines
         #expect(lines.contains("processed pass stopped"))
         #expect(!lines.contains { $0.hasPrefix("refused") }, "an accepted event is not also refused")
@@ -171,7 +171,7 @@ final class TracingInstrument: Instrument {
         clock.advance(by: .seconds(7))
         #expect(await records.next()?.origin == .timeout(after: .seconds(5)))
         #expect(instrument.lines.contains("fired timeout(after: 5.0 seconds) 2.0 seconds late"))
-        try machine.post(.retry, after: .seconds(1))
+        try machine.schedule(.retry, after: .seconds(1))
         await clock.waitUntilSleeping(count: 1)
         clock.advance(by: .seconds(1))
         #expect(await records.next()?.origin == .delayedPost)
@@ -205,7 +205,7 @@ final class TracingInstrument: Instrument {
         _ = await acceptances.next()
         gate.open()
         _ = try await (first.value, second.value)
-        await machine.finish()
+        await machine.shutdown()
         return seen.withLock { $0 }
     }
 

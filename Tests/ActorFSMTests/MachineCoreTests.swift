@@ -24,7 +24,7 @@ import Testing
     func id(_ state: Checkout) -> Int32 { Self.schema.stateID(of: state)! }
 
     /// The transition index an event fires, or `nil`.
-    func fired(_ step: Core.Step) -> Int32? {
+    func fired(_ step: Core.Begun) -> Int32? {
         if case .fires(let index) = step.found { index } else { nil }
     }
 

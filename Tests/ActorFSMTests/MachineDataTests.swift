@@ -290,7 +290,7 @@ enum Till: MachineDefinition {
         try await till.send(.refund)     // no change: nothing published
         try await till.send(.coin)
         try await till.send(.close)
-        await till.finish()
+        await till.shutdown()
         var totals: [Int] = []
         for await data in changes { totals.append(data.total) }
         #expect(totals == [1, 6, 11])

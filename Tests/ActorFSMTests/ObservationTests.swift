@@ -127,7 +127,7 @@ import Testing
         // The pass's action waits at a gate that opens only after the records before it arrived.
         #expect(try await reader.value == [.reset, .coin])
         last.open()
-        await machine.finish()
+        await machine.shutdown()
     }
 
     @Test func aStreamIsIteratedOnce() async throws {

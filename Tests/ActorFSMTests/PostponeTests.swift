@@ -94,7 +94,7 @@ enum Parcel: MachineDefinition {
         await machine.untilPostponed(1)
         try machine.tryPost(.ship(2))
         await machine.untilPostponed(2)
-        await machine.finish()
+        await machine.shutdown()
         await #expect(throws: MachineError<Parcel>.self) { try await shipping.value }
         var outcomes: [String] = []
         for await record in records { outcomes.append("\(record.eventDescription)/\(record.outcomeName)/\(record.postponements)") }

@@ -31,7 +31,7 @@ import Testing
         let machine = Machine(schema: try Self.schema(started: Gate()), id: 0)
         let runner = Task { try await machine.run() }
         try await machine.send(.pass)
-        await machine.finish()
+        await machine.shutdown()
         try await runner.value
         #expect(await machine.isStopped)
     }

@@ -186,7 +186,7 @@ import Testing
     @Test func aTimeoutQueuedBeforeFinishIsStillProcessed() async throws {
         let gate = Gate()
         var (timed, poke) = try await Self.timeoutQueuedBehindAction(gate: gate)
-        let finish = Task { [machine = timed.machine] in await machine.finish() }
+        let finish = Task { [machine = timed.machine] in await machine.shutdown() }
         await timed.machine.untilRefusingEvents()
         gate.open()
         _ = try await poke.value

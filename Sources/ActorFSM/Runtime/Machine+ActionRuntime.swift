@@ -1,12 +1,12 @@
 // What a machine offers its actions: follow-up events and delayed posts.
 
 extension Machine: ActionRuntime {
-    @usableFromInline nonisolated func schedule<E: Sendable>(
+    @usableFromInline nonisolated func scheduleFromAction<E: Sendable>(
         _ event: E, after delay: Duration, predicates: PredicateContext?
     ) -> ScheduledEvent? {
         // A context is only ever made by this machine for its own `Event` type.
         guard let event = event as? Event else { return nil }
-        return schedule(event, after: delay, predicates: predicates, fromAction: true)
+        return scheduleDelayed(event, after: delay, predicates: predicates, fromAction: true)
     }
 
     @usableFromInline nonisolated func refusedDelayedPost() -> MachineErrorKind {

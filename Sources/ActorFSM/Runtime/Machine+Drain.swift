@@ -140,7 +140,7 @@ extension Machine {
         for watcher in resumptions.watchers { watcher.resume() }
     }
 
-    /// After processing: completes a `finish()` once drained, and ends a stopping machine.
+    /// After processing: completes a `shutdown()` once drained, and ends a stopping machine.
     @inlinable
     func settle() {
         if core.isAcceptingEvents { return }

@@ -1,10 +1,11 @@
 // Finishing, stopping, failing: how a machine ends, and what it answers on the way.
 
 extension Machine {
-    /// Stops taking events, processes those already queued, then stops. Returns once stopped;
-    /// called from one of the machine's own actions, it returns at once and the machine stops
-    /// when its inbox is empty. After `stop()` it returns at once.
-    public func finish() async {
+    /// Stops taking events, processes those already queued, then stops: the graceful end, as
+    /// ``Supervisor/shutdown()`` is for a supervisor's machines. Returns once stopped; called
+    /// from one of the machine's own actions, it returns at once and the machine stops when its
+    /// inbox is empty. After `stop()` it returns at once.
+    public func shutdown() async {
         guard beginFinishing() else { return }
         if ActionScope.machines.contains(ObjectIdentifier(self)) { return }
         await withCheckedContinuation { continuation in
@@ -13,7 +14,7 @@ extension Machine {
     }
 
     /// Runs until the machine ends, in the shape of a swift-service-lifecycle `Service`: returns
-    /// once `finish()` or `stop()` has ended it, and treats cancellation of the calling task as
+    /// once `shutdown()` or `stop()` has ended it, and treats cancellation of the calling task as
     /// a hard stop (``stop()``), after which it throws `CancellationError`.
     ///
     /// The machine processes events whether or not anyone calls `run()`; call it to tie the
@@ -56,13 +57,14 @@ extension Machine {
     /// Finishes, and returns once the machine has ended, also if it was stopping already
     /// (`finish()` returns at once then).
     package func finishAndAwaitEnd() async {
-        await finish()
+        await shutdown()
         await awaitEnd()
     }
 
     /// Stops now. Senders awaiting queued events are answered with ``MachineError`` `.stopped`
     /// at once; the event in progress completes (its asynchronous actions see task
     /// cancellation); then every queued event gets the outcome `.stopped` and streams finish.
+    /// It returns before that: ``run()`` waits for the end.
     public func stop() {
         terminate(.stopped)
     }

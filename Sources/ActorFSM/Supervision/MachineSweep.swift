@@ -3,16 +3,16 @@ enum MachineSweep {
     /// What to do to each machine. `awaitEnd` returns once the machine has ended, so that its
     /// last records are published before the supervisor finishes its stream; a hard stop first
     /// stops every machine, then awaits their ends, so that no machine waits for another's.
-    enum Step: Sendable { case beginFinishing, finish, stop, awaitEnd }
+    enum Sweep: Sendable { case beginFinishing, finish, stop, awaitEnd }
 
-    /// Applies `step` to every machine, from a few tasks that each take a share of them: one
+    /// Applies `sweep` to every machine, from a few tasks that each take a share of them: one
     /// child task per machine would cost memory per machine and, to reap, time that grows
     /// faster than their number. A switch rather than a closure: calling one closure from
     /// every task would count references to its context from every core.
     ///
     /// - Returns: for `.beginFinishing`, the machines that still have events to process.
     static func apply<Definition: MachineDefinition>(
-        _ step: Step, to machines: [Machine<Definition>]
+        _ sweep: Sweep, to machines: [Machine<Definition>]
     ) async -> [Machine<Definition>] {
         let workers = Swift.min(machines.count, 2)
         return await withTaskGroup(of: [Machine<Definition>].self) { group in
@@ -21,9 +21,9 @@ enum MachineSweep {
                     var busy: [Machine<Definition>] = []
                     for index in stride(from: worker, to: machines.count, by: workers) {
                         let machine = machines[index]
-                        switch step {
+                        switch sweep {
                         case .beginFinishing: if await machine.beginFinishing() { busy.append(machine) }
-                        case .finish: await machine.finish()
+                        case .finish: await machine.shutdown()
                         case .stop: await machine.stop()
                         case .awaitEnd: await machine.awaitEnd()
                         }

@@ -11,7 +11,7 @@ protocol ActionRuntime: AnyObject, Sendable {
     /// Queues an event to be processed right after the transition in progress, before every
     /// queued event, and returns `nil`; or tells the instrument of its refusal and returns why.
     func postNext<E: Sendable>(_ event: E, predicates: PredicateContext?) -> MachineErrorKind?
-    func schedule<E: Sendable>(_ event: E, after delay: Duration, predicates: PredicateContext?) -> ScheduledEvent?
+    func scheduleFromAction<E: Sendable>(_ event: E, after delay: Duration, predicates: PredicateContext?) -> ScheduledEvent?
     /// Tells the instrument of a delayed post the machine refuses, and returns why.
     func refusedDelayedPost() -> MachineErrorKind
 }

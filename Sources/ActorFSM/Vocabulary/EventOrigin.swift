@@ -11,7 +11,7 @@ public enum EventOrigin: Sendable, Hashable {
     case next
     /// A state timeout, `after(duration)`, that fired: the record's event is `nil`.
     case timeout(after: Duration)
-    /// `post(_:after:)`, on the machine or from an action, once its delay passed.
+    /// `schedule(_:after:)`, on the machine or from an action, once its delay passed.
     case delayedPost
     /// The result or error of a ``StateTask``.
     case stateTask

@@ -1,8 +1,8 @@
-/// A handle on an event posted with a delay, by ``Machine/post(_:after:predicates:)`` or
-/// ``TransitionContext/post(_:after:predicates:)``: cancel it before it is delivered.
+/// A handle on an event posted with a delay, by ``Machine/schedule(_:after:predicates:)`` or
+/// ``TransitionContext/schedule(_:after:predicates:)``: cancel it before it is delivered.
 ///
 /// ```swift
-/// let reminder = try machine.post(.remind, after: .seconds(60))
+/// let reminder = try machine.schedule(.remind, after: .seconds(60))
 /// reminder.cancel()
 /// ```
 public final class ScheduledEvent: Sendable {

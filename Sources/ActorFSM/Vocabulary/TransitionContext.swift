@@ -169,21 +169,22 @@ public struct TransitionContext<Definition: MachineDefinition>: Sendable {
     }
 
     /// Posts `event` to the machine running the action once `delay` has passed on the machine's
-    /// clock (see ``MachineConfiguration/clock``).
+    /// clock (see ``MachineConfiguration/clock``). It never waits: the event joins the inbox when
+    /// its time comes, even if the inbox is full then.
     ///
     /// The event then joins the inbox with origin ``EventOrigin/delayedPost``. Cancel it with the
     /// returned handle; stopping the machine cancels it too.
     ///
     /// ```swift
-    /// when(.declined) | then(.waiting) | { context in try context.post(.retry, after: .seconds(5)) }
+    /// when(.declined) | then(.waiting) | { context in try context.schedule(.retry, after: .seconds(5)) }
     /// ```
     ///
     /// - Throws: ``MachineError`` `.stopped` if the machine no longer takes events (or no
     ///   machine runs the action).
     @discardableResult
-    public func post(_ event: Event, after delay: Duration, predicates: PredicateContext? = nil) throws(MachineError<Definition>) -> ScheduledEvent {
+    public func schedule(_ event: Event, after delay: Duration, predicates: PredicateContext? = nil) throws(MachineError<Definition>) -> ScheduledEvent {
         guard let runtime else { throw MachineError(.stopped, machineID: id) }
-        guard let scheduled = runtime.schedule(event, after: delay, predicates: predicates) else {
+        guard let scheduled = runtime.scheduleFromAction(event, after: delay, predicates: predicates) else {
             throw MachineError(runtime.refusedDelayedPost(), machineID: id)
         }
         return scheduled

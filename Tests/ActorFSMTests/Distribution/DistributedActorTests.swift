@@ -118,7 +118,7 @@ typealias LocalSystem = LocalTestingDistributedActorSystem
         let durability = Durability<Door>(store: store)
         let first = try await Machine(schema: try doorSchema(), id: "front", data: Door.Data(), durability: durability)
         try await first.send(.open)
-        await first.finish()
+        await first.shutdown()
 
         let system = LocalSystem()
         let doors = try Supervisor(schema: try doorSchema(), durability: Durability<Door>(store: store.crash()))

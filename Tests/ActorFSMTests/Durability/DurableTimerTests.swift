@@ -81,8 +81,8 @@ struct RestoredDoor {
         let store = InMemoryStore()
         let schema = try Schema<Door>(initial: .closed, final: [.jammed]) {
             define(.closed) {
-                when(.lock) | then(.locked) | { context in try context.post(.remind, after: .seconds(30)) }
-                when(.open) | then(.open) | { context in try context.post(.kick, after: .seconds(30)).cancel() }
+                when(.lock) | then(.locked) | { context in try context.schedule(.remind, after: .seconds(30)) }
+                when(.open) | then(.open) | { context in try context.schedule(.kick, after: .seconds(30)).cancel() }
             }
             define(.locked) { when(.remind) | then(.jammed) }
             define(.open) { when(.kick) | then(.jammed) }
@@ -116,7 +116,7 @@ struct RestoredDoor {
         }
         let door = try await RestoredDoor(store, clock: clock, schema: schema)
         try await door.machine.send(.lock)
-        try door.machine.post(.remind, after: .seconds(10))
+        try door.machine.schedule(.remind, after: .seconds(10))
         // The amended entry is written by a write of its own; wait for it through a later send.
         try await door.machine.send(.kick)
         let crashed = store.crash()

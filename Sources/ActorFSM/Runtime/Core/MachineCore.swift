@@ -64,7 +64,7 @@ package struct MachineCore<Definition: MachineDefinition, Waiter: Sendable>: Sen
 
     /// What an event does: its number, and what the schema found for it.
     @usableFromInline
-    struct Step {
+    struct Begun {
         @usableFromInline let number: UInt64
         @usableFromInline let found: LookupResult
 
@@ -81,13 +81,13 @@ package struct MachineCore<Definition: MachineDefinition, Waiter: Sendable>: Sen
     @inlinable
     mutating func begin(
         _ event: Event?, in context: PredicateContext, origin: EventOrigin, of storage: Storage, data: Definition.Data
-    ) -> Step {
+    ) -> Begun {
         sequenceNumber &+= 1
-        guard stateID >= 0 else { return Step(number: sequenceNumber, found: .unhandled(UnhandledReason(.unknownState))) }
+        guard stateID >= 0 else { return Begun(number: sequenceNumber, found: .unhandled(UnhandledReason(.unknownState))) }
         if let event {
-            return Step(number: sequenceNumber, found: storage.table.lookup(state: stateID, event: event, predicates: context, data: data))
+            return Begun(number: sequenceNumber, found: storage.table.lookup(state: stateID, event: event, predicates: context, data: data))
         }
-        return Step(number: sequenceNumber, found: timeoutLookup(origin, in: context, of: storage, data: data))
+        return Begun(number: sequenceNumber, found: timeoutLookup(origin, in: context, of: storage, data: data))
     }
 
     /// The event just begun is postponed, not processed: the next event takes its number.

@@ -28,7 +28,7 @@ struct MachineLifecycle<Waiter: Sendable>: Sendable {
 
     @usableFromInline private(set) var stage = Stage.running(waiters: []) {
         didSet {
-            step = switch stage {
+            phase = switch stage {
             case .running: .running
             case .finishing: .finishing
             case .stopping: .stopping
@@ -39,25 +39,25 @@ struct MachineLifecycle<Waiter: Sendable>: Sendable {
 
     /// Which case `stage` is, without its payload: the questions below read this one byte, so
     /// that the hot path does not match an enum whose payloads hold references.
-    @usableFromInline private(set) var step = Step.running
+    @usableFromInline private(set) var phase = Phase.running
 
     /// The cases of ``Stage``, without payloads.
     @usableFromInline
-    enum Step: UInt8, Sendable { case running, finishing, stopping, stopped }
+    enum Phase: UInt8, Sendable { case running, finishing, stopping, stopped }
 
     @inlinable init() {}
 
     /// Whether the machine takes events.
-    @inlinable var isRunning: Bool { step == .running }
+    @inlinable var isRunning: Bool { phase == .running }
 
     /// Whether it is processing its queued events before it ends.
-    var isFinishing: Bool { step == .finishing }
+    var isFinishing: Bool { phase == .finishing }
 
     /// Whether it has stopped taking anything: it is stopping or has ended.
-    @inlinable var hasStopped: Bool { step.rawValue >= Step.stopping.rawValue }
+    @inlinable var hasStopped: Bool { phase.rawValue >= Phase.stopping.rawValue }
 
     /// Whether it has ended.
-    @inlinable var hasEnded: Bool { step == .stopped }
+    @inlinable var hasEnded: Bool { phase == .stopped }
 
     /// How it ended, once it has.
     var termination: MachineTermination? {

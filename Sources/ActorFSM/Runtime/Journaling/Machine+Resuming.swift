@@ -5,7 +5,7 @@ extension Machine {
     nonisolated func resume(_ resumption: Resumption<Definition>) {
         for entry in resumption.requeued { perform(mailbox.withLock { $0.inbox.timerEvent(entry) }) }
         for delayed in resumption.delayed {
-            _ = schedule(delayed.event, after: delayed.remaining, predicates: delayed.predicates, ticket: delayed.ticket)
+            _ = scheduleDelayed(delayed.event, after: delayed.remaining, predicates: delayed.predicates, ticket: delayed.ticket)
         }
     }
 }

@@ -7,14 +7,15 @@ extension Machine {
     ///
     /// The event joins the inbox when its time comes, even if the inbox is full then, and from
     /// that moment gets a record like any other. Until then ``ScheduledEvent/cancel()`` withdraws
-    /// it, and so do `finish()` and `stop()`: a withdrawn event gets no record.
+    /// it, and so do `shutdown()` and `stop()`: a withdrawn event gets no record. Unlike
+    /// ``post(_:predicates:)``, it never waits for room.
     ///
     /// - Throws: ``MachineError`` `.stopped` if the machine no longer takes events.
     @discardableResult
-    public nonisolated func post(
+    public nonisolated func schedule(
         _ event: Event, after delay: Duration, predicates: PredicateContext? = nil
     ) throws(MachineError<Definition>) -> ScheduledEvent {
-        guard let scheduled = schedule(event, after: delay, predicates: predicates) else {
+        guard let scheduled = scheduleDelayed(event, after: delay, predicates: predicates) else {
             throw refusal(.stopped, origin: .delayedPost)
         }
         return scheduled
@@ -23,7 +24,7 @@ extension Machine {
     /// Schedules a delayed post, from the actor or from an action running off it. A durable
     /// machine writes it to its journal (see ``MachineJournaling/registerDelayed(_:_:after:fromAction:)``), or,
     /// restoring one, passes its stored `ticket`.
-    nonisolated func schedule(
+    nonisolated func scheduleDelayed(
         _ event: Event, after delay: Duration, predicates: PredicateContext?, ticket stored: UInt64? = nil,
         fromAction: Bool = false
     ) -> ScheduledEvent? {
