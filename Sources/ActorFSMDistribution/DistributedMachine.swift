@@ -4,7 +4,7 @@ import ActorFSMDurability
 import Distributed
 
 /// A machine reachable through a distributed actor system: a `distributed actor` that serves
-/// one ``Machine`` in the process hosting it, and that other processes (or this one) call
+/// one `Machine` in the process hosting it, and that other processes (or this one) call
 /// through the system's references.
 ///
 /// ```swift
@@ -30,9 +30,9 @@ where ActorSystem.SerializationRequirement == any Codable,
         self.actorSystem = actorSystem
     }
 
-    /// Sends `event` to the machine and returns its record once processed; see ``Machine/send(_:predicates:)``.
+    /// Sends `event` to the machine and returns its record once processed; see `Machine/send(_:predicates:)`.
     ///
-    /// - Throws: the ``MachineError`` the machine threw, or the actor system's error if the call
+    /// - Throws: the `MachineError` the machine threw, or the actor system's error if the call
     ///   could not reach the host.
     @discardableResult
     public distributed func send(
@@ -41,7 +41,7 @@ where ActorSystem.SerializationRequirement == any Codable,
         try await machine.send(event, predicates: machine.schema.resolvingRemotePredicates(predicates))
     }
 
-    /// Posts `event` to the machine, waiting for room in its inbox; see ``Machine/post(_:predicates:)``.
+    /// Posts `event` to the machine, waiting for room in its inbox; see `Machine/post(_:predicates:)`.
     public distributed func post(_ event: Definition.Event, predicates: PredicateContext = .none) async throws {
         try await machine.post(event, predicates: machine.schema.resolvingRemotePredicates(predicates))
     }
@@ -51,7 +51,7 @@ where ActorSystem.SerializationRequirement == any Codable,
         await machine.state
     }
 
-    /// The machine's id (its ``Machine/id``, not this actor's).
+    /// The machine's id (its `Machine/id`, not this actor's).
     public distributed func machineID() -> Definition.ID {
         machine.id
     }

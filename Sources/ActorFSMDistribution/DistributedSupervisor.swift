@@ -4,7 +4,7 @@ import ActorFSMDurability
 import Distributed
 
 /// A supervisor reachable through a distributed actor system: a `distributed actor` that
-/// serves one ``Supervisor`` (and so all its machines) in the process hosting it.
+/// serves one `Supervisor` (and so all its machines) in the process hosting it.
 ///
 /// ```swift
 /// let orders = DistributedSupervisor(serving: Supervisor(schema: orderSchema), actorSystem: system)
@@ -13,7 +13,7 @@ import Distributed
 /// ```
 ///
 /// A durable supervisor restores a machine the store holds on its first event, as a local
-/// ``Supervisor/send(to:_:predicates:)`` does. Values cross the system as with
+/// `Supervisor/send(to:_:predicates:)` does. Values cross the system as with
 /// ``DistributedMachine``.
 public distributed actor DistributedSupervisor<Definition: MachineDefinition, ActorSystem: DistributedActorSystem>
 where ActorSystem.SerializationRequirement == any Codable,
@@ -27,9 +27,9 @@ where ActorSystem.SerializationRequirement == any Codable,
         self.actorSystem = actorSystem
     }
 
-    /// Sends `event` to the machine under `id` and returns its record; see ``Supervisor/send(to:_:predicates:)``.
+    /// Sends `event` to the machine under `id` and returns its record; see `Supervisor/send(to:_:predicates:)`.
     ///
-    /// - Throws: the ``MachineError`` the supervisor or the machine threw (`.unknownMachine` for
+    /// - Throws: the `MachineError` the supervisor or the machine threw (`.unknownMachine` for
     ///   an id it has no machine for), or the actor system's error if the call could not reach the host.
     @discardableResult
     public distributed func send(
@@ -38,7 +38,7 @@ where ActorSystem.SerializationRequirement == any Codable,
         try await supervisor.send(to: id, event, predicates: supervisor.schema.resolvingRemotePredicates(predicates))
     }
 
-    /// Posts `event` to the machine under `id`; see ``Supervisor/post(to:_:predicates:)``.
+    /// Posts `event` to the machine under `id`; see `Supervisor/post(to:_:predicates:)`.
     public distributed func post(to id: Definition.ID, _ event: Definition.Event, predicates: PredicateContext = .none) async throws {
         try await supervisor.post(to: id, event, predicates: supervisor.schema.resolvingRemotePredicates(predicates))
     }

@@ -1,7 +1,7 @@
 import ActorFSM
 import ActorFSMDurability
 
-/// A ``MachineStore`` that several processes share and that carries events between them.
+/// A `MachineStore` that several processes share and that carries events between them.
 ///
 /// A durable supervisor over such a store sends an event for a machine another live process
 /// holds to that process, through the store, and returns the record that process sends back:
@@ -20,7 +20,7 @@ public protocol ForwardingStore: MachineStore {
     ///
     /// - Returns: the reply the holder's ``ForwardingHost/deliver(_:)`` returned; empty for an
     ///   event that wants none.
-    /// - Throws: ``StoreError`` if the event could not be queued, or no reply came in time.
+    /// - Throws: `StoreError` if the event could not be queued, or no reply came in time.
     func forward(_ event: ForwardedEvent) async throws(StoreError) -> [UInt8]
 
     /// Hands this process's share of the work to `host` from now on: events forwarded to the

@@ -2,7 +2,7 @@ import ActorFSM
 import ActorFSMDurability
 
 /// An error that crossed a process boundary: its type and message, which are all that can
-/// travel of an error that is not `Codable`. Records and ``MachineError``s decoded from another
+/// travel of an error that is not `Codable`. Records and `MachineError`s decoded from another
 /// process carry it where they carried the original error.
 public struct RemoteFailure: Error, Sendable, Codable, Hashable, CustomStringConvertible {
     /// The original error's type, as `String(reflecting:)` spelled it.

@@ -1,7 +1,7 @@
 import ActorFSM
 
 /// When a durable supervisor writes its idle machines out of memory (see
-/// ``Supervisor/passivateIdle(longerThan:keepingAtMost:)``): each comes back on its next event.
+/// `Supervisor/passivateIdle(longerThan:keepingAtMost:)`): each comes back on its next event.
 ///
 /// ```swift
 /// let orders = try Supervisor(schema: orderSchema, durability: Durability(store: store),

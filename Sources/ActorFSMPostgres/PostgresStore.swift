@@ -8,7 +8,7 @@ import Glibc
 import Darwin
 #endif
 
-/// A ``MachineStore`` in a PostgreSQL database, which several processes share: each machine is
+/// A `MachineStore` in a PostgreSQL database, which several processes share: each machine is
 /// written by one process at a time, the one holding its **lease**.
 ///
 /// ```swift
@@ -28,12 +28,12 @@ import Darwin
 /// **Fencing.** Every write carries the epoch the node claimed, and the database writes it only
 /// while the node still holds the lease with that epoch, locking the lease row until the commit
 /// so that no takeover lands in between. A process that lost a lease (paused longer than the
-/// lease duration, cut off, and taken over) has its late writes rejected with a ``StoreError``
+/// lease duration, cut off, and taken over) has its late writes rejected with a `StoreError`
 /// whose `isFenced` is `true`: they never interleave with its successor's.
 ///
 /// **Sending from any process.** A durable supervisor over the store sends an event for a
 /// machine another live node holds through the table `actorfsm_inbox`, wakes that node with
-/// `NOTIFY`, and waits for its record the same way (see ``ForwardingStore``). The holder marks
+/// `NOTIFY`, and waits for its record the same way (see `ForwardingStore`). The holder marks
 /// the event recorded in the commit that journals it, so it is processed once, even if the
 /// holder dies first: the node that takes the machine over processes it.
 ///
@@ -46,8 +46,8 @@ import Darwin
 /// notifications on a second connection); so does the renewal of the node's life. Writes
 /// queued while a commit is in progress commit together in one statement (group commit).
 ///
-/// **New machines.** Make them with ``Supervisor/activate(id:data:)`` or a durable
-/// ``Machine`` initializer, which claim the lease; a machine made by `spawn(id:data:)` claims
+/// **New machines.** Make them with `Supervisor/activate(id:data:)` or a durable
+/// `Machine` initializer, which claim the lease; a machine made by `spawn(id:data:)` claims
 /// none, and its writes are rejected as fenced.
 public final class PostgresStore: ForwardingStore, RoutingStore {
     /// The codec machines encode their values with.
@@ -78,12 +78,14 @@ public final class PostgresStore: ForwardingStore, RoutingStore {
     /// 30 s (TCP keepalives and `tcp_user_timeout`).
     ///
     /// - Parameters:
+    ///   - url: the database, as a libpq connection string or URL.
     ///   - node: this process's name among the processes sharing the database; unique, and new
     ///     for each run (the default: the host name, the process id and a random number).
     ///   - leaseDuration: how long a silent node keeps its machines before others take them over.
     ///   - replyTimeout: how long a send to a machine another process holds waits for its record
     ///     (checked at each renewal, so give it more than a second).
-    /// - Throws: ``StoreError`` if the database cannot be reached or set up.
+    ///   - codec: how machines encode their states, events and data; JSON by default.
+    /// - Throws: `StoreError` if the database cannot be reached or set up.
     public init(
         url: String, node: String? = nil, leaseDuration: Duration = .seconds(10), replyTimeout: Duration = .seconds(300),
         codec: any DurableCodec = JSONCodec()
@@ -158,19 +160,19 @@ public final class PostgresStore: ForwardingStore, RoutingStore {
         })
     }
 
-    /// Queues `write`; see ``MachineStore/append(_:completion:)``. It is written only while this
+    /// Queues `write`; see `MachineStore/append(_:completion:)`. It is written only while this
     /// node holds the machine's lease with the epoch it claimed.
     public func append(_ write: JournalWrite, completion: @escaping @Sendable (StoreError?) -> Void) {
         thread.append(write, completion: completion, closed: StoreError("the store at \(target) is closed"))
     }
 
-    /// Takes the leases of `machines` that no other live node holds; see ``MachineStore/claim(_:)``.
+    /// Takes the leases of `machines` that no other live node holds; see `MachineStore/claim(_:)`.
     /// Claims made at the same time share one statement.
     public func claim(_ machines: [String]) async throws(StoreError) -> [String] {
         try await claims.call(machines)
     }
 
-    /// Gives up the leases of `machines`, claimed but not restored; see ``MachineStore/release(_:)``.
+    /// Gives up the leases of `machines`, claimed but not restored; see `MachineStore/release(_:)`.
     public func release(_ machines: [String]) async {
         _ = try? await run { journal throws(StoreError) in try journal.release(machines) }
     }
@@ -192,7 +194,7 @@ public final class PostgresStore: ForwardingStore, RoutingStore {
     }
 
     /// Queues `event` for the process holding its machine, and waits for its reply; see
-    /// ``ForwardingStore/forward(_:)``. A sender gives up once the holder died after recording
+    /// `ForwardingStore/forward(_:)`. A sender gives up once the holder died after recording
     /// the event (its successor completes it; the record is lost), or after ``replyTimeout``.
     /// While the holder lives, or the event waits for a successor, it waits.
     public func forward(_ event: ForwardedEvent) async throws(StoreError) -> [UInt8] {
@@ -201,7 +203,7 @@ public final class PostgresStore: ForwardingStore, RoutingStore {
     }
 
     /// Delivers the events forwarded to this process's machines to `host`; see
-    /// ``ForwardingStore/serve(_:)``.
+    /// `ForwardingStore/serve(_:)`.
     public func serve(_ host: any ForwardingHost) {
         forwarding.withLock { $0 }?.serve(host)
     }

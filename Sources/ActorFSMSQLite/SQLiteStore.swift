@@ -9,7 +9,7 @@ import Musl
 import Darwin
 #endif
 
-/// The embedded default ``MachineStore``: a SQLite database file in WAL mode, each commit
+/// The embedded default `MachineStore`: a SQLite database file in WAL mode, each commit
 /// fsynced, written by one process at a time.
 ///
 /// ```swift
@@ -22,7 +22,7 @@ import Darwin
 /// a commit is in progress are committed together (group commit): one transaction, one fsync.
 ///
 /// **One process.** Opening takes an exclusive lock on `<path>-lock`; a second opener (another
-/// process, or this one again) gets a ``StoreError`` whose `isLocked` is `true`, naming the
+/// process, or this one again) gets a `StoreError` whose `isLocked` is `true`, naming the
 /// holder's process id. The lock ends with the process, however it ends.
 ///
 /// **Torn writes.** A commit is atomic: SQLite's write-ahead log checksums its frames and
@@ -47,7 +47,7 @@ public final class SQLiteStore: MachineStore {
     ///   - path: the database file.
     ///   - codec: how machines encode their values; JSON by default.
     ///   - mustExist: whether to refuse a file that is missing or empty.
-    /// - Throws: ``StoreError`` if another process (or another `SQLiteStore` here) has it open,
+    /// - Throws: `StoreError` if another process (or another `SQLiteStore` here) has it open,
     ///   if `mustExist` and the file is missing or empty, or if SQLite cannot open or set it up.
     public init(path: String, codec: any DurableCodec = JSONCodec(), mustExist: Bool = false) throws(StoreError) {
         self.codec = codec
@@ -81,7 +81,7 @@ public final class SQLiteStore: MachineStore {
         lock.release()
     }
 
-    /// Queues `write`; see ``MachineStore/append(_:completion:)``.
+    /// Queues `write`; see `MachineStore/append(_:completion:)`.
     public func append(_ write: JournalWrite, completion: @escaping @Sendable (StoreError?) -> Void) {
         thread.append(write, completion: completion, closed: StoreError("the store \(path) is closed"))
     }

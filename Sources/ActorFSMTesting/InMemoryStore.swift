@@ -2,7 +2,7 @@ import ActorFSM
 import ActorFSMDurability
 
 
-/// A ``MachineStore`` in memory, for tests: a task of its own commits writes, in order and many
+/// A `MachineStore` in memory, for tests: a task of its own commits writes, in order and many
 /// at a time (so, as with a real store, completions never run within `append`), and a test can
 /// hold commits back as a stalled disk would, slow every commit down, damage an entry, or crash
 /// the store.
@@ -122,7 +122,7 @@ public final class InMemoryStore: MachineStore {
         contents.journals[entry.machine] = journal
     }
 
-    /// Queues `write`; see ``MachineStore/append(_:completion:)``.
+    /// Queues `write`; see `MachineStore/append(_:completion:)`.
     public func append(_ write: JournalWrite, completion: @escaping @Sendable (StoreError?) -> Void) {
         submit(.write(write, completion))
     }

@@ -2,7 +2,7 @@ import ActorFSM
 import ActorFSMDurability
 import Synchronization
 
-/// Checks that a ``MachineStore`` keeps the contract durable machines rely on: any store, ours
+/// Checks that a `MachineStore` keeps the contract durable machines rely on: any store, ours
 /// or a third party's, runs it in its tests.
 ///
 /// ```swift
@@ -72,7 +72,7 @@ public struct StoreConformance: Sendable {
     }
 }
 
-/// A promise of the ``MachineStore`` contract that a store broke.
+/// A promise of the `MachineStore` contract that a store broke.
 public struct StoreConformanceFailure: Error, Sendable, CustomStringConvertible {
     /// The check that found it: `bytes`, `order`, `compaction`, `group commit`,
     /// `damaged entries`, `reopening` or `fencing`.

@@ -67,7 +67,7 @@ extension SyntaxBuilder {
 }
 
 extension SyntaxBuilder where Event: Hashable {
-    /// See ``when(_:or:fileID:line:)-(Event,_,_,_)``.
+    /// See ``when(_:or:fileID:line:)-(Self.Event,_,_,_)``.
     @_disfavoredOverload
     public func when(_ event: Event, or others: Event..., fileID: StaticString = #fileID, line: UInt = #line) -> Syntax.When<Self> {
         var statement = Syntax.When<Self>(event, fileID: fileID, line: line)
@@ -77,7 +77,7 @@ extension SyntaxBuilder where Event: Hashable {
 }
 
 extension SyntaxBuilder where Event: CaseKeyed {
-    /// See ``when(_:or:fileID:line:)-(Event.CaseKey,_,_,_)``.
+    /// See ``when(_:or:fileID:line:)-(Self.Event.CaseKey,_,_,_)``.
     public func when(
         _ key: Event.CaseKey, or others: Event.CaseKey..., fileID: StaticString = #fileID, line: UInt = #line
     ) -> Syntax.When<Self> {
@@ -91,7 +91,8 @@ extension SyntaxBuilder where Event: CaseKeyed {
 // block forms of `when` and `then` as methods too.
 
 extension SyntaxBuilder {
-    /// See ``then(_:fileID:line:rows:)-(State,_,_,_)``: a `then` block of statements that need a `when`.
+    /// See ``then(_:fileID:line:rows:)->Syntax.Block<Self,Syntax.MissingWhen>``: a `then` block of statements
+    /// that need a `when`.
     public func then(
         _ state: State, fileID: StaticString = #fileID, line: UInt = #line,
         @Syntax.RowBuilder<Self, Syntax.MissingThen> rows: () -> Syntax.Block<Self, Syntax.MissingThen>

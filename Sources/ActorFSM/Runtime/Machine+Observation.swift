@@ -4,9 +4,12 @@ extension Machine {
     /// Subscribes to the records of every event processed from now on, in order. The stream
     /// finishes when the machine stops.
     ///
-    /// - Parameter includingData: whether records carry the machine's data after each event
-    ///   (``TransitionRecord/data``). Copying the data into every record costs, so it is off by
-    ///   default; once a subscriber asks, every record of the machine carries it.
+    /// - Parameters:
+    ///   - buffering: how many records the subscription keeps for a slow reader, and what it
+    ///     drops beyond them; unbounded by default.
+    ///   - includingData: whether records carry the machine's data after each event
+    ///     (``TransitionRecord/data``). Copying the data into every record costs, so it is off
+    ///     by default; once a subscriber asks, every record of the machine carries it.
     public func records(
         buffering: SubscriptionBuffering = .unbounded, includingData: Bool = false
     ) -> Subscription<Record> {

@@ -12,7 +12,7 @@ extension Machine {
         try await send(event, predicates: PredicateContext(predicates))
     }
 
-    /// Sends `event` with two predicates; see ``send(_:predicates:)``.
+    /// Sends `event` with two predicates; see ``send(_:predicates:)-(_,PredicateContext?)``.
     @discardableResult
     @inlinable
     public func send<P1: MatchingPredicate, P2: MatchingPredicate>(
@@ -21,7 +21,7 @@ extension Machine {
         try await send(event, predicates: PredicateContext(first, second))
     }
 
-    /// Sends `event` with three predicates; see ``send(_:predicates:)``.
+    /// Sends `event` with three predicates; see ``send(_:predicates:)-(_,PredicateContext?)``.
     @discardableResult
     @inlinable
     public func send<P1: MatchingPredicate, P2: MatchingPredicate, P3: MatchingPredicate>(

@@ -4,7 +4,9 @@
 extension Machine {
     /// Processes `event` and returns its record once its transition has completed.
     ///
-    /// - Parameter predicates: the event's predicates; the standing predicates when `nil`.
+    /// - Parameters:
+    ///   - event: the event to process.
+    ///   - predicates: the event's predicates; the standing predicates when `nil`.
     /// - Returns: the record, whose outcome is `.transitioned`, `.unhandled` or `.conditionFalse`.
     /// - Throws: ``MachineError`` of kind `.actionFailed` (the record is published with outcome
     ///   `.failed` and the failure policy applied), `.stopped`, `.cancelled` (the event was

@@ -1,4 +1,4 @@
-/// What an event does in a state: see ``Schema/resolve(_:in:predicates:)``.
+/// What an event does in a state: see ``Schema/resolve(_:in:predicates:)-(_,_,PredicateContext)``.
 public enum Resolution<Definition: MachineDefinition>: Sendable {
     /// The definition's state type.
     public typealias State = Definition.State

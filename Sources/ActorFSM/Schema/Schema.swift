@@ -42,6 +42,8 @@ public struct Schema<Definition: MachineDefinition>: Sendable {
     ///   - initial: the state a new machine starts in.
     ///   - final: the states without transitions that transitions lead to.
     ///   - entryExitPolicy: when entry and exit actions run; by default only on a change of state.
+    ///   - fileID: where the schema is written, for diagnostics; leave the default.
+    ///   - line: the line it is written on, likewise.
     ///   - table: the `define` statements.
     /// - Throws: ``SchemaError`` with every problem found, including ``SchemaError/Kind/undefinedState``
     ///   for a state that transitions lead to (or the initial state) that is neither defined nor final.
@@ -112,7 +114,7 @@ public struct Schema<Definition: MachineDefinition>: Sendable {
     }
 
     /// Finds what `event` does in `state` for a machine whose data is `data`, which conditions
-    /// on the data read; see ``resolve(_:in:predicates:)``.
+    /// on the data read; see ``resolve(_:in:predicates:)-(_,_,PredicateContext)``.
     @inlinable
     public func resolve(
         _ event: Event, in state: State, predicates: PredicateContext = .none, data: Definition.Data

@@ -2,7 +2,7 @@
 // supervisor over a store several processes share, to the process that holds the machine.
 
 extension Supervisor {
-    /// Sends `event` to the machine under `id`; see ``Machine/send(_:predicates:)``.
+    /// Sends `event` to the machine under `id`; see ``Machine/send(_:predicates:)-(_,PredicateContext?)``.
     @discardableResult
     public func send(
         to id: ID, _ event: Event, predicates: PredicateContext? = nil

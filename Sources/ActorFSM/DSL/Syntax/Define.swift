@@ -22,6 +22,8 @@ extension Syntax {
         ///   - onEntry: actions run when the machine enters `state`.
         ///   - onExit: actions run when the machine leaves `state`.
         ///   - tasks: operations run while the machine is in `state`; see ``StateTask``.
+        ///   - fileID: where the statement is written, for diagnostics; leave the default.
+        ///   - line: the line it is written on, likewise.
         ///   - rows: the transitions out of `state`.
         public init(
             _ state: State, adopts superStates: SuperState<Definition>...,
