@@ -40,10 +40,24 @@ let package = Package(
         .target(name: "TestFixtures", dependencies: ["ActorFSM"], path: "Tests/Fixtures"),
         .executableTarget(name: "takeover-worker", dependencies: ["ActorFSM", "ActorFSMDurability", "ActorFSMPostgres", "ActorFSMTesting", "TestFixtures"],
                           path: "Tests/TakeoverWorker"),
-        .testTarget(name: "ActorFSMTests", dependencies: ["ActorFSM", "ActorFSMDurability", "ActorFSMDistribution", "ActorFSMTesting", "ActorFSMSQLite", "ActorFSMPostgres",
-                                                                 "ExampleSchemas", "TestFixtures"],
-                    path: "Tests/ActorFSMTests",
-                    exclude: ["Golden"]),
+        // Helpers the test targets share: machines, clocks, gates, stores, a PostgreSQL server.
+        .target(name: "TestSupport", dependencies: ["ActorFSM", "ActorFSMDurability", "ActorFSMTesting", "ActorFSMPostgres"],
+                path: "Tests/Support"),
+        // One test target per module, and one for the examples of the docs.
+        .testTarget(name: "ActorFSMTests", dependencies: ["ActorFSM", "ActorFSMTesting", "ExampleSchemas", "TestSupport"],
+                    path: "Tests/ActorFSMTests", exclude: ["Golden"]),
+        .testTarget(name: "ActorFSMDurabilityTests", dependencies: ["ActorFSM", "ActorFSMDurability", "ActorFSMTesting",
+                                                                   "ActorFSMSQLite", "TestSupport"],
+                    path: "Tests/ActorFSMDurabilityTests"),
+        .testTarget(name: "ActorFSMDistributionTests", dependencies: ["ActorFSM", "ActorFSMDurability", "ActorFSMDistribution",
+                                                                     "ActorFSMTesting", "ActorFSMPostgres", "TestFixtures",
+                                                                     "TestSupport"],
+                    path: "Tests/ActorFSMDistributionTests"),
+        .testTarget(name: "ActorFSMTestingTests", dependencies: ["ActorFSMTesting"], path: "Tests/ActorFSMTestingTests"),
+        .testTarget(name: "DocumentationTests", dependencies: ["ActorFSM", "ActorFSMDurability", "ActorFSMDistribution",
+                                                              "ActorFSMTesting", "ActorFSMSQLite", "ActorFSMPostgres",
+                                                              "TestSupport"],
+                    path: "Tests/DocumentationTests"),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,5 +1,6 @@
 import ActorFSM
 import Testing
+import TestSupport
 
 @Suite struct ActionFormTests {
     @Test func everyActionFormReceivesWhatItAsksFor() async throws {

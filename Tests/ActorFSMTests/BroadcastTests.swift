@@ -1,5 +1,6 @@
 @testable import ActorFSM
 import Testing
+import TestSupport
 
 /// The log that unbounded subscriptions share: each reader reads every record from where it
 /// joined, across chunks, and a chunk is freed once every reader has passed it.

@@ -1,5 +1,6 @@
 @testable import ActorFSM
 import Testing
+import TestSupport
 
 /// A case's ordinal is read from a table built once per type; it must always equal the
 /// position that searching `allCases` with `==` finds, which is the ordinal's definition.

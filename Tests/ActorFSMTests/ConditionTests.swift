@@ -1,6 +1,7 @@
 import ActorFSM
 import Synchronization
 import Testing
+import TestSupport
 
 @Suite struct ConditionTests {
     @Test func conditionGatesATransitionAtRunTime() throws {

@@ -1,6 +1,7 @@
 import ActorFSM
 import ActorFSMTesting
 import Testing
+import TestSupport
 
 @Suite(.timeLimit(.minutes(1))) struct DelayedPostTests {
     static let reminders = try! Schema<CheckoutFlow>(initial: .pending, final: [.cancelled]) {

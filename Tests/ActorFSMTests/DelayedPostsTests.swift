@@ -1,5 +1,6 @@
 @testable import ActorFSM
 import Testing
+import TestSupport
 
 /// The registry of delayed posts, driven synchronously.
 @Suite struct DelayedPostsTests {

@@ -2,6 +2,7 @@ import ActorFSM
 import ExampleSchemas
 import Foundation
 import Testing
+import TestSupport
 
 /// A state whose description needs escaping in both formats.
 enum Quoted: Hashable, Sendable, CustomStringConvertible {

@@ -1,6 +1,7 @@
 import ActorFSM
 import Foundation
 import Testing
+import TestSupport
 
 // Foundation declares a `Predicate` type; `MatchingPredicate` lets a file that imports both
 // modules declare predicate enums unqualified.

@@ -1,5 +1,6 @@
 @testable import ActorFSM
 import Testing
+import TestSupport
 
 /// The inbox's state machine, driven synchronously: admission, ownership, batches, withdrawal.
 @Suite struct InboxTests {

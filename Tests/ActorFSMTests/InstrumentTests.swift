@@ -2,6 +2,7 @@ import ActorFSM
 import ActorFSMTesting
 import Synchronization
 import Testing
+import TestSupport
 
 /// An instrument that writes down every call, in order, and tells a stream of each acceptance.
 final class RecordingInstrument: Instrument {

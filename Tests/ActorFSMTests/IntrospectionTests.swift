@@ -1,5 +1,6 @@
 import ActorFSM
 import Testing
+import TestSupport
 
 @Suite struct IntrospectionTests {
     @Test func aSchemaDescribesItsFlattenedTransitions() throws {

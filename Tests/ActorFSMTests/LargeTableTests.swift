@@ -1,5 +1,6 @@
 import ActorFSM
 import Testing
+import TestSupport
 
 // A 100-transition table (10 states x 10 events, a third matching on predicates): it keeps the
 // DSL's type-checking time in view, since CI builds with -warn-long-expression-type-checking.

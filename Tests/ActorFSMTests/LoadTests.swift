@@ -1,6 +1,7 @@
 import ActorFSM
 import Synchronization
 import Testing
+import TestSupport
 
 /// The last index a machine saw from each sender.
 final class SenderLedger: Sendable {

@@ -1,5 +1,6 @@
 @testable import ActorFSM
 import Testing
+import TestSupport
 
 /// A lookup answers a context held in place by straight-line code over hashed type columns, and
 /// anything else by a full search; a schema whose columns could not be hashed always searches.

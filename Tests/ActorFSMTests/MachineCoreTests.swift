@@ -1,5 +1,6 @@
 @testable import ActorFSM
 import Testing
+import TestSupport
 
 /// The machine's core, driven input by input without an actor: what each input decides and
 /// what it asks the actor to do. Waiters are plain numbers.

@@ -1,6 +1,7 @@
 import ActorFSM
 import ActorFSMTesting
 import Testing
+import TestSupport
 
 /// A till whose machine keeps a running total and the order in which it took coins.
 enum Till: MachineDefinition {

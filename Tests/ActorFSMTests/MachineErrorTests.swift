@@ -1,5 +1,6 @@
 import ActorFSM
 import Testing
+import TestSupport
 
 @Suite(.timeLimit(.minutes(1))) struct MachineErrorTests {
     func failing() throws -> Schema<NumberedTurnstile> {

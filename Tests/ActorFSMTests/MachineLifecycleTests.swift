@@ -1,5 +1,6 @@
 @testable import ActorFSM
 import Testing
+import TestSupport
 
 /// The machine's lifecycle, driven input by input without a machine; waiters are plain numbers.
 @Suite struct MachineLifecycleTests {

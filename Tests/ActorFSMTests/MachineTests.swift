@@ -1,5 +1,6 @@
 import ActorFSM
 import Testing
+import TestSupport
 
 @Suite(.timeLimit(.minutes(1))) struct MachineTests {
     let turnstile: Schema<NumberedTurnstile>

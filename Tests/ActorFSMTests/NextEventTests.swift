@@ -1,5 +1,6 @@
 import ActorFSM
 import Testing
+import TestSupport
 
 /// A job that chains its steps with events posted to be processed next.
 enum Job: MachineDefinition {

@@ -1,5 +1,6 @@
 import ActorFSM
 import Testing
+import TestSupport
 
 /// A parcel that may be asked to ship before it is packed.
 enum Parcel: MachineDefinition {

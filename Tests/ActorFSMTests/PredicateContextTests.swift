@@ -1,5 +1,6 @@
 import ActorFSM
 import Testing
+import TestSupport
 
 /// A context holds up to three predicates in place and more behind a reference; both forms
 /// must answer every lookup and every question alike.

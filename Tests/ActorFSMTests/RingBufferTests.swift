@@ -1,5 +1,6 @@
 @testable import ActorFSM
 import Testing
+import TestSupport
 
 /// The queue under the inbox: moving a batch out keeps the order across the wrap-around, stops
 /// at the limit and after the marked element, and leaves the rest in place.

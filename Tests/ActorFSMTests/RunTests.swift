@@ -1,6 +1,6 @@
 import ActorFSM
-import ActorFSMDurability
 import Testing
+import TestSupport
 
 /// `run()` on machines and supervisors: it returns at a graceful end, throws what ended a
 /// machine badly, and turns the cancellation of its task into a hard stop.

@@ -1,5 +1,6 @@
 import ActorFSM
 import Testing
+import TestSupport
 
 @Suite struct SchemaErrorTests {
     @Test func anEmptyTableIsAnError() {

@@ -1,5 +1,6 @@
 @testable import ActorFSM
 import Testing
+import TestSupport
 
 /// Locations the DSL records keep the `#fileID` literal; they must compare, hash and sort like
 /// locations made from text.

@@ -1,6 +1,7 @@
 import ActorFSM
 import ActorFSMTesting
 import Testing
+import TestSupport
 
 @Suite(.timeLimit(.minutes(1))) struct StateTaskTests {
     /// `pending --reopen--> loading`, which runs `task` and `second`; `loading` goes to `showing`

@@ -1,5 +1,6 @@
 @testable import ActorFSM
 import Testing
+import TestSupport
 
 /// One subscription's bookkeeping, driven without `await`: what is buffered, dropped, handed
 /// over and when the waiting consumer must be resumed. The waiter is a plain number here.

@@ -1,5 +1,6 @@
 import ActorFSM
 import Testing
+import TestSupport
 
 /// Restart intensity counted per machine, the overall limit, and what an escalation says.
 @Suite(.timeLimit(.minutes(1))) struct SupervisorIntensityTests {

@@ -1,6 +1,6 @@
 import ActorFSM
-import ActorFSMDurability
 import Testing
+import TestSupport
 
 /// A turnstile whose reset always fails: what the supervision tests restart.
 func failingResetSchema() throws -> Schema<NumberedTurnstile> {

@@ -1,5 +1,6 @@
 @testable import ActorFSM
 import Testing
+import TestSupport
 
 /// A transition's synchronous actions, composed when the schema is built: order, the commit
 /// between own and entry actions, counting, failure, and the context built only when asked for.

@@ -1,9 +1,10 @@
 import ActorFSM
 import Testing
+import TestSupport
 
 final class TurnstileTable: SyntaxBuilder {
-    typealias State = ActorFSMTests.State
-    typealias Event = ActorFSMTests.Event
+    typealias State = TestSupport.State
+    typealias Event = TestSupport.Event
 
     func makeSchema() throws -> Schema<TurnstileTable> {
         try Schema(initial: .locked) {

@@ -1,5 +1,6 @@
 import ActorFSM
 import Testing
+import TestSupport
 
 /// What a schema says of its timeouts when it is built: no machine runs here.
 @Suite struct TimeoutSchemaTests {

@@ -1,6 +1,7 @@
 import ActorFSM
 import ActorFSMTesting
 import Testing
+import TestSupport
 
 @Suite(.timeLimit(.minutes(1))) struct TimeoutTests {
     static let payment = try! Schema<CheckoutFlow>(initial: .pending) {

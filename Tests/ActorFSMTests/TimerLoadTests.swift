@@ -2,6 +2,7 @@ import ActorFSM
 import ActorFSMTesting
 import Foundation
 import Testing
+import TestSupport
 
 @Suite(.timeLimit(.minutes(2))) struct TimerLoadTests {
     /// The process's thread count, from `/proc/self/task`, but the threads of the stores that

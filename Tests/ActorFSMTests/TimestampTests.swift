@@ -1,5 +1,6 @@
 @testable import ActorFSM
 import Testing
+import TestSupport
 
 /// Records and inbox entries read the system clock directly: their times must be the
 /// continuous clock's own instants, in order with readings of `ContinuousClock.now`.

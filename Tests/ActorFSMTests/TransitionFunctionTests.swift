@@ -1,11 +1,6 @@
 import ActorFSM
 import Testing
-
-/// SwiftyStateMachine's counter: three numbers, stepped up and down.
-enum Counter: MachineDefinition {
-    enum State: Hashable, Sendable, CaseIterable { case one, two, three }
-    enum Event: Hashable, Sendable, CaseIterable { case increment, decrement, reset }
-}
+import TestSupport
 
 @Suite struct TransitionFunctionTests {
     static func next(_ state: Counter.State, _ event: Counter.Event) -> Counter.State? {

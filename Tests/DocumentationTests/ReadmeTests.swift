@@ -1,5 +1,6 @@
 import ActorFSM
 import Testing
+import TestSupport
 
 /// The README's quick start, verbatim (`DocSnippetTests` checks it): if this fails, the README
 /// is wrong.

@@ -2,6 +2,7 @@ import ActorFSM
 import ActorFSMDurability
 import ActorFSMTesting
 import Testing
+import TestSupport
 
 /// A checkout whose payment action posts the gateway's approval next, into a state that expires
 /// after 30 seconds.

@@ -5,6 +5,7 @@ import ActorFSMTesting
 import Distributed
 import Foundation
 import Testing
+import TestSupport
 
 /// A turnstile whose states and events cross process boundaries.
 enum RemoteGate: MachineDefinition {

@@ -3,6 +3,7 @@ import ActorFSMDurability
 import ActorFSMTesting
 import Synchronization
 import Testing
+import TestSupport
 
 /// An in-memory store whose next write can be made to fail, as a full disk or a lost database
 /// connection fails one.

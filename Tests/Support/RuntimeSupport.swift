@@ -3,11 +3,13 @@ import Synchronization
 
 /// A gate that actions wait at until the test opens it: the test decides when a suspended
 /// action resumes, with no sleep.
-final class Gate: Sendable {
+package final class Gate: Sendable {
+    package init() {}
+
     private let state = Locked<(isOpen: Bool, waiters: [CheckedContinuation<Void, Never>])>((false, []))
     private let arrivals = Locked<(count: Int, watchers: [(Int, CheckedContinuation<Void, Never>)])>((0, []))
 
-    func wait() async {
+    package func wait() async {
         arrived()
         await withCheckedContinuation { continuation in
             let passes = state.withLock { state in
@@ -19,7 +21,7 @@ final class Gate: Sendable {
         }
     }
 
-    func open() {
+    package func open() {
         let waiters = state.withLock { state in
             state.isOpen = true
             defer { state.waiters = [] }
@@ -29,7 +31,7 @@ final class Gate: Sendable {
     }
 
     /// Returns once `count` tasks have reached the gate.
-    func untilArrivals(_ count: Int) async {
+    package func untilArrivals(_ count: Int) async {
         await withCheckedContinuation { continuation in
             let reached = arrivals.withLock { arrivals in
                 if arrivals.count >= count { return true }
@@ -53,16 +55,18 @@ final class Gate: Sendable {
 }
 
 /// A value set once after creation, readable from any task (for actions that need their machine).
-final class Later<Value: Sendable>: Sendable {
+package final class Later<Value: Sendable>: Sendable {
+    package init() {}
+
     private let value = Locked<Value?>(nil)
-    func set(_ newValue: Value) { value.withLock { $0 = newValue } }
-    var get: Value? { value.withLock { $0 } }
+    package func set(_ newValue: Value) { value.withLock { $0 = newValue } }
+    package var get: Value? { value.withLock { $0 } }
 }
 
-struct Boom: Error, Equatable {}
+package struct Boom: Error, Equatable { package init() {} }
 
 /// Collects the first `count` elements of a stream.
-func first<S: AsyncSequence>(_ count: Int, of stream: S) async throws -> [S.Element] {
+package func first<S: AsyncSequence>(_ count: Int, of stream: S) async throws -> [S.Element] {
     var collected: [S.Element] = []
     for try await element in stream {
         collected.append(element)
@@ -72,7 +76,7 @@ func first<S: AsyncSequence>(_ count: Int, of stream: S) async throws -> [S.Elem
 }
 
 extension TransitionRecord {
-    var outcomeName: String {
+    package var outcomeName: String {
         switch outcome {
         case .transitioned: "transitioned"
         case .unhandled: "unhandled"
@@ -84,8 +88,10 @@ extension TransitionRecord {
 }
 
 /// A settable instant for supervisor intensity tests: time moves only when the test says so.
-final class ManualInstant: Sendable {
+package final class ManualInstant: Sendable {
+    package init() {}
+
     private let instant = Locked(ContinuousClock.now)
-    var now: ContinuousClock.Instant { instant.withLock { $0 } }
-    func advance(by duration: Duration) { instant.withLock { $0 += duration } }
+    package var now: ContinuousClock.Instant { instant.withLock { $0 } }
+    package func advance(by duration: Duration) { instant.withLock { $0 += duration } }
 }

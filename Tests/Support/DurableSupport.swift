@@ -3,15 +3,18 @@ import ActorFSMDurability
 import ActorFSMTesting
 
 /// A door whose machine counts how often it opened, kept in a store.
-enum Door: MachineDefinition {
-    enum State: String, Codable, Hashable, Sendable { case closed, open, locked, jammed }
-    enum Event: String, Codable, Hashable, Sendable { case open, close, lock, unlock, kick, remind }
-    typealias ID = String
-    struct Data: Codable, Sendable, Equatable { var openings = 0 }
+package enum Door: MachineDefinition {
+    package enum State: String, Codable, Hashable, Sendable { case closed, open, locked, jammed }
+    package enum Event: String, Codable, Hashable, Sendable { case open, close, lock, unlock, kick, remind }
+    package typealias ID = String
+    package struct Data: Codable, Sendable, Equatable {
+        package var openings = 0
+        package init(openings: Int = 0) { self.openings = openings }
+    }
 }
 
 /// A door's table: opening counts; a lock jams after 60 seconds locked.
-func doorSchema() throws -> Schema<Door> {
+package func doorSchema() throws -> Schema<Door> {
     try Schema<Door>(initial: .closed, final: []) {
         define(.closed) {
             when(.open) | then(.open) | { context in context.data.openings += 1 }
@@ -27,7 +30,7 @@ func doorSchema() throws -> Schema<Door> {
 }
 
 /// Durability on `store`, with timer deadlines on `clock`.
-func doorDurability(
+package func doorDurability(
     _ store: any MachineStore, clock: ManualClock = ManualClock(), acknowledgement: Acknowledgement = .durable,
     compactionInterval: Int = 100, migration: SchemaMigration<Door>? = nil
 ) -> Durability<Door> {
@@ -36,7 +39,7 @@ func doorDurability(
 }
 
 /// The first record among `reports`; `nil` if the stream ends first.
-func firstRecord<Definition: MachineDefinition>(
+package func firstRecord<Definition: MachineDefinition>(
     in reports: Subscription<SupervisorReport<Definition>>
 ) async -> TransitionRecord<Definition>? {
     for await report in reports {

@@ -1,3 +1,4 @@
+import TestSupport
 // The names the examples of the docs use for actions and conditions, shared by the snippet tests.
 
 let lock: @Sendable () -> Void = {}

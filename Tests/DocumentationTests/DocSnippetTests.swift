@@ -7,6 +7,7 @@ import ActorFSMTesting
 import Distributed
 import Foundation
 import Testing
+import TestSupport
 
 // Every ```swift example in a doc comment of the package's sources, verbatim, in a context that
 // declares the names it uses: this file compiles only if the examples do, and the first test

@@ -6,6 +6,7 @@ import ActorFSMSQLite
 import ActorFSMTesting
 import Distributed
 import Testing
+import TestSupport
 
 // Every ```swift example of Docs/*.md that is not marked `<!-- not compiled -->`, verbatim
 // (their `import` lines aside), in a context that declares the names it uses (the README's is in

@@ -3,6 +3,7 @@ import ActorFSMDurability
 import ActorFSMPostgres
 import ActorFSMTesting
 import Testing
+import TestSupport
 
 @Suite(needsPostgres, .timeLimit(.minutes(2))) struct PostgresRestartTests {
     /// A payment confirmed through an outside service, waiting for up to 30 seconds.

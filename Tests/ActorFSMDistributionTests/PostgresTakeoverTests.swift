@@ -3,6 +3,7 @@ import ActorFSMDurability
 import ActorFSMPostgres
 import ActorFSMTesting
 import Testing
+import TestSupport
 import TestFixtures
 
 #if canImport(Glibc)

@@ -2,57 +2,7 @@ import ActorFSM
 import ActorFSMDurability
 import ActorFSMTesting
 import Testing
-
-/// A payment that charges on submission and expires if the charge is not confirmed in 30 s.
-enum Charge: MachineDefinition {
-    enum State: String, Codable, Hashable, Sendable { case placed, charging, paid, expired }
-    enum Event: String, Codable, Hashable, Sendable { case submit, confirm }
-    typealias ID = String
-    struct Data: Codable, Sendable, Equatable { var charges = 0 }
-}
-
-func chargeSchema(through gateway: ChargeGateway) throws -> Schema<Charge> {
-    try Schema<Charge>(initial: .placed, final: [.paid, .expired]) {
-        define(.placed) {
-            when(.submit) | then(.charging) | { context in
-                await gateway.charge(context.idempotencyKey)
-                context.data.charges += 1
-            }
-        }
-        define(.charging) {
-            when(.confirm) | then(.paid)
-            after(.seconds(30)) | then(.expired)
-        }
-    }
-}
-
-/// What a supervisor tells its instrument about its store, as a stream of lines.
-final class StoreWatch: Instrument {
-    let lines: AsyncStream<String>
-    private let continuation: AsyncStream<String>.Continuation
-
-    init() { (lines, continuation) = AsyncStream.makeStream() }
-
-    func storeUnavailable<ID: Hashable & Sendable>(for id: ID, error: any Error, retryingIn delay: Duration?) {
-        continuation.yield("unavailable \(id)")
-    }
-
-    func machineRestoredFromStore<ID: Hashable & Sendable>(_ id: ID) {
-        continuation.yield("restored \(id)")
-    }
-
-    func machineRestarted<ID: Hashable & Sendable>(_ id: ID, after error: any Error) {
-        continuation.yield("restarted \(id)")
-    }
-}
-
-extension AsyncStream<String>.Iterator {
-    /// Skips lines until one equal to `line`; whether it came before the stream ended.
-    mutating func skip(to line: String) async -> Bool {
-        while let next = await next() { if next == line { return true } }
-        return false
-    }
-}
+import TestSupport
 
 @Suite(.timeLimit(.minutes(1))) struct StoreOutageTests {
     /// With the default configuration, refused writes neither restart nor escalate: sends say

@@ -2,6 +2,7 @@ import ActorFSM
 import ActorFSMDurability
 import ActorFSMTesting
 import Testing
+import TestSupport
 
 /// Reading machines back without making any, making them only when new, restoring all of them
 /// past a damaged one, and what passivation reports.

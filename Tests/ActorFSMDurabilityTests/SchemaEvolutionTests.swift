@@ -2,6 +2,7 @@ import ActorFSM
 import ActorFSMDurability
 import ActorFSMTesting
 import Testing
+import TestSupport
 
 /// The door of a later release: `locked` is now `sealed`, and the data counts differently.
 enum DoorV2: MachineDefinition {

@@ -2,6 +2,7 @@ import ActorFSM
 import ActorFSMDurability
 import ActorFSMTesting
 import Testing
+import TestSupport
 
 struct Jam: Error {}
 

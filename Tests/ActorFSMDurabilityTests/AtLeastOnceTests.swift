@@ -2,6 +2,7 @@ import ActorFSM
 import ActorFSMDurability
 import ActorFSMTesting
 import Testing
+import TestSupport
 
 /// A payment whose machine charges a card through an outside service.
 enum CardPayment: MachineDefinition {
@@ -9,40 +10,6 @@ enum CardPayment: MachineDefinition {
     enum Event: String, Codable, Hashable, Sendable { case submit, charged }
     typealias ID = String
     struct Data: Codable, Sendable, Equatable { var charges = 0 }
-}
-
-/// The outside service: remembers the idempotency key of every call, duplicates included.
-actor ChargeGateway {
-    private(set) var keys: [String] = []
-    private var calls: [CheckedContinuation<Void, Never>] = []
-
-    func charge(_ key: String) {
-        keys.append(key)
-        for call in calls { call.resume() }
-        calls = []
-    }
-
-    /// Returns once the gateway has been called `count` times.
-    func waitForCalls(_ count: Int) async {
-        while keys.count < count { await withCheckedContinuation { calls.append($0) } }
-    }
-}
-
-/// A gate an action waits at until a test opens it.
-actor ActionGate {
-    private var isOpen = false
-    private var waiters: [CheckedContinuation<Void, Never>] = []
-
-    func pass() async {
-        if isOpen { return }
-        await withCheckedContinuation { waiters.append($0) }
-    }
-
-    func open() {
-        isOpen = true
-        for waiter in waiters { waiter.resume() }
-        waiters = []
-    }
 }
 
 @Suite(.timeLimit(.minutes(1))) struct AtLeastOnceTests {

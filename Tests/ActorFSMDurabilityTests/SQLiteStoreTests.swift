@@ -4,6 +4,7 @@ import ActorFSMSQLite
 import ActorFSMTesting
 import Foundation
 import Testing
+import TestSupport
 
 /// A folder of its own for a test's store files, removed at the end.
 final class TemporaryFolder {

@@ -1,12 +1,13 @@
 import ActorFSM
 import ActorFSMDurability
-import ActorFSMPostgres
 import ActorFSMSQLite
 import ActorFSMTesting
 import Synchronization
 import Testing
+import TestSupport
 
-/// Every store of the package, and one written as a third party would, keep the store contract.
+/// The package's single-process stores, and one written as a third party would, keep the store
+/// contract (`PostgresConformanceTests` checks the shared store).
 @Suite(.timeLimit(.minutes(2))) struct StoreConformanceTests {
     @Test func theInMemoryStoreKeepsTheContract() async throws {
         try await StoreConformance(makeStore: { InMemoryStore() }).verify()
@@ -25,22 +26,6 @@ import Testing
             })
         try await conformance.verify()
         withExtendedLifetime(folder) {}
-    }
-
-    @Test(needsPostgres) func thePostgresStoreKeepsTheContract() async throws {
-        try await withPostgres(checkPostgres)
-    }
-
-    private func checkPostgres(on server: TemporaryPostgres) async throws {
-        let url = server.url
-        let conformance = StoreConformance(
-            makeStore: { try PostgresStore(url: url) },
-            reopen: { store in
-                (store as! PostgresStore).close()
-                return try PostgresStore(url: url)
-            },
-            peer: { _ in try PostgresStore(url: url) })
-        try await conformance.verify()
     }
 
     @Test func aStoreWrittenOutsideThePackageKeepsTheContract() async throws {

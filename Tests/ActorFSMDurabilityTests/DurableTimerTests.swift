@@ -2,6 +2,7 @@ import ActorFSM
 import ActorFSMDurability
 import ActorFSMTesting
 import Testing
+import TestSupport
 
 /// A door restored from a store, on the clock that the test advances, with its records
 /// subscribed to before it is restored: a timer it fires at once is among them.

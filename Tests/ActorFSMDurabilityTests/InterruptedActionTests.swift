@@ -2,46 +2,7 @@ import ActorFSM
 import ActorFSMDurability
 import ActorFSMTesting
 import Testing
-
-/// A hold an action waits at until a test opens it, or until the action's task is cancelled
-/// (it then throws `CancellationError`, as a well-behaved call to an outside service does).
-final class CancellableHold: Sendable {
-    private struct State {
-        var isOpen = false
-        var waiters: [Int: CheckedContinuation<Void, any Error>] = [:]
-        var next = 0
-    }
-    private let state = Locked(State())
-
-    func pass() async throws {
-        let id = state.withLock { state -> Int in
-            state.next += 1
-            return state.next
-        }
-        try await withTaskCancellationHandler {
-            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
-                let resume = state.withLock { state -> Bool in
-                    if state.isOpen || Task.isCancelled { return true }
-                    state.waiters[id] = continuation
-                    return false
-                }
-                if resume { continuation.resume() }
-            }
-            try Task.checkCancellation()
-        } onCancel: {
-            state.withLock { $0.waiters.removeValue(forKey: id) }?.resume(throwing: CancellationError())
-        }
-    }
-
-    func open() {
-        let waiters = state.withLock { state in
-            state.isOpen = true
-            defer { state.waiters = [:] }
-            return Array(state.waiters.values)
-        }
-        for waiter in waiters { waiter.resume() }
-    }
-}
+import TestSupport
 
 @Suite(.timeLimit(.minutes(1))) struct InterruptedActionTests {
     /// A payment whose submission charges the card, counts the charge, then waits at `hold`.

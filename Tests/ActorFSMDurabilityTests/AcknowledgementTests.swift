@@ -3,6 +3,7 @@ import ActorFSMDurability
 import ActorFSMTesting
 import Synchronization
 import Testing
+import TestSupport
 
 @Suite(.timeLimit(.minutes(1))) struct AcknowledgementTests {
     @Test func aDurableSendReturnsOnlyOnceItsTransitionIsCommitted() async throws {

@@ -2,6 +2,7 @@ import ActorFSM
 import ActorFSMDurability
 import ActorFSMTesting
 import Testing
+import TestSupport
 
 @Suite(.timeLimit(.minutes(1))) struct DurableMachineTests {
     @Test func stateDataAndSequenceNumbersSurviveACrash() async throws {
