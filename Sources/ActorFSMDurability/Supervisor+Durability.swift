@@ -127,11 +127,8 @@ extension Supervisor {
             }
             let registered = registry.withLock { registry -> Bool in
                 guard !registry.isShutDown, registry.machines[id] == nil, registry.restoring[id] == nil else { return false }
-                let link = nextLink(&registry)
-                let generation = registry.generation
-                registry.machines[id] = Child(
-                    schema: schema, id: id, data: recovery.point.data, startingIn: nil, settings: settings, link: link,
-                    generation: generation, journal: journal(for: id, key: key, coding: coding, recovery: recovery))
+                _ = makeMachine(id: id, data: recovery.point.data, in: &registry,
+                                journal: journal(for: id, key: key, coding: coding, recovery: recovery))
                 return true
             }
             if registered { summary.restored += 1 }

@@ -97,12 +97,8 @@ extension Supervisor {
         let made = registry.withLock { registry -> (machine: Child, isNew: Bool)? in
             guard !registry.isShutDown else { return nil }
             if let running = registry.machines[id] { return (running, false) }
-            let link = nextLink(&registry)
-            let generation = registry.generation
-            let machine = Child(schema: schema, id: id, data: recovery?.point.data ?? data!, startingIn: nil,
-                                settings: settings, link: link, generation: generation,
-                                journal: journal(for: id, key: key, coding: coding, recovery: recovery))
-            registry.machines[id] = machine
+            let machine = makeMachine(id: id, data: recovery?.point.data ?? data!, in: &registry,
+                                      journal: journal(for: id, key: key, coding: coding, recovery: recovery))
             return (machine, recovery == nil)
         }
         guard let made else { return nil }

@@ -10,16 +10,26 @@ extension Supervisor {
         id: ID, data: Definition.Data, startingIn state: State?, in registry: inout Registry,
         resuming predecessor: (any MachineJournaling<Definition>)? = nil
     ) -> Child {
+        make(id: id, data: data, startingIn: state, in: &registry,
+             journal: journaling?.journal(for: id, resuming: predecessor, of: self))
+    }
+
+    /// Makes a machine under `id` that writes to `journal` (and resumes from its resumption,
+    /// if it has one), and registers it: how a durable supervisor brings back a machine its
+    /// store holds.
+    package func makeMachine(
+        id: ID, data: Definition.Data, in registry: inout Registry, journal: any MachineJournaling<Definition>
+    ) -> Child {
+        make(id: id, data: data, startingIn: nil, in: &registry, journal: journal)
+    }
+
+    private func make(
+        id: ID, data: Definition.Data, startingIn state: State?, in registry: inout Registry,
+        journal: (any MachineJournaling<Definition>)?
+    ) -> Child {
         let link = nextLink(&registry)
-        let generation = registry.generation
-        let machine: Child
-        if let journaling {
-            machine = Child(schema: schema, id: id, data: data, startingIn: state, settings: settings, link: link,
-                            generation: generation, journal: journaling.journal(for: id, resuming: predecessor, of: self))
-        } else {
-            machine = Child(schema: schema, id: id, data: data, startingIn: state, settings: settings, link: link,
-                            generation: generation)
-        }
+        let machine = Child(schema: schema, id: id, data: data, startingIn: state, settings: settings, link: link,
+                            generation: registry.generation, journal: journal)
         registry.machines[id] = machine
         return machine
     }
