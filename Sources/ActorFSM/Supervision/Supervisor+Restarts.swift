@@ -44,7 +44,7 @@ extension Supervisor {
         guard let failed = registry.machines[id], failed.generation == generation else { return .none }
         guard case .failed(let error) = termination, !registry.isShutDown else {
             registry.machines[id] = nil
-            registry.restartsByMachine[id] = nil
+            registry.restartBook.forget(id)
             if case .finished = termination, registry.passivating.contains(ObjectIdentifier(failed)) { return .passivated }
             return .removed(termination)
         }
@@ -52,32 +52,23 @@ extension Supervisor {
         // from the store once the store works (see `Supervisor+StoreRecovery`), not from memory.
         if failed.journal?.isClosed == true {
             registry.machines[id] = nil
-            registry.restartsByMachine[id] = nil
+            registry.restartBook.forget(id)
             return .removed(termination)
         }
-        switch configuration.restartStrategy.code {
+        switch registry.restartBook.failed(id, at: now(), under: configuration) {
         case .leaveStopped:
             registry.machines[id] = nil
             return .removed(termination)
         case .escalate:
             escalate(Escalation(id: id, error: error, limit: nil), &registry)
             return .escalated
+        case .exceedsPerMachine(let intensity):
+            escalate(Escalation(id: id, error: error, limit: .perMachine(intensity)), &registry)
+            return .escalated
+        case .exceedsOverall(let intensity):
+            escalate(Escalation(id: id, error: error, limit: .overall(intensity)), &registry)
+            return .escalated
         case .restart:
-            let instant = now()
-            var own = registry.restartsByMachine[id] ?? RingBuffer()
-            if !Self.admits(instant, within: configuration.intensity, recent: &own) {
-                escalate(Escalation(id: id, error: error, limit: .perMachine(configuration.intensity)), &registry)
-                return .escalated
-            }
-            if let overall = configuration.overallIntensity {
-                guard Self.admits(instant, within: overall, recent: &registry.restarts) else {
-                    escalate(Escalation(id: id, error: error, limit: .overall(overall)), &registry)
-                    return .escalated
-                }
-                registry.restarts.append(instant)
-            }
-            own.append(instant)
-            registry.restartsByMachine[id] = own
             _ = makeMachine(id: id, data: failed.initialData, startingIn: nil, in: &registry,
                             resuming: failed.journal)
             return .restarted(error)
@@ -88,16 +79,6 @@ extension Supervisor {
     /// carries the escalation, if one shut it down.
     func shutDownError(_ id: ID) -> MachineError<Definition> {
         MachineError(.stopped, machineID: id, supervisorShutDown: true, cause: escalation)
-    }
-
-    /// Whether one more restart at `instant` stays within `intensity`, given the `recent`
-    /// restarts it counts (those that fell out of its window are dropped).
-    private static func admits(
-        _ instant: ContinuousClock.Instant, within intensity: RestartIntensity,
-        recent: inout RingBuffer<ContinuousClock.Instant>
-    ) -> Bool {
-        while let oldest = recent.first, instant - oldest >= intensity.period { _ = recent.popFirst() }
-        return recent.count < intensity.maxRestarts
     }
 
     /// Shuts the supervisor down because of `escalation`: stops every machine (their records

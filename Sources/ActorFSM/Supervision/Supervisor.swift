@@ -34,10 +34,8 @@ public final class Supervisor<Definition: MachineDefinition>: Sendable {
     package struct Registry {
         package var machines: [ID: Child] = [:]
         package var generation: UInt64 = 0
-        /// Recent restarts of all machines, for the overall intensity.
-        var restarts = RingBuffer<ContinuousClock.Instant>()
-        /// Recent restarts of each machine that restarted lately, for the per-machine intensity.
-        var restartsByMachine: [ID: RingBuffer<ContinuousClock.Instant>] = [:]
+        /// The restarts counted against the intensities, and the decision on each failure.
+        var restartBook = RestartBook<ID>()
         package var isShutDown = false
         package var escalation: Escalation?
         var escalating: Task<Void, Never>?
