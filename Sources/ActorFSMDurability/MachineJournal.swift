@@ -14,6 +14,14 @@ package final class MachineJournal<Definition: MachineDefinition>: MachineJourna
     /// What the machine resumes from, if the store held it (or its predecessor wrote it).
     let recovery: Recovery<Definition>?
     package let resumption: Resumption<Definition>?
+
+    package var isResuming: Bool { recovery != nil }
+
+    package func resumedState() -> State { recovery!.point.state }
+
+    package func resumedData() -> Definition.Data { recovery!.point.data }
+
+    package var resumedSequenceNumber: UInt64 { recovery?.point.sequenceNumber ?? 0 }
     /// Told once when a write fails: a supervisor then restores the machine from the store
     /// once the store works again.
     private let onFailure: (@Sendable () -> Void)?

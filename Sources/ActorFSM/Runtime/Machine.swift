@@ -147,19 +147,19 @@ public final actor Machine<Definition: MachineDefinition> {
         // A machine in memory never touches a value of the durability's generic types here:
         // code not specialized for the machine's types (a supervisor's spawn) would look up
         // their metadata for every machine.
-        let resumption = journal?.resumption
+        let resuming = journal?.isResuming == true
         self.id = id
         self.initialData = data
-        self.committedData = resumption?.data ?? data
+        self.committedData = resuming ? journal!.resumedData() : data
         self.schema = schema
         self.settings = settings
         self.link = link
         self.generation = generation
         self.journal = journal
         self.mailbox = FencedMutex(Mailbox(capacity: settings.configuration.inboxCapacity))
-        let start = resumption?.state ?? state ?? schema.initialState
+        let start = resuming ? journal!.resumedState() : state ?? schema.initialState
         let storage = schema.storage
-        let core = Core(startingIn: start, of: storage, sequenceNumber: resumption?.sequenceNumber ?? 0)
+        let core = Core(startingIn: start, of: storage, sequenceNumber: resuming ? journal!.resumedSequenceNumber : 0)
         self.core = core
         settings.instrument?.machineStarted(id)
         var arming: [(Alarm, Duration)]?
@@ -178,7 +178,7 @@ public final actor Machine<Definition: MachineDefinition> {
             // machine's own events (the interrupted one, those it posted to itself) are queued
             // before anything can run on the actor: a timer that fell due while the process was
             // down joins the inbox behind them, as it would have in the live machine.
-            if let resumption { resume(resumption) } else { journal.created(in: start, stateID: core.stateID, data: data) }
+            if resuming { resume(journal) } else { journal.created(in: start, stateID: core.stateID, data: data) }
         }
         if let arming { Task { await self.armInitialState(arming) } }
     }

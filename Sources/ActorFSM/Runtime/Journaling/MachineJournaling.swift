@@ -14,6 +14,21 @@ package protocol MachineJournaling<Definition>: AnyObject, Sendable {
     /// What the machine resumes from, if the store held it; `nil` for a new machine.
     var resumption: Resumption<Definition>? { get }
 
+    /// Whether the machine resumes from what the store held. The three reads below answer for
+    /// such a machine only; a machine's `init` calls them rather than reading ``resumption``,
+    /// so that a machine in memory, made by code not specialized for its types, never looks up
+    /// that type's metadata.
+    var isResuming: Bool { get }
+
+    /// The state to resume in; call only if ``isResuming``.
+    func resumedState() -> Definition.State
+
+    /// The data to resume with; call only if ``isResuming``.
+    func resumedData() -> Definition.Data
+
+    /// The number of the newest completed event; 0 for a new machine.
+    var resumedSequenceNumber: UInt64 { get }
+
     /// The alarms of the first state's `timeouts`: a new machine's run from now; a restored
     /// one's keep their stored deadlines, without those that already fired.
     func alarms(
