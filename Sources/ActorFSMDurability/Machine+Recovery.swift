@@ -29,7 +29,8 @@ extension Machine where Definition.State: Codable, Definition.Event: Codable, De
     ) async throws(MachineError<Definition>) where Definition.Data: Codable {
         do {
             let coding = try DurableCoding.make(schema: schema, durability: durability, key: id.description)
-            try await self.init(schema: schema, id: id, data: data, coding: coding, settings: MachineSettings(configuration))
+            try await self.init(schema: schema, id: id, data: data, coding: coding,
+                                settings: MachineSettings.of(configuration, for: schema.storage))
         } catch {
             throw MachineError(.notDurable, machineID: id, cause: error)
         }
@@ -43,7 +44,8 @@ extension Machine where Definition.State: Codable, Definition.Event: Codable, De
     ) async throws(MachineError<Definition>) where Definition.Data == Void {
         do {
             let coding = try DurableCoding.make(schema: schema, durability: durability, key: id.description)
-            try await self.init(schema: schema, id: id, data: (), coding: coding, settings: MachineSettings(configuration))
+            try await self.init(schema: schema, id: id, data: (), coding: coding,
+                                settings: MachineSettings.of(configuration, for: schema.storage))
         } catch {
             throw MachineError(.notDurable, machineID: id, cause: error)
         }

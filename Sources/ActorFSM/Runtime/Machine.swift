@@ -119,7 +119,8 @@ public final actor Machine<Definition: MachineDefinition> {
         schema: Schema<Definition>, id: ID, data: Definition.Data, startingIn state: State? = nil,
         configuration: MachineConfiguration<State> = MachineConfiguration()
     ) {
-        self.init(schema: schema, id: id, data: data, startingIn: state, settings: MachineSettings(configuration),
+        self.init(schema: schema, id: id, data: data, startingIn: state,
+                  settings: MachineSettings.of(configuration, for: schema.storage),
                   link: nil, generation: 0)
     }
 

@@ -25,6 +25,13 @@ public struct MachineConfiguration<State: Hashable & Sendable>: Sendable {
     /// `.postponedCapacityReached`. At least 1; 100 by default.
     public var postponedCapacity: Int
 
+    /// Whether every field has its default value: machines configured so share one
+    /// `MachineSettings` per schema.
+    var isDefault: Bool {
+        inboxCapacity == 1_024 && chosenFailurePolicy == nil && standingPredicates.isEmpty && instrument == nil
+            && postponedCapacity == 100 && clock is ContinuousClock
+    }
+
     /// Creates a configuration.
     ///
     /// - Parameters:

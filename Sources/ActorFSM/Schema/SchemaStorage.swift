@@ -22,6 +22,8 @@ final package class SchemaStorage<Definition: MachineDefinition>: Sendable {
     @usableFromInline let actions: ActionTable<Definition>
     /// Arms their timers.
     @usableFromInline let timers: TimerTable<Definition>
+    /// What machines of the schema with the default configuration share.
+    package let defaultSettings: MachineSettings<State>
 
     /// The tables of a schema whose states `table` numbers, starting in `initial`.
     init(
@@ -38,5 +40,6 @@ final package class SchemaStorage<Definition: MachineDefinition>: Sendable {
         self.table = table
         self.actions = actions
         self.timers = timers
+        self.defaultSettings = MachineSettings(MachineConfiguration())
     }
 }
