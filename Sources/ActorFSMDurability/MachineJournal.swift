@@ -45,7 +45,6 @@ package final class MachineJournal<Definition: MachineDefinition>: MachineJourna
         resumption = recovery.map { recovery in
             let now = coding.durability.wallClock.nanosecondsSince1970()
             return Resumption(
-                state: recovery.point.state, data: recovery.point.data, sequenceNumber: recovery.point.sequenceNumber,
                 requeued: recovery.requeued, delayed: recovery.delayed.map {
                     .init(event: $0.event, predicates: $0.predicates, ticket: $0.ticket, remaining: .nanoseconds(max(0, $0.deadline - now)))
                 })

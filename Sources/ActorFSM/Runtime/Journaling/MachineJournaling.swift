@@ -123,15 +123,10 @@ package protocol MachineJournaling<Definition>: AnyObject, Sendable {
     func cancelledTimeouts()
 }
 
-/// Where a restored machine resumes: its state, data and number, and the events it processes
-/// before any other.
+/// What a restored machine processes before any other event, and the delayed posts it arms
+/// again. Its state, data and number come through ``MachineJournaling/resumedState()`` and its
+/// siblings.
 @usableFromInline package struct Resumption<Definition: MachineDefinition>: Sendable {
-    /// The state to resume in.
-    package var state: Definition.State
-    /// The data to resume with.
-    package var data: Definition.Data
-    /// The number of the newest completed event.
-    package var sequenceNumber: UInt64
     /// Events to process first, in order: the interrupted event, then those posted next, then
     /// the follow-ups.
     package var requeued: [InboxEntry<Definition>]
@@ -153,13 +148,7 @@ package protocol MachineJournaling<Definition>: AnyObject, Sendable {
         }
     }
 
-    package init(
-        state: Definition.State, data: Definition.Data, sequenceNumber: UInt64, requeued: [InboxEntry<Definition>],
-        delayed: [DelayedPost]
-    ) {
-        self.state = state
-        self.data = data
-        self.sequenceNumber = sequenceNumber
+    package init(requeued: [InboxEntry<Definition>], delayed: [DelayedPost]) {
         self.requeued = requeued
         self.delayed = delayed
     }
