@@ -2,6 +2,7 @@ import ActorFSM
 import ActorFSMDurability
 import ActorFSMSQLite
 import ActorFSMTesting
+import Foundation
 import Synchronization
 import Testing
 import TestSupport
@@ -53,15 +54,29 @@ import TestSupport
 private final class DictionaryStore: MachineStore {
     private typealias Pending = (write: JournalWrite, completion: @Sendable (StoreError?) -> Void)
 
+    /// A value behind an `NSLock` (a pthread mutex, which the thread sanitizer sees, where it
+    /// does not see `Mutex`'s futex on Linux).
+    private final class Guarded<Value>: @unchecked Sendable {
+        // @unchecked Sendable is sound: `value` is read and written only inside `withLock`.
+        private let lock = NSLock()
+        private var value: Value
+        init(_ value: Value) { self.value = value }
+        func withLock<T>(_ body: (inout Value) -> T) -> T {
+            lock.lock()
+            defer { lock.unlock() }
+            return body(&value)
+        }
+    }
+
     /// The entries, by machine and number; shared with the committing task.
     private final class Journals: Sendable {
-        let entries = Mutex<[String: [UInt64: [UInt8]]]>([:])
+        let entries = Guarded<[String: [UInt64: [UInt8]]]>([:])
     }
 
     let codec: any DurableCodec = JSONCodec()
     private let journals = Journals()
     private let queue: AsyncStream<[Pending]>.Continuation
-    private let batch = Mutex<[Pending]>([])
+    private let batch = Guarded<[Pending]>([])
     private let keepingEveryOther: Bool
     private let completingInReverse: Bool
 
