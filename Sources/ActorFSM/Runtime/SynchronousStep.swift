@@ -11,7 +11,7 @@ extension ActionTable {
         context makeContext: () -> TransitionContext<Definition>, commit: () -> Void
     ) throws {
         guard let run = transition.synchronousRun else { preconditionFailure("the transition has asynchronous actions") }
-        try run._withUnsafeGuaranteedRef { run in
+        try run.withObject { run in
             if transition.readsContext {
                 try run.run(event: event, context: makeContext(), commit: commit, counting: &completed)
             } else {

@@ -38,7 +38,7 @@ final class ActionTable<Definition: MachineDefinition>: Sendable {
         @usableFromInline let postpones: Bool
         /// Its actions composed into closures, if they are all synchronous: borrowed, since
         /// `SchemaStorage.synchronousRuns` keeps it alive as long as this table.
-        @usableFromInline let synchronousRun: Unmanaged<SynchronousRun<Definition>>?
+        @usableFromInline let synchronousRun: Borrowed<SynchronousRun<Definition>>?
         /// Whether it runs no action at all.
         @usableFromInline var runsNothing: Bool { !runsExit && !hasActions && !runsEntry }
     }
@@ -67,7 +67,7 @@ final class ActionTable<Definition: MachineDefinition>: Sendable {
                 source: transition.source, target: transition.target,
                 hasActions: transition.actions.count > 0, runsExit: exit.count > 0, runsEntry: entry.count > 0,
                 isSynchronous: run != nil, readsContext: [exit, transition.actions, entry].contains { $0.readsContext },
-                postpones: transition.postpones, synchronousRun: run.map { Unmanaged.passUnretained($0) }))
+                postpones: transition.postpones, synchronousRun: run.map { Borrowed($0) }))
         }
         self.hot = hot
         self.synchronousRuns = synchronousRuns

@@ -34,6 +34,6 @@ struct TagTable: Sendable {
 
     @inlinable
     static func tag<Value>(of value: Value, width: Int) -> Int {
-        width == 0 ? 0 : withUnsafeBytes(of: value) { Int($0[0]) }
+        width == 0 ? 0 : UnsafeAccess.firstByte(of: value)
     }
 }

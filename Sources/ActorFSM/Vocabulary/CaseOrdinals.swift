@@ -6,7 +6,7 @@ import Synchronization
 /// that byte. The first time such a type is met, its `allCases` is read once into a table from
 /// byte to ordinal, registered under the type's identifier; every later case of the type is one
 /// read of that table. Tables are found again through an open-addressing index that readers
-/// search without a lock (see ``Index``).
+/// search without a lock (see ``TypeTableIndex``).
 ///
 /// A byte that no value of `allCases` holds (a case that `allCases` omits) and every wider type
 /// fall back to searching `allCases` with `==`, as ``MatchingPredicate``'s contract defines the
@@ -17,7 +17,7 @@ enum CaseOrdinals {
     @inlinable @inline(__always)
     static func ordinal<P: MatchingPredicate>(of value: P) -> Int32 {
         if MemoryLayout<P>.size <= 1 {
-            let table = Index.table(for: UInt(bitPattern: ObjectIdentifier(P.self))) ?? register(P.self)
+            let table = TypeTableIndex.table(for: UInt(bitPattern: ObjectIdentifier(P.self))) ?? register(P.self)
             let ordinal = table[byte(of: value)]
             if ordinal >= 0 { return Int32(ordinal) }
         }
@@ -26,9 +26,7 @@ enum CaseOrdinals {
 
     /// The byte that holds `value`, of a type of at most one byte: the whole value.
     @inlinable @inline(__always)
-    static func byte<P>(of value: P) -> Int {
-        MemoryLayout<P>.size == 0 ? 0 : withUnsafePointer(to: value) { Int(UnsafeRawPointer($0).load(as: UInt8.self)) }
-    }
+    static func byte<P>(of value: P) -> Int { UnsafeAccess.firstByte(of: value) }
 
     /// The ordinal of `value` found by searching `allCases` with `==`: the definition.
     @usableFromInline
@@ -43,7 +41,7 @@ enum CaseOrdinals {
     /// the byte, or its ordinal does not fit 16 bits), registers it, and returns it.
     @usableFromInline @inline(never)
     static func register<P: MatchingPredicate>(_ type: P.Type) -> UnsafePointer<Int16> {
-        Index.insert(UInt(bitPattern: ObjectIdentifier(P.self))) {
+        TypeTableIndex.insert(UInt(bitPattern: ObjectIdentifier(P.self))) {
             var table = [Int16](repeating: -1, count: 256)
             for value in P.allCases {
                 guard table[byte(of: value)] < 0 else { continue }

@@ -73,10 +73,8 @@ struct InlinePredicates: Sendable, BitwiseCopyable {
     /// ``PredicateContext/predicates``).
     var values: [any MatchingPredicate] {
         (0..<Int(count)).map { index in
-            // `ObjectIdentifier(T.self)` wraps the metadata pointer of `T` and nothing else, so
-            // casting it back gives the metatype that `append` identified; the cast to the
-            // protocol then finds its conformance, which `append` proved exists.
-            let type = unsafeBitCast(typeID(at: index), to: Any.Type.self) as! any MatchingPredicate.Type
+            // The cast to the protocol finds the conformance, which `append` proved exists.
+            let type = UnsafeAccess.metatype(of: typeID(at: index)) as! any MatchingPredicate.Type
             return type.case(at: Int(ordinal(at: index)))
         }
     }

@@ -4,7 +4,7 @@
 /// Why a chain of closures rather than a loop over the lists: calling a closure read out of an
 /// array or an enum payload costs a retain and a release of its context per call, which was most
 /// of a transition's cost. A closure that calls the closures it captured does not, and neither
-/// does calling `run` on an instance borrowed through `Unmanaged` (see ``SchemaStorage/HotTransition``).
+/// does calling `run` on an instance ``Borrowed`` from the schema (see `ActionTable.HotTransition`).
 ///
 /// The chains are made where the schema is built, in code that is not specialized for the
 /// definition's types, so a chain hands a ``TransitionContext`` on through its value witnesses.
