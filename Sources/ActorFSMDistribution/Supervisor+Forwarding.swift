@@ -135,9 +135,8 @@ extension Supervisor {
         durableSupervision?.routing?.forget(machines)
         let stale = registry.withLock { registry in
             machines.compactMap { key -> Child? in
-                guard let id = durable.id(key), let machine = registry.machines[id] else { return nil }
+                guard let id = durable.id(key), let machine = registry.core.removeMachine(at: id) else { return nil }
                 machine.durableJournal?.discard()
-                registry.machines[id] = nil
                 return machine
             }
         }

@@ -25,10 +25,7 @@ extension Supervisor {
             // Stopping after a failure, until it has ended its supervisor has not restarted it,
             // and restoring a copy now would run two.
             await machine.finishAndAwaitEnd()
-            let successor = registry.withLock { registry -> Child? in
-                if registry.machines[id] === machine { registry.machines[id] = nil }
-                return registry.machines[id]
-            }
+            let successor = registry.withLock { $0.core.remove(machine, from: id) }
             if let successor { return successor }
         }
         guard durable != nil else { return nil }
@@ -63,7 +60,7 @@ extension Supervisor {
         let started = registry.withLock { registry -> Result<(Task<(machine: Child, isNew: Bool)?, any Error>, Bool), MachineError<Definition>>? in
             if registry.machines[id] != nil { return nil }
             if registry.isShutDown {
-                return .failure(MachineError(.stopped, machineID: id, supervisorShutDown: true, cause: registry.escalation))
+                return .failure(shutDownError(id, escalated: registry.core.escalation))
             }
             if let running = registry.restoring[id] { return .success((running, false)) }
             let task = Task {
@@ -104,9 +101,7 @@ extension Supervisor {
         guard let made else { return nil }
         // A new machine is answered once its creation entry is as durable as a send would be.
         if made.isNew, let failure = await made.machine.durableJournal?.awaitCreation() {
-            registry.withLock { registry in
-                if registry.machines[id] === made.machine { registry.machines[id] = nil }
-            }
+            registry.withLock { _ = $0.core.remove(made.machine, from: id) }
             await made.machine.stop()
             await coding.durability.store.release([key])
             throw failure

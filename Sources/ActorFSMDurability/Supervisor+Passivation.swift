@@ -24,9 +24,7 @@ extension Supervisor {
         await machine.finishAndAwaitEnd()
         registry.withLock { _ = $0.passivating.remove(ObjectIdentifier(machine)) }
         if let journal = machine.durableJournal { _ = await journal.waitForWrite(journal.newestWrite) }
-        registry.withLock { registry in
-            if registry.machines[id] === machine { registry.machines[id] = nil }
-        }
+        registry.withLock { _ = $0.core.remove(machine, from: id) }
         return true
     }
 

@@ -82,9 +82,7 @@ extension Supervisor {
             }
             await stale.stop()
             await stale.awaitEnd()
-            registry.withLock { registry in
-                if registry.machines[id] === stale { registry.machines[id] = nil }
-            }
+            registry.withLock { _ = $0.core.remove(stale, from: id) }
         }
         return try await restore(id: id, data: nil, skippingFinal: true) != nil
     }

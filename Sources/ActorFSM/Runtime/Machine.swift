@@ -39,7 +39,7 @@ public final actor Machine<Definition: MachineDefinition> {
     public nonisolated let schema: Schema<Definition>
     @usableFromInline nonisolated let settings: MachineSettings<State>
     @usableFromInline nonisolated let link: ParentLink<Definition>?
-    @usableFromInline nonisolated let generation: UInt64
+    @usableFromInline nonisolated package let generation: UInt64
     /// The data the machine was made with, which a supervisor's restart starts from again.
     public nonisolated let initialData: Definition.Data
 
@@ -203,4 +203,9 @@ public final actor Machine<Definition: MachineDefinition> {
     /// How many accepted events wait in the inbox. While the machine works through a batch of
     /// queued events, the batch's events count until the batch is done.
     public nonisolated var queuedCount: Int { mailbox.withLock { $0.inbox.count } }
+}
+
+extension Machine: SupervisedMachine {
+    /// Whether a write to its store failed, so that its state in memory is ahead of the store.
+    package nonisolated var hasStaleState: Bool { journal?.isClosed == true }
 }

@@ -26,6 +26,18 @@ extension Supervisor {
             }
         }
 
+        /// The escalation the supervisor's core decided.
+        init(_ escalated: Core.Escalated) {
+            id = escalated.id
+            error = escalated.error
+            limit = escalated.limit.map { limit in
+                switch limit {
+                case .perMachine(let intensity): .perMachine(intensity)
+                case .overall(let intensity): .overall(intensity)
+                }
+            }
+        }
+
         /// Says which machine failed, which limit it exceeded, and its last failure.
         public var description: String {
             let why = limit.map { "failed once more than its restart intensity allows (\($0))" }

@@ -29,16 +29,13 @@ extension Supervisor {
     ) -> Child {
         let link = nextLink(&registry)
         let machine = Child(schema: schema, id: id, data: data, startingIn: state, settings: settings, link: link,
-                            generation: registry.generation, journal: journal)
-        registry.machines[id] = machine
+                            generation: registry.core.nextGeneration(), journal: journal)
+        registry.core.register(machine, as: id)
         return machine
     }
 
-    /// The link every machine shares; the next machine's generation is then
-    /// `registry.generation`. (Two results, not a tuple: code not specialized for the machine's
-    /// types would look up the tuple's metadata for every machine.)
+    /// The link every machine shares.
     package func nextLink(_ registry: inout Registry) -> ParentLink<Definition> {
-        registry.generation += 1
         let link = registry.link ?? ParentLink(
             flags: flags, recorded: { [weak self] in self?.machineRecorded($0) },
             stopped: { [weak self] in self?.machineStopped(id: $0, generation: $1, $2) })

@@ -31,20 +31,14 @@ public final class Supervisor<Definition: MachineDefinition>: Sendable {
     /// How machines are run and restarted.
     public let configuration: SupervisorConfiguration<State>
 
+    /// The pure part of the supervisor, as its registry holds it.
+    package typealias Core = SupervisorCore<ID, Child, CheckedContinuation<Void, Never>, Task<Void, Never>>
+
+    /// What the supervisor keeps under its lock: its core, the link its machines share, and
+    /// what a durable supervisor tracks of machines between memory and the store.
     package struct Registry {
-        package var machines: [ID: Child] = [:]
-        package var generation: UInt64 = 0
-        /// The restarts counted against the intensities, and the decision on each failure.
-        var restartBook = RestartBook<ID>()
-        package var isShutDown = false
-        package var escalation: Escalation?
-        var escalating: Task<Void, Never>?
-        /// The shutdown in progress or done, which later calls wait for.
-        var shuttingDown: Task<Void, Never>?
-        /// Whether the shutdown (or escalation) is complete: every machine has ended.
-        var hasEnded = false
-        /// Callers of `run()`, resumed when the shutdown is complete.
-        var runners: [CheckedContinuation<Void, Never>] = []
+        /// The machines, restart decisions and shutdown phase.
+        package var core = Core()
         /// Shared by every machine; made on the first spawn, since `init` cannot hand out `self`.
         var link: ParentLink<Definition>?
         /// Machines of a durable supervisor being restored from the store, by id: concurrent
@@ -57,6 +51,11 @@ public final class Supervisor<Definition: MachineDefinition>: Sendable {
         package var storeRecovery: Task<Void, Never>?
         /// Machines being passivated: their end is reported as `.passivated`.
         package var passivating: Set<ObjectIdentifier> = []
+
+        /// The live machines.
+        package var machines: [ID: Child] { core.machines }
+        /// Whether the supervisor refuses new machines.
+        package var isShutDown: Bool { core.isShutDown }
     }
 
     private struct Listeners {
@@ -110,8 +109,10 @@ public final class Supervisor<Definition: MachineDefinition>: Sendable {
     /// - Throws: ``MachineError`` `.duplicateMachine` if `id` is taken, `.stopped` after shutdown.
     @discardableResult
     public func spawn(id: ID, data: Definition.Data, startingIn state: State? = nil) throws(MachineError<Definition>) -> Child {
+        // An optional, not a `Result`: the spawn path is not specialized for the machine's
+        // types, and a generic error in the result would cost a metadata lookup per machine.
         let created = registry.withLock { (registry: inout Registry) -> Child? in
-            guard !registry.isShutDown, registry.machines[id] == nil else { return nil }
+            guard registry.core.admit(id) == .make else { return nil }
             return makeMachine(id: id, data: data, startingIn: state, in: &registry)
         }
         if let created { return created }
@@ -142,7 +143,7 @@ public final class Supervisor<Definition: MachineDefinition>: Sendable {
 
     /// Why the supervisor escalated, if it did: the machine whose failure exceeded the restart
     /// intensity (or the strategy), and the error.
-    public var escalation: Escalation? { registry.withLock { $0.escalation } }
+    public var escalation: Escalation? { registry.withLock { $0.core.escalation }.map(Escalation.init) }
 
     /// Stops the machine under `id` now. It leaves the supervisor (and `.terminated` is
     /// reported) once its event in progress, if any, has completed, which may be after this
@@ -180,11 +181,8 @@ public final class Supervisor<Definition: MachineDefinition>: Sendable {
     public func run() async throws {
         await withTaskCancellationHandler {
             await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-                let hasEnded = registry.withLock { registry in
-                    if !registry.hasEnded { registry.runners.append(continuation) }
-                    return registry.hasEnded
-                }
-                if hasEnded { continuation.resume() }
+                let waits = registry.withLock { $0.core.awaitEnd(continuation) }
+                if !waits { continuation.resume() }
             }
         } onCancel: {
             Task { await self.stop() }
@@ -215,24 +213,25 @@ public final class Supervisor<Definition: MachineDefinition>: Sendable {
     /// Starts the end, or joins the one in progress (stopping its machines now unless
     /// `draining`), and waits for it.
     private func end(draining: Bool) async {
-        let (ending, hurried) = registry.withLock { registry -> (Task<Void, Never>, [Child]) in
-            if let started = registry.shuttingDown {
-                return (started, draining ? [] : Array(registry.machines.values))
-            }
-            registry.isShutDown = true
-            let task: Task<Void, Never>
-            if let escalating = registry.escalating {
-                // The escalation stops the machines and finishes the stream itself.
-                task = Task { await escalating.value }
-            } else {
-                flags.hasLetGo.store(true, ordering: .releasing)
-                task = Task { await self.endAll(draining: draining) }
-            }
-            registry.shuttingDown = task
-            return (task, [])
+        let start = registry.withLock { registry -> Core.EndStart in
+            let start = registry.core.end(draining: draining)
+            guard case .start(let draining) = start else { return start }
+            flags.hasLetGo.store(true, ordering: .releasing)
+            let ending = Task { await self.endAll(draining: draining) }
+            registry.core.ending(with: ending)
+            return .join(ending, hurrying: [])
         }
-        if !hurried.isEmpty { await Self.stopNow(hurried) }
-        await ending.value
+        switch start {
+        case .start:
+            preconditionFailure("a started end is joined")
+        case .awaitEscalation(let ending):
+            await ending.value
+        case .join(let ending, let hurrying):
+            if !hurrying.isEmpty { await Self.stopNow(hurrying) }
+            await ending.value
+        case .ended:
+            break
+        }
     }
 
     /// Stops every machine in `machines`, then waits for each to end.
@@ -252,7 +251,6 @@ public final class Supervisor<Definition: MachineDefinition>: Sendable {
         } else {
             await Self.stopNow(machines)
         }
-        registry.withLock { $0.machines = [:] }
         completeEnd()
     }
 
@@ -280,11 +278,7 @@ public final class Supervisor<Definition: MachineDefinition>: Sendable {
         }
         // Outside the lock: finishing resumes waiting consumers, which need not wait for it.
         ending.finish()
-        let runners = registry.withLock { registry in
-            registry.hasEnded = true
-            defer { registry.runners = [] }
-            return registry.runners
-        }
+        let runners = registry.withLock { $0.core.allEnded() }
         for runner in runners { runner.resume() }
     }
 }
