@@ -10,6 +10,24 @@ package final class DurableSupervision<Definition: MachineDefinition>: Superviso
     /// How events reach machines another process holds; `nil` unless the store forwards events.
     package let routing: (any SupervisorRouting<Definition>)?
 
+    /// What the supervisor tracks of machines between memory and the store. Taken only inside
+    /// the supervisor's registry lock or on its own, never the other way round.
+    let tracking = Locked(Tracking())
+
+    /// Machines between memory and the store.
+    struct Tracking {
+        /// Machines being restored from the store, by id: concurrent callers wait for the one
+        /// restoration.
+        var restoring: [ID: Task<(machine: Machine<Definition>, isNew: Bool)?, any Error>] = [:]
+        /// Machines whose store failed a write, to restore from the store once it works again;
+        /// see `Supervisor+StoreRecovery`.
+        var awaitingStore: Set<ID> = []
+        /// The task that restores them, while there are any.
+        var storeRecovery: Task<Void, Never>?
+        /// Machines being passivated: their end is reported as `.passivated`.
+        var passivating: Set<ObjectIdentifier> = []
+    }
+
     init(coding: DurableCoding<Definition>, routing: (any SupervisorRouting<Definition>)?) {
         self.coding = coding
         self.routing = routing
@@ -63,6 +81,10 @@ package final class DurableSupervision<Definition: MachineDefinition>: Superviso
         try await machine.post(event, predicates: predicates)
     }
 
+    package func isPassivating(_ machine: Machine<Definition>) -> Bool {
+        tracking.withLock { $0.passivating.contains(ObjectIdentifier(machine)) }
+    }
+
     /// Whether `error` says that another live process holds the machine.
     static func isHeldElsewhere(_ error: MachineError<Definition>) -> Bool {
         error.kind == .notDurable && (error.underlying as? DurabilityError)?.kind == .heldElsewhere
@@ -75,6 +97,12 @@ extension Supervisor {
 
     /// How a durable supervisor's machines are written and read; `nil` in memory only.
     package var durable: DurableCoding<Definition>? { durableSupervision?.coding }
+
+    /// Reads or changes what a durable supervisor tracks of machines between memory and the
+    /// store; call it on a durable supervisor only, inside the registry's lock or outside it.
+    func tracking<Result>(_ body: (inout DurableSupervision<Definition>.Tracking) -> Result) -> Result {
+        durableSupervision!.tracking.withLock(body)
+    }
 }
 
 extension Machine {

@@ -126,7 +126,9 @@ extension Supervisor {
                 continue
             }
             let registered = registry.withLock { registry -> Bool in
-                guard !registry.isShutDown, registry.machines[id] == nil, registry.restoring[id] == nil else { return false }
+                guard !registry.isShutDown, registry.machines[id] == nil, tracking({ $0.restoring[id] == nil }) else {
+                    return false
+                }
                 _ = makeMachine(id: id, data: recovery.point.data, in: &registry,
                                 journal: journal(for: id, key: key, coding: coding, recovery: recovery))
                 return true
@@ -135,7 +137,9 @@ extension Supervisor {
         }
         // Not those a concurrent first use restored meanwhile: they run here.
         skipped = registry.withLock { registry in
-            skipped.filter { key in coding.id(key).map { registry.machines[$0] == nil && registry.restoring[$0] == nil } ?? true }
+            tracking { tracking in
+                skipped.filter { key in coding.id(key).map { registry.machines[$0] == nil && tracking.restoring[$0] == nil } ?? true }
+            }
         }
         if !skipped.isEmpty { await coding.durability.store.release(skipped) }
     }

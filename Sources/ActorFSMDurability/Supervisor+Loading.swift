@@ -62,13 +62,15 @@ extension Supervisor {
             if registry.isShutDown {
                 return .failure(shutDownError(id, escalated: registry.core.escalation))
             }
-            if let running = registry.restoring[id] { return .success((running, false)) }
-            let task = Task {
-                try await self.loadFromStore(id: id, data: data, coding: durable, skippingFinal: skippingFinal)
-                    .map { (machine: $0.machine, isNew: $0.isNew) }
+            return tracking { tracking in
+                if let running = tracking.restoring[id] { return .success((running, false)) }
+                let task = Task {
+                    try await self.loadFromStore(id: id, data: data, coding: durable, skippingFinal: skippingFinal)
+                        .map { (machine: $0.machine, isNew: $0.isNew) }
+                }
+                tracking.restoring[id] = task
+                return .success((task, true))
             }
-            registry.restoring[id] = task
-            return .success((task, true))
         }
         switch started {
         case nil: return machine(id: id).map { Loaded(machine: $0, isNew: false) }
@@ -83,7 +85,7 @@ extension Supervisor {
         id: ID, data: Definition.Data?, coding: DurableCoding<Definition>, skippingFinal: Bool
     ) async throws -> Loaded? {
         let key = coding.key(id)
-        defer { registry.withLock { _ = $0.restoring.removeValue(forKey: id) } }
+        defer { tracking { _ = $0.restoring.removeValue(forKey: id) } }
         let recovery = try await Recovery.load(key, coding: coding, schema: schema, data: data ?? coding.emptyData)
         durableSupervision?.routing?.forget([key])
         if recovery == nil && data == nil || recovery.map({ skippingFinal && schema.finalStates.contains($0.point.state) }) == true {

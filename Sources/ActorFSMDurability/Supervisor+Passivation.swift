@@ -20,9 +20,9 @@ extension Supervisor {
             return true
         }
         // Also a machine already stopping (after a failure): its supervisor decides on it first.
-        registry.withLock { _ = $0.passivating.insert(ObjectIdentifier(machine)) }
+        tracking { _ = $0.passivating.insert(ObjectIdentifier(machine)) }
         await machine.finishAndAwaitEnd()
-        registry.withLock { _ = $0.passivating.remove(ObjectIdentifier(machine)) }
+        tracking { _ = $0.passivating.remove(ObjectIdentifier(machine)) }
         if let journal = machine.durableJournal { _ = await journal.waitForWrite(journal.newestWrite) }
         registry.withLock { _ = $0.core.remove(machine, from: id) }
         return true

@@ -23,9 +23,11 @@ extension Supervisor {
     func storeFailed(id: ID) {
         registry.withLock { registry in
             guard !registry.isShutDown else { return }
-            registry.awaitingStore.insert(id)
-            guard registry.storeRecovery == nil else { return }
-            registry.storeRecovery = Task.detached { [weak self] in await self?.recoverFromStore() }
+            tracking { tracking in
+                tracking.awaitingStore.insert(id)
+                guard tracking.storeRecovery == nil else { return }
+                tracking.storeRecovery = Task.detached { [weak self] in await self?.recoverFromStore() }
+            }
         }
     }
 
@@ -39,17 +41,19 @@ extension Supervisor {
         var delay = StoreRetry.initial
         while true {
             let waiting = registry.withLock { registry -> [ID]? in
-                guard !registry.isShutDown, !registry.awaitingStore.isEmpty else {
-                    registry.storeRecovery = nil
-                    return nil
+                tracking { tracking in
+                    guard !registry.isShutDown, !tracking.awaitingStore.isEmpty else {
+                        tracking.storeRecovery = nil
+                        return nil
+                    }
+                    return Array(tracking.awaitingStore)
                 }
-                return Array(registry.awaitingStore)
             }
             guard let waiting else { return }
             for id in waiting {
                 // Out of the set before the restore: a write of the restored machine that fails
                 // puts it back.
-                registry.withLock { _ = $0.awaitingStore.remove(id) }
+                tracking { _ = $0.awaitingStore.remove(id) }
                 do {
                     if try await restoreAfterStoreFailure(id: id) { settings.instrument?.machineRestoredFromStore(id) }
                 } catch let error where Self.isLastWord(error) {
@@ -57,12 +61,14 @@ extension Supervisor {
                     // trying again changes nothing.
                     settings.instrument?.storeUnavailable(for: id, error: error, retryingIn: nil)
                 } catch {
-                    registry.withLock { registry in if !registry.isShutDown { registry.awaitingStore.insert(id) } }
+                    registry.withLock { registry in
+                        if !registry.isShutDown { tracking { _ = $0.awaitingStore.insert(id) } }
+                    }
                     settings.instrument?.storeUnavailable(for: id, error: error, retryingIn: delay)
                     break
                 }
             }
-            guard registry.withLock({ !$0.awaitingStore.isEmpty }) else { continue }
+            guard tracking({ !$0.awaitingStore.isEmpty }) else { continue }
             do { try await clock.sleep(for: delay) } catch { return }
             delay = min(delay * 2, StoreRetry.maximum)
         }

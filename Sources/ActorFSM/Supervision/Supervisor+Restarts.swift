@@ -15,10 +15,9 @@ extension Supervisor {
         let decision = registry.withLock { registry -> Core.EndDecision in
             // Shut down after this machine's report began: it leaves with the others at the end.
             if flags.hasLetGo.load(ordering: .acquiring) { return .removed }
-            let passivating = registry.passivating
             let decision = registry.core.machineEnded(
                 id, generation: generation, termination,
-                isPassivating: { passivating.contains(ObjectIdentifier($0)) }, at: now(), under: configuration)
+                isPassivating: { self.journaling?.isPassivating($0) == true }, at: now(), under: configuration)
             switch decision {
             case .restart(let failed):
                 _ = makeMachine(id: id, data: failed.initialData, startingIn: nil, in: &registry, resuming: failed.journal)

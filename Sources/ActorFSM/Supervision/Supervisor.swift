@@ -34,23 +34,12 @@ public final class Supervisor<Definition: MachineDefinition>: Sendable {
     /// The pure part of the supervisor, as its registry holds it.
     package typealias Core = SupervisorCore<ID, Child, CheckedContinuation<Void, Never>, Task<Void, Never>>
 
-    /// What the supervisor keeps under its lock: its core, the link its machines share, and
-    /// what a durable supervisor tracks of machines between memory and the store.
+    /// What the supervisor keeps under its lock: its core, and the link its machines share.
     package struct Registry {
         /// The machines, restart decisions and shutdown phase.
         package var core = Core()
         /// Shared by every machine; made on the first spawn, since `init` cannot hand out `self`.
         var link: ParentLink<Definition>?
-        /// Machines of a durable supervisor being restored from the store, by id: concurrent
-        /// callers wait for the one restoration.
-        package var restoring: [ID: Task<(machine: Child, isNew: Bool)?, any Error>] = [:]
-        /// Machines of a durable supervisor whose store failed a write, to restore from the
-        /// store once it works again; see `Supervisor+StoreRecovery`.
-        package var awaitingStore: Set<ID> = []
-        /// The task that restores them, while there are any.
-        package var storeRecovery: Task<Void, Never>?
-        /// Machines being passivated: their end is reported as `.passivated`.
-        package var passivating: Set<ObjectIdentifier> = []
 
         /// The live machines.
         package var machines: [ID: Child] { core.machines }

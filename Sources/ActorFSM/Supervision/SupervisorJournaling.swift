@@ -23,4 +23,8 @@ package protocol SupervisorJournaling<Definition>: AnyObject, Sendable {
         _ event: Definition.Event, predicates: PredicateContext?, to id: Definition.ID,
         of supervisor: Supervisor<Definition>
     ) async throws(MachineError<Definition>)
+
+    /// Whether `machine` is being passivated, so that its end is reported as `.passivated`.
+    /// Asked under the supervisor's lock.
+    func isPassivating(_ machine: Machine<Definition>) -> Bool
 }
