@@ -42,16 +42,8 @@ extension Machine {
     /// - Returns: whether the machine still has events to process before it stops.
     @discardableResult
     func beginFinishing() -> Bool {
-        switch core.finish() {
-        case .none:
-            return false
-        case .awaitEnd:
-            return true
-        case .closeInbox:
-            let idle = closeInbox(stopping: false)
-            perform(core.inboxClosed(idle: idle), queueIsEmpty: true)
-            return !core.hasEnded
-        }
+        perform(core.finish())
+        return core.isFinishing
     }
 
     /// Finishes, and returns once the machine has ended, also if it was stopping already
@@ -81,42 +73,47 @@ extension Machine {
 
     /// Applies the failure policy after an action threw `failure`.
     @usableFromInline func applyFailurePolicy(after failure: any Error) {
-        switch core.failed(failure, policy: configuration.failurePolicy, in: schema.storage) {
-        case .none:
-            break
-        case .terminate(let reason):
-            terminate(reason)
-        case .entered(let commit):
-            perform(commit)
-        case .enteredOffTable(let errorState):
-            timers?.cancelAll()
-            if !stateSubscribers.isEmpty { stateSubscribers.publish(errorState) }
-        }
+        perform(core.failed(failure, policy: configuration.failurePolicy, in: schema.storage))
     }
 
     /// Stops the machine for `reason`: it takes nothing more, its actions in progress are
     /// cancelled, and it ends once processing ends (at once if nothing is in progress).
     @usableFromInline func terminate(_ reason: MachineTermination) {
-        guard core.stop(reason) == .closeInboxAndCancel else { return }
-        let idle = closeInbox(stopping: true)
-        inFlight?.cancel()
-        perform(core.inboxClosed(idle: idle), queueIsEmpty: true)
+        perform(core.stop(reason))
     }
 
     /// Carries out what the lifecycle requires once nothing owns processing.
     @usableFromInline func processingEnded() {
-        perform(core.processingEnded(), queueIsEmpty: false)
+        perform(core.processingEnded())
     }
 
-    /// Carries out what the lifecycle requires at an end of processing.
-    ///
-    /// - Parameter queueIsEmpty: whether the inbox's queue is known to be empty, which spares a
-    ///   turn of its lock.
-    func perform(_ action: MachineLifecycle<CheckedContinuation<Void, Never>>.EndAction, queueIsEmpty: Bool) {
-        switch action {
-        case .none: break
-        case .stopFinished: terminate(.finished)
-        case .end(let reason, let waiters): end(reason, waking: waiters, queueIsEmpty: queueIsEmpty)
+    /// Carries out what the core's lifecycle and failure inputs require: the one place their
+    /// effects happen. Closing the inbox feeds the core again, and may end the machine.
+    @usableFromInline func perform(_ effect: Core.Effect) {
+        var effect = effect
+        // Whether the inbox was closed here, so that its queue is known to be empty at the end
+        // (it spares a turn of its lock).
+        var closed = false
+        while true {
+            switch effect {
+            case .none:
+                return
+            case .closeInbox(let stopping):
+                let idle = closeInbox(stopping: stopping)
+                if stopping { inFlight?.cancel() }
+                closed = true
+                effect = core.inboxClosed(idle: idle)
+            case .end(let reason, let waiters):
+                end(reason, waking: waiters, queueIsEmpty: closed)
+                return
+            case .enter(let commit):
+                perform(commit)
+                return
+            case .enterOffTable:
+                timers?.cancelAll()
+                if !stateSubscribers.isEmpty, let errorState = core.offTableState { stateSubscribers.publish(errorState) }
+                return
+            }
         }
     }
 

@@ -108,31 +108,9 @@ package struct MachineCore<Definition: MachineDefinition, Waiter: Sendable>: Sen
     }
 
     /// What a commit requires.
-    @usableFromInline
-    struct Commit {
-        /// Whether the state changed: publish it to the state subscribers.
-        @usableFromInline let stateChanged: Bool
-        /// What becomes of the state's timers.
-        @usableFromInline let timers: TimerChange
-
-        @inlinable init(stateChanged: Bool, timers: TimerChange) {
-            self.stateChanged = stateChanged
-            self.timers = timers
-        }
-    }
-
+    @usableFromInline typealias Commit = StateCommit
     /// What becomes of the timers when the machine enters a state.
-    @usableFromInline
-    enum TimerChange: Equatable {
-        /// Nothing: the schema has no timed states, or the state was not re-entered.
-        case keep
-        /// Cancel the old state's timeouts and tasks; arm nothing, since the machine no longer
-        /// takes events.
-        case cancel
-        /// Cancel the old state's timeouts and tasks, and arm the new state's timeouts for this
-        /// epoch; its tasks start once the transition completes (see ``takePendingTasks()``).
-        case rearm(epoch: UInt64)
-    }
+    @usableFromInline typealias TimerChange = ActorFSM.TimerChange
 
     /// The transition in progress enters the state with id `target`.
     @inlinable
@@ -160,35 +138,22 @@ package struct MachineCore<Definition: MachineDefinition, Waiter: Sendable>: Sen
         return .rearm(epoch: epoch)
     }
 
-    /// What the failure policy requires after an action threw.
+    /// An action of the transition in progress threw `failure`: what the failure policy
+    /// requires (nothing for `.resume`).
     @usableFromInline
-    enum FailureAction {
-        /// Nothing: the policy is `.resume`.
-        case none
-        /// Stop the machine for this reason (see ``stop(_:)``).
-        case terminate(MachineTermination)
-        /// The machine entered the policy's error state, one of the schema's.
-        case entered(Commit)
-        /// The machine entered the policy's error state, which the schema does not know:
-        /// publish it, and cancel the old state's timers.
-        case enteredOffTable(State)
-    }
-
-    /// An action of the transition in progress threw `failure`.
-    @usableFromInline
-    mutating func failed(_ failure: any Error, policy: FailurePolicy<State>, in storage: Storage) -> FailureAction {
+    mutating func failed(_ failure: any Error, policy: FailurePolicy<State>, in storage: Storage) -> Effect {
         switch policy.code {
         case .resume:
             return .none
         case .stop:
-            return .terminate(.failed(failure))
+            return stop(.failed(failure))
         case .enter(let errorState):
-            if let id = storage.table.stateIDs[errorState] { return .entered(commit(id, in: storage)) }
+            if let id = storage.table.stateIDs[errorState] { return .enter(commit(id, in: storage)) }
             epoch &+= 1
             tasksPending = false
             stateID = -1
             offTableState = errorState
-            return .enteredOffTable(errorState)
+            return .enterOffTable
         }
     }
 
@@ -266,31 +231,53 @@ package struct MachineCore<Definition: MachineDefinition, Waiter: Sendable>: Sen
         lifecycle.isRunning && timerEpoch == epoch
     }
 
-    // MARK: - Lifecycle
+    // MARK: - Lifecycle and intake
 
-    /// `finish()` was called.
+    /// What the machine must do after an input of its lifecycle or its failure policy.
+    @usableFromInline typealias Effect = MachineEffect<Waiter>
+
+    /// `shutdown()` was called: the machine stops taking events, and ends once it has processed
+    /// those queued. Afterwards ``isFinishing`` says whether the caller waits for that end.
     @inlinable
-    mutating func finish() -> MachineLifecycle<Waiter>.FinishAction { lifecycle.finish() }
+    mutating func finish() -> Effect {
+        lifecycle.finish() == .closeInbox ? .closeInbox(stopping: false) : .none
+    }
+
+    /// Whether the machine is processing its queued events before it ends.
+    @inlinable var isFinishing: Bool { mutating get { lifecycle.isFinishing } }
 
     /// The machine must stop, for `reason`.
     @inlinable
-    mutating func stop(_ reason: MachineTermination) -> MachineLifecycle<Waiter>.StopAction {
-        let action = lifecycle.stop(reason)
-        if action == .closeInboxAndCancel { tasksPending = false }
-        return action
+    mutating func stop(_ reason: MachineTermination) -> Effect {
+        guard lifecycle.stop(reason) == .closeInboxAndCancel else { return .none }
+        tasksPending = false
+        return .closeInbox(stopping: true)
     }
 
     /// The actor closed the inbox, after ``finish()`` or ``stop(_:)``; `idle` says whether
     /// nothing was queued or processing (then the inbox now takes nothing at all).
     @inlinable
-    mutating func inboxClosed(idle: Bool) -> MachineLifecycle<Waiter>.EndAction {
+    mutating func inboxClosed(idle: Bool) -> Effect {
         guard idle else { return .none }
-        return lifecycle.inboxClosedIdle()
+        return ended(lifecycle.inboxClosedIdle())
     }
 
-    /// Nothing owns processing any more.
+    /// Nothing owns processing any more: a finishing machine has processed everything and
+    /// stops as finished; a stopping one ends.
     @inlinable
-    mutating func processingEnded() -> MachineLifecycle<Waiter>.EndAction { lifecycle.processingEnded() }
+    mutating func processingEnded() -> Effect {
+        switch lifecycle.processingEnded() {
+        case .stopFinished: stop(.finished)
+        case let action: ended(action)
+        }
+    }
+
+    /// The effect of a lifecycle's end action.
+    @inlinable
+    func ended(_ action: MachineLifecycle<Waiter>.EndAction) -> Effect {
+        if case .end(let reason, let waiters) = action { return .end(reason, waiters: waiters) }
+        return .none
+    }
 
     /// A caller of `finish()` or `run()` waits for the end; `false` if it must not wait.
     @inlinable

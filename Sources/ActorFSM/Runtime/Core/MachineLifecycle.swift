@@ -51,7 +51,7 @@ struct MachineLifecycle<Waiter: Sendable>: Sendable {
     @inlinable var isRunning: Bool { phase == .running }
 
     /// Whether it is processing its queued events before it ends.
-    var isFinishing: Bool { phase == .finishing }
+    @inlinable var isFinishing: Bool { phase == .finishing }
 
     /// Whether it has stopped taking anything: it is stopping or has ended.
     @inlinable var hasStopped: Bool { phase.rawValue >= Phase.stopping.rawValue }
