@@ -65,16 +65,40 @@ final class TracingInstrument: Instrument {
 
     func eventAccepted<ID: Hashable & Sendable>(by id: ID, origin: EventOrigin, queueDepth: Int) { accepted.yield() }
 
-    func captureContext() -> (any AnyObject & Sendable)? { captures ? Trace.id.map(Captured.init) : nil }
+    func captureTrace() -> (any AnyObject & Sendable)? { captures ? Trace.id.map(Captured.init) : nil }
+
+    func withTrace<T>(_ trace: any AnyObject & Sendable, _ body: () throws -> T) rethrows -> T {
+        try Trace.$id.withValue((trace as? Captured)?.id, operation: body)
+    }
+
+    nonisolated(nonsending) func withTrace<T>(
+        _ trace: any AnyObject & Sendable, _ body: nonisolated(nonsending) () async throws -> T
+    ) async rethrows -> T {
+        try await Trace.$id.withValue((trace as? Captured)?.id) { try await body() }
+    }
+}
+
+/// ``TracingInstrument`` written against the former names, which the new ones call.
+final class FormerTracingInstrument: Instrument {
+    let acceptances: AsyncStream<Void>
+    let accepted: AsyncStream<Void>.Continuation
+
+    init() {
+        (acceptances, accepted) = AsyncStream<Void>.makeStream()
+    }
+
+    func eventAccepted<ID: Hashable & Sendable>(by id: ID, origin: EventOrigin, queueDepth: Int) { accepted.yield() }
+
+    func captureContext() -> (any AnyObject & Sendable)? { Trace.id.map(TracingInstrument.Captured.init) }
 
     func withContext<T>(_ context: any AnyObject & Sendable, _ body: () throws -> T) rethrows -> T {
-        try Trace.$id.withValue((context as? Captured)?.id, operation: body)
+        try Trace.$id.withValue((context as? TracingInstrument.Captured)?.id, operation: body)
     }
 
     nonisolated(nonsending) func withContext<T>(
         _ context: any AnyObject & Sendable, _ body: nonisolated(nonsending) () async throws -> T
     ) async rethrows -> T {
-        try await Trace.$id.withValue((context as? Captured)?.id) { try await body() }
+        try await Trace.$id.withValue((context as? TracingInstrument.Captured)?.id) { try await body() }
     }
 }
 
@@ -181,7 +205,7 @@ final class TracingInstrument: Instrument {
 
     /// The trace each action saw: an inline send's, then a queued send's (synchronous action),
     /// then a queued post's (asynchronous action).
-    private func tracesSeen(capturing: Bool) async throws -> [String?] {
+    private func tracesSeen(capturing: Bool, formerNames: Bool = false) async throws -> [String?] {
         let gate = Gate()
         let seen = Locked<[String?]>([])
         let schema = try Schema<NumberedTurnstile>(initial: .locked) {
@@ -195,9 +219,16 @@ final class TracingInstrument: Instrument {
                 when(.pass) | then(.locked) | { seen.withLock { $0.append(Trace.id) } }
             }
         }
-        let instrument = TracingInstrument(captures: capturing)
+        let instrument: any Instrument
+        var acceptances: AsyncStream<Void>.Iterator
+        if formerNames {
+            let former = FormerTracingInstrument()
+            (instrument, acceptances) = (former, former.acceptances.makeAsyncIterator())
+        } else {
+            let tracing = TracingInstrument(captures: capturing)
+            (instrument, acceptances) = (tracing, tracing.acceptances.makeAsyncIterator())
+        }
         let machine = Machine(schema: schema, id: 0, configuration: .init(instrument: instrument))
-        var acceptances = instrument.acceptances.makeAsyncIterator()
         let first = Task { try await Trace.$id.withValue("inline") { try await machine.send(.coin) } }
         _ = await acceptances.next()
         let second = Task { try await Trace.$id.withValue("queued-sync") { try await machine.send(.pass) } }
@@ -215,5 +246,9 @@ final class TracingInstrument: Instrument {
         // Without an instrument to carry it, a queued event's actions run in the processing
         // task's context, which has no trace.
         #expect(try await tracesSeen(capturing: false) == ["inline", nil, nil])
+    }
+
+    @Test func anInstrumentWrittenAgainstTheFormerNamesStillCarriesTheTrace() async throws {
+        #expect(try await tracesSeen(capturing: true, formerNames: true) == ["inline", "queued-sync", "queued-async"])
     }
 }

@@ -70,19 +70,35 @@ public protocol Instrument: AnyObject, Sendable {
     /// policy applies.
     func actionFailed<Definition: MachineDefinition>(_ record: TransitionRecord<Definition>, error: any Error)
 
-    /// Captures the calling task's context (a trace, say) when a machine queues an event, so
-    /// that the event's actions run inside it even though the machine's processing task, not
-    /// the caller, runs them. Called only for events that wait in the inbox: a `send` that
-    /// finds the machine idle runs the actions in the caller's task, inside its context.
+    /// Captures the calling task's trace (its task-local context, such as a
+    /// swift-distributed-tracing `ServiceContext`) when a machine queues an event, so that the
+    /// event's actions run inside it even though the machine's processing task, not the caller,
+    /// runs them. Called only for events that wait in the inbox: a `send` that finds the
+    /// machine idle runs the actions in the caller's task, inside its trace.
     ///
-    /// - Returns: an object that holds the context, or `nil` (the default) for none.
+    /// - Returns: an object that holds the trace, or `nil` (the default) for none.
+    func captureTrace() -> (any AnyObject & Sendable)?
+
+    /// Runs `body`, the synchronous actions of an event queued with `trace`, inside it.
+    func withTrace<T>(_ trace: any AnyObject & Sendable, _ body: () throws -> T) rethrows -> T
+
+    /// Runs `body`, the asynchronous actions of an event queued with `trace`, inside it, on
+    /// the caller's executor.
+    nonisolated(nonsending) func withTrace<T>(
+        _ trace: any AnyObject & Sendable, _ body: nonisolated(nonsending) () async throws -> T
+    ) async rethrows -> T
+
+    /// The former name of ``captureTrace()``, which calls it unless an instrument implements
+    /// ``captureTrace()``; it goes in the next release. (Not marked deprecated: a protocol
+    /// requirement that forwards cannot be, without a warning for every instrument.)
     func captureContext() -> (any AnyObject & Sendable)?
 
-    /// Runs `body`, the synchronous actions of an event queued with `context`, inside it.
+    /// The former name of the synchronous `withTrace(_:_:)`, which calls it unless an
+    /// instrument implements that; it goes in the next release.
     func withContext<T>(_ context: any AnyObject & Sendable, _ body: () throws -> T) rethrows -> T
 
-    /// Runs `body`, the asynchronous actions of an event queued with `context`, inside it, on
-    /// the caller's executor.
+    /// The former name of the asynchronous `withTrace(_:_:)`, which calls it unless an
+    /// instrument implements that; it goes in the next release.
     nonisolated(nonsending) func withContext<T>(
         _ context: any AnyObject & Sendable, _ body: nonisolated(nonsending) () async throws -> T
     ) async rethrows -> T
@@ -111,6 +127,21 @@ extension Instrument {
     public func eventProcessed<Definition: MachineDefinition>(_ record: TransitionRecord<Definition>) {}
     /// Does nothing.
     public func actionFailed<Definition: MachineDefinition>(_ record: TransitionRecord<Definition>, error: any Error) {}
+    /// Captures what the former ``captureContext()`` captures: nothing, unless the instrument
+    /// implements that.
+    public func captureTrace() -> (any AnyObject & Sendable)? { captureContext() }
+    /// Runs `body` through the former synchronous `withContext(_:_:)`: as it is, unless the
+    /// instrument implements that.
+    public func withTrace<T>(_ trace: any AnyObject & Sendable, _ body: () throws -> T) rethrows -> T {
+        try withContext(trace, body)
+    }
+    /// Runs `body` through the former asynchronous `withContext(_:_:)`: as it is, unless the
+    /// instrument implements that.
+    public nonisolated(nonsending) func withTrace<T>(
+        _ trace: any AnyObject & Sendable, _ body: nonisolated(nonsending) () async throws -> T
+    ) async rethrows -> T {
+        try await withContext(trace, body)
+    }
     /// Captures nothing.
     public func captureContext() -> (any AnyObject & Sendable)? { nil }
     /// Runs `body` as it is.

@@ -32,7 +32,7 @@ extension Machine {
     /// The calling task's context, captured by the instrument, for an event about to wait in
     /// the inbox; `nil` without an instrument, at the cost of one flag.
     @inlinable nonisolated var callerContext: (any AnyObject & Sendable)? {
-        settings.isInstrumented ? settings.instrument?.captureContext() : nil
+        settings.isInstrumented ? settings.instrument?.captureTrace() : nil
     }
 
     /// Runs a transition's synchronous actions inside the context its sender had.
@@ -41,6 +41,6 @@ extension Machine {
         in trace: any AnyObject & Sendable, run: inout ActionRun
     ) {
         guard let instrument = settings.instrument else { return runSynchronously(transition, turn, run: &run) }
-        instrument.withContext(trace) { runSynchronously(transition, turn, run: &run) }
+        instrument.withTrace(trace) { runSynchronously(transition, turn, run: &run) }
     }
 }

@@ -146,7 +146,7 @@ extension Machine {
                 guard let trace, let instrument else {
                     return await self.runAsynchronously(exit, actions, entry, to: target, in: context)
                 }
-                return await instrument.withContext(trace) {
+                return await instrument.withTrace(trace) {
                     await self.runAsynchronously(exit, actions, entry, to: target, in: context)
                 }
             }
