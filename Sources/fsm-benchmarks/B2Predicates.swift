@@ -47,7 +47,7 @@ func benchmarkB2(_ settings: Settings) async throws -> [Measurement] {
         return (elapsed, counter.value &+ Int(state))
     })
     // B2 core itself is measured in turn with the forms users write.
-    return try await benchmarkB2UserForms(settings) + results
+    return try await benchmarkB2UserForms(settings) + results + benchmarkB2Alternatives(settings)
 }
 
 /// B2's prepared contexts, one per combination of the three predicate types' cases.

@@ -35,6 +35,9 @@ struct Report {
         add("B2 core, per-event/prepared", "B2 core, contexts per event", "B2 core", "≤ 1.5")
         add("B2 resolve/core", "B2 resolve", "B2 core", "≤ 2")
         add("B2 send, values/prepared", "B2 send, predicate values", "B2 send, prepared context", "≤ 1.3")
+        add("B2 firstOf/one condition, core", "B2 firstOf core, 3 alternatives", "B2 condition core, 1 row", "≤ 1.2")
+        add("B2 firstOf, first fires/one condition", "B2 firstOf core, the first fires", "B2 condition core, 1 row", "")
+        add("B2 firstOf/one condition, send", "B2 firstOf send, 3 alternatives", "B2 condition send, 1 row", "≤ 1.2")
         let tasks = "\(settings.cores) tasks"
         add("B4 speed-up, contiguous halves", "B4 1 task", "B4 " + tasks, "≥ 1.7")
         add("B4 speed-up, interleaved", "B4 1 task", "B4 \(tasks), interleaved", "≥ 1.7")

@@ -490,6 +490,24 @@ let configuration = MachineConfiguration<OrderState>(instrument: FailureLog())
                 condition { (order: Purchase) in order.attempts < 3 } | when(.declined) | then(.paymentPending)
             }
         }
+        _ = try Schema<PaidOrders>(initial: .paymentPending, final: [.failed]) {
+            define(.paymentPending) {
+                when(.declined) {
+                    firstOf {
+                        condition { (order: Purchase) in order.attempts < 3 } | then(.paymentPending) | update { $0.attempts += 1 }
+                        otherwise() | then(.failed)
+                    }
+                }
+            }
+        }
+        _ = try Schema<PaidOrders>(initial: .paymentPending, final: [.failed]) {
+            define(.paymentPending) {
+                firstOf {
+                    condition { (order: Purchase) in order.attempts < 3 } | when(.declined) | then(.paymentPending)
+                    otherwise() | when(.declined) | then(.failed)
+                }
+            }
+        }
     }
 
     func dataUpdates() throws {

@@ -433,6 +433,36 @@ struct TimeGuideSnippets {
         try await counted.send(.declined)
         #expect(await counted.data.attempts == 2)
     }
+
+    @Test func orderedAlternatives() async throws {
+        enum Payment: MachineDefinition {
+            enum State: Hashable, Sendable { case charging, review, failed, paid }
+            enum Event: Hashable, Sendable { case declined, approved }
+            typealias ID = Int
+            struct Data: Sendable { var amount: Int; var attempts = 0 }
+        }
+
+        let payment = try Schema<Payment>(initial: .charging, final: [.review, .failed, .paid]) {
+            define(.charging) {
+                when(.approved) | then(.paid)
+                when(.declined) {
+                    firstOf {
+                        condition { (payment: Payment.Data) in payment.attempts < 3 } | then() | { context in
+                            context.data.attempts += 1
+                        }
+                        condition { (payment: Payment.Data) in payment.amount > 1_000 } | then(.review)
+                        otherwise() | then(.failed)
+                    }
+                }
+            }
+        }
+        let card = Machine(schema: payment, id: 7, data: Payment.Data(amount: 5_000))
+        for _ in 0..<4 { try await card.send(.declined) }
+        print(await card.state)   // review: the fourth decline found 3 attempts
+        #expect(await card.state == .review)
+        let small = Machine(schema: payment, id: 8, data: Payment.Data(amount: 5, attempts: 3))
+        #expect(try await small.send(.declined).target == .failed)
+    }
 }
 
 /// The examples of Docs/Durability.md, compiled; the durability tests run what they show.

@@ -34,7 +34,12 @@ struct DiagramModel {
             let requirements = transition.predicates.map(\.description)
             var label = transition.eventDescription
             if !requirements.isEmpty { label += " [\(requirements.joined(separator: ", "))]" }
-            if transition.hasCondition { label += " (condition)" }
+            switch (transition.alternative, transition.hasCondition) {
+            case (let rank?, true): label += " (\(rank + 1). condition)"
+            case (let rank?, false): label += " (\(rank + 1). otherwise)"
+            case (nil, true): label += " (condition)"
+            case (nil, false): break
+            }
             if transition.postpones { label += " (postponed)" }
             return Edge(from: ids[Int(compiled.source)], to: ids[Int(compiled.target)], label: label)
         }

@@ -38,7 +38,13 @@ final package class LookupTable<Definition: MachineDefinition>: Sendable {
     /// Per transition, whether it has conditions.
     @usableFromInline let guarded: [Bool]
     /// Per transition, its conditions.
-    let conditions: [[Guard<Definition>]]
+    @usableFromInline let conditions: [[Guard<Definition>]]
+    /// Per transition, the alternative of its `firstOf` block tried next when its conditions
+    /// fail, or -1.
+    @usableFromInline let nextAlternative: [Int32]
+    /// Per transition of a `firstOf` block, its place among the alternatives of its state and
+    /// event; -1 for others.
+    let alternativeRank: [Int32]
 
     /// The table for `states` and the compiler's lookup groups.
     init(
@@ -75,6 +81,8 @@ final package class LookupTable<Definition: MachineDefinition>: Sendable {
         }
         self.conditions = transitions.map(\.guards)
         self.guarded = transitions.map { !$0.guards.isEmpty }
+        self.nextAlternative = built.nextAlternative
+        self.alternativeRank = built.alternativeRank
     }
 
     /// The id of `state`, if the table names it. A tag table's hit is final, since the byte is
@@ -173,9 +181,7 @@ final package class LookupTable<Definition: MachineDefinition>: Sendable {
     @inlinable @inline(never)
     func search(_ index: Int, event: Event?, predicates: PredicateContext, data: Definition.Data) -> LookupResult {
         let cell = cells[index]
-        if cell.direct >= 0 && predicates.isEmpty {
-            return admits(cell.direct, event, data) ? .fires(cell.direct) : .conditionFalse(cell.direct)
-        }
+        if cell.direct >= 0 && predicates.isEmpty { return firstAdmitted(from: cell.direct, event, data) }
         if cell.direct == -1 { return .unhandled(.init(.noTransition)) }
         if predicates.isAmbiguous { return .unhandled(.init(.ambiguousPredicate, predicates.repeatedTypeName ?? "")) }
         // One pass over the context. Each predicate must be of a type the schema knows, and
@@ -210,16 +216,26 @@ final package class LookupTable<Definition: MachineDefinition>: Sendable {
     @inlinable @inline(__always)
     func outcome(ofEntry transition: Int32, _ event: Event?, _ data: Definition.Data) -> LookupResult {
         guard transition >= 0 else { return .unhandled(.init(.noTransition)) }
-        if guarded[Int(transition)] && !admits(transition, event, data) {
-            return .conditionFalse(transition)
-        }
+        if guarded[Int(transition)] { return firstAdmitted(from: transition, event, data) }
         return .fires(transition)
     }
 
+    /// The first of `transition` and the alternatives chained behind it whose conditions hold
+    /// for `event` and `data`; if none does, the condition of `transition` was false.
+    @inlinable
+    func firstAdmitted(from transition: Int32, _ event: Event?, _ data: Definition.Data) -> LookupResult {
+        var candidate = transition
+        while true {
+            if admits(candidate, event, data) { return .fires(candidate) }
+            candidate = nextAlternative[Int(candidate)]
+            if candidate < 0 { return .conditionFalse(transition) }
+        }
+    }
+
     /// Whether every condition of `transition` holds for `event` and the machine's `data`.
-    @usableFromInline
+    @inlinable
     func admits(_ transition: Int32, _ event: Event?, _ data: Definition.Data) -> Bool {
-        for condition in conditions[Int(transition)] where !condition.test(event, data) { return false }
+        for condition in conditions[Int(transition)] where !condition.holds(event, data) { return false }
         return true
     }
 

@@ -78,6 +78,13 @@ extension SchemaError {
         public static let duplicateTransitions = Kind(name: "duplicate transitions")
         /// Two statements have the same state, event and predicates but different targets.
         public static let logicalClash = Kind(name: "logical clash")
+        /// A statement of a `firstOf` block without a condition is followed by others, which
+        /// could then never fire.
+        public static let unreachableAlternative = Kind(name: "unreachable alternative")
+        /// The statements of a `firstOf` block for one state and event match different predicates.
+        public static let alternativesDiffer = Kind(name: "alternatives differ")
+        /// `otherwise()` starts a statement outside a `firstOf` block.
+        public static let misplacedOtherwise = Kind(name: "misplaced otherwise")
         /// Two statements with different predicates both apply, equally specifically, to some
         /// combination of predicates.
         public static let implicitClash = Kind(name: "implicit clash")

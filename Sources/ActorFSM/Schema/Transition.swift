@@ -49,12 +49,23 @@ public struct Transition<Definition: MachineDefinition>: Sendable, CustomStringC
     public var isOverride: Bool { compiled.isOverride }
     /// Whether it postpones its event until the next change of state (`postpone()`).
     public var postpones: Bool { compiled.postpones }
+    /// Its place among the alternatives a ``firstOf(fileID:line:_:)`` block declares for its
+    /// state and event, from 0 (tried first); `nil` if it is not in such a block.
+    public var alternative: Int? {
+        let rank = storage.table.alternativeRank[index]
+        return rank >= 0 ? Int(rank) : nil
+    }
 
     /// `locked --coin [Enforcement.weak]--> unlocked (Module/File.swift:12)`.
     public var description: String {
         let requirements = predicates.map(\.description)
         let predicateText = requirements.isEmpty ? "" : " [\(requirements.joined(separator: ", "))]"
-        let conditionText = hasCondition ? " if condition" : ""
+        let conditionText = switch (alternative, hasCondition) {
+        case (let rank?, true): " if condition, alternative \(rank + 1)"
+        case (let rank?, false): " otherwise, alternative \(rank + 1)"
+        case (nil, true): " if condition"
+        case (nil, false): ""
+        }
         return "\(source) --\(eventDescription)\(predicateText)\(conditionText)--> \(target) (\(location))"
     }
 }

@@ -11,6 +11,20 @@ struct Fragment<Definition: MachineDefinition>: Sendable {
     var isOverride = false
     /// Where the statement starts: its leftmost pipe stage.
     var location: SourceLocation
+    /// The statement's place among the alternatives of a `firstOf { }` block, if it is in one.
+    var alternative: Alternative?
+    /// Whether the statement starts with `otherwise()`.
+    var isOtherwise = false
+}
+
+/// A statement's place in a `firstOf { }` block: the block, and the statement's position in it.
+struct Alternative: Sendable, Hashable {
+    /// Tells one `firstOf` block from another, also two made at one line (by a helper function).
+    let group: Int
+    /// The statement's position in the block, in the order written.
+    let position: Int
+    /// Where the block was opened.
+    let blockLocation: SourceLocation
 }
 
 /// Where a transition goes: a named state, or `then()`, which stays put.
@@ -22,12 +36,32 @@ enum Target<State: Sendable>: Sendable {
 }
 
 /// A run-time condition from `condition { … }`.
+@usableFromInline
 struct Guard<Definition: MachineDefinition>: Sendable {
-    /// The test, given the event (a timeout has none) and the machine's data.
-    let test: @Sendable (Definition.Event?, Definition.Data) -> Bool
-    /// Whether the condition reads the event, which a timeout cannot give it.
-    let readsEvent: Bool
+    /// The test as written: one call of the user's closure, with no wrapper around it.
+    @usableFromInline
+    enum Test: Sendable {
+        case plain(@Sendable () -> Bool)
+        case data(@Sendable (Definition.Data) -> Bool)
+        /// False for a timeout, which has no event (the schema refuses such a transition).
+        case event(@Sendable (Definition.Event) -> Bool)
+    }
+
+    @usableFromInline let test: Test
     let location: SourceLocation
+
+    /// Whether the condition reads the event, which a timeout cannot give it.
+    var readsEvent: Bool { if case .event = test { true } else { false } }
+
+    /// Whether the condition holds for `event` (`nil` for a timeout) and the machine's `data`.
+    @inlinable @inline(__always)
+    func holds(_ event: Definition.Event?, _ data: Definition.Data) -> Bool {
+        switch test {
+        case .plain(let condition): condition()
+        case .data(let condition): condition(data)
+        case .event(let condition): event.map(condition) ?? false
+        }
+    }
 }
 
 /// One `matching(…)` statement: `anyOf` holds the `or:` alternatives of one type, `allOf` the

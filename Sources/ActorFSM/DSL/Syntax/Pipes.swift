@@ -8,6 +8,8 @@ extension Fragment {
         result.clauses += later.clauses
         result.guards += later.guards
         result.actions = result.actions & later.actions
+        result.alternative = later.alternative ?? alternative
+        result.isOtherwise = isOtherwise || later.isOtherwise
         return result
     }
 

@@ -77,7 +77,7 @@ extension Syntax {
         /// Applies only when `condition` returns `true` at the moment the event is handled.
         public init(condition: @escaping @Sendable () -> Bool, fileID: StaticString = #fileID, line: UInt = #line) {
             let location = SourceLocation(fileID, line)
-            fragment = Fragment(guards: [Guard(test: { _, _ in condition() }, readsEvent: false, location: location)],
+            fragment = Fragment(guards: [Guard(test: .plain(condition), location: location)],
                                 location: location)
         }
 
@@ -88,15 +88,14 @@ extension Syntax {
             condition: @escaping @Sendable (Definition.Data) -> Bool, fileID: StaticString = #fileID, line: UInt = #line
         ) {
             let location = SourceLocation(fileID, line)
-            fragment = Fragment(guards: [Guard(test: { _, data in condition(data) }, readsEvent: false, location: location)],
+            fragment = Fragment(guards: [Guard(test: .data(condition), location: location)],
                                 location: location)
         }
 
         /// Applies only when `condition` returns `true` for the event being handled.
         public init(condition: @escaping @Sendable (Event) -> Bool, fileID: StaticString = #fileID, line: UInt = #line) {
             let location = SourceLocation(fileID, line)
-            let test: @Sendable (Event?, Definition.Data) -> Bool = { event, _ in event.map(condition) ?? false }
-            fragment = Fragment(guards: [Guard(test: test, readsEvent: true, location: location)], location: location)
+            fragment = Fragment(guards: [Guard(test: .event(condition), location: location)], location: location)
         }
     }
 

@@ -3,7 +3,7 @@ struct CompiledTransition<Definition: MachineDefinition>: Sendable {
     @usableFromInline package typealias State = Definition.State
     @usableFromInline package typealias Event = Definition.Event
     let source: Int32
-    let event: Int32
+    private(set) var event: Int32
     let target: Int32
     let filter: PredicateFilter
     let guards: [Guard<Definition>]
@@ -12,11 +12,14 @@ struct CompiledTransition<Definition: MachineDefinition>: Sendable {
     let isOverride: Bool
     /// Whether the transition postpones its event until the next change of state.
     var postpones = false
+    /// Its place in a `firstOf { }` block, if it was declared in one.
+    var alternative: Alternative?
 
     /// The same transition, answering to the event with id `event`.
     func with(event: Int32) -> CompiledTransition {
-        CompiledTransition(source: source, event: event, target: target, filter: filter, guards: guards,
-                           actions: actions, location: location, isOverride: isOverride, postpones: postpones)
+        var moved = self
+        moved.event = event
+        return moved
     }
 }
 

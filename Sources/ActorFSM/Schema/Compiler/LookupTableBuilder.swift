@@ -26,6 +26,11 @@ struct LookupTableBuilder<Definition: MachineDefinition> {
         /// for an empty place of a context, is 0. Starts with the shared row of zeros.
         var slotStrides: [Int32]
         var entries: [Int32] = []
+        /// Per transition, the alternative tried after it when its conditions fail, or -1.
+        var nextAlternative: [Int32]
+        /// Per transition of a `firstOf` block, its place among the alternatives tried for its
+        /// state and event (from 0); -1 for others.
+        var alternativeRank: [Int32]
         var diagnostics: [SchemaError.Diagnostic] = []
     }
 
@@ -35,16 +40,65 @@ struct LookupTableBuilder<Definition: MachineDefinition> {
 
     func build() -> Output {
         var output = Output(groupIndex: Array(repeating: -1, count: stateCount * eventCount),
-                            slotStrides: Array(repeating: 0, count: rowWidth))
+                            slotStrides: Array(repeating: 0, count: rowWidth),
+                            nextAlternative: Array(repeating: -1, count: transitions.count),
+                            alternativeRank: Array(repeating: -1, count: transitions.count))
         var members: [Int: [Int]] = [:]
         for (index, transition) in transitions.enumerated() {
             members[Int(transition.source) * eventCount + Int(transition.event), default: []].append(index)
         }
         for cell in members.keys.sorted() {
             output.groupIndex[cell] = Int32(output.groups.count)
-            expand(members[cell]!, into: &output)
+            expand(chainingAlternatives(of: members[cell]!, into: &output), into: &output)
         }
         return output
+    }
+
+    /// The members of one (state, event) pair that take part in the choice by predicates: each
+    /// `firstOf` block's statements are chained in their written order behind the first, which
+    /// stands for them all. Reports a chain whose statements match different predicates, and a
+    /// statement without a condition that is not the last.
+    private func chainingAlternatives(of members: [Int], into output: inout Output) -> [Int] {
+        var chains: [Int: [Int]] = [:]
+        var heads: [Int] = []
+        for member in members {
+            guard let group = transitions[member].alternative?.group else {
+                heads.append(member)
+                continue
+            }
+            if chains[group] == nil { heads.append(member) }
+            chains[group, default: []].append(member)
+        }
+        for chain in chains.values {
+            let ordered = chain.sorted { transitions[$0].alternative!.position < transitions[$1].alternative!.position }
+            for (rank, member) in ordered.enumerated() {
+                output.alternativeRank[member] = Int32(rank)
+                if rank + 1 < ordered.count { output.nextAlternative[member] = Int32(ordered[rank + 1]) }
+            }
+            if let index = heads.firstIndex(of: chain[0]) { heads[index] = ordered[0] }
+            output.diagnostics += chainDiagnostics(ordered)
+        }
+        return heads
+    }
+
+    /// What is wrong with the alternatives `chain` of one state and event, in order.
+    private func chainDiagnostics(_ chain: [Int]) -> [SchemaError.Diagnostic] {
+        let first = transitions[chain[0]]
+        let (state, event) = (describeState(first.source), describeEvent(first.event))
+        var found: [SchemaError.Diagnostic] = []
+        if let differing = chain.first(where: { transitions[$0].filter != first.filter }) {
+            found.append(.init(
+                .alternativesDiffer,
+                "the alternatives of this firstOf for \(event) in \(state) match different predicates; put the matching(…) outside the firstOf block, or give each set of predicates a firstOf of its own",
+                at: [first.location, transitions[differing].location], state: state, event: event))
+        }
+        for (rank, member) in chain.dropLast().enumerated() where transitions[member].guards.isEmpty {
+            found.append(.init(
+                .unreachableAlternative,
+                "this alternative for \(event) in \(state) has no condition, so the \(chain.count - rank - 1) after it could never fire; give it a condition, or move it last",
+                at: [transitions[member].location, transitions[chain[rank + 1]].location], state: state, event: event))
+        }
+        return found
     }
 
     private func expand(_ group: [Int], into output: inout Output) {
@@ -172,7 +226,7 @@ struct LookupTableBuilder<Definition: MachineDefinition> {
         }
         return .init(
             .logicalClash,
-            "\(state) cannot go both to \(describeState(first.target)) and to \(describeState(second.target)) on \(event)\(suffix); conditions do not tell transitions apart, use matching with predicates",
+            "\(state) cannot go both to \(describeState(first.target)) and to \(describeState(second.target)) on \(event)\(suffix); conditions do not tell transitions apart: use matching with predicates, or firstOf { } to try them in order",
             at: locations, state: state, event: event, predicates: predicates)
     }
 }

@@ -11,6 +11,8 @@ struct SchemaCompiler<Definition: MachineDefinition> {
     private var eventLocations: [SourceLocation] = []
     /// The durations of `after(…)` statements, in order of first appearance; their ids follow the events'.
     private var timeouts: [Duration] = []
+    /// Statements that start with `otherwise()` outside a `firstOf` block, reported once each.
+    private var misplacedOtherwise: Set<SourceLocation> = []
 
     /// - Parameter columnWidthLimit: the widest row of strides whose columns may be hashed (see
     ///   ``TypeColumns``); tests lower it to take the search by slot.
@@ -120,11 +122,19 @@ struct SchemaCompiler<Definition: MachineDefinition> {
             eventLocations.append(candidate.location)
             eventIDs[candidate.event.identity] = eventID
         }
-        return CompiledTransition(
+        if candidate.fragment.isOtherwise && candidate.fragment.alternative == nil,
+           misplacedOtherwise.insert(candidate.location).inserted {
+            diagnostics.append(.init(
+                .misplacedOtherwise, "otherwise() applies only as the last statement of a firstOf { } block; remove it, or wrap the alternatives in firstOf { }",
+                at: [candidate.location], state: "\(state)"))
+        }
+        var compiled = CompiledTransition(
             source: source, event: eventID, target: target, filter: candidate.filter,
             guards: candidate.fragment.guards, actions: candidate.fragment.actions,
             location: candidate.location, isOverride: candidate.isOverride,
             postpones: candidate.fragment.target.map { if case .postpone = $0 { true } else { false } } ?? false)
+        compiled.alternative = candidate.fragment.alternative
+        return compiled
     }
 
     /// `transition` with a timeout's provisional (negative) id replaced by its final one, after the events'.
