@@ -47,4 +47,29 @@ import TestSupport
         #expect(error?.kind == .storeFailed)
         #expect(error.map { "\($0)" }?.contains("could not be written") == true)
     }
+
+    @Test func orderedAlternativesChooseByTheDataARestoreBringsBack() async throws {
+        // Opened twice at most; a third opening is refused by locking the door.
+        let schema = try Schema<Door>(initial: .closed, final: []) {
+            define(.closed) {
+                when(.open) {
+                    firstOf {
+                        condition { (door: Door.Data) in door.openings < 2 } | then(.open) | update { $0.openings += 1 }
+                        otherwise() | then(.locked)
+                    }
+                }
+            }
+            define(.open) { when(.close) | then(.closed) }
+            define(.locked) { when(.unlock) | then(.closed) }
+        }
+        let store = InMemoryStore()
+        let door = try await Machine(schema: schema, id: "front", data: Door.Data(), durability: doorDurability(store))
+        for event in [Door.Event.open, .close, .open, .close] { try await door.send(event) }
+        let again = try await Machine(schema: schema, id: "front", data: Door.Data(), durability: doorDurability(store.crash()))
+        #expect(await again.data.openings == 2)
+        let record = try await again.send(.open)
+        #expect(record.target == .locked && record.sequenceNumber == 5)
+        let taken = schema.resolve(.open, in: .closed, data: Door.Data(openings: 2)).firingTransition
+        #expect(record.transitionLocation == taken?.location && taken?.alternative == 1)
+    }
 }
