@@ -4,7 +4,7 @@ import ActorFSMDurability
 /// The keys of an encoded ``TransitionRecord``.
 enum RecordCodingKeys: String, CodingKey {
     case sequenceNumber, machineID, source, event, predicates, target, outcome, actionsRun
-    case transitionLocation, origin, postponements, latencyNanoseconds, data
+    case transitionLocation, origin, postponements, latencyNanoseconds, data, retries
 }
 
 /// The keys of an encoded ``MachineError``.
@@ -48,7 +48,8 @@ extension TransitionRecord where State: Codable, Event: Codable {
         self.init(
             turn, machineID: machineID, target: try container.decode(State.self, forKey: .target),
             outcome: try container.decode(Outcome.self, forKey: .outcome),
-            actionsRun: try container.decode(Int.self, forKey: .actionsRun),
+            actions: ActionTally(completed: try container.decode(Int.self, forKey: .actionsRun),
+                                 retries: try container.decodeIfPresent(Int.self, forKey: .retries) ?? 0),
             transitionLocation: try container.decodeIfPresent(SourceLocation.self, forKey: .transitionLocation),
             completedAt: completed, data: data)
     }
@@ -62,6 +63,7 @@ extension TransitionRecord where State: Codable, Event: Codable {
         try container.encode(target, forKey: .target)
         try container.encode(outcome, forKey: .outcome)
         try container.encode(actionsRun, forKey: .actionsRun)
+        if attempts > 1 { try container.encode(attempts - 1, forKey: .retries) }
         try container.encodeIfPresent(transitionLocation, forKey: .transitionLocation)
         try container.encode(origin, forKey: .origin)
         try container.encode(postponedCount, forKey: .postponements)

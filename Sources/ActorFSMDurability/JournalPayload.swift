@@ -29,6 +29,9 @@ struct JournalPayload: Equatable {
     var predicates: [StoredPredicate]
     var data: [UInt8]
     var timers: StoredTimers
+    /// For an intent whose action is being retried: the attempt it waits to make, and when (in
+    /// nanoseconds since 1970). Written after the timers, only when present.
+    var retry: StoredRetry?
 
     /// The entry's bytes, sealed for machine `key`'s entry `number`.
     func encoded(machine key: String, sequenceNumber number: UInt64) -> [UInt8] {
@@ -46,6 +49,10 @@ struct JournalPayload: Equatable {
         StoredPredicate.write(predicates, to: &writer)
         writer.blob(data)
         timers.write(to: &writer)
+        if let retry {
+            writer.varint(UInt64(retry.attempt))
+            writer.signed(retry.deadline)
+        }
         writer.seal(binding: EntryBinding(machine: key, number: number))
         return writer.bytes
     }
@@ -72,6 +79,11 @@ struct JournalPayload: Equatable {
             predicates = try StoredPredicate.read(from: &reader)
             data = try reader.blob()
             timers = try StoredTimers(from: &reader)
+            if kind == .intent && !reader.isAtEnd {
+                let attempt = try reader.varint()
+                guard attempt >= 2, attempt <= UInt64(Int32.max) else { return nil }
+                retry = StoredRetry(attempt: Int(attempt), deadline: try reader.signed())
+            }
             guard reader.isAtEnd else { return nil }
         } catch {
             return nil
@@ -175,4 +187,11 @@ extension JournalPayload.Outcome {
         case .stopped: self = .stopped
         }
     }
+}
+
+/// The retry an intent records: the attempt its action waits to make, and when.
+struct StoredRetry: Equatable {
+    var attempt: Int
+    /// When the attempt is due, in nanoseconds since 1970.
+    var deadline: Int64
 }

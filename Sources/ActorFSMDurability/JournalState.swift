@@ -23,6 +23,10 @@ struct JournalState<Definition: MachineDefinition>: Sendable {
     /// The event a crash or a stop interrupted, which the restored machine processes first:
     /// until its completed entry is written, no other entry is.
     var interrupted: (number: UInt64, origin: StoredOrigin)?
+    /// The intent of the event in progress, kept to write it again when its action is retried.
+    var intent: (number: UInt64, payload: JournalPayload)?
+    /// The retry the interrupted event's intent recorded, until its action asks for it.
+    var resumedRetry: (number: UInt64, retry: StoredRetry)?
 
     /// Checks a write against the event a crash or a stop interrupted, which the restored
     /// machine processes first: its number is written only for that event, and no later number

@@ -41,6 +41,7 @@ package final class MachineJournal<Definition: MachineDefinition>: MachineJourna
             initial.lastWritten = restored
         }
         initial.interrupted = recovery?.interrupted
+        if let number = recovery?.interrupted?.number, let retry = recovery?.retry { initial.resumedRetry = (number, retry) }
         state = Locked(initial)
         resumption = recovery.map { recovery in
             let now = coding.durability.wallClock.nanosecondsSince1970()
@@ -57,32 +58,6 @@ package final class MachineJournal<Definition: MachineDefinition>: MachineJourna
     func now() -> Int64 { coding.durability.wallClock.nanosecondsSince1970() }
 
     // MARK: - Writing
-
-    /// Writes the entry a new machine starts from, numbered 0: its state, its data and its
-    /// timers' deadlines. The store then holds the machine before its first event, so that a
-    /// crash, a passivation or another process finds it with the data it was made with.
-    ///
-    /// - Returns: the write's index.
-    package func created(in current: State, stateID: Int32, data: Definition.Data) {
-        write(.completed, sequenceNumber: 0, outcome: .transitioned, origin: .send, event: nil, predicates: nil,
-              state: current, stateID: stateID, data: data)
-    }
-
-    /// Waits, when senders wait for the disk, until the creation entry (the first write) is
-    /// durable; firing and forgetting, until the writes in flight fit the window.
-    ///
-    /// - Returns: a `storeFailed` error if the entry could not be written.
-    func awaitCreation() async -> DurabilityError? {
-        // A creation that could not even be encoded was never handed to the store.
-        var failure = state.withLock { $0.failure }
-        if failure == nil {
-            switch durability.acknowledgement.code {
-            case .durable: failure = await waitForCommit(1)
-            case .window(let window): failure = await waitForCommitRoom(window: window)
-            }
-        }
-        return failure.map { DurabilityError(.storeFailed, machine: key, detail: "the new machine could not be written: \($0.message)") }
-    }
 
     package func intent(
         _ event: Event?, _ predicates: PredicateContext, _ origin: EventOrigin, number: UInt64,
@@ -146,6 +121,7 @@ package final class MachineJournal<Definition: MachineDefinition>: MachineJourna
             (payload.state, payload.event, payload.predicates, payload.data) =
                 (encoded.state, encoded.event, predicates, encoded.data)
             if kind == .completed { payload.timers = state.timers }
+            state.intent = kind == .intent ? (sequenceNumber, payload) : nil
             var removing: UInt64 = 0
             if kind == .completed {
                 state.lastWritten = RestorePoint(state: current, data: data, sequenceNumber: sequenceNumber,
@@ -172,7 +148,7 @@ package final class MachineJournal<Definition: MachineDefinition>: MachineJourna
     /// the same hold that composed the write: writes from the actor and from other threads
     /// (amendments) then reach the store in the order of both their indices and their contents.
     /// A store never calls `completion` from within `append`.
-    private func append(_ write: JournalWrite, _ state: inout JournalState<Definition>) -> UInt64 {
+    func append(_ write: JournalWrite, _ state: inout JournalState<Definition>) -> UInt64 {
         state.appendedWrites += 1
         state.lastActivity = now()
         let index = state.appendedWrites

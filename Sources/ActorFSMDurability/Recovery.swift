@@ -18,6 +18,8 @@ struct Recovery<Definition: MachineDefinition>: Sendable {
     /// The interrupted event's number and origin: the journal refuses to write that number for
     /// any other event, or a later number before it (see ``MachineJournal``).
     var interrupted: (number: UInt64, origin: StoredOrigin)?
+    /// The retry the interrupted event's intent recorded, if its action was waiting to retry.
+    var retry: StoredRetry?
 
     /// Reads the journal of the machine `key`; `nil` if the store has none.
     ///
@@ -84,21 +86,27 @@ struct Recovery<Definition: MachineDefinition>: Sendable {
             recovery = Recovery(point: RestorePoint(state: schema.initialState, data: data,
                                                     sequenceNumber: (intent?.number ?? 1) - 1, timers: StoredTimers()))
         }
-        if let intent { recovery.interrupted = (intent.number, intent.payload.origin) }
-        if let intent, let event = intent.payload.event {
-            recovery.requeued.append(Entry(
-                event: try reader.event(event, number: intent.number), predicates: coding.predicates(intent.payload.predicates),
-                origin: intent.payload.origin.origin, acceptedAt: .now,
-                ticket: Machine<Definition>.entryTicket(intent.payload.ticket)))
-        } else if let intent, case .timeout = intent.payload.origin.origin {
-            // The timeout that was interrupted goes first; its alarm is not armed again.
-            var timeout = Entry(event: nil, predicates: nil, origin: intent.payload.origin.origin, acceptedAt: .now)
-            timeout.epoch = 1
-            recovery.requeued.append(timeout)
-            recovery.timeoutInterrupted = true
-        }
+        if let intent { try recovery.resume(intent.payload, number: intent.number, reader: reader) }
         try recovery.requeuePending(excluding: intent?.payload.ticket ?? 0, reader: reader)
         return recovery
+    }
+
+    /// Takes up the event whose `intent` (entry `number`) a crash or a stop interrupted: it is
+    /// processed first, and its action goes on with the retry the intent recorded.
+    private mutating func resume(_ intent: JournalPayload, number: UInt64, reader: EntryReader<Definition>) throws(DurabilityError) {
+        interrupted = (number, intent.origin)
+        retry = intent.retry
+        if let event = intent.event {
+            requeued.append(Entry(
+                event: try reader.event(event, number: number), predicates: reader.coding.predicates(intent.predicates),
+                origin: intent.origin.origin, acceptedAt: .now, ticket: Machine<Definition>.entryTicket(intent.ticket)))
+        } else if case .timeout = intent.origin.origin {
+            // The timeout that was interrupted goes first; its alarm is not armed again.
+            var timeout = Entry(event: nil, predicates: nil, origin: intent.origin.origin, acceptedAt: .now)
+            timeout.epoch = 1
+            requeued.append(timeout)
+            timeoutInterrupted = true
+        }
     }
 
     /// What a supervisor's restart resumes from: the newest entry the failed machine wrote, with

@@ -457,6 +457,13 @@ let configuration = MachineConfiguration<OrderState>(instrument: FailureLog())
                 }
             }
         }
+        _ = try Schema<Orders>(initial: .paid, final: [.delivered]) {
+            define(.paid) {
+                retry(.fixed(.seconds(1), attempts: 3)) {
+                    when(.paid) | then(.delivered) | { context in try await warehouse.ship(order: context.id) }
+                }
+            }
+        }
     }
 
     func machineDefinition() throws {
@@ -591,6 +598,15 @@ let configuration = MachineConfiguration<OrderState>(instrument: FailureLog())
                 }
             }
         }
+        _ = try Schema<StoredOrders>(initial: .placed) {
+            define(.placed) {
+                when(.submit) | then(.paymentPending) | retry(.exponential(initial: .milliseconds(100), maximum: .seconds(5), attempts: 5)) { context in
+                    try await payments.charge(order: context.id, idempotencyKey: context.idempotencyKey)
+                }
+            }
+        }
+        let charging = RetryPolicy.exponential(initial: .milliseconds(100), maximum: .seconds(5), attempts: 5)
+        _ = charging
     }
 
     func readBack(orders: Supervisor<StoredOrders>) async throws {

@@ -434,6 +434,37 @@ struct TimeGuideSnippets {
         #expect(await counted.data.attempts == 2)
     }
 
+    @Test func retryingAnAction() async throws {
+        enum Payments: MachineDefinition {
+            enum State: Hashable, Sendable { case placed, paid }
+            enum Event: Hashable, Sendable { case pay }
+            typealias ID = Int
+        }
+
+        struct CardDeclined: Error {}
+
+        let gateway = FlakyGateway(failures: 2)
+        let clock = ManualClock()
+        let payments = try Schema<Payments>(initial: .placed, final: [.paid]) {
+            define(.placed) {
+                when(.pay) | then(.paid) | retry(.exponential(initial: .seconds(1), maximum: .seconds(30), attempts: 5),
+                                                 unless: { $0 is CardDeclined }) { context in
+                    try await gateway.charge(key: context.idempotencyKey, attempt: context.attempt)
+                }
+            }
+        }
+        let order = Machine(schema: payments, id: 42, configuration: MachineConfiguration(clock: clock))
+        let paying = Task { try await order.send(.pay) }
+        for delay in [Duration.seconds(1), .seconds(2)] {
+            await clock.waitUntilSleeping(count: 1)
+            clock.advance(by: delay)
+        }
+        let record = try await paying.value
+        print(record.attempts)   // 3: two failures, then the charge went through
+        #expect(record.attempts == 3 && record.target == .paid)
+        #expect(gateway.keys.withLock { $0 } == ["42#1", "42#1", "42#1"])
+    }
+
     @Test func orderedAlternatives() async throws {
         enum Payment: MachineDefinition {
             enum State: Hashable, Sendable { case charging, review, failed, paid }
@@ -559,5 +590,22 @@ enum DistributionGuideSnippets {
         let remote = try DistributedSupervisor<Orders, LocalTestingDistributedActorSystem>.resolve(id: orders.id, using: system)
         let record = try await remote.send(to: 42, .pay)
         _ = record
+    }
+}
+
+/// A gateway whose first `failures` charges fail, for the Guide's retry example.
+final class FlakyGateway: Sendable {
+    struct Unavailable: Error {}
+    let failures: Int
+    let keys = Locked<[String]>([])
+
+    init(failures: Int) { self.failures = failures }
+
+    func charge(key: String, attempt: Int) async throws {
+        let count = keys.withLock { keys in
+            keys.append(key)
+            return keys.count
+        }
+        if count <= failures { throw Unavailable() }
     }
 }

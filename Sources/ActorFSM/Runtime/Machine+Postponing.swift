@@ -12,7 +12,7 @@ extension Machine {
             core.withdrawNumber()
             let postponed = EventTurn<Definition>(turn.event, predicates: turn.predicates, origin: turn.origin,
                                                   acceptedAt: turn.acceptedAt, number: 0, source: turn.source)
-            return Record(postponed, machineID: id, target: turn.source, outcome: .stopped, actionsRun: 0,
+            return Record(postponed, machineID: id, target: turn.source, outcome: .stopped, actions: ActionTally(),
                           transitionLocation: nil, completedAt: turn.acceptedAt)
         }
         return complete(turn, outcome: .unhandled(UnhandledReason(.postponedCapacityReached)), run: ActionRun(),

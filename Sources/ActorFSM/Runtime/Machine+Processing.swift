@@ -198,6 +198,7 @@ extension Machine {
         } catch {
             run.failure = error
         }
+        run.retries = context.cell.takeRetries()
         return run
     }
 
@@ -221,7 +222,8 @@ extension Machine {
         _ turn: borrowing EventTurn<Definition>, outcome: Outcome, run: ActionRun, location: SourceLocation?, observed: Bool = true
     ) -> Record {
         let record = Record(
-            turn, machineID: id, target: state, outcome: outcome, actionsRun: run.completed, transitionLocation: location,
+            turn, machineID: id, target: state, outcome: outcome,
+            actions: ActionTally(completed: run.completed, retries: run.retries), transitionLocation: location,
             completedAt: observed ? .now : turn.acceptedAt, data: recordsCarryData ? committedData : nil)
         if journal != nil { journalUnlessFailed(record) }
         guard observed else { return record }

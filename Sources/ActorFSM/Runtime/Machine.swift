@@ -95,6 +95,8 @@ public final actor Machine<Definition: MachineDefinition> {
     @usableFromInline
     struct ActionRun: Sendable {
         @usableFromInline var completed = 0
+        /// How many times a retry policy tried an action again.
+        @usableFromInline var retries = 0
         @usableFromInline var failure: (any Error)?
         /// Whether the runtime cancelled the actions (`stop()`, a supervisor's shutdown or
         /// escalation) and they threw: the event was interrupted, not failed.

@@ -14,4 +14,11 @@ protocol ActionRuntime: AnyObject, Sendable {
     func scheduleFromAction<E: Sendable>(_ event: E, after delay: Duration, predicates: PredicateContext?) -> ScheduledEvent?
     /// Tells the instrument of a delayed post the machine refuses, and returns why.
     func refusedDelayedPost() -> MachineErrorKind
+    /// The attempt a retried action of event `number` resumes at, and how long it still waits
+    /// first, when a durable machine was restored in the middle of its retries; `nil` otherwise.
+    /// Answered once.
+    func resumedRetry(for number: UInt64) -> (attempt: Int, remaining: Duration)?
+    /// Waits `delay` on the machine's clock before `attempt` of a retried action of event
+    /// `number`; a durable machine first records the wait. Throws if the action is cancelled.
+    func waitToRetry(number: UInt64, attempt: Int, after delay: Duration) async throws
 }

@@ -25,6 +25,8 @@ public struct Actions<Definition: MachineDefinition>: Sendable, ExpressibleByArr
         case event(@Sendable (Event) throws -> Void)
         case context(@Sendable (TransitionContext<Definition>) throws -> Void)
         case asynchronous(@Sendable (TransitionContext<Definition>) async throws -> Void)
+        /// An asynchronous action tried again under a policy when it throws.
+        case retried(RetryPolicy, @Sendable (TransitionContext<Definition>) async throws -> Void)
     }
 
     @usableFromInline let bodies: [Body]
@@ -45,7 +47,7 @@ public struct Actions<Definition: MachineDefinition>: Sendable, ExpressibleByArr
             switch body {
             case .plain, .event: break
             case .context: readsContext = true
-            case .asynchronous: allSynchronous = false; readsContext = true
+            case .asynchronous, .retried: allSynchronous = false; readsContext = true
             }
         }
         self.allSynchronous = allSynchronous
@@ -132,7 +134,7 @@ public struct Actions<Definition: MachineDefinition>: Sendable, ExpressibleByArr
             case .plain(let action): try action()
             case .event(let action): try action(try context.requireEvent())
             case .context(let action): try action(context)
-            case .asynchronous: continue
+            case .asynchronous, .retried: continue
             }
             completed += 1
         }
@@ -146,9 +148,22 @@ public struct Actions<Definition: MachineDefinition>: Sendable, ExpressibleByArr
             case .event(let action): try action(try context.requireEvent())
             case .context(let action): try action(context)
             case .asynchronous(let action): try await action(context)
+            case .retried(let policy, let action): try await context.run(action, retrying: policy)
             }
             completed += 1
         }
+    }
+
+    /// The same actions, each asynchronous one (and each synchronous one that takes the context)
+    /// tried again under `policy` when it throws; an action that has a policy keeps it.
+    func retrying(_ policy: RetryPolicy) -> Actions {
+        Actions(bodies: bodies.map { body in
+            switch body {
+            case .plain, .event, .retried: body
+            case .context(let action): .retried(policy, { try action($0) })
+            case .asynchronous(let action): .retried(policy, action)
+            }
+        }, readsEvent: readsEvent)
     }
 
     /// The actions of `lhs`, then those of `rhs`.

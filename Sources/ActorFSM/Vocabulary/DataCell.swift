@@ -10,6 +10,8 @@ final class DataCell<Value: Sendable>: Sendable {
     struct Slot: Sendable {
         @usableFromInline var value: Value
         @usableFromInline var isChanged = false
+        /// How many times the transition's actions were tried again so far.
+        @usableFromInline var retries = 0
 
         @usableFromInline init(value: Value) { self.value = value }
 
@@ -64,6 +66,27 @@ final class DataCell<Value: Sendable>: Sendable {
             guard slot.isChanged else { return }
             slot.value = committed
             slot.isChanged = false
+        }
+    }
+
+    /// Puts back `earlier`, the value a retried action found, before its next attempt.
+    func rewind(to earlier: Value) {
+        slot.withLock { slot in
+            slot.value = earlier
+            slot.isChanged = true
+        }
+    }
+
+    /// Counts `retries` more attempts of the transition's actions.
+    func countRetries(_ retries: Int) {
+        slot.withLock { $0.retries += retries }
+    }
+
+    /// How many times the transition's actions were tried again; the count starts over.
+    func takeRetries() -> Int {
+        slot.withLock { slot in
+            defer { slot.retries = 0 }
+            return slot.retries
         }
     }
 }

@@ -61,7 +61,7 @@ final class SynchronousRun<Definition: MachineDefinition>: Sendable {
                 guard let event else { throw MissingEventError() }
                 try action(event)
             case .context(let action): try action(context)
-            case .asynchronous: preconditionFailure("a synchronous run holds an asynchronous action")
+            case .asynchronous, .retried: preconditionFailure("a synchronous run holds an asynchronous action")
             }
             completed += 1
         }
@@ -122,7 +122,7 @@ final class SynchronousRun<Definition: MachineDefinition>: Sendable {
                 completed += 1
                 try rest(event, context, &completed)
             }
-        case (.asynchronous, _):
+        case (.asynchronous, _), (.retried, _):
             preconditionFailure("a synchronous run was built from an asynchronous action")
         }
     }

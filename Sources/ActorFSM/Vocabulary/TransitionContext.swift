@@ -39,6 +39,10 @@ public struct TransitionContext<Definition: MachineDefinition>: Sendable {
     /// will carry. A durable machine that processes an event again after a crash gives it the
     /// same number.
     public let sequenceNumber: UInt64
+    /// Which attempt of the action this is, from 1: more than 1 when a ``RetryPolicy`` runs
+    /// the action again after it threw (see ``retry(_:unless:_:)``). Every attempt has the same
+    /// ``sequenceNumber``, so the same ``idempotencyKey``.
+    public internal(set) var attempt = 1
     @usableFromInline let runtime: (any ActionRuntime)?
     @usableFromInline let cell: DataCell<Definition.Data>
 

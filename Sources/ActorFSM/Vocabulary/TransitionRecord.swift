@@ -23,6 +23,8 @@ public struct TransitionRecord<Definition: MachineDefinition>: Sendable,
     // Beside the one-byte states of most machines, where it fills padding: a record is copied
     // whole, so every byte counts.
     @usableFromInline package let postponedCount: UInt32
+    /// The retries of the transition's actions, beside `postponedCount` in what was padding.
+    @usableFromInline package let retryCount: UInt32
     /// What happened.
     public let outcome: Outcome
     /// How many actions ran to completion (exit, transition and entry actions).
@@ -35,6 +37,9 @@ public struct TransitionRecord<Definition: MachineDefinition>: Sendable,
     /// ``Machine/records(buffering:includingData:)``; `nil` otherwise, so that records of
     /// machines nobody asked it of copy no data.
     public let data: Definition.Data?
+    /// How many attempts the transition's actions took: 1, plus each time a ``RetryPolicy``
+    /// tried an action again after it threw (see ``retry(_:unless:_:)``).
+    public var attempts: Int { Int(retryCount) + 1 }
     /// How many times a transition postponed the event before this record (see
     /// ``postpone(fileID:line:)``); 0 for an event handled when it first came.
     public var postponements: Int { Int(postponedCount) }
@@ -55,11 +60,12 @@ public struct TransitionRecord<Definition: MachineDefinition>: Sendable,
     /// The record of `turn`, which left the machine in `target`.
     @inlinable
     package init(
-        _ turn: borrowing EventTurn<Definition>, machineID: ID, target: State, outcome: Outcome, actionsRun: Int,
+        _ turn: borrowing EventTurn<Definition>, machineID: ID, target: State, outcome: Outcome, actions: ActionTally,
         transitionLocation: SourceLocation?, completedAt: Timestamp, data: Definition.Data? = nil
     ) {
         self.data = data
         postponedCount = turn.postponements
+        retryCount = UInt32(clamping: actions.retries)
         self.sequenceNumber = turn.number
         self.machineID = machineID
         self.source = turn.source
@@ -67,7 +73,7 @@ public struct TransitionRecord<Definition: MachineDefinition>: Sendable,
         self.predicates = turn.predicates
         self.target = target
         self.outcome = outcome
-        self.actionsRun = actionsRun
+        self.actionsRun = actions.completed
         self.transitionLocation = transitionLocation
         self.origin = turn.origin
         accepted = turn.acceptedAt

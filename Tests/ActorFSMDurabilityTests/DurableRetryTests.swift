@@ -1,0 +1,94 @@
+import ActorFSM
+import ActorFSMDurability
+import ActorFSMTesting
+import Synchronization
+import Testing
+import TestSupport
+
+/// A durable charge tried again while its service fails.
+enum StoredCharging: MachineDefinition {
+    enum State: String, Codable, Hashable, Sendable { case placed, charged }
+    enum Event: String, Codable, Hashable, Sendable { case submit }
+    typealias ID = String
+    struct Data: Codable, Sendable, Equatable { var charged = 0 }
+}
+
+@Suite(.timeLimit(.minutes(1))) struct DurableRetryTests {
+    struct Unavailable: Error {}
+
+    /// The schema whose `submit` charges through a service that fails its first `failures`
+    /// calls, noting each call's attempt and key in `calls`.
+    static func schema(failures: Int, calls: Locked<[(Int, String)]>) throws -> Schema<StoredCharging> {
+        try Schema<StoredCharging>(initial: .placed, final: [.charged]) {
+            define(.placed) {
+                when(.submit) | then(.charged) | retry(.exponential(initial: .seconds(1), maximum: .seconds(10), attempts: 5)) { context in
+                    let count = calls.withLock { calls in
+                        calls.append((context.attempt, context.idempotencyKey))
+                        return calls.count
+                    }
+                    if count <= failures { throw Unavailable() }
+                    context.data.charged += 1
+                }
+            }
+        }
+    }
+
+    func machine(_ schema: Schema<StoredCharging>, _ store: any MachineStore, clock: ManualClock) async throws -> Machine<StoredCharging> {
+        try await Machine(schema: schema, id: "o-1", data: StoredCharging.Data(),
+                          durability: Durability(store: store, wallClock: clock),
+                          configuration: MachineConfiguration(clock: clock))
+    }
+
+    @Test func aCrashDuringARetryWaitKeepsTheAttemptAndTheRestOfTheWait() async throws {
+        let calls = Locked<[(Int, String)]>([])
+        let schema = try Self.schema(failures: 2, calls: calls)
+        let store = InMemoryStore()
+        let clock = ManualClock()
+        let first = try await machine(schema, store, clock: clock)
+        try first.tryPost(.submit)
+        // Attempt 1 failed; attempt 2 waits 1 s, and its wait is recorded before it starts.
+        await clock.waitUntilSleeping(count: 1)
+        clock.advance(by: .milliseconds(400))
+        let restarted = store.crash()
+        await first.stop()
+
+        let clockAfter = ManualClock(now: clock.now)
+        let again = try await machine(schema, restarted, clock: clockAfter)
+        var records = await again.records().makeAsyncIterator()
+        // The restored machine takes up the event, waits the 600 ms left, then makes attempt 2,
+        // which fails; attempt 3 comes 2 s later.
+        await clockAfter.waitUntilSleeping(count: 1)
+        clockAfter.advance(by: .milliseconds(600))
+        await clockAfter.waitUntilSleeping(count: 1)
+        clockAfter.advance(by: .seconds(2))
+        let record = try #require(await records.next())
+        #expect(record.outcome.isTransitioned && record.target == .charged && record.sequenceNumber == 1)
+        #expect(record.attempts == 3, "the attempt before the crash counts too")
+        let seen = calls.withLock { $0 }
+        #expect(seen.map(\.0) == [1, 2, 3])
+        #expect(Set(seen.map(\.1)) == ["o-1#1"])
+        #expect(await again.data.charged == 1)
+        await again.shutdown()
+    }
+
+    @Test func aStopDuringARetryWaitResumesOnRestore() async throws {
+        let calls = Locked<[(Int, String)]>([])
+        let schema = try Self.schema(failures: 1, calls: calls)
+        let store = InMemoryStore()
+        let clock = ManualClock()
+        let first = try await machine(schema, store, clock: clock)
+        try first.tryPost(.submit)
+        await clock.waitUntilSleeping(count: 1)
+        await first.stop()
+        await first.awaitEnd()
+        // The stop interrupted the event: restored, the machine makes attempt 2 after the wait.
+        let again = try await machine(schema, store, clock: clock)
+        var records = await again.records().makeAsyncIterator()
+        await clock.waitUntilSleeping(count: 1)
+        clock.advance(by: .seconds(1))
+        let record = try #require(await records.next())
+        #expect(record.target == .charged && record.attempts == 2)
+        #expect(calls.withLock { $0.map(\.0) } == [1, 2])
+        await again.shutdown()
+    }
+}
