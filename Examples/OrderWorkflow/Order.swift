@@ -38,32 +38,29 @@ enum OrderWorkflow: MachineDefinition {
     }
 }
 
-/// Whether a declined payment may be tried again: the action that reports a decline says so,
-/// from the attempts the order's data counts.
-enum RetryBudget: MatchingPredicate { case available, exhausted }
-
 /// The order workflow. Actions call the services and report back with events posted next, so
 /// every step, success or failure, goes through the machine, and nothing can fail once a service
 /// has answered. A charge the gateway never answers leaves the order waiting in payment pending
 /// until its timeout voids the charge. Each charge carries an idempotency key: a charge that a
-/// crash interrupted, or a failure made the workflow try again, carries the same key, and the
-/// gateway answers it from its ledger instead of charging the card twice.
+/// crash interrupted, or that failed and is tried again, carries the same key, and the gateway
+/// answers it from its ledger instead of charging the card twice. A declined card is charged
+/// again while the order has attempts left (ordered alternatives read the order's data).
 func orderSchema(_ services: Services) throws -> Schema<OrderWorkflow> {
     let maxAttempts = services.settings.maxPaymentAttempts
-
+    // A gateway that fails is asked again with the same key, a little later each time.
+    let gatewayRetries = RetryPolicy.exponential(initial: .milliseconds(1), maximum: .milliseconds(16), attempts: 8)
     @Sendable func charge(_ context: TransitionContext<OrderWorkflow>) async throws {
         context.data.paymentAttempts += 1
         let attempt = context.data.paymentAttempts
         // The key names the order and the attempt, which the data counts. A crash that interrupts
-        // the charge has it run again with the same data, so the same key; so does a failure
-        // that the supervisor's restart tries again with a new event, whose sequence number
-        // (and so context.idempotencyKey) differs.
+        // the charge, or a retry after the gateway failed, runs it again with the same data, so
+        // the same key; so does a failure that the supervisor's restart tries again with a new
+        // event, whose sequence number (and so context.idempotencyKey) differs.
         switch try await services.payments.charge(order: context.id, attempt: attempt, key: "\(context.id)#\(attempt)") {
         case .approved:
             try context.postNext(.paymentSucceeded)
         case .declined:
-            try context.postNext(.paymentDeclined, predicates: PredicateContext(
-                attempt < maxAttempts ? RetryBudget.available : RetryBudget.exhausted))
+            try context.postNext(.paymentDeclined)
         case .none:
             break   // no answer: the payment timeout ends the wait
         }
@@ -73,7 +70,7 @@ func orderSchema(_ services: Services) throws -> Schema<OrderWorkflow> {
         initial: .placed, final: [.delivered, .cancelled, .paymentFailed, .paymentExpired]
     ) {
         define(.placed) {
-            when(.submit) | then(.paymentPending) | { context in try await charge(context) }
+            when(.submit) | then(.paymentPending) | retry(gatewayRetries) { context in try await charge(context) }
             when(.cancel) | then(.cancelled)
         }
         define(.paymentPending) {
@@ -81,15 +78,17 @@ func orderSchema(_ services: Services) throws -> Schema<OrderWorkflow> {
                 try context.postNext(services.customerCancels(order: context.id) ? .cancel : .picked)
             }
             when(.paymentDeclined) {
-                matching(RetryBudget.available) | then() | { context in try await charge(context) }
-                matching(RetryBudget.exhausted) | then(.paymentFailed)
+                firstOf {
+                    condition { (order: OrderWorkflow.Data) in order.paymentAttempts < maxAttempts } | then()
+                        | retry(gatewayRetries) { context in try await charge(context) }
+                    otherwise() | then(.paymentFailed)
+                }
             }
             when(.cancel) | then(.cancelled)
-            after(services.settings.paymentTimeout) | then(.paymentExpired) | { context in
-                // A timeout fires once: the void is asked again until the gateway answers, since
-                // no later event would move the order on.
-                try await retrying { try await services.payments.void(order: context.id) }
-            }
+            // A timeout fires once: the void is asked again until the gateway answers, since no
+            // later event would move the order on.
+            after(services.settings.paymentTimeout) | then(.paymentExpired)
+                | retry(.fixed(.milliseconds(2), attempts: .max)) { context in try await services.payments.void(order: context.id) }
         }
         define(.paid) {
             when(.picked) | then(.picking) | { context in
@@ -118,16 +117,5 @@ func nextStep(for order: Int, in state: OrderState, services: Services) -> Order
     case .paid: services.customerCancels(order: order) ? .cancel : .picked
     case .picking: .handedToCarrier
     default: nil
-    }
-}
-
-/// Runs `call` until it succeeds, pausing a little between attempts. It gives up only when its
-/// task is cancelled (the supervisor stops the order): the step is then interrupted, not failed,
-/// and the order runs it again when it is restored.
-func retrying(_ call: () async throws -> Void) async throws {
-    while true {
-        do { return try await call() } catch is CancellationError { throw CancellationError() } catch {
-            try await Task.sleep(for: .milliseconds(2))
-        }
     }
 }

@@ -59,6 +59,7 @@ public struct RetryPolicy: Sendable, CustomStringConvertible {
     /// `nil` if the policy makes no such attempt or does not retry `error`.
     public func delay(before attempt: Int, after error: any Error) -> Duration? {
         guard attempt >= 2, attempt <= attempts, retries(error) else { return nil }
+        if multiplier == 1 { return initial }
         var delay = initial
         for _ in 2..<attempt {
             delay = delay * multiplier
