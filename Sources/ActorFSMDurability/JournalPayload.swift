@@ -50,6 +50,7 @@ struct JournalPayload: Equatable {
         writer.blob(data)
         timers.write(to: &writer)
         if let retry {
+            writer.varint(UInt64(retry.action))
             writer.varint(UInt64(retry.attempt))
             writer.signed(retry.deadline)
         }
@@ -80,9 +81,10 @@ struct JournalPayload: Equatable {
             data = try reader.blob()
             timers = try StoredTimers(from: &reader)
             if kind == .intent && !reader.isAtEnd {
+                let action = try reader.varint()
                 let attempt = try reader.varint()
-                guard attempt >= 2, attempt <= UInt64(Int32.max) else { return nil }
-                retry = StoredRetry(attempt: Int(attempt), deadline: try reader.signed())
+                guard action <= UInt64(Int32.max), attempt >= 2, attempt <= UInt64(Int32.max) else { return nil }
+                retry = StoredRetry(action: Int(action), attempt: Int(attempt), deadline: try reader.signed())
             }
             guard reader.isAtEnd else { return nil }
         } catch {
@@ -189,8 +191,11 @@ extension JournalPayload.Outcome {
     }
 }
 
-/// The retry an intent records: the attempt its action waits to make, and when.
+/// The retry an intent records: which of the transition's retried actions waits, the attempt
+/// it waits to make, and when.
 struct StoredRetry: Equatable {
+    /// The action's index among the transition's retried actions, in the order they run.
+    var action: Int
     var attempt: Int
     /// When the attempt is due, in nanoseconds since 1970.
     var deadline: Int64

@@ -43,8 +43,12 @@ extension Supervisor {
         guard let durable else { return 0 }
         let now = durable.durability.wallClock.nanosecondsSince1970()
         let threshold = StoredOrigin.nanoseconds(idle)
+        // A machine whose asynchronous actions run (waiting to retry one, say) is not idle: a
+        // passivation would wait for them.
         let active = registry.withLock { registry in
-            registry.machines.compactMap { id, machine in machine.durableJournal.map { (id, $0.lastActivity) } }
+            registry.machines.compactMap { id, machine in
+                machine.durableJournal.flatMap { $0.hasActionsInProgress ? nil : (id, $0.lastActivity) }
+            }
         }.sorted { $0.1 < $1.1 }
         var chosen: [ID] = []
         for (index, machine) in active.enumerated() where now - machine.1 >= threshold || active.count - index > (limit ?? .max) {

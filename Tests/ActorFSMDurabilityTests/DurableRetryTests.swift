@@ -91,4 +91,62 @@ enum StoredCharging: MachineDefinition {
         #expect(calls.withLock { $0.map(\.0) } == [1, 2])
         await again.shutdown()
     }
+
+    @Test func aStoredRetryBelongsToTheActionThatWaited() async throws {
+        // Two retried actions: the first succeeds at once, the second fails twice.
+        let calls = Locked<[(String, Int)]>([])
+        let policy = RetryPolicy.fixed(.seconds(1), attempts: 5)
+        let schema = try Schema<StoredCharging>(initial: .placed, final: [.charged]) {
+            define(.placed) {
+                when(.submit) | then(.charged)
+                    | retry(policy) { context in calls.withLock { $0.append(("reserve", context.attempt)) } }
+                    & retry(policy) { context in
+                        let failed = calls.withLock { calls in
+                            calls.append(("charge", context.attempt))
+                            return calls.filter { $0.0 == "charge" }.count <= 2
+                        }
+                        if failed { throw Unavailable() }
+                    }
+            }
+        }
+        let store = InMemoryStore()
+        let clock = ManualClock()
+        let first = try await machine(schema, store, clock: clock)
+        try first.tryPost(.submit)
+        await clock.waitUntilSleeping(count: 1)   // the charge waits before its attempt 2
+        let restarted = store.crash()
+        await first.stop()
+
+        let again = try await machine(schema, restarted, clock: clock)
+        var records = await again.records().makeAsyncIterator()
+        // Replayed, the reservation starts at its first attempt; the charge goes on at attempt 2.
+        await clock.waitUntilSleeping(count: 1)
+        clock.advance(by: .seconds(1))
+        await clock.waitUntilSleeping(count: 1)
+        clock.advance(by: .seconds(1))
+        let record = try #require(await records.next())
+        #expect(record.target == .charged && record.attempts == 3)
+        let seen = calls.withLock { $0 }
+        #expect(seen.map(\.0) == ["reserve", "charge", "reserve", "charge", "charge"])
+        #expect(seen.map(\.1) == [1, 1, 1, 2, 3])
+        await again.shutdown()
+    }
+
+    @Test func aMachineWaitingToRetryIsNotPassivatedAsIdle() async throws {
+        let calls = Locked<[(Int, String)]>([])
+        let schema = try Self.schema(failures: 1, calls: calls)
+        let clock = ManualClock()
+        let orders = try Supervisor(schema: schema, durability: Durability(store: InMemoryStore(), wallClock: clock),
+                                    configuration: SupervisorConfiguration(machine: MachineConfiguration(clock: clock)))
+        try await orders.activate(id: "o-1", data: StoredCharging.Data())
+        try await orders.activate(id: "o-2", data: StoredCharging.Data())
+        try orders.tryPost(to: "o-1", .submit)
+        await clock.waitUntilSleeping(count: 1)
+        // Only the idle one goes; the one waiting to retry would hold the sweep for its wait.
+        #expect(await orders.passivateIdle(longerThan: .zero) == 1)
+        #expect(orders.machine(id: "o-1") != nil && orders.machine(id: "o-2") == nil)
+        clock.advance(by: .seconds(1))
+        await orders.shutdown()
+        #expect(calls.withLock { $0.map(\.0) } == [1, 2])
+    }
 }

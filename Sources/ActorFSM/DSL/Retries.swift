@@ -1,8 +1,8 @@
 // Retry policies in the DSL: on one action, or on every action of the statements in a block.
 
 /// An asynchronous action tried again under `policy` when it throws: each attempt waits on the
-/// machine's clock, starts from the data as the action found it, and keeps the event's
-/// ``TransitionContext/idempotencyKey``; ``TransitionContext/attempt`` counts them. Once the
+/// machine's clock, starts from the data as the action found it (events a failed attempt
+/// posted stay posted), and keeps the event's ``TransitionContext/idempotencyKey``; ``TransitionContext/attempt`` counts them. Once the
 /// policy is exhausted, or `unless` returns `true` for the error, the action fails with its last
 /// error and the machine's failure policy applies. A durable machine records each wait, so a
 /// crash does not start the count over.
@@ -22,8 +22,9 @@ public func retry<Definition: MachineDefinition>(
     Actions(action).retrying(excluded.map(policy.unless) ?? policy)
 }
 
-/// Every action of the statements inside, synchronous ones that take the context included, is
-/// tried again under `policy` when it throws, as ``retry(_:unless:_:)`` does for one action.
+/// Every asynchronous action of the statements inside, and every synchronous one that takes the
+/// context, is tried again under `policy` when it throws, as ``retry(_:unless:_:)`` does for one
+/// action. Actions that take nothing or only the event are not retried.
 ///
 /// ```swift
 /// retry(.fixed(.seconds(1), attempts: 3)) {

@@ -49,14 +49,18 @@ extension Machine: ActionRuntime {
         return nil
     }
 
-    @usableFromInline nonisolated func resumedRetry(for number: UInt64) -> (attempt: Int, remaining: Duration)? {
-        journal?.resumedRetry(for: number)
+    @usableFromInline nonisolated func resumedRetry(for number: UInt64, action: Int) -> (attempt: Int, remaining: Duration)? {
+        journal?.resumedRetry(for: number, action: action)
     }
 
-    @usableFromInline nonisolated func waitToRetry(number: UInt64, attempt: Int, after delay: Duration) async throws {
+    @usableFromInline nonisolated func retriesEnded(number: UInt64) {
+        journal?.retriesEnded(number: number)
+    }
+
+    @usableFromInline nonisolated func waitToRetry(number: UInt64, action: Int, attempt: Int, after delay: Duration) async throws {
         // The wait is recorded before it starts, as a timer is: a crash during it keeps the count.
         if let journal {
-            let write = journal.retrying(number: number, attempt: attempt, after: delay)
+            let write = journal.retrying(number: number, action: action, attempt: attempt, after: delay)
             if write != 0 { _ = await journal.waitForWrite(write) }
         }
         try await configuration.clock.sleep(for: delay)

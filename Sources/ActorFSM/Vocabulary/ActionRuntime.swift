@@ -14,11 +14,15 @@ protocol ActionRuntime: AnyObject, Sendable {
     func scheduleFromAction<E: Sendable>(_ event: E, after delay: Duration, predicates: PredicateContext?) -> ScheduledEvent?
     /// Tells the instrument of a delayed post the machine refuses, and returns why.
     func refusedDelayedPost() -> MachineErrorKind
-    /// The attempt a retried action of event `number` resumes at, and how long it still waits
-    /// first, when a durable machine was restored in the middle of its retries; `nil` otherwise.
-    /// Answered once.
-    func resumedRetry(for number: UInt64) -> (attempt: Int, remaining: Duration)?
-    /// Waits `delay` on the machine's clock before `attempt` of a retried action of event
-    /// `number`; a durable machine first records the wait. Throws if the action is cancelled.
-    func waitToRetry(number: UInt64, attempt: Int, after delay: Duration) async throws
+    /// The attempt the retried action `action` (counted from 0 among the transition's retried
+    /// actions) of event `number` resumes at, and how long it still waits first, when a durable
+    /// machine was restored in the middle of its retries; `nil` otherwise. Answered once.
+    func resumedRetry(for number: UInt64, action: Int) -> (attempt: Int, remaining: Duration)?
+    /// Waits `delay` on the machine's clock before `attempt` of the retried action `action` of
+    /// event `number`; a durable machine first records the wait. Throws if the action is
+    /// cancelled.
+    func waitToRetry(number: UInt64, action: Int, attempt: Int, after delay: Duration) async throws
+    /// A retried action of event `number` succeeded after retries: a durable machine forgets the
+    /// wait it recorded, so that a replay of the event starts each action at its first attempt.
+    func retriesEnded(number: UInt64)
 }

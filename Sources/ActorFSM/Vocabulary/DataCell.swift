@@ -12,6 +12,8 @@ final class DataCell<Value: Sendable>: Sendable {
         @usableFromInline var isChanged = false
         /// How many times the transition's actions were tried again so far.
         @usableFromInline var retries = 0
+        /// How many retried actions of the transition have started.
+        @usableFromInline var retriedActions = 0
 
         @usableFromInline init(value: Value) { self.value = value }
 
@@ -69,11 +71,24 @@ final class DataCell<Value: Sendable>: Sendable {
         }
     }
 
-    /// Puts back `earlier`, the value a retried action found, before its next attempt.
-    func rewind(to earlier: Value) {
+    /// The value, and whether it counts as changed: what a retried action found.
+    func snapshot() -> (value: Value, isChanged: Bool) {
+        slot.withLock { ($0.value, $0.isChanged) }
+    }
+
+    /// Puts back `earlier`, what a retried action found, before its next attempt.
+    func rewind(to earlier: (value: Value, isChanged: Bool)) {
         slot.withLock { slot in
-            slot.value = earlier
-            slot.isChanged = true
+            slot.value = earlier.value
+            slot.isChanged = earlier.isChanged
+        }
+    }
+
+    /// The index of a retried action about to start, among the transition's retried actions.
+    func nextRetriedAction() -> Int {
+        slot.withLock { slot in
+            defer { slot.retriedActions += 1 }
+            return slot.retriedActions
         }
     }
 
@@ -82,10 +97,11 @@ final class DataCell<Value: Sendable>: Sendable {
         slot.withLock { $0.retries += retries }
     }
 
-    /// How many times the transition's actions were tried again; the count starts over.
+    /// How many times the transition's actions were tried again; the counts start over for the
+    /// next transition.
     func takeRetries() -> Int {
         slot.withLock { slot in
-            defer { slot.retries = 0 }
+            defer { (slot.retries, slot.retriedActions) = (0, 0) }
             return slot.retries
         }
     }

@@ -68,7 +68,7 @@ public struct RetryPolicy: Sendable, CustomStringConvertible {
         return min(delay, maximum)
     }
 
-    /// `up to 5 attempts, 100 ms doubling up to 5 s apart`.
+    /// `up to 5 attempts, 0.1 seconds apart growing 2.0x up to 5.0 seconds`.
     public var description: String {
         let growth = multiplier == 1 ? "" : " growing \(multiplier)x up to \(maximum)"
         return "up to \(attempts) attempts, \(initial) apart\(growth)"

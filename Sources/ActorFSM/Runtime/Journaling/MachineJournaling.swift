@@ -54,16 +54,22 @@ package protocol MachineJournaling<Definition>: AnyObject, Sendable {
         _ record: TransitionRecord<Definition>, in state: Definition.State, stateID: Int32, data: Definition.Data
     )
 
-    /// An action of event `number` threw and is tried again, as `attempt`, after `delay`: the
-    /// intent records it, so that a machine restored meanwhile goes on with that attempt when
-    /// the delay is over (see ``resumedRetry(for:)``).
+    /// The retried action `action` (from 0, among the transition's retried actions) of event
+    /// `number` threw and is tried again, as `attempt`, after `delay`: the intent records it,
+    /// so that a machine restored meanwhile goes on with that attempt of that action when the
+    /// delay is over (see ``resumedRetry(for:action:)``).
     ///
     /// - Returns: the write's index (see ``waitForWrite(_:)``), 0 if nothing was written.
-    func retrying(number: UInt64, attempt: Int, after delay: Duration) -> UInt64
+    func retrying(number: UInt64, action: Int, attempt: Int, after delay: Duration) -> UInt64
 
-    /// The attempt a retried action of event `number` resumes at, with the rest of its wait,
-    /// if the machine was restored from an intent that recorded a retry; answered once.
-    func resumedRetry(for number: UInt64) -> (attempt: Int, remaining: Duration)?
+    /// The attempt the retried action `action` of event `number` resumes at, with the rest of
+    /// its wait, if the machine was restored from an intent that recorded a retry of that
+    /// action; answered once.
+    func resumedRetry(for number: UInt64, action: Int) -> (attempt: Int, remaining: Duration)?
+
+    /// A retried action of event `number` succeeded after retries: the intent no longer
+    /// records a wait.
+    func retriesEnded(number: UInt64)
 
     /// The machine writes nothing more: its transition in progress was interrupted, so the
     /// intent stays the newest entry.
