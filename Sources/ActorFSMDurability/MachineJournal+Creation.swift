@@ -6,8 +6,6 @@ extension MachineJournal {
     /// Writes the entry a new machine starts from, numbered 0: its state, its data and its
     /// timers' deadlines. The store then holds the machine before its first event, so that a
     /// crash, a passivation or another process finds it with the data it was made with.
-    ///
-    /// - Returns: the write's index.
     package func created(in current: State, stateID: Int32, data: Definition.Data) {
         write(.completed, sequenceNumber: 0, outcome: .transitioned, origin: .send, event: nil, predicates: nil,
               state: current, stateID: stateID, data: data)

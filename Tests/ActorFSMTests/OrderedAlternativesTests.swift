@@ -209,4 +209,18 @@ enum Retrying: MachineDefinition {
         let description = schema.transitions.map(\.description).joined(separator: "\n")
         #expect(description.contains("if condition, alternative 2"))
     }
+
+    /// A block of alternatives whose statements share one line, as a helper's can.
+    static func declines(fallback: Retrying.State) -> Syntax.Block<Retrying, Syntax.MissingWhen> {
+        firstOf { condition { (data: Data) in data.attempts < 3 } | then(.charging); otherwise() | then(fallback) }
+    }
+
+    @Test func alternativesAHelperMadeSurviveASuperState() throws {
+        let declining = SuperState<Retrying> { when(.declined) { Self.declines(fallback: .failed) } }
+        let schema = try Schema<Retrying>(initial: .charging, final: [.failed, .paid]) {
+            define(.charging, adopts: declining) { when(.approved) | then(.paid) }
+        }
+        #expect(schema.resolve(.declined, in: .charging, data: Data(amount: 0)).target == .charging)
+        #expect(schema.resolve(.declined, in: .charging, data: Data(amount: 0, attempts: 3)).target == .failed)
+    }
 }

@@ -10,14 +10,18 @@ struct Candidate<Definition: MachineDefinition>: Sendable {
     let declaredIn: ObjectIdentifier?
 
     /// Which statement this is, wherever it is inherited from: a super state adopted twice
-    /// yields candidates of one origin twice.
+    /// yields candidates of one origin twice. Alternatives of a `firstOf` block made by a helper
+    /// share the helper's line, and are told apart by their place in the block.
     struct Origin: Hashable {
         let superState: ObjectIdentifier?
         let location: SourceLocation
         let event: SendableHashable
+        let alternative: Alternative?
     }
 
-    var origin: Origin { Origin(superState: declaredIn, location: location, event: event.identity) }
+    var origin: Origin {
+        Origin(superState: declaredIn, location: location, event: event.identity, alternative: fragment.alternative)
+    }
 
     var location: SourceLocation { fragment.location }
     var isOverride: Bool { fragment.isOverride }

@@ -69,7 +69,8 @@ struct LookupTableBuilder<Definition: MachineDefinition> {
             if chains[group] == nil { heads.append(member) }
             chains[group, default: []].append(member)
         }
-        for chain in chains.values {
+        for group in chains.keys.sorted() {
+            let chain = chains[group]!
             let ordered = chain.sorted { transitions[$0].alternative!.position < transitions[$1].alternative!.position }
             for (rank, member) in ordered.enumerated() {
                 output.alternativeRank[member] = Int32(rank)

@@ -120,8 +120,8 @@ package struct SupervisorCore<ID: Hashable & Sendable, Child: SupervisedMachine,
 
     /// What becomes of a machine that ended.
     enum EndDecision: Sendable {
-        /// Nothing: the report is from a machine already replaced, or the supervisor is ending
-        /// every machine (they leave together at the end).
+        /// Nothing: the report is from a machine already replaced. (A supervisor ending every
+        /// machine does not ask: they leave together at the end.)
         case none
         /// It left: report how it ended.
         case removed
