@@ -23,14 +23,34 @@ public struct StateTask<Definition: MachineDefinition>: Sendable {
     public typealias Event = Definition.Event
     @usableFromInline let operation: @Sendable (StateTaskContext<Definition>) async -> Event?
     let location: SourceLocation
+    /// What diagrams say the task is, if it is more than an operation: `child Payment`.
+    let label: String?
+
+    /// A task running `operation`, which returns the event to post, or `nil` for none.
+    init(
+        at location: SourceLocation, label: String? = nil,
+        _ operation: @escaping @Sendable (StateTaskContext<Definition>) async -> Event?
+    ) {
+        self.operation = operation
+        self.location = location
+        self.label = label
+    }
 
     /// A task whose operation cannot fail; its result is posted as an event.
     public init(
         fileID: StaticString = #fileID, line: UInt = #line,
         _ operation: @escaping @Sendable () async -> Event
     ) {
-        self.operation = { _ in await operation() }
-        location = SourceLocation(fileID, line)
+        self.init(at: SourceLocation(fileID, line)) { _ in await operation() }
+    }
+
+    /// A task whose operation reads its context (the machine's id and data, the state) and
+    /// cannot fail; its result is posted as an event.
+    public init(
+        fileID: StaticString = #fileID, line: UInt = #line,
+        _ operation: @escaping @Sendable (StateTaskContext<Definition>) async -> Event
+    ) {
+        self.init(at: SourceLocation(fileID, line)) { context in await operation(context) }
     }
 
     /// A task whose operation may throw: its result is posted as an event, and so is
@@ -42,22 +62,21 @@ public struct StateTask<Definition: MachineDefinition>: Sendable {
         _ operation: @escaping @Sendable () async throws -> Event,
         onError: @escaping @Sendable (any Error) -> Event?
     ) {
-        self.operation = { _ in
+        self.init(at: SourceLocation(fileID, line)) { _ in
             do { return try await operation() } catch { return Task.isCancelled ? nil : onError(error) }
         }
-        location = SourceLocation(fileID, line)
     }
 
-    /// A task whose operation reads its context (the machine's id, the state) and may throw.
+    /// A task whose operation reads its context (the machine's id and data, the state) and may
+    /// throw.
     public init(
         fileID: StaticString = #fileID, line: UInt = #line,
         _ operation: @escaping @Sendable (StateTaskContext<Definition>) async throws -> Event,
         onError: @escaping @Sendable (any Error) -> Event?
     ) {
-        self.operation = { context in
+        self.init(at: SourceLocation(fileID, line)) { context in
             do { return try await operation(context) } catch { return Task.isCancelled ? nil : onError(error) }
         }
-        location = SourceLocation(fileID, line)
     }
 }
 
@@ -67,4 +86,6 @@ public struct StateTaskContext<Definition: MachineDefinition>: Sendable {
     public let state: Definition.State
     /// The id of the machine running the task.
     public let id: Definition.ID
+    /// The machine's data when the task started: as the transition into the state left it.
+    public let data: Definition.Data
 }

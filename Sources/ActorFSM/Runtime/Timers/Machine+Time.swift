@@ -117,7 +117,7 @@ extension Machine {
         let timers = self.timers ?? StateTimers()
         self.timers = timers
         let epoch = start.epoch
-        let context = StateTaskContext<Definition>(state: state, id: id)
+        let context = StateTaskContext<Definition>(state: state, id: id, data: committedData)
         for task in schema.storage.timers.stateTasks[Int(start.stateID)] {
             timers.tasks.append(Task.detached {
                 // A result that comes despite cancellation is still handed over, to be dropped
