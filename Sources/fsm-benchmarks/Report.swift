@@ -52,7 +52,6 @@ struct Report {
         }
         limit("B3 shutdown (ms)", "B3 shutdown", "< 1000")
         limit("B3 shutdown, peak growth (MB)", "B3 shutdown, peak memory growth", "< 100")
-        add("B6 child round trip/two sends", "B6 parent and child, round trip", "B6 two sends", "≤ 3")
         add("B5 8 subscribers/0", "B5 post, 8 subscribers", "B5 post, 0 subscribers", "≤ 2")
         add("B8 durable send/fdatasync", "B8 durable send, one machine", "B8 fdatasync of a commit's bytes", "≤ 2")
         limit("B8 durable transitions/s, 1,000 machines", "B8 durable transitions, 1,000 machines", "≥ 100000")

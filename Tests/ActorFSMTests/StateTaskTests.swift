@@ -123,4 +123,18 @@ import TestSupport
         await machine.untilDroppedTimerEvents(1)
         #expect(await machine.state == .loading)
     }
+
+    @Test func aTaskReadsTheDataAsTheTransitionIntoItsStateLeftIt() async throws {
+        let schema = try Schema<Charging>(initial: .placed, final: [.charged, .failed]) {
+            define(.placed, running: StateTask { context in context.data.calls >= 2 ? .submit : .cancel }) {
+                when(.submit) | then(.charged)
+                when(.cancel) | then(.failed)
+            }
+        }
+        let counted = Machine(schema: schema, id: 1, data: Charging.Data(calls: 2))
+        let fresh = Machine(schema: schema, id: 2, data: Charging.Data())
+        let states = (await counted.stateChanges(), await fresh.stateChanges())
+        #expect(try await first(2, of: states.0) == [.placed, .charged])
+        #expect(try await first(2, of: states.1) == [.placed, .failed])
+    }
 }

@@ -554,34 +554,6 @@ let configuration = MachineConfiguration<OrderState>(instrument: FailureLog())
         }
     }
 
-    func childMachines() throws {
-        enum Payment: MachineDefinition {
-            enum State: Hashable, Sendable { case authorizing, captured, declined }
-            enum Event: Hashable, Sendable { case capture, decline }
-            struct Data: Sendable { var amount: Int }
-        }
-        enum Shop: MachineDefinition {
-            enum State: Hashable, Sendable { case placed, paying, shipping, cancelled }
-            enum Event: Hashable, Sendable { case pay, paid, declined }
-            struct Data: Sendable { var amount: Int }
-        }
-        let paymentSchema = try Schema<Payment>(initial: .authorizing, final: [.captured, .declined]) {
-            define(.authorizing) { when(.capture) | then(.captured); when(.decline) | then(.declined) }
-        }
-
-        let payments = Supervisor(schema: paymentSchema)
-        let orders = try Schema<Shop>(initial: .placed, final: [.shipping, .cancelled]) {
-            define(.placed) { when(.pay) | then(.paying) }
-            define(.paying, running: .child(in: payments, id: { "pay-\($0.id)" }, data: { Payment.Data(amount: $0.data.amount) },
-                                            done: { state, _ in state == .captured ? .paid : .declined },
-                                            failed: { _ in .declined })) {
-                when(.paid) | then(.shipping)
-                when(.declined) | then(.cancelled)
-            }
-        }
-        _ = orders
-    }
-
     func postponing() throws {
         enum Shipment: MachineDefinition {
             enum State: Hashable, Sendable { case packing, ready }

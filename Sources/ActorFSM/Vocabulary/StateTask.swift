@@ -23,17 +23,11 @@ public struct StateTask<Definition: MachineDefinition>: Sendable {
     public typealias Event = Definition.Event
     @usableFromInline let operation: @Sendable (StateTaskContext<Definition>) async -> Event?
     let location: SourceLocation
-    /// What diagrams say the task is, if it is more than an operation: `child Payment`.
-    let label: String?
 
     /// A task running `operation`, which returns the event to post, or `nil` for none.
-    init(
-        at location: SourceLocation, label: String? = nil,
-        _ operation: @escaping @Sendable (StateTaskContext<Definition>) async -> Event?
-    ) {
+    init(at location: SourceLocation, _ operation: @escaping @Sendable (StateTaskContext<Definition>) async -> Event?) {
         self.operation = operation
         self.location = location
-        self.label = label
     }
 
     /// A task whose operation cannot fail; its result is posted as an event.
