@@ -149,4 +149,40 @@ enum StoredCharging: MachineDefinition {
         await orders.shutdown()
         #expect(calls.withLock { $0.map(\.0) } == [1, 2])
     }
+
+    @Test func aStoreOutageDuringARetryLosesNothingAndKeepsTheKey() async throws {
+        let calls = Locked<[(Int, String)]>([])
+        let schema = try Self.schema(failures: 2, calls: calls)
+        let store = InMemoryStore()
+        let clock = ManualClock()
+        let watch = StoreWatch()
+        var lines = watch.lines.makeAsyncIterator()
+        let orders = try Supervisor(schema: schema, durability: Durability(store: store, wallClock: clock),
+                                    configuration: SupervisorConfiguration(machine: MachineConfiguration(clock: clock, instrument: watch)))
+        let reports = orders.reports()
+        try await orders.activate(id: "o-1", data: StoredCharging.Data())
+        try orders.tryPost(to: "o-1", .submit)
+        await clock.waitUntilSleeping(count: 1)   // attempt 1 failed; attempt 2 waits 1 s
+        store.beginOutage()
+        clock.advance(by: .seconds(1))            // attempt 2 fails, and its wait cannot be written
+        #expect(await lines.skip(to: "unavailable o-1"))
+        store.endOutage()
+        // The action waits 2 s for attempt 3; the supervisor waits 100 ms to ask the store again.
+        // Then it stops the machine that ran ahead of its store (its wait is cancelled) and
+        // restores it: attempt 2 was the last wait written, and its time has come.
+        await clock.waitUntilSleeping(count: 2)
+        clock.advance(by: .seconds(1))
+        #expect(await lines.skip(to: "restored o-1"))
+        for await report in reports {
+            if case .transition(let record) = report, record.target == .charged { break }
+        }
+        #expect(await orders.machine(id: "o-1")?.state == .charged)
+        #expect(await orders.machine(id: "o-1")?.data.charged == 1)
+        let seen = calls.withLock { $0 }
+        #expect(Set(seen.map(\.1)) == ["o-1#1"], "every attempt, before and after the outage, kept the key")
+        let history = try await Durability<StoredCharging>(store: store).history(of: "o-1", schema: schema)
+        #expect(history.filter { $0.kind == .completed("transitioned") && $0.event == .submit }.count == 1,
+                "the store records the charge once")
+        await orders.shutdown()
+    }
 }
