@@ -27,15 +27,15 @@ extension Supervisor {
         id: ID, data: Definition.Data, startingIn state: State?, in registry: inout Registry,
         journal: (any MachineJournaling<Definition>)?
     ) -> Child {
-        let link = nextLink(&registry)
+        let link = sharedLink(&registry)
         let machine = Child(schema: schema, id: id, data: data, startingIn: state, settings: settings, link: link,
                             generation: registry.core.nextGeneration(), journal: journal)
         registry.core.register(machine, as: id)
         return machine
     }
 
-    /// The link every machine shares.
-    package func nextLink(_ registry: inout Registry) -> ParentLink<Definition> {
+    /// The link every machine shares, made with the first machine.
+    private func sharedLink(_ registry: inout Registry) -> ParentLink<Definition> {
         let link = registry.link ?? ParentLink(
             flags: flags, recorded: { [weak self] in self?.machineRecorded($0) },
             stopped: { [weak self] in self?.machineStopped(id: $0, generation: $1, $2) })

@@ -24,9 +24,9 @@ enum UnsafeAccess {
 /// least as long (a schema's tables own what their cells borrow): reading it costs no
 /// reference counting.
 @usableFromInline
-struct Borrowed<Object: AnyObject>: @unchecked Sendable {
-    // @unchecked Sendable is sound when `Object` is: the struct only carries the reference, and
-    // `object` hands it out as the strong reference it stands for.
+struct Borrowed<Object: AnyObject & Sendable>: @unchecked Sendable {
+    // @unchecked Sendable is sound: `Object` is `Sendable`, and the struct only carries the
+    // reference (`Unmanaged` is not `Sendable` itself), handing it out as the reference it is.
     @usableFromInline let reference: Unmanaged<Object>
 
     /// Borrows `object`, which its owner keeps alive.
