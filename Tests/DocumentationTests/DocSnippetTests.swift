@@ -678,6 +678,39 @@ let configuration = MachineConfiguration<OrderState>(instrument: FailureLog())
         worker.wait()
     }
 
+    func childMachines() throws {
+        enum Payment: MachineDefinition {
+            enum State: Hashable, Sendable { case authorizing, captured, declined, voided }
+            enum Event: Hashable, Sendable { case capture, decline, cancel }
+            struct Data: Sendable { var amount: Int }
+        }
+        enum Shop: MachineDefinition {
+            enum State: Hashable, Sendable { case placed, paying, shipped, cancelled }
+            enum Event: Hashable, Sendable { case pay, paid, declined }
+            struct Data: Sendable { var amount: Int }
+        }
+        let paymentSchema = try Schema<Payment>(initial: .authorizing, final: [.captured, .declined, .voided]) {
+            define(.authorizing) {
+                when(.capture) | then(.captured)
+                when(.decline) | then(.declined)
+                when(.cancel) | then(.voided)
+            }
+        }
+
+        let payments = Supervisor(schema: paymentSchema)
+        let orders = try Schema<Shop>(initial: .placed, final: [.shipped, .cancelled]) {
+            define(.placed) { when(.pay) | then(.paying) }
+            define(.paying, running: .child(in: payments, id: { "pay-\($0.id)" }, data: { Payment.Data(amount: $0.data.amount) },
+                                            cancelling: .cancel,
+                                            done: { state, _ in state == .captured ? .paid : .declined },
+                                            failed: { _ in .declined })) {
+                when(.paid) | then(.shipped)
+                when(.declined) | then(.cancelled)
+            }
+        }
+        _ = orders
+    }
+
     func manualClock(payment: Schema<Orders>) async {
         let clock = ManualClock()
         let machine = Machine(schema: payment, id: 1, configuration: MachineConfiguration(clock: clock))

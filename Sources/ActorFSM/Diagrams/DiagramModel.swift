@@ -27,6 +27,7 @@ struct DiagramModel {
             let exit = storage.actions.exitActions[index].count
             if entry > 0 { notes.append("\(entry) entry action\(entry == 1 ? "" : "s")") }
             if exit > 0 { notes.append("\(exit) exit action\(exit == 1 ? "" : "s")") }
+            notes += storage.timers.stateTasks[index].compactMap { $0.child?.label }
             return Node(id: ids[index], label: "\(storage.states[index])", notes: notes)
         }
         edges = schema.transitions.map { transition in

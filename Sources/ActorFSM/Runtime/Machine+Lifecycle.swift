@@ -123,7 +123,7 @@ extension Machine {
     ///
     /// - Returns: whether the inbox was idle (nothing queued or processing), to tell the core.
     func closeInbox(stopping: Bool) -> Bool {
-        timers?.cancelAll()
+        timers?.cancelAll(machineEnded: true)
         defer { resumeRefusalWatchers() }
         // The delayed posts close first, in the turn of the lock that stops an idle inbox, so
         // that none is accepted once the inbox closes.

@@ -126,6 +126,8 @@ extension Machine {
         if let failure = run.failure {
             applyFailurePolicy(after: failure)
             if journal != nil { journalCompleted(record) }
+        } else if link?.reportsFinalStates == true {
+            reportIfFinal()
         }
         if storage.timers.hasTimedStates { startPendingStateTasks() }
         return record
@@ -231,6 +233,16 @@ extension Machine {
         if link != nil { reportToSupervisor(record) }
         if settings.isInstrumented { reportToInstrument(record) }
         return record
+    }
+
+    /// Tells the parent that the transition just completed entered a final state, for the
+    /// parent of a child machine. Out of line: only supervisors with children get here.
+    @usableFromInline func reportIfFinal() {
+        let state = self.state
+        guard schema.storage.finalStates.contains(state) else { return }
+        // A child in memory whose end is handed over has nothing more to do: it stops (once
+        // this event completes) and leaves its supervisor, freeing its id.
+        if link?.reachedFinal(self, state, committedData) == true { stop() }
     }
 
     /// Passes `record` to the parent, if anyone listens to it. Out of line, so that the

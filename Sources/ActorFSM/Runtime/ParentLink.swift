@@ -14,18 +14,27 @@ package final class ParentLink<Definition: MachineDefinition>: Sendable {
     @usableFromInline let recorded: @Sendable (TransitionRecord<Definition>) -> Void
     /// Told that the machine with this id and generation stopped, and how.
     let stopped: @Sendable (ID, UInt64, MachineTermination) -> Void
+    /// Told that a machine completed a transition into a final state, with its data, while
+    /// some of the parent's machines are children of other machines; answers whether the
+    /// machine, a child whose end is handed over, stops now.
+    let reachedFinal: @Sendable (Machine<Definition>, State, Definition.Data) -> Bool
 
     init(
         flags: ParentFlags, recorded: @escaping @Sendable (TransitionRecord<Definition>) -> Void,
-        stopped: @escaping @Sendable (ID, UInt64, MachineTermination) -> Void
+        stopped: @escaping @Sendable (ID, UInt64, MachineTermination) -> Void,
+        reachedFinal: @escaping @Sendable (Machine<Definition>, State, Definition.Data) -> Bool
     ) {
         self.flags = flags
         self.recorded = recorded
         self.stopped = stopped
+        self.reachedFinal = reachedFinal
     }
 
     /// Whether the parent listens for the machines' records.
     @inlinable var isListenedTo: Bool { flags.isListening.load(ordering: .acquiring) }
+
+    /// Whether some machine of the parent is a child machine, whose final state is reported.
+    @inlinable var reportsFinalStates: Bool { flags.hasChildMachines.load(ordering: .relaxed) }
 
     /// Whether a machine that stops must report it.
     var wantsStopReport: Bool { !flags.hasLetGo.load(ordering: .acquiring) || isListenedTo }
@@ -41,6 +50,10 @@ package final class ParentFlags: Sendable {
     /// Whether the parent has let go of its machines (it is shutting down), so that a machine
     /// that stops need not report it unless someone listens.
     let hasLetGo = Atomic<Bool>(false)
+    /// Whether some machine was ever started as another machine's child: until then, no machine
+    /// looks up whether the state it entered is final. It is set before the first child is
+    /// linked, and never cleared.
+    @usableFromInline let hasChildMachines = Atomic<Bool>(false)
 
     init() {}
 }

@@ -38,7 +38,8 @@ extension Supervisor {
     private func sharedLink(_ registry: inout Registry) -> ParentLink<Definition> {
         let link = registry.link ?? ParentLink(
             flags: flags, recorded: { [weak self] in self?.machineRecorded($0) },
-            stopped: { [weak self] in self?.machineStopped(id: $0, generation: $1, $2) })
+            stopped: { [weak self] in self?.machineStopped(id: $0, generation: $1, $2) },
+            reachedFinal: { [weak self] in self?.childReachedFinal($0, $1, data: $2) ?? false })
         registry.link = link
         return link
     }

@@ -12,9 +12,11 @@ extension Supervisor {
             if flags.isListening.load(ordering: .acquiring) { publish(.terminated(id: id, termination)) }
             return
         }
+        var stale = false
         let decision = registry.withLock { registry -> Core.EndDecision in
             // Shut down after this machine's report began: it leaves with the others at the end.
             if flags.hasLetGo.load(ordering: .acquiring) { return .removed }
+            stale = registry.machines[id]?.hasStaleState == true
             let decision = registry.core.machineEnded(
                 id, generation: generation, termination,
                 isPassivating: { self.journaling?.isPassivating($0) == true }, at: now(), under: configuration)
@@ -33,9 +35,12 @@ extension Supervisor {
             return decision
         }
         switch decision {
-        case .none, .escalate:
+        case .none:
             break
+        case .escalate:
+            childEnded(id, termination, staleInMemory: stale)
         case .removed:
+            childEnded(id, termination, staleInMemory: stale)
             publish(.terminated(id: id, termination))
         case .passivated:
             publish(.passivated(id: id))

@@ -40,6 +40,8 @@ public final class Supervisor<Definition: MachineDefinition>: Sendable {
         package var core = Core()
         /// Shared by every machine; made on the first spawn, since `init` cannot hand out `self`.
         var link: ParentLink<Definition>?
+        /// The parents waiting for machines started as their children, by the children's ids.
+        var watches: [ID: ChildWatch<Definition>] = [:]
 
         /// The live machines.
         package var machines: [ID: Child] { core.machines }
@@ -260,6 +262,7 @@ public final class Supervisor<Definition: MachineDefinition>: Sendable {
 
     /// Finishes the report stream, then resumes the callers of `run()`: the end is complete.
     func completeEnd() {
+        endChildren()
         let ending = listeners.withLock { listeners in
             listeners.isFinished = true
             flags.isListening.store(false, ordering: .releasing)

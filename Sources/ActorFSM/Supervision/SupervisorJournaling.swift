@@ -24,6 +24,12 @@ package protocol SupervisorJournaling<Definition>: AnyObject, Sendable {
         of supervisor: Supervisor<Definition>
     ) async throws(MachineError<Definition>)
 
+    /// The machine under `id` of `supervisor`: running, restored from the store, or made new
+    /// with `data` (how a durable child machine is started or linked again).
+    func activate(
+        _ id: Definition.ID, data: Definition.Data, of supervisor: Supervisor<Definition>
+    ) async throws(MachineError<Definition>) -> Machine<Definition>
+
     /// Whether `machine` is being passivated, so that its end is reported as `.passivated`.
     /// Asked under the supervisor's lock.
     func isPassivating(_ machine: Machine<Definition>) -> Bool

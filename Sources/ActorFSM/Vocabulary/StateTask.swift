@@ -23,11 +23,22 @@ public struct StateTask<Definition: MachineDefinition>: Sendable {
     public typealias Event = Definition.Event
     @usableFromInline let operation: @Sendable (StateTaskContext<Definition>) async -> Event?
     let location: SourceLocation
+    /// How the task starts a child machine, if it is one (see ``child(in:id:data:cancelling:done:failed:fileID:line:)``):
+    /// then `operation` is not run.
+    let child: ChildLauncher<Definition>?
 
     /// A task running `operation`, which returns the event to post, or `nil` for none.
     init(at location: SourceLocation, _ operation: @escaping @Sendable (StateTaskContext<Definition>) async -> Event?) {
         self.operation = operation
         self.location = location
+        self.child = nil
+    }
+
+    /// A task that starts a child machine through `child`.
+    init(at location: SourceLocation, child: ChildLauncher<Definition>) {
+        self.operation = { _ in nil }
+        self.location = location
+        self.child = child
     }
 
     /// A task whose operation cannot fail; its result is posted as an event.

@@ -154,6 +154,14 @@ struct Inbox<Definition: MachineDefinition>: Sendable {
         postponed.moveAll(into: &retried)
     }
 
+    /// Takes the event for a child machine's end, even beyond the capacity (there is at most one
+    /// per child); `nil` once stopped.
+    @usableFromInline
+    mutating func childEnd(_ entry: Entry) -> Resumptions? {
+        if case .stopped = intake { return nil }
+        return append(entry)
+    }
+
     /// Takes an event the machine's own timers produced, even beyond the capacity: there is at
     /// most one per timer, and refusing it would lose it.
     @usableFromInline

@@ -119,6 +119,12 @@ extension Machine {
         let epoch = start.epoch
         let context = StateTaskContext<Definition>(state: state, id: id, data: committedData)
         for task in schema.storage.timers.stateTasks[Int(start.stateID)] {
+            if let child = task.child {
+                timers.children.append(child.start(context, ChildDelivery { [weak self] event in
+                    self?.childEnded(event, epoch: epoch)
+                }))
+                continue
+            }
             timers.tasks.append(Task.detached {
                 // A result that comes despite cancellation is still handed over, to be dropped
                 // (and counted) on the actor.
@@ -131,6 +137,18 @@ extension Machine {
     func stateTaskFinished(_ event: Event, epoch: UInt64) {
         guard core.admitsTimerEvent(from: epoch) else { return droppedTimerEvent(.stateTask) }
         appendTimerEvent(event, nil, origin: .stateTask, epoch: epoch)
+    }
+
+    /// Queues the event for a child machine's end, from whichever thread the child's end is
+    /// handed over on, unless the machine has stopped. Like a timer event, it is admitted even
+    /// when the inbox is full, and dropped as stale if the machine has left the state by its turn.
+    nonisolated func childEnded(_ event: Event, epoch: UInt64) {
+        var entry = Entry(event: event, predicates: nil, origin: .stateTask, acceptedAt: .now, ticket: Self.entryTicket(0),
+                          trace: nil)
+        entry.epoch = epoch
+        guard let resumptions = mailbox.withLock({ $0.inbox.childEnd(entry) }) else { return }
+        if !resumptions.isEmpty { perform(resumptions) }
+        reportQueued(origin: .stateTask)
     }
 
     /// Queues an event the machine's own timers produced. It is admitted even when the inbox is

@@ -1,0 +1,33 @@
+/// What a parent hears from a child machine: kept by the child's supervisor under the child's
+/// id from the parent's entry into the state until the child's end is handed over, so that it
+/// follows the child through restarts, passivation and restores.
+///
+/// It is taken out of the supervisor's registry, under its lock, by whoever hands the end
+/// over, so the parent hears of one child's end once.
+final class ChildWatch<Child: MachineDefinition>: Sendable {
+    /// The child reached a final state, with this data.
+    let reached: @Sendable (Child.State, Child.Data) -> Void
+    /// The child ended without reaching one, for good.
+    let ended: @Sendable (any Error) -> Void
+
+    init(
+        reached: @escaping @Sendable (Child.State, Child.Data) -> Void, ended: @escaping @Sendable (any Error) -> Void
+    ) {
+        self.reached = reached
+        self.ended = ended
+    }
+}
+
+/// Why a child machine ended without reaching a final state, when there is no error to say it:
+/// it was stopped, or its supervisor shut down.
+public struct ChildMachineEnded: Error, Sendable, CustomStringConvertible {
+    /// The child's id, as text.
+    public let machine: String
+    /// How it ended.
+    public let termination: String
+
+    /// "child machine pay-7 ended without reaching a final state: stopped".
+    public var description: String {
+        "child machine \(machine) ended without reaching a final state: \(termination)"
+    }
+}

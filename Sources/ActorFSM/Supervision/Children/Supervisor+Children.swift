@@ -1,0 +1,150 @@
+// Child machines, from the child's side: the supervisor keeps each parent's watch under its
+// child's id, and hands the child's end over once, when it reaches a final state (durable
+// first, for a durable child) or ends for good without one.
+
+extension Supervisor {
+    /// Starts machine `id` as a child that owns `data` (in memory), or links the machine
+    /// running or stored under `id` (durable), and keeps `watch` until its end.
+    func startChild(_ id: ID, data: Definition.Data, watch: ChildWatch<Definition>) {
+        flags.hasChildMachines.store(true, ordering: .releasing)
+        let start = registry.withLock { registry -> ChildStart in
+            if registry.isShutDown { return .refused(shutDownError(id, escalated: registry.core.escalation)) }
+            if registry.watches[id] != nil { return .refused(MachineError(.duplicateMachine, machineID: id)) }
+            registry.watches[id] = watch
+            if journaling != nil { return .durable }
+            if let running = registry.machines[id] { return .linked(running) }
+            _ = makeMachine(id: id, data: data, startingIn: nil, in: &registry)
+            return .made
+        }
+        switch start {
+        case .made:
+            return
+        case .refused(let error):
+            watch.ended(error)
+        case .linked(let machine):
+            Task { await self.handOverIfFinal(machine) }
+        case .durable:
+            Task {
+                do throws(MachineError<Definition>) {
+                    guard let journaling = self.journaling else { return }
+                    await self.handOverIfFinal(try await journaling.activate(id, data: data, of: self))
+                } catch {
+                    if self.takeWatch(id, watch) { watch.ended(error) }
+                }
+            }
+        }
+    }
+
+    /// What starting a child found.
+    enum ChildStart {
+        case made, linked(Child), durable, refused(MachineError<Definition>)
+    }
+
+    /// The parent of child `id` left the state, or ended: it no longer waits for the child's
+    /// end. A child that has not ended is sent `cancelling`; in memory it then stops, while a
+    /// durable one runs on (to a final state, if `cancelling` takes it there). A child in memory
+    /// whose end was handed over has stopped by itself.
+    func leaveChild(_ id: ID, _ watch: ChildWatch<Definition>, cancelling: Event?) {
+        let (watching, machine) = registry.withLock { registry -> (Bool, Child?) in
+            guard registry.watches[id] === watch else { return (false, nil) }
+            registry.watches[id] = nil
+            return (true, journaling == nil ? registry.core.removeMachine(at: id) : nil)
+        }
+        guard watching && (cancelling != nil || machine != nil) else { return }
+        Task {
+            if let machine {
+                if watching, let cancelling { _ = try? await machine.send(cancelling) }
+                await machine.stop()
+                // It left the registry at once, so that its id is free for a new child.
+                self.publish(.terminated(id: id, .stopped))
+            } else if let cancelling {
+                _ = try? await self.send(to: id, cancelling)
+            }
+        }
+    }
+
+    /// The parent of durable child `id` ended while in the state: the child runs on, and the
+    /// parent, restored, links it again.
+    func unlinkChild(_ id: ID, _ watch: ChildWatch<Definition>) {
+        _ = takeWatch(id, watch)
+    }
+
+    /// Takes `watch` out of the registry if it is still there: whoever takes it hands the end over.
+    func takeWatch(_ id: ID, _ watch: ChildWatch<Definition>) -> Bool {
+        registry.withLock { registry in
+            guard registry.watches[id] === watch else { return false }
+            registry.watches[id] = nil
+            return true
+        }
+    }
+
+    /// Hands `machine`'s end over now if it is already in a final state: linked after it got
+    /// there, it will not report it.
+    func handOverIfFinal(_ machine: Child) async {
+        let state = await machine.state
+        guard schema.finalStates.contains(state) else { return }
+        childReachedFinal(machine, state, data: await machine.data)
+    }
+
+    /// Called by `machine` when it completed a transition into the final `state`: its parent,
+    /// if it has one, hears of it once; a durable child's once its entry is durable.
+    ///
+    /// - Returns: whether `machine` is a child in memory whose end was handed over, which then
+    ///   stops.
+    @discardableResult
+    func childReachedFinal(_ machine: Child, _ state: State, data: Definition.Data) -> Bool {
+        let id = machine.id
+        let taken = registry.withLock { registry -> ChildWatch<Definition>? in
+            guard registry.machines[id] === machine, let watch = registry.watches.removeValue(forKey: id) else { return nil }
+            // In memory it leaves at once, so that a new child can take its id.
+            if machine.journal == nil { _ = registry.core.remove(machine, from: id) }
+            return watch
+        }
+        guard let watch = taken else { return false }
+        guard let journal = machine.journal else {
+            watch.reached(state, data)
+            publish(.terminated(id: id, .stopped))
+            return true
+        }
+        let index = journal.newestWrite
+        Task {
+            if await journal.waitForWrite(index) == nil { return watch.reached(state, data) }
+            // Not durable: the child comes back from the store as it was before the transition,
+            // and reaches its final state again.
+            self.registry.withLock { registry in
+                if registry.watches[id] == nil { registry.watches[id] = watch }
+            }
+        }
+        return false
+    }
+
+    /// Machine `id` ended without reaching a final state: its parent, if it has one, hears of
+    /// it if that is for good. A durable child that stops, is passivated or whose store failed
+    /// lives on in the store, so its parent keeps waiting (and links it again once restored).
+    func childEnded(_ id: ID, _ termination: MachineTermination, staleInMemory: Bool) {
+        guard flags.hasChildMachines.load(ordering: .acquiring) else { return }
+        let error: any Error
+        switch termination {
+        case .failed(let failure) where !staleInMemory:
+            error = failure
+        case .failed, .finished, .stopped:
+            guard journaling == nil else { return }
+            error = ChildMachineEnded(machine: "\(id)", termination: termination.description)
+        }
+        guard let watch = registry.withLock({ $0.watches.removeValue(forKey: id) }) else { return }
+        watch.ended(error)
+    }
+
+    /// The supervisor ended: the parents of its children in memory hear that they ended.
+    /// Durable children live on in the store.
+    func endChildren() {
+        guard flags.hasChildMachines.load(ordering: .acquiring), journaling == nil else { return }
+        let watches = registry.withLock { registry in
+            defer { registry.watches = [:] }
+            return registry.watches
+        }
+        for (id, watch) in watches {
+            watch.ended(ChildMachineEnded(machine: "\(id)", termination: "its supervisor shut down"))
+        }
+    }
+}
