@@ -51,6 +51,13 @@ struct JournalState<Definition: MachineDefinition>: Sendable {
                           + "\(interrupted.number) is processed again; the machine is restored from the store instead")
     }
 
+    /// The machine entered a state (or left the one it was in): none of the new entry's child
+    /// machines has ended, and a child's end being processed belonged to the state left.
+    mutating func enteredState() {
+        timers.childrenEnded = 0
+        if processingTicket & Machine<Definition>.childEndTicketFlag != 0 { processingTicket = 0 }
+    }
+
     /// The newest completed entry's payload, composed again.
     func lastPayload(coding: DurableCoding<Definition>, version: Int) -> JournalPayload? {
         guard let last = lastWritten,

@@ -123,6 +123,7 @@ extension MachineJournal {
             state.timers.enteredAt = now
             state.timers.timeoutsFired = 0
             state.reenteredInTransition = true
+            state.enteredState()
         }
     }
 
@@ -141,6 +142,13 @@ extension MachineJournal {
         state.withLock { state in
             state.timers.enteredAt = 0
             state.timers.timeoutsFired = 0
+            state.enteredState()
         }
+    }
+
+    // MARK: - Child machines
+
+    package func hasProcessedChildEnd(_ slot: Int) -> Bool {
+        slot < 64 && state.withLock { $0.timers.childrenEnded & (1 << UInt64(slot)) != 0 }
     }
 }

@@ -108,7 +108,11 @@ package final class MachineJournal<Definition: MachineDefinition>: MachineJourna
             if kind == .completed {
                 state.processingTicket = 0
                 state.consuming = 0
-                if ticket != 0 { state.timers.pending.removeAll { $0.ticket == ticket } }
+                if ticket & Machine<Definition>.childEndTicketFlag != 0 {
+                    state.timers.noteChildEnded(ticket & ~Machine<Definition>.childEndTicketFlag)
+                } else if ticket != 0 {
+                    state.timers.pending.removeAll { $0.ticket == ticket }
+                }
                 // A timeout recorded as stopped was never processed: a restart arms it again.
                 if case .timeout = origin, outcome != .stopped, !state.reenteredInTransition {
                     state.timers.timeoutsFired += 1

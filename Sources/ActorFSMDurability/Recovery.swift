@@ -96,6 +96,10 @@ struct Recovery<Definition: MachineDefinition>: Sendable {
     private mutating func resume(_ intent: JournalPayload, number: UInt64, reader: EntryReader<Definition>) throws(DurabilityError) {
         interrupted = (number, intent.origin)
         retry = intent.retry
+        // A child's end processed again first is not taken from the child again.
+        if intent.ticket & Machine<Definition>.childEndTicketFlag != 0 {
+            point.timers.noteChildEnded(intent.ticket & ~Machine<Definition>.childEndTicketFlag)
+        }
         if let event = intent.event {
             requeued.append(Entry(
                 event: try reader.event(event, number: number), predicates: reader.coding.predicates(intent.predicates),

@@ -13,8 +13,17 @@ struct StoredTimers: Equatable {
     /// Events the machine posted to itself and has not processed: follow-ups and events posted
     /// next, in the order they will be processed, and delayed posts with their deadlines.
     var pending: [PendingEvent] = []
+    /// The child machines of the state, by their places among its tasks (bit `n` for place
+    /// `n`), whose ends the machine has processed since that entry. Written after the timers,
+    /// only when some have.
+    var childrenEnded: UInt64 = 0
 
     init() {}
+
+    /// Notes the end of the child in `slot` as processed; places beyond 63 are not tracked.
+    mutating func noteChildEnded(_ slot: UInt64) {
+        if slot < 64 { childrenEnded |= 1 << slot }
+    }
 
     /// Whether the machine has something to do with no new event: a state timeout to wait for,
     /// or a self-posted event to process. (A state's timeouts that have all fired count too.)

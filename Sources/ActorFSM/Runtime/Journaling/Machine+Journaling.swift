@@ -118,8 +118,13 @@ extension Machine {
     /// knows its number in the store under that ticket.
     @inlinable static var forwardedTicketFlag: UInt64 { 1 << 62 }
 
+    /// Marks, in an inbox entry's ticket, the end of a child machine: the rest of the ticket is
+    /// the child's place among its state's tasks. The entry that records it notes the child as
+    /// ended, so that the machine, restored in the same state, does not take its end again.
+    @inlinable package static var childEndTicketFlag: UInt64 { 1 << 61 }
+
     /// The ticket flags that tell the drain to inform the journal.
-    @inlinable static var journalTicketFlags: UInt64 { durableTicketFlag | forwardedTicketFlag }
+    @inlinable static var journalTicketFlags: UInt64 { durableTicketFlag | forwardedTicketFlag | childEndTicketFlag }
 
     /// Tells the journal which self-posted or forwarded event the drain is about to process.
     @usableFromInline func journalProcessing(ticket: UInt64) {

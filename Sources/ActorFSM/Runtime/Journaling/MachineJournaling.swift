@@ -138,6 +138,12 @@ package protocol MachineJournaling<Definition>: AnyObject, Sendable {
 
     /// The machine's state timeouts were cancelled, or it entered a state without any.
     func cancelledTimeouts()
+
+    // MARK: - Child machines
+
+    /// Whether, since it last entered its state, the machine processed (or, restored, is about
+    /// to process again) the end of the child machine in place `slot` among the state's tasks.
+    func hasProcessedChildEnd(_ slot: Int) -> Bool
 }
 
 /// What a restored machine processes before any other event, and the delayed posts it arms

@@ -118,10 +118,12 @@ extension Machine {
         self.timers = timers
         let epoch = start.epoch
         let context = StateTaskContext<Definition>(state: state, id: id, data: committedData)
-        for task in schema.storage.timers.stateTasks[Int(start.stateID)] {
+        for (slot, task) in schema.storage.timers.stateTasks[Int(start.stateID)].enumerated() {
             if let child = task.child {
+                // A durable machine restored in the state does not take an end it has processed.
+                if journal?.hasProcessedChildEnd(slot) == true { continue }
                 timers.children.append(child.start(context, ChildDelivery { [weak self] event in
-                    self?.childEnded(event, epoch: epoch)
+                    self?.childEnded(event, epoch: epoch, slot: slot)
                 }))
                 continue
             }
@@ -142,9 +144,9 @@ extension Machine {
     /// Queues the event for a child machine's end, from whichever thread the child's end is
     /// handed over on, unless the machine has stopped. Like a timer event, it is admitted even
     /// when the inbox is full, and dropped as stale if the machine has left the state by its turn.
-    nonisolated func childEnded(_ event: Event, epoch: UInt64) {
-        var entry = Entry(event: event, predicates: nil, origin: .stateTask, acceptedAt: .now, ticket: Self.entryTicket(0),
-                          trace: nil)
+    nonisolated func childEnded(_ event: Event, epoch: UInt64, slot: Int) {
+        var entry = Entry(event: event, predicates: nil, origin: .stateTask, acceptedAt: .now,
+                          ticket: Self.childEndTicketFlag | UInt64(slot), trace: nil)
         entry.epoch = epoch
         guard let resumptions = mailbox.withLock({ $0.inbox.childEnd(entry) }) else { return }
         if !resumptions.isEmpty { perform(resumptions) }

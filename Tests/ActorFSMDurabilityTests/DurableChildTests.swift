@@ -1,0 +1,201 @@
+import ActorFSM
+import ActorFSMDurability
+import ActorFSMTesting
+import Synchronization
+import Testing
+import TestSupport
+
+/// A durable payment child: it captures once its gate lets it.
+enum StoredPayment: MachineDefinition {
+    enum State: String, Codable, Hashable, Sendable { case authorizing, captured, voided }
+    enum Event: String, Codable, Hashable, Sendable { case capture, void }
+    typealias ID = String
+    struct Data: Codable, Sendable, Equatable { var amount: Int }
+}
+
+/// A durable order whose `paying` state runs a payment child.
+enum StoredParent: MachineDefinition {
+    enum State: String, Codable, Hashable, Sendable { case placed, paying, paid, failed, cancelled }
+    enum Event: String, Codable, Hashable, Sendable { case pay, paid, paidToo, paymentFailed, cancel }
+    typealias ID = String
+    struct Data: Codable, Sendable, Equatable { var amount: Int; var ended = 0 }
+}
+
+@Suite(.timeLimit(.minutes(1))) struct DurableChildTests {
+    static func paymentSchema(_ gate: Gate, captures: Locked<Int>) throws -> Schema<StoredPayment> {
+        try Schema<StoredPayment>(initial: .authorizing, final: [.captured, .voided]) {
+            define(.authorizing, running: StateTask {
+                await gate.wait()
+                return .capture
+            }) {
+                when(.capture) | then(.captured) | { _ in captures.withLock { $0 += 1 } }
+                when(.void) | then(.voided)
+            }
+        }
+    }
+
+    static func orderSchema(_ payments: Supervisor<StoredPayment>) throws -> Schema<StoredParent> {
+        try Schema<StoredParent>(initial: .placed, final: [.paid, .failed, .cancelled]) {
+            define(.placed) { when(.pay) | then(.paying) }
+            define(.paying, running: .child(in: payments, id: { "pay-\($0.id)" }, data: { StoredPayment.Data(amount: $0.data.amount) },
+                                            cancelling: .void,
+                                            done: { state, _ in state == .captured ? .paid : .paymentFailed },
+                                            failed: { _ in .paymentFailed })) {
+                when(.paid) | then(.paid)
+                when(.paymentFailed) | then(.failed)
+                when(.cancel) | then(.cancelled)
+            }
+        }
+    }
+
+    @Test func aParentAndChildCrashedMidwayFinishOnceRestored() async throws {
+        let store = InMemoryStore()
+        let captures = Locked(0)
+        let held = Gate()
+        let payments = try Supervisor(schema: try Self.paymentSchema(held, captures: captures), durability: Durability(store: store))
+        let orders = try Supervisor(schema: try Self.orderSchema(payments), durability: Durability(store: store))
+        try await orders.activate(id: "o-1", data: StoredParent.Data(amount: 30))
+        try await orders.send(to: "o-1", .pay)
+        await held.untilArrivals(1)   // the child runs, and waits in authorizing
+        let restarted = store.crash()
+        await orders.stop()
+        await payments.stop()
+
+        // A new process: the parent is restored in paying, its state task takes up the child,
+        // which the store holds, and the child finishes.
+        let open = Gate()
+        open.open()
+        let restoredPayments = try Supervisor(schema: try Self.paymentSchema(open, captures: captures),
+                                              durability: Durability(store: restarted))
+        let restoredOrders = try Supervisor(schema: try Self.orderSchema(restoredPayments), durability: Durability(store: restarted))
+        let reports = restoredOrders.reports()
+        // Each supervisor is restored: the child runs once, whoever brings it back first.
+        #expect(try await restoredPayments.restoreAll().restored == 1)
+        #expect(try await restoredOrders.restoreAll().restored == 1)
+        for await report in reports {
+            if case .transition(let record) = report, record.target == .paid { break }
+        }
+        #expect(await restoredOrders.machine(id: "o-1")?.state == .paid)
+        #expect(captures.withLock { $0 } == 1, "the child captured once")
+        let history = try await Durability(store: restarted).history(of: "o-1", schema: try Self.orderSchema(restoredPayments))
+        #expect(history.compactMap(\.event) == [.pay, .paid], "the parent got the child's end once")
+        await restoredOrders.shutdown()
+        await restoredPayments.shutdown()
+    }
+
+    @Test func aChildThatFinishesWhileItsParentIsDownHandsItsEndOverOnceTheParentIsBack() async throws {
+        let store = InMemoryStore()
+        let captures = Locked(0)
+        let held = Gate()
+        let payments = try Supervisor(schema: try Self.paymentSchema(held, captures: captures), durability: Durability(store: store))
+        let orders = try Supervisor(schema: try Self.orderSchema(payments), durability: Durability(store: store))
+        try await orders.activate(id: "o-2", data: StoredParent.Data(amount: 30))
+        try await orders.send(to: "o-2", .pay)
+        await held.untilArrivals(1)
+        // The parent's process part stops: its durable child runs on, and captures.
+        await orders.stop()
+        let child = try #require(payments.machine(id: "pay-o-2"))
+        var childStates = await child.stateChanges().makeAsyncIterator()
+        held.open()
+        while let state = await childStates.next(), state != .captured {}
+        #expect(await child.isStopped == false, "the parent's stop left its durable child alone")
+
+        // The parent is back: linked again, the child hands its end over at once.
+        let restoredOrders = try Supervisor(schema: try Self.orderSchema(payments), durability: Durability(store: store))
+        let reports = restoredOrders.reports()
+        #expect(try await restoredOrders.restoreAll().restored == 1)
+        for await report in reports {
+            if case .transition(let record) = report, record.target == .paid { break }
+        }
+        #expect(captures.withLock { $0 } == 1)
+        let history = try await Durability(store: store).history(of: "o-2", schema: try Self.orderSchema(payments))
+        #expect(history.compactMap(\.event) == [.pay, .paid])
+        await restoredOrders.shutdown()
+        await payments.shutdown()
+    }
+
+    @Test func leavingTheStateCancelsTheDurableChild() async throws {
+        let store = InMemoryStore()
+        let captures = Locked(0)
+        let held = Gate()
+        let payments = try Supervisor(schema: try Self.paymentSchema(held, captures: captures), durability: Durability(store: store))
+        let orders = try Supervisor(schema: try Self.orderSchema(payments), durability: Durability(store: store))
+        try await orders.activate(id: "o-3", data: StoredParent.Data(amount: 30))
+        try await orders.send(to: "o-3", .pay)
+        await held.untilArrivals(1)
+        let child = try #require(payments.machine(id: "pay-o-3"))
+        var childStates = await child.stateChanges().makeAsyncIterator()
+        try await orders.send(to: "o-3", .cancel)
+        while let state = await childStates.next(), state != .voided {}
+        held.open()
+        let history = try await Durability(store: store).history(of: "pay-o-3", schema: try Self.paymentSchema(held, captures: captures))
+        #expect(history.last?.state == .voided, "the child's cancellation is durable")
+        #expect(captures.withLock { $0 } == 0)
+        await orders.shutdown()
+        await payments.shutdown()
+    }
+
+    /// An order that waits for two payments, counting their ends in its data.
+    static func joinSchema(_ first: Supervisor<StoredPayment>, _ second: Supervisor<StoredPayment>) throws -> Schema<StoredParent> {
+        try Schema<StoredParent>(initial: .placed, final: [.paid, .failed]) {
+            define(.placed) { when(.pay) | then(.paying) }
+            define(.paying, running:
+                    .child(in: first, id: { "first-\($0.id)" }, data: { StoredPayment.Data(amount: $0.data.amount) },
+                           done: { _, _ in .paid }, failed: { _ in .paymentFailed }),
+                    .child(in: second, id: { "second-\($0.id)" }, data: { StoredPayment.Data(amount: $0.data.amount) },
+                           done: { _, _ in .paidToo }, failed: { _ in .paymentFailed })) {
+                when(.paid, or: .paidToo) {
+                    firstOf {
+                        condition { (order: StoredParent.Data) in order.ended < 1 } | then() | update { $0.ended += 1 }
+                        otherwise() | then(.paid) | update { $0.ended += 1 }
+                    }
+                }
+                when(.paymentFailed) | then(.failed)
+            }
+        }
+    }
+
+    @Test func aParentRestoredWhileJoiningTakesEachChildsEndOnce() async throws {
+        let store = InMemoryStore()
+        let captures = Locked(0)
+        let open = Gate()
+        open.open()
+        let held = Gate()
+        let first = try Supervisor(schema: try Self.paymentSchema(open, captures: captures), durability: Durability(store: store))
+        let second = try Supervisor(schema: try Self.paymentSchema(held, captures: captures), durability: Durability(store: store))
+        let orders = try Supervisor(schema: try Self.joinSchema(first, second), durability: Durability(store: store))
+        let reports = orders.reports()
+        try await orders.activate(id: "o-4", data: StoredParent.Data(amount: 30))
+        try await orders.send(to: "o-4", .pay)
+        // The first payment's end is counted; the second waits.
+        for await report in reports {
+            if case .transition(let record) = report, record.event == .paid { break }
+        }
+        await held.untilArrivals(1)
+        _ = try await store.entries(of: "o-4")
+        let restarted = store.crash()
+        await orders.stop()
+        await first.stop()
+        await second.stop()
+        held.open()
+
+        let restoredFirst = try Supervisor(schema: try Self.paymentSchema(open, captures: captures),
+                                           durability: Durability(store: restarted))
+        let restoredSecond = try Supervisor(schema: try Self.paymentSchema(open, captures: captures),
+                                            durability: Durability(store: restarted))
+        let restoredOrders = try Supervisor(schema: try Self.joinSchema(restoredFirst, restoredSecond),
+                                            durability: Durability(store: restarted))
+        let restoredReports = restoredOrders.reports()
+        #expect(try await restoredOrders.restoreAll().restored == 1)
+        for await report in restoredReports {
+            if case .transition(let record) = report, record.target == .paid { break }
+        }
+        let history = try await Durability(store: restarted).history(of: "o-4", schema: try Self.joinSchema(restoredFirst, restoredSecond))
+        #expect(history.compactMap(\.event) == [.pay, .paid, .paidToo], "each child's end was taken once")
+        #expect(await restoredOrders.machine(id: "o-4")?.data.ended == 2)
+        #expect(captures.withLock { $0 } == 2)
+        await restoredOrders.shutdown()
+        await restoredFirst.shutdown()
+        await restoredSecond.shutdown()
+    }
+}
