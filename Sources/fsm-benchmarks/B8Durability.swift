@@ -160,6 +160,7 @@ func benchmarkB8(_ settings: Settings) async throws -> [Measurement] {
         store.close()
         return (elapsed, count)
     })
+    results += try await benchmarkB8Children(settings, folder: folder)
     return results
 }
 

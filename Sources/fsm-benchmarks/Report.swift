@@ -43,6 +43,8 @@ struct Report {
         add("B6 child finished by a send/two sends", "B6 parent and child, child sent its end", "B6 two sends", "")
         add("B6 child round trip/two awaited posts", "B6 parent and child, round trip",
             "B6 two posts, each awaited on the state stream", "")
+        add("B8 durable child round trip/durable send", "B8 durable parent and child, round trip",
+            "B8 durable send, beside the children", "")
         add("B4 speed-up, contiguous halves", "B4 1 task", "B4 " + tasks, "≥ 1.7")
         add("B4 speed-up, interleaved", "B4 1 task", "B4 \(tasks), interleaved", "≥ 1.7")
         // Each variant's least disturbed repetition: the two minima need not come from one pair.
