@@ -465,6 +465,46 @@ struct TimeGuideSnippets {
         #expect(gateway.keys.withLock { $0 } == ["42#1", "42#1", "42#1"])
     }
 
+    @Test func childMachines() async throws {
+        enum Capture: MachineDefinition {
+            enum State: Hashable, Sendable { case authorizing, captured, declined, voided }
+            enum Event: Hashable, Sendable { case capture, decline, void }
+            typealias ID = String
+            struct Data: Sendable { var amount: Int }
+        }
+
+        enum Checkout: MachineDefinition {
+            enum State: Hashable, Sendable { case placed, paying, paid, cancelled }
+            enum Event: Hashable, Sendable { case pay, paid, declined, cancel }
+            typealias ID = Int
+            struct Data: Sendable { var amount: Int }
+        }
+
+        let captures = Supervisor(schema: try Schema<Capture>(initial: .authorizing, final: [.captured, .declined, .voided]) {
+            define(.authorizing, running: StateTask { context in context.data.amount <= 100 ? .capture : .decline }) {
+                when(.capture) | then(.captured)
+                when(.decline) | then(.declined)
+                when(.void) | then(.voided)
+            }
+        })
+        let checkout = try Schema<Checkout>(initial: .placed, final: [.paid, .cancelled]) {
+            define(.placed) { when(.pay) | then(.paying) }
+            define(.paying, running: .child(in: captures, id: { "capture-\($0.id)" }, data: { Capture.Data(amount: $0.data.amount) },
+                                            cancelling: .void,
+                                            done: { state, _ in state == .captured ? .paid : .declined },
+                                            failed: { _ in .declined })) {
+                when(.paid) | then(.paid)
+                when(.declined, or: .cancel) | then(.cancelled)
+            }
+        }
+        let basket = Machine(schema: checkout, id: 12, data: Checkout.Data(amount: 40))
+        let states = await basket.stateChanges()
+        try await basket.send(.pay)
+        for await state in states where state == .paid { break }   // the child captured by itself
+        #expect(await basket.state == .paid)
+        #expect(checkout.mermaid().contains("child Capture"))
+    }
+
     @Test func orderedAlternatives() async throws {
         enum Payment: MachineDefinition {
             enum State: Hashable, Sendable { case charging, review, failed, paid }
