@@ -81,12 +81,6 @@ package final class DurableSupervision<Definition: MachineDefinition>: Superviso
         try await machine.post(event, predicates: predicates)
     }
 
-    package func activate(
-        _ id: ID, data: Definition.Data, of supervisor: Supervisor<Definition>
-    ) async throws(MachineError<Definition>) -> Machine<Definition> {
-        try await supervisor.activate(id: id, data: data)
-    }
-
     package func isPassivating(_ machine: Machine<Definition>) -> Bool {
         tracking.withLock { $0.passivating.contains(ObjectIdentifier(machine)) }
     }

@@ -198,4 +198,66 @@ enum StoredParent: MachineDefinition {
         await restoredFirst.shutdown()
         await restoredSecond.shutdown()
     }
+
+    @Test func aChildAnotherProcessHoldsHandsItsEndOverThroughTheStore() async throws {
+        let store = InMemoryStore()
+        let captures = Locked(0)
+        let held = Gate()
+        // This process's view of the store: another process holds the child.
+        let here = ClaimRefusingStore(store, refusing: ["pay-o-6"])
+        let payments = try Supervisor(schema: try Self.paymentSchema(held, captures: captures), durability: Durability(store: here))
+        let orders = try Supervisor(schema: try Self.orderSchema(payments), durability: Durability(store: here))
+        // The other process runs the child.
+        let elsewhere = try Supervisor(schema: try Self.paymentSchema(held, captures: captures), durability: Durability(store: store))
+        let child = try await elsewhere.activate(id: "pay-o-6", data: StoredPayment.Data(amount: 30))
+        await held.untilArrivals(1)
+        let reports = orders.reports()
+        try await orders.activate(id: "o-6", data: StoredParent.Data(amount: 30))
+        try await orders.send(to: "o-6", .pay)
+        #expect(payments.machine(id: "pay-o-6") == nil, "the child runs elsewhere")
+        var childStates = await child.stateChanges().makeAsyncIterator()
+        held.open()
+        while let state = await childStates.next(), state != .captured {}
+        for await report in reports {
+            if case .transition(let record) = report, record.target == .paid { break }
+        }
+        #expect(captures.withLock { $0 } == 1)
+        await orders.shutdown()
+        await payments.shutdown()
+        await elsewhere.shutdown()
+    }
+}
+
+/// A store as one process of several sees it: the machines in `refusing` are held by another
+/// process, so claiming them gets nothing.
+final class ClaimRefusingStore: MachineStore {
+    let base: InMemoryStore
+    let refused: Set<String>
+
+    init(_ base: InMemoryStore, refusing refused: Set<String>) {
+        self.base = base
+        self.refused = refused
+    }
+
+    var codec: any DurableCodec { base.codec }
+
+    func append(_ write: JournalWrite, completion: @escaping @Sendable (StoreError?) -> Void) {
+        base.append(write, completion: completion)
+    }
+
+    func latestEntries(of machine: String, count: Int) async throws(StoreError) -> [JournalEntry] {
+        try await base.latestEntries(of: machine, count: count)
+    }
+
+    func entries(of machine: String) async throws(StoreError) -> [JournalEntry] {
+        try await base.entries(of: machine)
+    }
+
+    func machineIDs() async throws(StoreError) -> [String] {
+        try await base.machineIDs()
+    }
+
+    func claim(_ machines: [String]) async throws(StoreError) -> [String] {
+        machines.filter { !refused.contains($0) }
+    }
 }

@@ -30,6 +30,15 @@ package protocol SupervisorJournaling<Definition>: AnyObject, Sendable {
         _ id: Definition.ID, data: Definition.Data, of supervisor: Supervisor<Definition>
     ) async throws(MachineError<Definition>) -> Machine<Definition>
 
+    /// The final state and data of child machine `id` of `supervisor`, which `activate` could
+    /// not bring here with `error`: if another process holds it, read from the store every so
+    /// often until the store holds a final state, while `wanted()`. `nil` for any other error,
+    /// or once no longer wanted.
+    func awaitStoredEnd(
+        of id: Definition.ID, after error: MachineError<Definition>, of supervisor: Supervisor<Definition>,
+        while wanted: @escaping @Sendable () -> Bool
+    ) async -> (Definition.State, Definition.Data)?
+
     /// Whether `machine` is being passivated, so that its end is reported as `.passivated`.
     /// Asked under the supervisor's lock.
     func isPassivating(_ machine: Machine<Definition>) -> Bool

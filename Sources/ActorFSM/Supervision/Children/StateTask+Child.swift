@@ -34,7 +34,9 @@ extension StateTask {
     /// handed over. When the parent stops, shuts down or is passivated, its durable children
     /// run on; the parent, restored in the state, links them again, and one that finished
     /// meanwhile hands its end over at once. Give `cancelling` an event that takes the child
-    /// from every state to a final one: a durable child the parent left without it runs on.
+    /// from every state to a final one: a durable child the parent left without it runs on. A
+    /// child that another process sharing the store holds runs there, and the parent reads its
+    /// end from the store.
     ///
     /// - Parameters:
     ///   - children: the supervisor the child runs under.

@@ -24,12 +24,17 @@ extension Supervisor {
         case .linked(let machine):
             Task { await self.handOverIfFinal(machine) }
         case .durable:
+            guard let journaling else { return }
             Task {
                 do throws(MachineError<Definition>) {
-                    guard let journaling = self.journaling else { return }
                     await self.handOverIfFinal(try await journaling.activate(id, data: data, of: self))
                 } catch {
-                    if self.takeWatch(id, watch) { watch.ended(error) }
+                    // Another process holds the child: its end is read from the store.
+                    let end = await journaling.awaitStoredEnd(of: id, after: error, of: self) { [weak self] in
+                        self?.isWatching(id, watch) == true
+                    }
+                    guard self.takeWatch(id, watch) else { return }
+                    if let (state, data) = end { watch.reached(state, data) } else { watch.ended(error) }
                 }
             }
         }
@@ -67,6 +72,11 @@ extension Supervisor {
     /// parent, restored, links it again.
     func unlinkChild(_ id: ID, _ watch: ChildWatch<Definition>) {
         _ = takeWatch(id, watch)
+    }
+
+    /// Whether `watch` still waits for child `id`.
+    func isWatching(_ id: ID, _ watch: ChildWatch<Definition>) -> Bool {
+        registry.withLock { $0.watches[id] === watch }
     }
 
     /// Takes `watch` out of the registry if it is still there: whoever takes it hands the end over.
