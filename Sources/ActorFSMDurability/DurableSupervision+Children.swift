@@ -10,6 +10,10 @@ extension DurableSupervision {
         try await supervisor.activate(id: id, data: data)
     }
 
+    package func key(for id: ID) -> String { coding.key(id) }
+
+    package func id(forKey key: String) -> ID? { coding.id(key) }
+
     package func awaitStoredEnd(
         of id: ID, after error: MachineError<Definition>, of supervisor: Supervisor<Definition>,
         while wanted: @escaping @Sendable () -> Bool

@@ -49,7 +49,7 @@ struct JournalPayload: Equatable {
         StoredPredicate.write(predicates, to: &writer)
         writer.blob(data)
         timers.write(to: &writer)
-        if kind == .completed && timers.childrenEnded != 0 { writer.varint(timers.childrenEnded) }
+        if kind == .completed { timers.writeTrailer(to: &writer) }
         if let retry {
             writer.varint(UInt64(retry.action))
             writer.varint(UInt64(retry.attempt))
@@ -81,7 +81,7 @@ struct JournalPayload: Equatable {
             predicates = try StoredPredicate.read(from: &reader)
             data = try reader.blob()
             timers = try StoredTimers(from: &reader)
-            if kind == .completed && !reader.isAtEnd { timers.childrenEnded = try reader.varint() }
+            if kind == .completed { try timers.readTrailer(from: &reader) }
             if kind == .intent && !reader.isAtEnd {
                 let action = try reader.varint()
                 let attempt = try reader.varint()

@@ -151,4 +151,25 @@ extension MachineJournal {
     package func hasProcessedChildEnd(_ slot: Int) -> Bool {
         slot < 64 && state.withLock { $0.timers.childrenEnded & (1 << UInt64(slot)) != 0 }
     }
+
+    package func cancellingChild(in current: State, stateID: Int32, slot: Int, key: String) -> UInt64 {
+        guard let stateBytes = stateID >= 0 ? coding.encodedStates[Int(stateID)] : try? coding.encodeState(current)
+        else { return 0 }
+        return state.withLock { state in
+            let ticket = state.timers.nextTicket
+            state.timers.nextTicket += 1
+            state.timers.cancels.append(StoredCancel(ticket: ticket, state: stateBytes, slot: UInt64(slot), key: key))
+            return ticket
+        }
+    }
+
+    package func childCancelled(_ ticket: UInt64) {
+        guard ticket != 0 else { return }
+        let written = state.withLock { state in
+            state.timers.cancels.removeAll { $0.ticket == ticket }
+            return state.lastWritten?.timers.cancels.contains { $0.ticket == ticket } == true
+        }
+        // Written with an entry already: that entry is written again without it.
+        if written { amend(removing: ticket) }
+    }
 }

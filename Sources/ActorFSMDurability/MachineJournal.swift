@@ -45,10 +45,17 @@ package final class MachineJournal<Definition: MachineDefinition>: MachineJourna
         state = Locked(initial)
         resumption = recovery.map { recovery in
             let now = coding.durability.wallClock.nanosecondsSince1970()
-            return Resumption(
+            var resumption = Resumption(
                 requeued: recovery.requeued, delayed: recovery.delayed.map {
                     .init(event: $0.event, predicates: $0.predicates, ticket: $0.ticket, remaining: .nanoseconds(max(0, $0.deadline - now)))
                 })
+            // A state that no longer decodes has no child to cancel.
+            resumption.cancels = recovery.point.timers.cancels.compactMap { cancel in
+                (try? coding.decodeState(cancel.state)).map {
+                    .init(state: $0, slot: Int(cancel.slot), key: cancel.key, ticket: cancel.ticket)
+                }
+            }
+            return resumption
         }
     }
 
@@ -167,7 +174,10 @@ package final class MachineJournal<Definition: MachineDefinition>: MachineJourna
     func amend(adding added: PendingEvent? = nil, removing removed: UInt64? = nil) {
         state.withLock { state in
             guard state.failure == nil, !state.isSealed, var last = state.lastWritten else { return }
-            if let removed { last.timers.pending.removeAll { $0.ticket == removed } }
+            if let removed {
+                last.timers.pending.removeAll { $0.ticket == removed }
+                last.timers.cancels.removeAll { $0.ticket == removed }
+            }
             if let added { last.timers.pending.append(added) }
             last.timers.nextTicket = max(last.timers.nextTicket, state.timers.nextTicket)
             state.lastWritten = last

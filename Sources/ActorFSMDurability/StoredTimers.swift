@@ -17,6 +17,9 @@ struct StoredTimers: Equatable {
     /// `n`), whose ends the machine has processed since that entry. Written after the timers,
     /// only when some have.
     var childrenEnded: UInt64 = 0
+    /// Child machines the machine left before they had their cancelling event. Written after
+    /// the timers, only when there are some.
+    var cancels: [StoredCancel] = []
 
     init() {}
 
@@ -27,7 +30,37 @@ struct StoredTimers: Equatable {
 
     /// Whether the machine has something to do with no new event: a state timeout to wait for,
     /// or a self-posted event to process. (A state's timeouts that have all fired count too.)
-    var hasPendingWork: Bool { enteredAt != 0 || !pending.isEmpty }
+    var hasPendingWork: Bool { enteredAt != 0 || !pending.isEmpty || !cancels.isEmpty }
+
+    /// Writes what a completed entry holds after the timers: tagged sections, each only when
+    /// it has something, so that an entry without them reads as before.
+    func writeTrailer(to writer: inout ByteWriter) {
+        if childrenEnded != 0 {
+            writer.byte(1)
+            writer.varint(childrenEnded)
+        }
+        if !cancels.isEmpty {
+            writer.byte(2)
+            writer.varint(UInt64(cancels.count))
+            for cancel in cancels { cancel.write(to: &writer) }
+        }
+    }
+
+    /// Reads what ``writeTrailer(to:)`` wrote, up to the end of the entry.
+    mutating func readTrailer(from reader: inout ByteReader) throws(ByteReader.Truncated) {
+        while !reader.isAtEnd {
+            switch try reader.byte() {
+            case 1:
+                childrenEnded = try reader.varint()
+            case 2:
+                let count = try reader.varint()
+                guard count < 1_000_000 else { throw ByteReader.Truncated() }
+                for _ in 0..<count { cancels.append(try StoredCancel(from: &reader)) }
+            default:
+                throw ByteReader.Truncated()
+            }
+        }
+    }
 
     func write(to writer: inout ByteWriter) {
         writer.signed(enteredAt)
@@ -82,5 +115,35 @@ struct PendingEvent: Equatable, Sendable {
         deadline = kind == .delayed ? try reader.signed() : 0
         event = try reader.blob()
         predicates = try StoredPredicate.read(from: &reader)
+    }
+}
+
+/// A child machine its parent left before the child had its cancelling event: the parent sends
+/// it again once restored, until the child has had it.
+struct StoredCancel: Equatable, Sendable {
+    /// Identifies the cancellation within its machine (shared with ``PendingEvent/ticket``).
+    var ticket: UInt64
+    /// The state the parent left, encoded, and the child's place among its tasks.
+    var state: [UInt8]
+    var slot: UInt64
+    /// The child's key in its store.
+    var key: String
+
+    func write(to writer: inout ByteWriter) {
+        writer.varint(ticket)
+        writer.blob(state)
+        writer.varint(slot)
+        writer.blob(Array(key.utf8))
+    }
+
+    init(ticket: UInt64, state: [UInt8], slot: UInt64, key: String) {
+        (self.ticket, self.state, self.slot, self.key) = (ticket, state, slot, key)
+    }
+
+    init(from reader: inout ByteReader) throws(ByteReader.Truncated) {
+        ticket = try reader.varint()
+        state = try reader.blob()
+        slot = try reader.varint()
+        key = String(decoding: try reader.blob(), as: UTF8.self)
     }
 }

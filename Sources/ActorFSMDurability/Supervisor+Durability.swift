@@ -121,6 +121,7 @@ extension Supervisor {
             }
             guard let id = coding.id(key), let recovery = decoded,
                   includingFinal || !schema.finalStates.contains(recovery.point.state)
+                    || !recovery.point.timers.cancels.isEmpty
             else {
                 skipped.append(key)
                 continue

@@ -228,6 +228,50 @@ enum StoredParent: MachineDefinition {
     }
 }
 
+extension DurableChildTests {
+    @Test func aCancellationACrashCutShortIsSentAgainOnRestore() async throws {
+        let store = InMemoryStore()
+        let captures = Locked(0)
+        let held = Gate()
+        let payments = try Supervisor(schema: try Self.paymentSchema(held, captures: captures), durability: Durability(store: store))
+        let orders = try Supervisor(schema: try Self.orderSchema(payments), durability: Durability(store: store))
+        try await orders.activate(id: "o-7", data: StoredParent.Data(amount: 30))
+        try await orders.send(to: "o-7", .pay)
+        await held.untilArrivals(1)
+        _ = try await store.entries(of: "pay-o-7")
+        // The parent's entry that leaves the state is committed; the child's cancellation is not.
+        store.holdCommits(afterWrites: 1)
+        try await orders.send(to: "o-7", .cancel)
+        let restarted = store.crash()
+        await orders.stop()
+        await payments.stop()
+        let before = try await Durability(store: restarted).history(of: "pay-o-7", schema: try Self.paymentSchema(held, captures: captures))
+        #expect(before.last?.state == .authorizing, "the crash came before the child had its cancellation")
+
+        let stillHeld = Gate()
+        let restoredPayments = try Supervisor(schema: try Self.paymentSchema(stillHeld, captures: captures),
+                                              durability: Durability(store: restarted))
+        let restoredOrders = try Supervisor(schema: try Self.orderSchema(restoredPayments), durability: Durability(store: restarted))
+        // The parent ended cancelled, but its entry keeps the cancellation: it is restored to send it.
+        #expect(try await restoredOrders.restoreAll().restored == 1)
+        let child = try await restoredPayments.restore(id: "pay-o-7")
+        var childStates = await child.stateChanges().makeAsyncIterator()
+        while let state = await childStates.next(), state != .voided {}
+        stillHeld.open()
+        let parent = try #require(restoredOrders.machine(id: "o-7"))
+        #expect(await parent.state == .cancelled)
+        // Once the child has it, the parent's newest entry no longer holds it: a second restore
+        // leaves the parent in the store.
+        _ = try await restarted.entries(of: "o-7")
+        await restoredOrders.shutdown()
+        let again = try Supervisor(schema: try Self.orderSchema(restoredPayments), durability: Durability(store: restarted))
+        #expect(try await again.restoreAll().restored == 0)
+        #expect(captures.withLock { $0 } == 0)
+        await again.shutdown()
+        await restoredPayments.shutdown()
+    }
+}
+
 /// A store as one process of several sees it: the machines in `refusing` are held by another
 /// process, so claiming them gets nothing.
 final class ClaimRefusingStore: MachineStore {

@@ -110,6 +110,7 @@ extension Machine {
                 perform(commit)
                 return
             case .enterOffTable:
+                if let timers { leaveChildren(timers) }
                 timers?.cancelAll()
                 if !stateSubscribers.isEmpty, let errorState = core.offTableState { stateSubscribers.publish(errorState) }
                 return
@@ -123,7 +124,7 @@ extension Machine {
     ///
     /// - Returns: whether the inbox was idle (nothing queued or processing), to tell the core.
     func closeInbox(stopping: Bool) -> Bool {
-        timers?.cancelAll(machineEnded: true)
+        timers?.cancelAll()
         defer { resumeRefusalWatchers() }
         // The delayed posts close first, in the turn of the lock that stops an idle inbox, so
         // that none is accepted once the inbox closes.

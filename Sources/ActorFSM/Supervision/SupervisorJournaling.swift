@@ -30,6 +30,12 @@ package protocol SupervisorJournaling<Definition>: AnyObject, Sendable {
         _ id: Definition.ID, data: Definition.Data, of supervisor: Supervisor<Definition>
     ) async throws(MachineError<Definition>) -> Machine<Definition>
 
+    /// The key machine `id` is stored under.
+    func key(for id: Definition.ID) -> String
+
+    /// The machine stored under `key`, if the key names one of this supervisor's.
+    func id(forKey key: String) -> Definition.ID?
+
     /// The final state and data of child machine `id` of `supervisor`, which `activate` could
     /// not bring here with `error`: if another process holds it, read from the store every so
     /// often until the store holds a final state, while `wanted()`. `nil` for any other error,

@@ -144,6 +144,16 @@ package protocol MachineJournaling<Definition>: AnyObject, Sendable {
     /// Whether, since it last entered its state, the machine processed (or, restored, is about
     /// to process again) the end of the child machine in place `slot` among the state's tasks.
     func hasProcessedChildEnd(_ slot: Int) -> Bool
+
+    /// The machine is leaving `state` (with id `stateID`) while its child in place `slot`,
+    /// stored under `key`, has not ended: the child's cancellation is written with the
+    /// machine's entries until ``childCancelled(_:)``.
+    ///
+    /// - Returns: the cancellation's ticket, 0 if it cannot be written.
+    func cancellingChild(in state: Definition.State, stateID: Int32, slot: Int, key: String) -> UInt64
+
+    /// The child had the cancellation under `ticket` (or cannot have it): it is written no more.
+    func childCancelled(_ ticket: UInt64)
 }
 
 /// What a restored machine processes before any other event, and the delayed posts it arms
@@ -155,6 +165,22 @@ package protocol MachineJournaling<Definition>: AnyObject, Sendable {
     package var requeued: [InboxEntry<Definition>]
     /// Delayed posts still to deliver, with their tickets and the time left.
     package var delayed: [DelayedPost]
+    /// Children the machine left before they had their cancelling event, to send it again.
+    package var cancels: [ChildCancellation] = []
+
+    /// A child's cancellation a restored machine sends again.
+    package struct ChildCancellation: Sendable {
+        /// The state the machine left, and the child's place among its tasks.
+        package var state: Definition.State
+        package var slot: Int
+        /// The child's key in its store.
+        package var key: String
+        package var ticket: UInt64
+
+        package init(state: Definition.State, slot: Int, key: String, ticket: UInt64) {
+            (self.state, self.slot, self.key, self.ticket) = (state, slot, key, ticket)
+        }
+    }
 
     /// A delayed post a restored machine arms again.
     package struct DelayedPost: Sendable {

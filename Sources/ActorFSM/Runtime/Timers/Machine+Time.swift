@@ -71,6 +71,7 @@ extension Machine {
     @usableFromInline func changeTimers(_ change: Core.TimerChange) {
         let timers = self.timers ?? StateTimers()
         self.timers = timers
+        leaveChildren(timers)
         timers.cancelAll()
         guard case .rearm(let epoch) = change else {
             journal?.cancelledTimeouts()
@@ -122,9 +123,10 @@ extension Machine {
             if let child = task.child {
                 // A durable machine restored in the state does not take an end it has processed.
                 if journal?.hasProcessedChildEnd(slot) == true { continue }
-                timers.children.append(child.start(context, ChildDelivery { [weak self] event in
+                timers.stateID = start.stateID
+                timers.children.append((slot, child.start(context, ChildDelivery { [weak self] event in
                     self?.childEnded(event, epoch: epoch, slot: slot)
-                }))
+                })))
                 continue
             }
             timers.tasks.append(Task.detached {
@@ -139,6 +141,23 @@ extension Machine {
     func stateTaskFinished(_ event: Event, epoch: UInt64) {
         guard core.admitsTimerEvent(from: epoch) else { return droppedTimerEvent(.stateTask) }
         appendTimerEvent(event, nil, origin: .stateTask, epoch: epoch)
+    }
+
+    /// Lets go of the children of the state the machine left: each that has not ended is sent
+    /// its cancelling event. A durable machine writes the cancellation with its entries until
+    /// the child has had it, and a restored machine sends it again.
+    func leaveChildren(_ timers: StateTimers) {
+        guard !timers.children.isEmpty else { return }
+        let left = timers.stateID
+        for (slot, hold) in timers.children {
+            guard let journal, let key = hold.key, left >= 0 else {
+                _ = hold.leave(nil)
+                continue
+            }
+            let ticket = journal.cancellingChild(in: schema.storage.states[Int(left)], stateID: left, slot: slot, key: key)
+            if !hold.leave({ journal.childCancelled(ticket) }) { journal.childCancelled(ticket) }
+        }
+        timers.children = []
     }
 
     /// Queues the event for a child machine's end, from whichever thread the child's end is

@@ -7,18 +7,20 @@ final class StateTimers {
     /// The task that waits for the state's timeouts in turn.
     var timeouts: Task<Void, Never>?
     var tasks: [Task<Void, Never>] = []
-    /// The state's child machines.
-    var children: [ChildHold] = []
+    /// The state's child machines, by their places among its tasks.
+    var children: [(slot: Int, hold: ChildHold)] = []
+    /// The state whose tasks run, by id.
+    var stateID: Int32 = -1
 
     init() {}
 
-    /// Cancels the timeouts and tasks, and lets go of the children: the machine left the state
-    /// or, if `machineEnded`, stops taking events. Their events already queued are dropped as
-    /// stale if the machine has left the state by their turn, and processed otherwise.
-    func cancelAll(machineEnded: Bool = false) {
+    /// Cancels the timeouts and tasks, and lets go of the children the machine has not left
+    /// (see `Machine.leaveChildren`): it stops taking events. Their events already queued are
+    /// dropped as stale if the machine has left the state by their turn, and processed otherwise.
+    func cancelAll() {
         timeouts?.cancel()
         for task in tasks { task.cancel() }
-        for child in children { machineEnded ? child.parentEnded() : child.leave() }
+        for child in children { child.hold.parentEnded() }
         timeouts = nil
         tasks = []
         children = []

@@ -34,7 +34,9 @@ extension StateTask {
     /// handed over. When the parent stops, shuts down or is passivated, its durable children
     /// run on; the parent, restored in the state, links them again, and one that finished
     /// meanwhile hands its end over at once. Give `cancelling` an event that takes the child
-    /// from every state to a final one: a durable child the parent left without it runs on. A
+    /// from every state to a final one: a durable child the parent left without it runs on. The
+    /// parent's entries keep a cancellation until the child has had it, and a restored parent
+    /// sends it again. A
     /// child that another process sharing the store holds runs there, and the parent reads its
     /// end from the store.
     ///
@@ -56,16 +58,23 @@ extension StateTask {
         failed: @escaping @Sendable (any Error) -> Event?,
         fileID: StaticString = #fileID, line: UInt = #line
     ) -> StateTask {
-        let launcher = ChildLauncher<Definition>(label: "child \(Child.self)") { context, delivery in
+        let launcher = ChildLauncher<Definition>(label: "child \(Child.self)", start: { context, delivery in
             let childID = id(context)
             let watch = ChildWatch<Child>(
                 reached: { state, data in if let event = done(state, data) { delivery.deliver(event) } },
                 ended: { error in if let event = failed(error) { delivery.deliver(event) } })
             children.startChild(childID, data: data(context), watch: watch)
-            let leave: @Sendable () -> Void = { children.leaveChild(childID, watch, cancelling: cancelling) }
-            guard children.journaling != nil else { return ChildHold(leave: leave, parentEnded: leave) }
-            return ChildHold(leave: leave, parentEnded: { children.unlinkChild(childID, watch) })
-        }
+            let leave: @Sendable ((@Sendable () -> Void)?) -> Bool = { settled in
+                children.leaveChild(childID, watch, cancelling: cancelling, settled: settled)
+            }
+            guard let journaling = children.journaling else {
+                return ChildHold(key: nil, leave: leave, parentEnded: { _ = leave(nil) })
+            }
+            return ChildHold(key: journaling.key(for: childID), leave: leave,
+                             parentEnded: { children.unlinkChild(childID, watch) })
+        }, cancel: { key, settled in
+            children.cancelChild(key: key, cancelling: cancelling, settled: settled)
+        })
         return StateTask(at: SourceLocation(fileID, line), child: launcher)
     }
 }

@@ -49,23 +49,48 @@ extension Supervisor {
     /// end. A child that has not ended is sent `cancelling`; in memory it then stops, while a
     /// durable one runs on (to a final state, if `cancelling` takes it there). A child in memory
     /// whose end was handed over has stopped by itself.
-    func leaveChild(_ id: ID, _ watch: ChildWatch<Definition>, cancelling: Event?) {
+    ///
+    /// - Returns: whether `cancelling` is on its way to a durable child; `settled` is called
+    ///   once it has arrived (or cannot).
+    func leaveChild(
+        _ id: ID, _ watch: ChildWatch<Definition>, cancelling: Event?, settled: (@Sendable () -> Void)? = nil
+    ) -> Bool {
         let (watching, machine) = registry.withLock { registry -> (Bool, Child?) in
             guard registry.watches[id] === watch else { return (false, nil) }
             registry.watches[id] = nil
             return (true, journaling == nil ? registry.core.removeMachine(at: id) : nil)
         }
-        guard watching && (cancelling != nil || machine != nil) else { return }
-        Task {
-            if let machine {
-                if watching, let cancelling { _ = try? await machine.send(cancelling) }
+        if let machine {
+            Task {
+                if let cancelling { _ = try? await machine.send(cancelling) }
                 await machine.stop()
                 // It left the registry at once, so that its id is free for a new child.
                 self.publish(.terminated(id: id, .stopped))
-            } else if let cancelling {
-                _ = try? await self.send(to: id, cancelling)
             }
+            return false
         }
+        guard watching, let cancelling else { return false }
+        Task { await self.deliverCancelling(cancelling, to: id, settled: settled) }
+        return true
+    }
+
+    /// Sends the durable child stored under `key` its `cancelling` event, for a restored parent
+    /// that had left the state before the child had it.
+    func cancelChild(key: String, cancelling: Event?, settled: @escaping @Sendable () -> Void) {
+        guard let cancelling, let id = journaling?.id(forKey: key) else { return settled() }
+        Task { await self.deliverCancelling(cancelling, to: id, settled: settled) }
+    }
+
+    /// Sends `cancelling` to durable child `id` wherever it is, and calls `settled` once it has
+    /// had it, or cannot: not when the store failed or the supervisor stops, so that the
+    /// parent's entries keep the cancellation for its next restore.
+    private func deliverCancelling(_ cancelling: Event, to id: ID, settled: (@Sendable () -> Void)?) async {
+        do {
+            _ = try await send(to: id, cancelling)
+        } catch where error.kind == .notDurable || error.kind == .stopped {
+            return
+        } catch {}
+        settled?()
     }
 
     /// The parent of durable child `id` ended while in the state: the child runs on, and the
