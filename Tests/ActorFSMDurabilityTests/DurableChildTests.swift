@@ -272,6 +272,78 @@ extension DurableChildTests {
     }
 }
 
+extension DurableChildTests {
+    @Test func aChildWhoseFinalEntryAnOutageRefusedHandsItsEndOverOnceTheStoreWorks() async throws {
+        let store = InMemoryStore()
+        let captures = Locked(0)
+        let held = Gate()
+        let watch = StoreWatch()
+        let payments = try Supervisor(schema: try Self.paymentSchema(held, captures: captures), durability: Durability(store: store),
+                                      configuration: SupervisorConfiguration(machine: MachineConfiguration(instrument: watch)))
+        let orders = try Supervisor(schema: try Self.orderSchema(payments), durability: Durability(store: store))
+        var lines = watch.lines.makeAsyncIterator()
+        let reports = orders.reports()
+        try await orders.activate(id: "o-8", data: StoredParent.Data(amount: 30))
+        try await orders.send(to: "o-8", .pay)
+        await held.untilArrivals(1)
+        store.beginOutage()
+        held.open()
+        // The child captures, but its final entry is refused: its end is not handed over.
+        #expect(await lines.skip(to: "unavailable pay-o-8"))
+        store.endOutage()
+        // Restored from the store, the child captures again (its first capture was never
+        // written), and only that end reaches the parent.
+        #expect(await lines.skip(to: "restored pay-o-8"))
+        for await report in reports {
+            if case .transition(let record) = report, record.target == .paid { break }
+        }
+        let history = try await Durability(store: store).history(of: "o-8", schema: try Self.orderSchema(payments))
+        #expect(history.compactMap(\.event) == [.pay, .paid])
+        let child = try await Durability(store: store).history(of: "pay-o-8", schema: try Self.paymentSchema(held, captures: captures))
+        #expect(child.compactMap(\.event) == [.capture])
+        await orders.shutdown()
+        await payments.shutdown()
+    }
+
+    @Test(arguments: ["stop", "shutdown"])
+    func parentAndChildInterruptedMidwayFinishOnceRestored(_ interruption: String) async throws {
+        let store = InMemoryStore()
+        let captures = Locked(0)
+        let held = Gate()
+        let payments = try Supervisor(schema: try Self.paymentSchema(held, captures: captures), durability: Durability(store: store))
+        let orders = try Supervisor(schema: try Self.orderSchema(payments), durability: Durability(store: store))
+        try await orders.activate(id: "o-9", data: StoredParent.Data(amount: 30))
+        try await orders.send(to: "o-9", .pay)
+        await held.untilArrivals(1)
+        if interruption == "stop" {
+            await orders.stop()
+            await payments.stop()
+        } else {
+            let ending = Task {
+                await orders.shutdown()
+                await payments.shutdown()
+            }
+            held.open()
+            await ending.value
+        }
+        let open = Gate()
+        open.open()
+        let restoredPayments = try Supervisor(schema: try Self.paymentSchema(open, captures: captures), durability: Durability(store: store))
+        let restoredOrders = try Supervisor(schema: try Self.orderSchema(restoredPayments), durability: Durability(store: store))
+        let reports = restoredOrders.reports()
+        #expect(try await restoredOrders.restoreAll().restored == 1)
+        for await report in reports {
+            if case .transition(let record) = report, record.target == .paid { break }
+        }
+        let history = try await Durability(store: store).history(of: "o-9", schema: try Self.orderSchema(restoredPayments))
+        #expect(history.compactMap(\.event) == [.pay, .paid])
+        #expect(captures.withLock { $0 } == 1)
+        held.open()
+        await restoredOrders.shutdown()
+        await restoredPayments.shutdown()
+    }
+}
+
 /// A store as one process of several sees it: the machines in `refusing` are held by another
 /// process, so claiming them gets nothing.
 final class ClaimRefusingStore: MachineStore {
