@@ -22,13 +22,17 @@ package final class PostgresConnection {
                            ("keepalives_interval", "5"), ("keepalives_count", "3"), ("tcp_user_timeout", "30000")]
 
     /// Connects to `url` (a libpq connection string or `postgresql://` URL), with ``defaults``
-    /// for the settings it does not give.
-    package init(url: String) throws(StoreError) {
+    /// for the settings it does not give; with `searchPath`, unqualified names resolve in that
+    /// schema first, on this connection and every reconnection.
+    package init(url: String, searchPath: String? = nil) throws(StoreError) {
         target = Self.redacting(url)
         // With expand_dbname, `url` is read as a connection string or URL, and what it gives
-        // overrides the keywords before it.
-        let connection = Self.withCStrings(Self.defaults.map(\.0) + ["dbname"]) { keywords in
-            Self.withCStrings(Self.defaults.map(\.1) + [url]) { values in PQconnectdbParams(keywords, values, 1) }
+        // overrides the keywords before it; the search path, after it, overrides the URL's.
+        let after = searchPath.map { [("options", "-c search_path=\($0)")] } ?? []
+        let connection = Self.withCStrings(Self.defaults.map(\.0) + ["dbname"] + after.map(\.0)) { keywords in
+            Self.withCStrings(Self.defaults.map(\.1) + [url] + after.map(\.1)) { values in
+                PQconnectdbParams(keywords, values, 1)
+            }
         }
         guard let connection, PQstatus(connection) == CONNECTION_OK else {
             let message = connection.map { Self.message(of: $0) } ?? "out of memory"

@@ -18,11 +18,11 @@ final class PostgresJournal {
     /// The channel this process listens on, for forwarded events and replies.
     let channel: String
 
-    init(url: String, node: String, leaseDuration: Duration) throws(StoreError) {
-        connection = try PostgresConnection(url: url)
+    init(url: String, node: String, leaseDuration: Duration, namespace: String?) throws(StoreError) {
+        connection = try PostgresConnection(url: url, searchPath: namespace)
         self.node = node
         leaseSeconds = Double(leaseDuration.components.seconds) + Double(leaseDuration.components.attoseconds) * 1e-18
-        try connection.execute(PostgresSchema.creation)
+        try connection.execute(PostgresSchema.creation(in: namespace))
         channel = try connection.query(PostgresSchema.channel, [.text(node)]).text(0, 0)
         try renew()
     }

@@ -1,14 +1,17 @@
 /// The tables a ``PostgresStore`` keeps, and the statements it runs on them.
 enum PostgresSchema {
-    /// Creates the tables if need be, in one statement; several processes may run it at once
-    /// (an advisory lock orders them). Once the newest of its objects exists it changes nothing,
-    /// and takes no lock on the tables: a process that starts while others write and send must
-    /// not hold a lock they wait for while it waits for theirs (a deadlock).
-    static let creation = """
+    /// Creates the tables if need be (in `namespace`, a schema of the database made if need be,
+    /// which the connection's search path names), in one statement; several processes may run
+    /// it at once (an advisory lock orders them). Once the newest of its objects exists it
+    /// changes nothing, and takes no lock on the tables: a process that starts while others
+    /// write and send must not hold a lock they wait for while it waits for theirs (a deadlock).
+    static func creation(in namespace: String?) -> String {
+        """
         SET client_min_messages = warning;
         DO $$
         BEGIN
             PERFORM pg_advisory_xact_lock(4617245463531);
+            \(namespace.map { "CREATE SCHEMA IF NOT EXISTS \($0);" } ?? "")
             IF to_regclass('actorfsm_leases_pending') IS NOT NULL THEN RETURN; END IF;
             CREATE TABLE IF NOT EXISTS actorfsm_journal (
                 machine text NOT NULL, seq bigint NOT NULL, payload bytea NOT NULL,
@@ -33,6 +36,7 @@ enum PostgresSchema {
         END
         $$;
         """
+    }
 
     /// $1 node: the channel the node listens on (a channel name is at most 63 bytes; a node's
     /// name may be longer).

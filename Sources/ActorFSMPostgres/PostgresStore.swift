@@ -46,6 +46,16 @@ import Darwin
 /// notifications on a second connection); so does the renewal of the node's life. Writes
 /// queued while a commit is in progress commit together in one statement (group commit).
 ///
+/// **Several supervisors.** Each durable supervisor serves its own store: a process that runs
+/// supervisors of several schemas on one database (orders, and their payments as child machines)
+/// opens one store for each, with a `namespace` of its own. Each namespace keeps its own
+/// journals, leases and nodes, so a takeover restores each machine with its own schema.
+///
+/// ```swift
+/// let paymentStore = try PostgresStore(url: "postgresql://orders@db.internal/orders", namespace: "payments")
+/// let payments = try Supervisor(schema: paymentSchema, durability: Durability(store: paymentStore))
+/// ```
+///
 /// **New machines.** Make them with `Supervisor/activate(id:data:)` or a durable
 /// `Machine` initializer, which claim the lease; a machine made by `spawn(id:data:)` claims
 /// none, and its writes are rejected as fenced.
@@ -62,6 +72,8 @@ public final class PostgresStore: ForwardingStore, RoutingStore {
     public let replyTimeout: Duration
     /// Where the store connects, without a password.
     public let target: String
+    /// The schema of the database that holds the store's tables, if one was given.
+    public let namespace: String?
     private let thread: StoreThread<StoreOperation<PostgresJournal>>
     /// Carries events between processes; `nil` once closed (it and the thread refer to each other).
     private let forwarding: Locked<PostgresForwarding?>
@@ -85,11 +97,19 @@ public final class PostgresStore: ForwardingStore, RoutingStore {
     ///   - replyTimeout: how long a send to a machine another process holds waits for its record
     ///     (checked at each renewal, so give it more than a second).
     ///   - codec: how machines encode their states, events and data; JSON by default.
-    /// - Throws: `StoreError` if the database cannot be reached or set up.
+    ///   - namespace: the schema of the database that holds the store's tables (made if need
+    ///     be), so that the machines of several supervisors share one database, each
+    ///     supervisor with a store of its own (see "Several supervisors" above); `nil` for the
+    ///     connection's search path, `public` by default.
+    /// - Throws: `StoreError` if the database cannot be reached or set up, or `namespace` is not
+    ///   a lowercase identifier.
     public init(
         url: String, node: String? = nil, leaseDuration: Duration = .seconds(10), replyTimeout: Duration = .seconds(300),
-        codec: any DurableCodec = JSONCodec()
+        codec: any DurableCodec = JSONCodec(), namespace: String? = nil
     ) throws(StoreError) {
+        if let namespace, !Self.isIdentifier(namespace) {
+            throw StoreError("the namespace \"\(namespace)\" is not a schema name: give 1 to 63 lowercase letters, digits and underscores, not starting with a digit")
+        }
         guard leaseDuration >= .milliseconds(100), leaseDuration <= .seconds(86_400) else {
             throw StoreError("a lease duration of \(leaseDuration) is out of range: give 100 milliseconds to a day")
         }
@@ -100,9 +120,10 @@ public final class PostgresStore: ForwardingStore, RoutingStore {
         guard !node.isEmpty else { throw StoreError("a node needs a name: give a non-empty one, or none for the default") }
         self.codec = codec
         self.node = node
+        self.namespace = namespace
         self.leaseDuration = leaseDuration
         self.replyTimeout = replyTimeout
-        let journal = Confined(try PostgresJournal(url: url, node: node, leaseDuration: leaseDuration))
+        let journal = Confined(try PostgresJournal(url: url, node: node, leaseDuration: leaseDuration, namespace: namespace))
         let target = journal.value.connection.target
         let channel = journal.value.channel
         self.target = target
@@ -242,5 +263,15 @@ public final class PostgresStore: ForwardingStore, RoutingStore {
         gethostname(&name, name.count - 1)
         let host = String(decoding: name.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
         return "\(host)-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+    }
+
+    /// Whether `name` is a lowercase identifier PostgreSQL takes unquoted as a schema's name.
+    static func isIdentifier(_ name: String) -> Bool {
+        let bytes = Array(name.utf8)
+        guard (1...63).contains(bytes.count), !(UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[0]) else { return false }
+        return bytes.allSatisfy { byte in
+            (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte) || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
+                || byte == UInt8(ascii: "_")
+        }
     }
 }

@@ -26,6 +26,37 @@ import TestSupport
         }
     }
 
+    @Test func storesInTwoNamespacesOfOneDatabaseKeepTheirMachinesApart() async throws {
+        try await withPostgres { server in
+            let orders = try PostgresStore(url: server.url, node: "orders-node", namespace: "orders")
+            let payments = try PostgresStore(url: server.url, node: "payments-node", namespace: "payments")
+            let order = try await Machine(schema: try doorSchema(), id: "d", data: Door.Data(), durability: doorDurability(orders))
+            try await order.send(.open)
+            // The same id in the other namespace is another machine, with a lease of its own.
+            let payment = try await Machine(schema: try doorSchema(), id: "d", data: Door.Data(), durability: doorDurability(payments))
+            #expect(await payment.state == .closed)
+            #expect(try await payment.send(.lock).sequenceNumber == 1)
+            #expect(try await orders.entries(of: "d").map(\.sequenceNumber) == [0, 1])
+            #expect(try await payments.entries(of: "d").map(\.sequenceNumber) == [0, 1])
+            let plain = try PostgresStore(url: server.url)
+            #expect(try await plain.machineIDs().isEmpty, "the default namespace holds neither")
+            #expect(try await orders.integer("SELECT count(*) FROM actorfsm_nodes") == 1)
+            orders.close()
+            payments.close()
+            plain.close()
+            let reopened = try PostgresStore(url: server.url, namespace: "payments")
+            let again = try await Machine(schema: try doorSchema(), id: "d", data: Door.Data(), durability: doorDurability(reopened))
+            #expect(await again.state == .locked)
+            reopened.close()
+        }
+    }
+
+    @Test func aNamespaceThatIsNotASchemaNameIsRefusedBeforeConnecting() {
+        for name in ["Orders", "9lives", "", "a-b", String(repeating: "x", count: 64), "x; DROP TABLE y"] {
+            #expect(throws: StoreError.self) { try PostgresStore(url: "postgresql://nowhere.invalid/db", namespace: name) }
+        }
+    }
+
     @Test func compactionKeepsTheNewestEntriesAndRecoveryReadsThem() async throws {
         try await withPostgres { server in
             let store = try PostgresStore(url: server.url)

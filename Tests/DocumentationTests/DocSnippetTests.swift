@@ -663,6 +663,12 @@ let configuration = MachineConfiguration<OrderState>(instrument: FailureLog())
         _ = orders
     }
 
+    func postgresNamespaces(paymentSchema: Schema<StoredOrders>) throws {
+        let paymentStore = try PostgresStore(url: "postgresql://orders@db.internal/orders", namespace: "payments")
+        let payments = try Supervisor(schema: paymentSchema, durability: Durability(store: paymentStore))
+        _ = payments
+    }
+
     func temporaryPostgres() throws {
         let server = try TemporaryPostgres.start()
         defer { server.stop() }

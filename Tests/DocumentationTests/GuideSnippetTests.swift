@@ -617,6 +617,14 @@ enum DistributionGuideSnippets {
         }
     }
 
+    static func namespaces(orderSchema: Schema<StoredOrders>, paymentSchema: Schema<StoredOrders>) throws {
+        let orderStore = try PostgresStore(url: "postgresql://orders@db.internal/orders", namespace: "orders")
+        let paymentStore = try PostgresStore(url: "postgresql://orders@db.internal/orders", namespace: "payments")
+        let payments = try Supervisor(schema: paymentSchema, durability: Durability(store: paymentStore))
+        let orders = try Supervisor(schema: orderSchema, durability: Durability(store: orderStore))
+        _ = (payments, orders)
+    }
+
     static func temporaryServer() throws {
         let server = try TemporaryPostgres.start()
         defer { server.stop() }
