@@ -344,6 +344,36 @@ extension DurableChildTests {
     }
 }
 
+extension DurableChildTests {
+    struct Declined: Error {}
+
+    @Test func aDurableChildWhoseSupervisorEscalatesLeavesItsParentWaiting() async throws {
+        let store = InMemoryStore()
+        let failing = try Schema<StoredPayment>(initial: .authorizing, final: [.captured, .voided]) {
+            define(.authorizing, running: StateTask { .capture }) {
+                when(.capture) | then(.captured) | { _ in throw Declined() }
+                when(.void) | then(.voided)
+            }
+        }
+        let payments = try Supervisor(schema: failing, durability: Durability(store: store),
+                                      configuration: SupervisorConfiguration(machine: MachineConfiguration(failurePolicy: .stop),
+                                                                             restartStrategy: .escalate))
+        let paymentReports = payments.reports()
+        let orders = try Supervisor(schema: try Self.orderSchema(payments), durability: Durability(store: store))
+        try await orders.activate(id: "o-10", data: StoredParent.Data(amount: 30))
+        try await orders.send(to: "o-10", .pay)
+        for await report in paymentReports {
+            if case .escalated = report { break }
+        }
+        // The child lives on in the store, to be restored with its supervisor: its parent was not
+        // told it failed, so it still takes the customer's cancellation.
+        let record = try await orders.send(to: "o-10", .cancel)
+        #expect(record.target == .cancelled)
+        await orders.shutdown()
+        await payments.shutdown()
+    }
+}
+
 /// A store as one process of several sees it: the machines in `refusing` are held by another
 /// process, so claiming them gets nothing.
 final class ClaimRefusingStore: MachineStore {

@@ -12,11 +12,13 @@ extension Supervisor {
             if flags.isListening.load(ordering: .acquiring) { publish(.terminated(id: id, termination)) }
             return
         }
-        var stale = false
+        // Whether the machine's state in memory is behind its store, or the supervisor is ending:
+        // a durable child then lives on in the store, and its parent is not told it ended.
+        var livesOn = false
         let decision = registry.withLock { registry -> Core.EndDecision in
             // Shut down after this machine's report began: it leaves with the others at the end.
             if flags.hasLetGo.load(ordering: .acquiring) { return .removed }
-            stale = registry.machines[id]?.hasStaleState == true
+            livesOn = registry.machines[id]?.hasStaleState == true || registry.isShutDown
             let decision = registry.core.machineEnded(
                 id, generation: generation, termination,
                 isPassivating: { self.journaling?.isPassivating($0) == true }, at: now(), under: configuration)
@@ -38,9 +40,9 @@ extension Supervisor {
         case .none:
             break
         case .escalate:
-            childEnded(id, termination, staleInMemory: stale)
+            childEnded(id, termination, livesOnInStore: true)
         case .removed:
-            childEnded(id, termination, staleInMemory: stale)
+            childEnded(id, termination, livesOnInStore: livesOn)
             publish(.terminated(id: id, termination))
         case .passivated:
             publish(.passivated(id: id))

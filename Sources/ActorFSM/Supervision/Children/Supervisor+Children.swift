@@ -154,13 +154,15 @@ extension Supervisor {
     }
 
     /// Machine `id` ended without reaching a final state: its parent, if it has one, hears of
-    /// it if that is for good. A durable child that stops, is passivated or whose store failed
-    /// lives on in the store, so its parent keeps waiting (and links it again once restored).
-    func childEnded(_ id: ID, _ termination: MachineTermination, staleInMemory: Bool) {
+    /// it if that is for good. A durable child that stops, is passivated, whose store failed
+    /// (`livesOnInStore`) or whose supervisor escalates or ends (likewise) lives on in the
+    /// store, so its parent keeps waiting (and links it again once restored); in memory, the
+    /// escalated child's parent hears of its failure.
+    func childEnded(_ id: ID, _ termination: MachineTermination, livesOnInStore: Bool) {
         guard flags.hasChildMachines.load(ordering: .acquiring) else { return }
         let error: any Error
         switch termination {
-        case .failed(let failure) where !staleInMemory:
+        case .failed(let failure) where journaling == nil || !livesOnInStore:
             error = failure
         case .failed, .finished, .stopped:
             guard journaling == nil else { return }
