@@ -15,6 +15,9 @@ final package class DurableCoding<Definition: MachineDefinition>: Sendable {
     let fingerprint: UInt64
     /// Each state of the schema, encoded, by state id.
     let encodedStates: [[UInt8]]
+    /// Whether each state, by state id, runs state tasks (child machines among them): a
+    /// machine there has work to do with no new event.
+    let runsTasks: [Bool]
     let predicateTypes: [(name: String, cases: [any MatchingPredicate])]
     package let key: @Sendable (Definition.ID) -> String
     package let id: @Sendable (String) -> Definition.ID?
@@ -40,6 +43,7 @@ final package class DurableCoding<Definition: MachineDefinition>: Sendable {
         self.codec = codec
         let storage = schema.storage
         encodedStates = try storage.states.map { try codec.encode($0) }
+        runsTasks = storage.states.map { schema.taskCount(of: $0) > 0 }
         predicateTypes = storage.table.predicateTypes.map { ($0.name, $0.cases) }
         var hash = FNV1a()
         for state in encodedStates { hash.add(state) }

@@ -147,12 +147,19 @@ package final class MachineJournal<Definition: MachineDefinition>: MachineJourna
             let entry = JournalEntry(machine: key, sequenceNumber: sequenceNumber,
                                      payload: payload.encoded(machine: key, sequenceNumber: sequenceNumber))
             return .success(append(JournalWrite(entry: entry, removingEntriesBelow: removing, consumedForwardedEvent: consumed,
-                                                hasPendingWork: kind == .intent || state.timers.hasPendingWork), &state))
+                                                hasPendingWork: kind == .intent || state.timers.hasPendingWork
+                                                    || runsTasks(stateID)), &state))
         }
         switch written {
         case .success(let index): return index
         case .failure(let refusal): return fail(refusal)
         }
+    }
+
+    /// Whether the state with id `stateID` runs state tasks: a machine there has work to do
+    /// with no new event (a store shared by several processes restores it on a takeover).
+    func runsTasks(_ stateID: Int32) -> Bool {
+        stateID >= 0 && coding.runsTasks[Int(stateID)]
     }
 
     /// Hands `write` to the store, and returns its index. It is called with the lock held, in
@@ -185,7 +192,8 @@ package final class MachineJournal<Definition: MachineDefinition>: MachineJourna
             payload.timers = last.timers
             let entry = JournalEntry(machine: key, sequenceNumber: last.sequenceNumber,
                                      payload: payload.encoded(machine: key, sequenceNumber: last.sequenceNumber))
-            _ = append(JournalWrite(entry: entry, hasPendingWork: last.timers.hasPendingWork), &state)
+            let inTaskState = coding.encodedStates.indices.contains { coding.runsTasks[$0] && coding.encodedStates[$0] == payload.state }
+            _ = append(JournalWrite(entry: entry, hasPendingWork: last.timers.hasPendingWork || inTaskState), &state)
         }
     }
 
