@@ -10,6 +10,12 @@ extension DurableSupervision {
         try await supervisor.activate(id: id, data: data)
     }
 
+    package func isHeldElsewhere(_ error: MachineError<Definition>) -> Bool { Self.isHeldElsewhere(error) }
+
+    package func isStoreUnavailable(_ error: MachineError<Definition>) -> Bool {
+        error.kind == .notDurable && (error.underlying as? DurabilityError)?.kind == .storeFailed
+    }
+
     package func key(for id: ID) -> String { coding.key(id) }
 
     package func id(forKey key: String) -> ID? { coding.id(key) }

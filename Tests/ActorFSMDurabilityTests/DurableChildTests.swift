@@ -374,6 +374,44 @@ extension DurableChildTests {
     }
 }
 
+extension DurableChildTests {
+    @Test func aChildStartedDuringItsStoresOutageStartsOnceTheStoreWorks() async throws {
+        let orderStore = InMemoryStore()
+        let paymentStore = InMemoryStore()
+        let captures = Locked(0)
+        let open = Gate()
+        open.open()
+        let payments = try Supervisor(schema: try Self.paymentSchema(open, captures: captures),
+                                      durability: Durability(store: paymentStore))
+        let orders = try Supervisor(schema: try Self.orderSchema(payments), durability: Durability(store: orderStore))
+        let reports = orders.reports()
+        try await orders.activate(id: "o-11", data: StoredParent.Data(amount: 30))
+        paymentStore.beginOutage()
+        try await orders.send(to: "o-11", .pay)
+        #expect(payments.machine(id: "pay-o-11") == nil, "the child cannot be made while its store is down")
+        paymentStore.endOutage()
+        for await report in reports {
+            if case .transition(let record) = report, record.target == .paid { break }
+        }
+        #expect(captures.withLock { $0 } == 1)
+        await orders.shutdown()
+        await payments.shutdown()
+    }
+
+    @Test func aParentWhoseDurableChildsSupervisorHasEndedWaits() async throws {
+        let store = InMemoryStore()
+        let captures = Locked(0)
+        let payments = try Supervisor(schema: try Self.paymentSchema(Gate(), captures: captures), durability: Durability(store: store))
+        let orders = try Supervisor(schema: try Self.orderSchema(payments), durability: Durability(store: store))
+        await payments.shutdown()
+        try await orders.activate(id: "o-12", data: StoredParent.Data(amount: 30))
+        try await orders.send(to: "o-12", .pay)
+        // Not failed: restored with a working supervisor, it would link its child.
+        #expect(try await orders.send(to: "o-12", .cancel).target == .cancelled)
+        await orders.shutdown()
+    }
+}
+
 /// A store as one process of several sees it: the machines in `refusing` are held by another
 /// process, so claiming them gets nothing.
 final class ClaimRefusingStore: MachineStore {

@@ -36,6 +36,13 @@ package protocol SupervisorJournaling<Definition>: AnyObject, Sendable {
     /// The machine stored under `key`, if the key names one of this supervisor's.
     func id(forKey key: String) -> Definition.ID?
 
+    /// Whether `error`, from `activate`, says that another live process holds the machine.
+    func isHeldElsewhere(_ error: MachineError<Definition>) -> Bool
+
+    /// Whether `error`, from `activate`, says that the store could not be read or written (an
+    /// outage, which passes), rather than that it holds what the schema cannot read.
+    func isStoreUnavailable(_ error: MachineError<Definition>) -> Bool
+
     /// The final state and data of child machine `id` of `supervisor`, which `activate` could
     /// not bring here with `error`: if another process holds it, read from the store every so
     /// often until the store holds a final state, while `wanted()`. `nil` for any other error,

@@ -20,22 +20,42 @@ extension Supervisor {
         case .made:
             return
         case .refused(let error):
-            watch.ended(error)
+            // A durable child's supervisor that has ended leaves the parent waiting: restored,
+            // the parent links the child again.
+            if journaling == nil || error.kind != .stopped { watch.ended(error) }
         case .linked(let machine):
             Task { await self.handOverIfFinal(machine) }
         case .durable:
             guard let journaling else { return }
-            Task {
-                do throws(MachineError<Definition>) {
-                    await self.handOverIfFinal(try await journaling.activate(id, data: data, of: self))
-                } catch {
-                    // Another process holds the child: its end is read from the store.
-                    let end = await journaling.awaitStoredEnd(of: id, after: error, of: self) { [weak self] in
-                        self?.isWatching(id, watch) == true
-                    }
-                    guard self.takeWatch(id, watch) else { return }
-                    if let (state, data) = end { watch.reached(state, data) } else { watch.ended(error) }
+            Task { await self.linkDurableChild(id, data: data, watch: watch, through: journaling) }
+        }
+    }
+
+    /// Links durable child `id` (running, restored or new) to `watch`. While the store fails, it
+    /// tries again, at intervals that double from 5 ms up to a second on the supervisor's clock;
+    /// a child another process holds is followed through the store; once the supervisor ends,
+    /// the parent is left waiting, to link the child again when it is restored.
+    private func linkDurableChild(
+        _ id: ID, data: Definition.Data, watch: ChildWatch<Definition>, through journaling: any SupervisorJournaling<Definition>
+    ) async {
+        var delay = Duration.milliseconds(5)
+        while isWatching(id, watch) {
+            do throws(MachineError<Definition>) {
+                return await handOverIfFinal(try await journaling.activate(id, data: data, of: self))
+            } catch where journaling.isHeldElsewhere(error) {
+                let end = await journaling.awaitStoredEnd(of: id, after: error, of: self) { [weak self] in
+                    self?.isWatching(id, watch) == true
                 }
+                if let (state, data) = end, takeWatch(id, watch) { watch.reached(state, data) }
+                return
+            } catch where journaling.isStoreUnavailable(error) {
+                do { try await configuration.machine.clock.sleep(for: delay) } catch { return }
+                delay = min(delay * 2, .seconds(1))
+            } catch where error.kind == .stopped {
+                return
+            } catch {
+                if takeWatch(id, watch) { watch.ended(error) }
+                return
             }
         }
     }
