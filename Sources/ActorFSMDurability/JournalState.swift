@@ -51,6 +51,23 @@ struct JournalState<Definition: MachineDefinition>: Sendable {
                           + "\(interrupted.number) is processed again; the machine is restored from the store instead")
     }
 
+    /// The event in progress, self-posted or delivered under `ticket` (0: neither), completes
+    /// with `outcome`: what the machine's timers and pending events become.
+    mutating func completing(ticket: UInt64, origin: EventOrigin, outcome: JournalPayload.Outcome) {
+        processingTicket = 0
+        consuming = 0
+        if ticket & Machine<Definition>.childEndTicketFlag != 0 {
+            timers.noteChildEnded(ticket & ~Machine<Definition>.childEndTicketFlag)
+        } else if ticket != 0 {
+            timers.pending.removeAll { $0.ticket == ticket }
+        }
+        // A timeout recorded as stopped was never processed: a restart arms it again.
+        if case .timeout = origin, outcome != .stopped, !reenteredInTransition {
+            timers.timeoutsFired += 1
+        }
+        reenteredInTransition = false
+    }
+
     /// The machine entered a state (or left the one it was in): none of the new entry's child
     /// machines has ended, and a child's end being processed belonged to the state left.
     mutating func enteredState() {

@@ -112,20 +112,7 @@ package final class MachineJournal<Definition: MachineDefinition>: MachineJourna
             guard state.failure == nil, !state.isSealed else { return .success(state.appendedWrites) }
             let ticket = state.processingTicket
             let consumed = state.consuming
-            if kind == .completed {
-                state.processingTicket = 0
-                state.consuming = 0
-                if ticket & Machine<Definition>.childEndTicketFlag != 0 {
-                    state.timers.noteChildEnded(ticket & ~Machine<Definition>.childEndTicketFlag)
-                } else if ticket != 0 {
-                    state.timers.pending.removeAll { $0.ticket == ticket }
-                }
-                // A timeout recorded as stopped was never processed: a restart arms it again.
-                if case .timeout = origin, outcome != .stopped, !state.reenteredInTransition {
-                    state.timers.timeoutsFired += 1
-                }
-                state.reenteredInTransition = false
-            }
+            if kind == .completed { state.completing(ticket: ticket, origin: origin, outcome: outcome) }
             var payload = JournalPayload(
                 kind: kind, outcome: outcome, origin: StoredOrigin(origin), ticket: ticket,
                 fingerprint: coding.fingerprint, schemaVersion: Int64(durability.schemaVersion))

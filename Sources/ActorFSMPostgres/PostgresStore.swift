@@ -107,9 +107,7 @@ public final class PostgresStore: ForwardingStore, RoutingStore {
         url: String, node: String? = nil, leaseDuration: Duration = .seconds(10), replyTimeout: Duration = .seconds(300),
         codec: any DurableCodec = JSONCodec(), namespace: String? = nil
     ) throws(StoreError) {
-        if let namespace, !Self.isIdentifier(namespace) {
-            throw StoreError("the namespace \"\(namespace)\" is not a schema name: give 1 to 63 lowercase letters, digits and underscores, not starting with a digit")
-        }
+        try Self.check(namespace: namespace)
         guard leaseDuration >= .milliseconds(100), leaseDuration <= .seconds(86_400) else {
             throw StoreError("a lease duration of \(leaseDuration) is out of range: give 100 milliseconds to a day")
         }
@@ -263,6 +261,13 @@ public final class PostgresStore: ForwardingStore, RoutingStore {
         gethostname(&name, name.count - 1)
         let host = String(decoding: name.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
         return "\(host)-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+    }
+
+    /// Refuses a namespace that is not a lowercase schema name.
+    private static func check(namespace: String?) throws(StoreError) {
+        guard let namespace, !isIdentifier(namespace) else { return }
+        throw StoreError("the namespace \"\(namespace)\" is not a schema name: "
+                         + "give 1 to 63 lowercase letters, digits and underscores, not starting with a digit")
     }
 
     /// Whether `name` is a lowercase identifier PostgreSQL takes unquoted as a schema's name.
