@@ -23,7 +23,9 @@ struct ClusterDriver {
     /// Runs it; `true` if every check held.
     func run() async throws -> Bool {
         let folder = try temporaryFolder()
-        let store = try PostgresStore(url: url, node: "driver-\(getpid())")
+        let store = try PostgresStore(url: url, node: "driver-\(getpid())", namespace: "orders")
+        let paymentStore = try PostgresStore(url: url, node: "driver-\(getpid())-payments", namespace: "payments")
+        defer { paymentStore.close() }
         defer { store.close() }
         guard try await store.integer("SELECT count(*) FROM actorfsm_journal") == 0 else {
             print("order-workflow: the database already holds machines; give --processes an empty one")
@@ -59,7 +61,8 @@ struct ClusterDriver {
             checker.cancel()
         }
         let durability = Durability<OrderWorkflow>(store: store, compactionInterval: 0)
-        let schema = try orderSchema(Services(settings: settings))
+        let workflows = try Workflows(services: Services(settings: settings))
+        let schema = workflows.orders.schema
         var run = ClusterRun(settings: settings, workers: workers, killsOne: killsOne, acks: AckLog(path: folder + "/acks"))
         let clock = ContinuousClock()
         let start = clock.now
@@ -87,7 +90,8 @@ struct ClusterDriver {
                     guard let last = history.last, let state = last.state else { continue }
                     if state.isFinal {
                         run.finals[order] = state.rawValue
-                    } else if last.kind == .completed("failed") || last.kind == .completed("stopped") {
+                    } else if last.kind == StoredTransition<OrderWorkflow>.Kind.completed("failed")
+                                || last.kind == StoredTransition<OrderWorkflow>.Kind.completed("stopped") {
                         run.moveOn(order, in: state, after: last.sequenceNumber)
                     }
                 }
@@ -114,9 +118,8 @@ struct ClusterDriver {
         run.quit()
         for worker in workers { worker.wait() }
         let ledger = PaymentLedger(path: folder + "/payments")
-        let verified = await Verification(store: store, durability: durability, schema: schema, ledger: ledger,
-                                          acks: folder + "/acks",
-                                          orders: settings.orders, requiresCompletion: true).run()
+        let verified = await Verification(orders: store, payments: paymentStore, workflows: workflows, ledger: ledger,
+                                          acks: folder + "/acks", count: settings.orders, requiresCompletion: true).run()
         return holding && verified
     }
 

@@ -116,14 +116,11 @@ struct ClusterRun {
         return true
     }
 
-    /// Sends `order` its next step from `state`, once per entry: the worker that held it
-    /// restarts an order whose action failed (or that stopped) and posts it that step, but a
-    /// worker killed meanwhile takes the post with it (or the post fails), and the order would
-    /// wait for nothing.
-    /// (A step the order took already is unhandled.)
+    /// Sends `order`, still placed after a failure or a stop ended its event, its first step
+    /// again, once per entry. (Every later step the workflow takes by itself.)
     mutating func moveOn(_ order: Int, in state: OrderState, after entry: UInt64) {
-        guard movedOn[order] != entry, inFlight[order] == nil, !pending.contains(order),
-              let step = nextStep(for: order, in: state, services: services) else { return }
+        guard state == .placed, movedOn[order] != entry, inFlight[order] == nil, !pending.contains(order) else { return }
+        let step = firstStep(for: order, services: services)
         movedOn[order] = entry
         steps[order] = step
         pending.append(order)
@@ -157,7 +154,7 @@ struct ClusterRun {
         while inFlight.count < 256, let order = pending.popLast() {
             let worker = live[Int.random(in: 0..<live.count, using: &random)]
             inFlight[order] = worker
-            let step = steps[order] ?? nextStep(for: order, in: .placed, services: services)!
+            let step = steps[order] ?? firstStep(for: order, services: services)
             workers[worker].send("send \(order) \(step.rawValue)")
         }
     }

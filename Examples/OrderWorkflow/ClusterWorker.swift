@@ -22,16 +22,20 @@ import Darwin
 /// order its next step.
 enum ClusterWorker {
     static func run(url: String, index: Int, processes: Int, settings: Settings, ledger: String) async throws {
-        let store = try PostgresStore(url: url, node: "worker-\(index)-\(getpid())", leaseDuration: clusterLease)
-        let services = Services(settings: settings, ledger: PaymentLedger(path: ledger))
-        let orders = try Supervisor(schema: try orderSchema(services), durability: Durability(store: store, compactionInterval: 0),
-                                    configuration: orderConfiguration(settings))
-        let reports = orders.reports()
-        let watcher = Task { await watch(reports, orders: orders, services: services) }
+        // A store for each kind of machine, each in a namespace of its own in the database.
+        var stores: [PostgresStore] = []
+        let workflows = try Workflows(services: Services(settings: settings, ledger: PaymentLedger(path: ledger))) { kind in
+            let store = try PostgresStore(url: url, node: "worker-\(index)-\(getpid())-\(kind)", leaseDuration: clusterLease,
+                                          namespace: kind)
+            stores.append(store)
+            return store
+        }
+        let orders = workflows.orders
+        let watcher = Task { await watch(workflows.reports()) }
         for id in stride(from: index, to: settings.orders, by: processes) {
             try await orders.activate(id: id, data: OrderWorkflow.Data())
         }
-        ChildProcess.writeLine("ready \(store.node)")
+        ChildProcess.writeLine("ready \(stores.first { $0.namespace == "orders" }!.node)")
         for await line in ChildProcess.standardInputLines() {
             let words = line.split(separator: " ").map(String.init)
             switch words.first {
@@ -43,8 +47,8 @@ enum ClusterWorker {
                 ChildProcess.writeLine("machines " + running.map(String.init).joined(separator: ","))
             case "quit":
                 watcher.cancel()
-                await orders.shutdown()
-                store.close()
+                await workflows.shutdown()
+                for store in stores { store.close() }
                 return
             default:
                 continue
@@ -65,38 +69,22 @@ enum ClusterWorker {
         }
     }
 
-    /// Reports the orders that complete here, and moves on those a failure restarted.
-    private static func watch(
-        _ reports: Subscription<SupervisorReport<OrderWorkflow>>, orders: Supervisor<OrderWorkflow>, services: Services
-    ) async {
+    /// Reports the orders that complete here, and any supervisor that escalates. A machine a
+    /// failure restarted goes on by itself.
+    private static func watch(_ reports: AsyncStream<WorkflowReport>) async {
         for await report in reports {
             switch report {
-            case .transition(let record) where record.outcome.isTransitioned && record.target.isFinal:
-                ChildProcess.writeLine("final \(record.machineID) \(record.target.rawValue)")
-            case .escalated(let id, let error):
-                ChildProcess.writeLine("escalated \(id) \(error)")
-            case .restarted(let id, _):
-                guard let state = await orders.machine(id: id)?.state,
-                      let next = nextStep(for: id, in: state, services: services) else { continue }
-                do { try await orders.post(to: id, next) } catch { ChildProcess.writeLine("unmoved \(id) \(error)") }
+            case .transition(_, _, let order?) where order.state.isFinal:
+                ChildProcess.writeLine("final \(order.id) \(order.state.rawValue)")
+            case .escalated(let machine, let error):
+                ChildProcess.writeLine("escalated \(machine) \(error)")
             default:
                 continue
             }
         }
     }
-
 }
 
 /// How long a worker holds its orders without renewing: a killed worker's orders are taken
 /// over this long after its last renewal.
 let clusterLease = Duration.seconds(2)
-
-/// The supervision every run uses: an order whose action fails stops, and is restarted. Each
-/// order may fail up to 10 times a minute (a high `--failure-rate`, or a process that took over
-/// a dead one's orders): one that fails more escalates.
-func orderConfiguration(_ settings: Settings) -> SupervisorConfiguration<OrderState> {
-    SupervisorConfiguration<OrderState>(
-        machine: MachineConfiguration(inboxCapacity: 16, failurePolicy: .stop),
-        restartStrategy: .restart,
-        intensity: RestartIntensity(maxRestarts: 10, within: .seconds(60)))
-}

@@ -43,3 +43,52 @@ func stopOnInterruption(_ server: TemporaryPostgres) -> [any DispatchSourceSigna
         return source
     }
 }
+
+/// `--crash-after N` and `--interrupt-after N`: counts every machine's transitions from the start
+/// of a run, and kills the process, or stops, shuts down or fails every service call, at the
+/// Nth.
+final class Interruption: Sendable {
+    let crashAfter: Int?
+    let interruptAfter: Int?
+    let interruptBy: String
+    private let interrupted = Atomic<Bool>(false)
+
+    init(crashAfter: Int?, interruptAfter: Int?, by interruptBy: String) {
+        self.crashAfter = crashAfter
+        self.interruptAfter = interruptAfter
+        self.interruptBy = interruptBy
+    }
+
+    /// Whether `--interrupt-after` cut the run short.
+    var hasInterrupted: Bool { interrupted.load(ordering: .acquiring) }
+
+    /// Counts the transitions `workflows` report, in a task of its own.
+    func watch(_ workflows: Workflows) {
+        guard crashAfter != nil || interruptAfter != nil else { return }
+        let reports = workflows.reports()
+        Task {
+            var transitions = 0
+            for await report in reports {
+                guard case .transition = report else { continue }
+                transitions += 1
+                if transitions == interruptAfter { interrupt(workflows, after: transitions) }
+                if transitions == crashAfter {
+                    print("killing now, after \(transitions) transitions")
+                    fflush(nil)
+                    kill(getpid(), SIGKILL)
+                }
+            }
+        }
+    }
+
+    private func interrupt(_ workflows: Workflows, after transitions: Int) {
+        print("interrupting now (\(interruptBy)), after \(transitions) transitions")
+        fflush(nil)
+        interrupted.store(true, ordering: .releasing)
+        switch interruptBy {
+        case "stop": Task { await workflows.stop() }
+        case "shutdown": Task { await workflows.shutdown() }
+        default: everyCallFails.store(true, ordering: .relaxed)
+        }
+    }
+}

@@ -1,5 +1,6 @@
-// order-workflow: 10,000 orders, each a machine of one order schema under a supervisor, calling
-// simulated services (seeded, so a run is reproducible). With --store, the machines are durable:
+// order-workflow: 10,000 orders, each a machine under a supervisor that starts a payment and
+// then a shipment as child machines, calling simulated services (seeded, so a run is
+// reproducible). With --store, the machines are durable:
 // kill the process (or let --crash-after kill it), run the same command again, and it resumes
 // and finishes every order, charging no card twice. With --postgres and --processes, the orders
 // run across several processes sharing a PostgreSQL database ("temporary": a throwaway server),
@@ -100,10 +101,8 @@ if let postgresURL, let processes {
 
 let ledger = storePath.map { PaymentLedger(path: $0 + ".payments") }
 let services = Services(settings: settings, ledger: ledger)
-let schema = try orderSchema(services)
-let configuration = orderConfiguration(settings)
 
-let orders: Supervisor<OrderWorkflow>
+let workflows: Workflows
 var alreadyFinal: [Int: OrderState] = [:]
 if let storePath, let ledger {
     let store: SQLiteStore
@@ -113,43 +112,39 @@ if let storePath, let ledger {
         print("order-workflow: \(error)")
         exit(1)
     }
-    let durability = Durability<OrderWorkflow>(store: store, compactionInterval: 0)
+    // One file holds the three kinds of machine: their ids do not overlap.
+    workflows = try Workflows(services: services) { _ in store }
     if let historyOf {
-        for entry in try await durability.history(of: historyOf, schema: schema) {
-            let what = entry.kind == .created ? "created"
-                : "\(entry.event.map { "\($0)" } ?? "timeout") (\(entry.origin)): \(entry.kind)"
-            print("#\(entry.sequenceNumber) \(what), "
-                  + "\(entry.state.map { "\($0)" } ?? "-"), attempts \(entry.data?.paymentAttempts ?? -1), "
-                  + "\(entry.pendingEvents) pending, \(entry.timeoutsFired) timeouts fired")
-        }
+        try await OrderHistory.print(historyOf, store: store, workflows: workflows)
         exit(0)
     }
     if verifying {
-        exit(await Verification(store: store, durability: durability, schema: schema, ledger: ledger,
-                                acks: storePath + ".acks", orders: settings.orders,
-                                requiresCompletion: !verifyingSoFar).run() ? 0 : 1)
+        exit(await Verification(orders: store, payments: store, workflows: workflows, ledger: ledger, acks: storePath + ".acks",
+                                count: settings.orders, requiresCompletion: !verifyingSoFar).run() ? 0 : 1)
     }
     print("Store open: \(storePath)")
-    orders = try Supervisor(schema: schema, durability: durability, configuration: configuration)
 } else {
-    orders = Supervisor(schema: schema, configuration: configuration)
+    workflows = try Workflows(services: services)
 }
+let orders = workflows.orders
 
-let reports = orders.reports()
+let reports = workflows.reports()
+// Transitions are counted from the start, restoring included: restored orders link their
+// children again, and both go on at once.
+let interruption = Interruption(crashAfter: crashAfter, interruptAfter: interruptAfter, by: interruptBy)
+interruption.watch(workflows)
 let clock = ContinuousClock()
 let start = clock.now
 let driver: Task<Void, any Error>
 if let storePath {
-    alreadyFinal = try await DurableStart.resume(orders, count: settings.orders, services: services)
+    alreadyFinal = try await DurableStart.resume(orders, count: settings.orders)
     driver = DurableStart.submit(orders, ids: (0..<settings.orders).filter { alreadyFinal[$0] == nil },
                                  services: services, acks: AckLog(path: storePath + ".acks"))
     if !alreadyFinal.isEmpty { print("Resumed: \(alreadyFinal.count) orders were already complete") }
 } else {
     for id in 0..<settings.orders { try orders.spawn(id: id, data: OrderWorkflow.Data()) }
-    for id in 0..<settings.orders {
-        // A few customers change their mind before paying: the order goes from placed to cancelled.
-        try orders.tryPost(to: id, services.customerCancelsEarly(order: id) ? .cancel : .submit)
-    }
+    // A few customers change their mind before paying: the order goes from placed to cancelled.
+    for id in 0..<settings.orders { try orders.tryPost(to: id, firstStep(for: id, services: services)) }
     driver = Task {}
 }
 
@@ -162,55 +157,40 @@ var restarts = 0
 if finalStates.count < settings.orders {
     listening: for await report in reports {
         switch report {
-        case .transition(let record):
+        case .transition(let failure, let machine, let order):
             processed += 1
-            if processed == interruptAfter {
-                print("interrupting now (\(interruptBy)), after \(processed) transitions")
-                fflush(nil)
-                switch interruptBy {
-                case "stop": Task { await orders.stop() }
-                case "shutdown": Task { await orders.shutdown() }
-                default: everyCallFails.store(true, ordering: .relaxed)
-                }
-            }
-            if processed == crashAfter {
-                print("killing now, after \(processed) transitions")
-                fflush(nil)
-                kill(getpid(), SIGKILL)
-            }
-            if case .failed(let error) = record.outcome {
+            if let failure {
                 failures += 1
-                if getenv("ORDER_WORKFLOW_TRACE") != nil { print("order \(record.machineID) #\(record.sequenceNumber): \(error)"); fflush(nil) }
+                if getenv("ORDER_WORKFLOW_TRACE") != nil { print("\(machine): \(failure)"); fflush(nil) }
             }
-            if record.outcome.isTransitioned && record.target.isFinal {
-                finalStates[record.machineID] = record.target
+            if let (id, state) = order, state.isFinal {
+                finalStates[id] = state
                 progress.update(finalStates.count, elapsed: clock.now - start)
                 if finalStates.count == settings.orders { break listening }
             }
-        case .restarted(let id, _):
+        case .restarted:
+            // The machine goes on from its last transition by itself: its state's task, its
+            // timeout or its child takes the next step.
             restarts += 1
-            // The replacement starts where its predecessor's last transition left it: placed in
-            // memory, or its stored state with --store. Move it on from there.
-            if let state = await orders.machine(id: id)?.state, let next = nextStep(for: id, in: state, services: services) {
-                try? await orders.post(to: id, next)
-            }
-        case .escalated(let id, let error):
-            print("\nThe supervisor escalated order \(id): \(error)")
+        case .escalated(let machine, let error):
+            print("\nThe supervisor of \(machine) escalated: \(error)")
+            // Every machine stops at once: what the store holds is checked with --verify-so-far.
+            await workflows.stop()
             break listening
-        case .terminated, .passivated:
+        case .other:
             break
         }
     }
 }
-if let interruptAfter, processed >= interruptAfter {
+if interruption.hasInterrupted {
     // The run was cut short on purpose: what the store holds is checked with --verify-so-far.
     _ = try? await driver.value
-    await orders.shutdown()
+    await workflows.shutdown()
     print("Interrupted by \(interruptBy) after \(processed) transitions")
     exit(0)
 }
 try await driver.value
-await orders.shutdown()
+await workflows.shutdown()
 let elapsed = clock.now - start
 progress.finish()
 
