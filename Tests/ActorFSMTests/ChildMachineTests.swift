@@ -268,6 +268,16 @@ struct GatewayDown: Error {}
         #expect(await order.data.captured == 2)
     }
 
+    @Test func aChildThatAFailurePolicyPutsInAFinalStateHandsThatStateOver() async throws {
+        let payments = Supervisor(
+            schema: try Self.paymentSchema(failing: Locked(1)),
+            configuration: SupervisorConfiguration(machine: MachineConfiguration(failurePolicy: .enter(.declined))))
+        let order = Machine(schema: try Self.orderSchema(payments), id: 13, data: ParentOrder.Data(amount: 10))
+        let states = await order.stateChanges()
+        try await order.send(.pay)
+        #expect(try await first(3, of: states) == [.placed, .paying, .failed])
+    }
+
     @Test func diagramsNameAStatesChildren() throws {
         let payments = Supervisor(schema: try Self.paymentSchema())
         let mermaid = try Self.orderSchema(payments).mermaid()

@@ -126,9 +126,9 @@ extension Machine {
         if let failure = run.failure {
             applyFailurePolicy(after: failure)
             if journal != nil { journalCompleted(record) }
-        } else if link?.reportsFinalStates == true {
-            reportIfFinal()
         }
+        // A failure policy may have entered a final state too.
+        if link?.reportsFinalStates == true { reportIfFinal() }
         if storage.timers.hasTimedStates { startPendingStateTasks() }
         return record
     }
