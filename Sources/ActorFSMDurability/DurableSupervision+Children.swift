@@ -36,8 +36,9 @@ extension DurableSupervision {
         return nil
     }
 
-    /// How long a parent waits before it first reads the store for the end of a child another
-    /// process holds; each later read waits twice as long, up to ``longestEndPoll``.
+    /// How long a parent waits after its first read of the store for the end of a child another
+    /// process holds (made at once) before the next; each later wait is twice as long, up to
+    /// ``longestEndPoll``.
     static var firstEndPoll: Duration { .milliseconds(5) }
     /// The longest wait between two reads for a child's end.
     static var longestEndPoll: Duration { .seconds(1) }

@@ -44,8 +44,8 @@ package protocol SupervisorJournaling<Definition>: AnyObject, Sendable {
     func isStoreUnavailable(_ error: MachineError<Definition>) -> Bool
 
     /// The final state and data of child machine `id` of `supervisor`, which `activate` could
-    /// not bring here with `error`: if another process holds it, read from the store every so
-    /// often until the store holds a final state, while `wanted()`. `nil` for any other error,
+    /// not bring here with `error`: if another process holds it, read from the store at once
+    /// and then every so often until the store holds a final state, while `wanted()`. `nil` for any other error,
     /// or once no longer wanted.
     func awaitStoredEnd(
         of id: Definition.ID, after error: MachineError<Definition>, of supervisor: Supervisor<Definition>,

@@ -1,3 +1,5 @@
+import Synchronization
+
 /// What a parent hears from a child machine: kept by the child's supervisor under the child's
 /// id from the parent's entry into the state until the child's end is handed over, so that it
 /// follows the child through restarts, passivation and restores.
@@ -9,13 +11,26 @@ final class ChildWatch<Child: MachineDefinition>: Sendable {
     let reached: @Sendable (Child.State, Child.Data) -> Void
     /// The child ended without reaching one, for good.
     let ended: @Sendable (any Error) -> Void
+    /// What the child is sent when its parent lets go of it before its end.
+    let cancelling: Child.Event?
+    /// Whether the parent still waits: cleared, under the supervisor's lock, when it leaves the
+    /// state or ends, so that a watch taken out for a moment is not put back for nobody.
+    private let wanted = Atomic<Bool>(true)
 
     init(
-        reached: @escaping @Sendable (Child.State, Child.Data) -> Void, ended: @escaping @Sendable (any Error) -> Void
+        cancelling: Child.Event?, reached: @escaping @Sendable (Child.State, Child.Data) -> Void,
+        ended: @escaping @Sendable (any Error) -> Void
     ) {
+        self.cancelling = cancelling
         self.reached = reached
         self.ended = ended
     }
+
+    /// Whether the parent still waits for the child.
+    var isWanted: Bool { wanted.load(ordering: .acquiring) }
+
+    /// The parent no longer waits for the child.
+    func release() { wanted.store(false, ordering: .releasing) }
 }
 
 /// Why a child machine ended without reaching a final state, when there is no error to say it:

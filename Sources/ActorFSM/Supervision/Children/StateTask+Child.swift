@@ -49,6 +49,8 @@ extension StateTask {
     ///   - cancelling: the event the child is sent when the parent leaves the state first.
     ///   - done: the parent's event for the child's final state and data.
     ///   - failed: the parent's event for the child's end without a final state.
+    ///   - fileID: where the task is written, for diagnostics; leave the default.
+    ///   - line: the line it is written on, likewise.
     public static func child<Child: MachineDefinition>(
         in children: Supervisor<Child>,
         id: @escaping @Sendable (StateTaskContext<Definition>) -> Child.ID,
@@ -61,6 +63,7 @@ extension StateTask {
         let launcher = ChildLauncher<Definition>(label: "child \(Child.self)", start: { context, delivery in
             let childID = id(context)
             let watch = ChildWatch<Child>(
+                cancelling: cancelling,
                 reached: { state, data in if let event = done(state, data) { delivery.deliver(event) } },
                 ended: { error in if let event = failed(error) { delivery.deliver(event) } })
             children.startChild(childID, data: data(context), watch: watch)

@@ -39,12 +39,19 @@ extension Supervisor {
         _ id: ID, data: Definition.Data, watch: ChildWatch<Definition>, through journaling: any SupervisorJournaling<Definition>
     ) async {
         var delay = Duration.milliseconds(5)
-        while isWatching(id, watch) {
+        while isWatching(id, watch) && !isShutDown {
             do throws(MachineError<Definition>) {
-                return await handOverIfFinal(try await journaling.activate(id, data: data, of: self))
+                let child = try await journaling.activate(id, data: data, of: self)
+                // The parent let go while the child was being made: its cancellation may have
+                // found no child yet, so it is sent again.
+                if !watch.isWanted, let cancelling = watch.cancelling {
+                    return await deliverCancelling(cancelling, to: id, settled: nil)
+                }
+                return await handOverIfFinal(child)
             } catch where journaling.isHeldElsewhere(error) {
                 let end = await journaling.awaitStoredEnd(of: id, after: error, of: self) { [weak self] in
-                    self?.isWatching(id, watch) == true
+                    guard let self else { return false }
+                    return self.isWatching(id, watch) && !self.isShutDown
                 }
                 if let (state, data) = end, takeWatch(id, watch) { watch.reached(state, data) }
                 return
@@ -76,6 +83,7 @@ extension Supervisor {
         _ id: ID, _ watch: ChildWatch<Definition>, cancelling: Event?, settled: (@Sendable () -> Void)? = nil
     ) -> Bool {
         let (watching, machine) = registry.withLock { registry -> (Bool, Child?) in
+            watch.release()
             guard registry.watches[id] === watch else { return (false, nil) }
             registry.watches[id] = nil
             return (true, journaling == nil ? registry.core.removeMachine(at: id) : nil)
@@ -104,7 +112,7 @@ extension Supervisor {
     /// Sends `cancelling` to durable child `id` wherever it is, and calls `settled` once it has
     /// had it, or cannot: not when the store failed or the supervisor stops, so that the
     /// parent's entries keep the cancellation for its next restore.
-    private func deliverCancelling(_ cancelling: Event, to id: ID, settled: (@Sendable () -> Void)?) async {
+    func deliverCancelling(_ cancelling: Event, to id: ID, settled: (@Sendable () -> Void)?) async {
         do {
             _ = try await send(to: id, cancelling)
         } catch where error.kind == .notDurable || error.kind == .stopped {
@@ -116,7 +124,10 @@ extension Supervisor {
     /// The parent of durable child `id` ended while in the state: the child runs on, and the
     /// parent, restored, links it again.
     func unlinkChild(_ id: ID, _ watch: ChildWatch<Definition>) {
-        _ = takeWatch(id, watch)
+        registry.withLock { registry in
+            watch.release()
+            if registry.watches[id] === watch { registry.watches[id] = nil }
+        }
     }
 
     /// Whether `watch` still waits for child `id`.
@@ -165,10 +176,14 @@ extension Supervisor {
         Task {
             if await journal.waitForWrite(index) == nil { return watch.reached(state, data) }
             // Not durable: the child comes back from the store as it was before the transition,
-            // and reaches its final state again.
-            self.registry.withLock { registry in
+            // and reaches its final state again, for its parent if it still waits. One that let
+            // go meanwhile found nothing to cancel: it is cancelled now.
+            let cancel = self.registry.withLock { registry -> Bool in
+                guard watch.isWanted else { return true }
                 if registry.watches[id] == nil { registry.watches[id] = watch }
+                return false
             }
+            if cancel, let cancelling = watch.cancelling { await self.deliverCancelling(cancelling, to: id, settled: nil) }
         }
         return false
     }
