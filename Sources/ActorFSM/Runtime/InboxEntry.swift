@@ -54,7 +54,7 @@ package struct InboxEntry<Definition: MachineDefinition>: Sendable {
     @usableFromInline var postponements: UInt32 = 0
     @usableFromInline let acceptedAt: Timestamp
     /// Identifies the entry, for withdrawal when its sender is cancelled; 0 when it cannot be.
-    @usableFromInline let ticket: UInt64
+    @usableFromInline var ticket: UInt64
     /// The machines whose actions were running in the sender's task, so that a cycle of awaited
     /// sends is detected even when this event is processed later, from the inbox.
     @usableFromInline let senderScope: [ObjectIdentifier]

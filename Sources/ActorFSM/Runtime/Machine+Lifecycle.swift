@@ -124,6 +124,9 @@ extension Machine {
     ///
     /// - Returns: whether the inbox was idle (nothing queued or processing), to tell the core.
     func closeInbox(stopping: Bool) -> Bool {
+        // A parent in memory is gone for good: its children are let go of as when it leaves the
+        // state. A durable one comes back, and links its durable children again.
+        if journal == nil, let timers { leaveChildren(timers) }
         timers?.cancelAll()
         defer { resumeRefusalWatchers() }
         // The delayed posts close first, in the turn of the lock that stops an idle inbox, so

@@ -28,6 +28,8 @@ extension Machine {
         // A state task's result belongs to the state it ran in; postponed, it waits for
         // another state on purpose, so it is no longer dropped as stale there.
         entry.epoch = 0
+        // Nor does it count as the end of that state's child once processed in another.
+        if entry.ticket & Self.childEndTicketFlag != 0 { entry.ticket = 0 }
         postponedCount += 1
         mailbox.withLock { $0.inbox.postpone(entry) }
         if let extras, !extras.postponedWatchers.isEmpty {
