@@ -30,6 +30,11 @@ final package class DurableCoding<Definition: MachineDefinition>: Sendable {
     /// The data a machine starts with when none is given: `()` for a definition without data.
     let emptyData: Definition.Data?
 
+    /// Whether `state`, encoded as `bytes`, runs state tasks.
+    func runsTasks(encoded bytes: [UInt8]) -> Bool {
+        encodedStates.firstIndex(of: bytes).map { runsTasks[$0] } ?? false
+    }
+
     /// A coding whose data goes through `encodeData` and `decodeData` (data of type `Void` has
     /// no bytes, and is not `Codable`).
     init(

@@ -17,6 +17,8 @@ struct JournalState<Definition: MachineDefinition>: Sendable {
     var failure: StoreError?
     var waiters: [(index: UInt64, continuation: CheckedContinuation<StoreError?, Never>)] = []
     var lastWritten: RestorePoint<Definition>?
+    /// Whether the state the newest completed entry holds runs state tasks.
+    var runsTasks = false
     var lastActivity: Int64 = 0
     /// Whether the machine's successor has taken over: nothing more is written.
     var isSealed = false

@@ -23,9 +23,10 @@ extension MachineJournal {
         return (taken.attempt, .nanoseconds(max(0, taken.deadline - now())))
     }
 
-    /// Whether a transition's asynchronous actions run: its intent is written, its completed
-    /// entry not yet.
-    var hasActionsInProgress: Bool { state.withLock { $0.intent != nil } }
+    /// Whether the machine is at work with no event to wait for: a transition's asynchronous
+    /// actions run (its intent is written, its completed entry not yet), or its state runs
+    /// tasks (child machines among them), which a passivation would stop.
+    var isAtWork: Bool { state.withLock { $0.intent != nil || $0.runsTasks } }
 
     package func retriesEnded(number: UInt64) {
         _ = rewriteIntent(of: number, retry: nil)

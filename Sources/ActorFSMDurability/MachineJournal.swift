@@ -39,7 +39,10 @@ package final class MachineJournal<Definition: MachineDefinition>: MachineJourna
         if let restored = recovery?.point {
             initial.timers = restored.timers
             initial.lastWritten = restored
+            initial.runsTasks = (try? coding.encodeState(restored.state)).map(coding.runsTasks(encoded:)) ?? false
         }
+        // A cancellation whose state no longer decodes has no child to send it to.
+        initial.timers.cancels.removeAll { (try? coding.decodeState($0.state)) == nil }
         initial.interrupted = recovery?.interrupted
         if let number = recovery?.interrupted?.number, let retry = recovery?.retry { initial.resumedRetry = (number, retry) }
         state = Locked(initial)
@@ -112,7 +115,10 @@ package final class MachineJournal<Definition: MachineDefinition>: MachineJourna
             guard state.failure == nil, !state.isSealed else { return .success(state.appendedWrites) }
             let ticket = state.processingTicket
             let consumed = state.consuming
-            if kind == .completed { state.completing(ticket: ticket, origin: origin, outcome: outcome) }
+            if kind == .completed {
+                state.completing(ticket: ticket, origin: origin, outcome: outcome)
+                state.runsTasks = runsTasks(stateID)
+            }
             var payload = JournalPayload(
                 kind: kind, outcome: outcome, origin: StoredOrigin(origin), ticket: ticket,
                 fingerprint: coding.fingerprint, schemaVersion: Int64(durability.schemaVersion))
@@ -179,7 +185,7 @@ package final class MachineJournal<Definition: MachineDefinition>: MachineJourna
             payload.timers = last.timers
             let entry = JournalEntry(machine: key, sequenceNumber: last.sequenceNumber,
                                      payload: payload.encoded(machine: key, sequenceNumber: last.sequenceNumber))
-            let inTaskState = coding.encodedStates.indices.contains { coding.runsTasks[$0] && coding.encodedStates[$0] == payload.state }
+            let inTaskState = coding.runsTasks(encoded: payload.state)
             _ = append(JournalWrite(entry: entry, hasPendingWork: last.timers.hasPendingWork || inTaskState), &state)
         }
     }

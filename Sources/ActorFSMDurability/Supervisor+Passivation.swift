@@ -31,7 +31,9 @@ extension Supervisor {
     /// Passivates every machine that has written nothing for `idle`, and, if more than `limit`
     /// machines would stay in memory, the least recently active of them too: the memory of a
     /// supervisor whose machines are mostly idle (finished orders, carts left alone) stays
-    /// bounded, and each comes back on its next event.
+    /// bounded, and each comes back on its next event. A machine at work is not idle: one whose
+    /// asynchronous actions run (or wait to retry), or whose state runs tasks or child machines,
+    /// which it would stop.
     ///
     /// ```swift
     /// await orders.passivateIdle(longerThan: .seconds(600), keepingAtMost: 100_000)
@@ -44,10 +46,10 @@ extension Supervisor {
         let now = durable.durability.wallClock.nanosecondsSince1970()
         let threshold = StoredOrigin.nanoseconds(idle)
         // A machine whose asynchronous actions run (waiting to retry one, say) is not idle: a
-        // passivation would wait for them.
+        // passivation would wait for them. Nor is one whose state's tasks or children run.
         let active = registry.withLock { registry in
             registry.machines.compactMap { id, machine in
-                machine.durableJournal.flatMap { $0.hasActionsInProgress ? nil : (id, $0.lastActivity) }
+                machine.durableJournal.flatMap { $0.isAtWork ? nil : (id, $0.lastActivity) }
             }
         }.sorted { $0.1 < $1.1 }
         var chosen: [ID] = []

@@ -412,6 +412,26 @@ extension DurableChildTests {
     }
 }
 
+extension DurableChildTests {
+    @Test func aParentWaitingForItsChildIsNotPassivated() async throws {
+        let store = InMemoryStore()
+        let held = Gate()
+        let payments = try Supervisor(schema: try Self.paymentSchema(held, captures: Locked(0)), durability: Durability(store: store))
+        let orders = try Supervisor(schema: try Self.orderSchema(payments), durability: Durability(store: store))
+        try await orders.activate(id: "o-13", data: StoredParent.Data(amount: 30))
+        try await orders.activate(id: "o-14", data: StoredParent.Data(amount: 30))
+        try await orders.send(to: "o-13", .pay)
+        await held.untilArrivals(1)
+        // o-14 waits in placed; o-13 waits for its child, and the child for its task.
+        #expect(await orders.passivateIdle(longerThan: .zero) == 1)
+        #expect(orders.machine(id: "o-13") != nil && orders.machine(id: "o-14") == nil)
+        #expect(await payments.passivateIdle(longerThan: .zero) == 0)
+        held.open()
+        await orders.shutdown()
+        await payments.shutdown()
+    }
+}
+
 /// A store as one process of several sees it: the machines in `refusing` are held by another
 /// process, so claiming them gets nothing.
 final class ClaimRefusingStore: MachineStore {
