@@ -11,7 +11,7 @@ enum PostgresSchema {
         DO $$
         BEGIN
             PERFORM pg_advisory_xact_lock(4617245463531);
-            \(namespace.map { "CREATE SCHEMA IF NOT EXISTS \($0);" } ?? "")
+            \(namespace.map { "IF to_regnamespace('\($0)') IS NULL THEN CREATE SCHEMA \($0); END IF;" } ?? "")
             IF to_regclass('actorfsm_leases_pending') IS NOT NULL THEN RETURN; END IF;
             CREATE TABLE IF NOT EXISTS actorfsm_journal (
                 machine text NOT NULL, seq bigint NOT NULL, payload bytea NOT NULL,
