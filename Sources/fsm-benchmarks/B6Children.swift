@@ -15,6 +15,17 @@ enum B6Parent: MachineDefinition {
     typealias Data = Int
 }
 
+/// The parent's schema: each `start` enters `waiting`, whose child (named by the round) ends it.
+func b6ParentSchema(_ children: Supervisor<B6Child>) throws -> Schema<B6Parent> {
+    try Schema<B6Parent>(initial: .idle) {
+        define(.idle) { when(.start) | then(.waiting) | update { $0 += 1 } }
+        define(.waiting, running: .child(in: children, id: { $0.data }, data: { _ in () },
+                                         done: { _, _ in .done }, failed: { _ in nil })) {
+            when(.done) | then(.idle)
+        }
+    }
+}
+
 /// A parent and one child, round trip by round trip (start the child, it finishes, the parent
 /// moves on), beside two plain sends, the yardstick.
 func benchmarkB6Children(_ settings: Settings) async throws -> [Measurement] {
@@ -26,14 +37,7 @@ func benchmarkB6Children(_ settings: Settings) async throws -> [Measurement] {
     return try await measureInTurn([
         Variant(name: "B6 parent and child, round trip") {
             let children = Supervisor(schema: childSchema)
-            let schema = try Schema<B6Parent>(initial: .idle) {
-                define(.idle) { when(.start) | then(.waiting) | update { $0 += 1 } }
-                define(.waiting, running: .child(in: children, id: { $0.data }, data: { _ in () },
-                                                 done: { _, _ in .done }, failed: { _ in nil })) {
-                    when(.done) | then(.idle)
-                }
-            }
-            let parent = Machine(schema: schema, id: 0, data: 0)
+            let parent = Machine(schema: try b6ParentSchema(children), id: 0, data: 0)
             var states = await parent.stateChanges().makeAsyncIterator()
             _ = await states.next()
             let start = clock.now
@@ -48,14 +52,7 @@ func benchmarkB6Children(_ settings: Settings) async throws -> [Measurement] {
             let children = Supervisor(schema: try Schema<B6Child>(initial: .working, final: [.finished]) {
                 define(.working) { when(.finish) | then(.finished) }
             })
-            let schema = try Schema<B6Parent>(initial: .idle) {
-                define(.idle) { when(.start) | then(.waiting) | update { $0 += 1 } }
-                define(.waiting, running: .child(in: children, id: { $0.data }, data: { _ in () },
-                                                 done: { _, _ in .done }, failed: { _ in nil })) {
-                    when(.done) | then(.idle)
-                }
-            }
-            let parent = Machine(schema: schema, id: 0, data: 0)
+            let parent = Machine(schema: try b6ParentSchema(children), id: 0, data: 0)
             var states = await parent.stateChanges().makeAsyncIterator()
             _ = await states.next()
             let start = clock.now

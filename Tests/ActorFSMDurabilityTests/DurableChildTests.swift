@@ -49,11 +49,8 @@ enum StoredParent: MachineDefinition {
     }
 
     @Test func aParentAndChildCrashedMidwayFinishOnceRestored() async throws {
-        let store = InMemoryStore()
-        let captures = Locked(0)
-        let held = Gate()
-        let payments = try Supervisor(schema: try Self.paymentSchema(held, captures: captures), durability: Durability(store: store))
-        let orders = try Supervisor(schema: try Self.orderSchema(payments), durability: Durability(store: store))
+        let shop = try Shop()
+        let (store, captures, held, payments, orders) = (shop.store, shop.captures, shop.held, shop.payments, shop.orders)
         try await orders.activate(id: "o-1", data: StoredParent.Data(amount: 30))
         try await orders.send(to: "o-1", .pay)
         await held.untilArrivals(1)   // the child runs, and waits in authorizing
@@ -72,9 +69,7 @@ enum StoredParent: MachineDefinition {
         // Each supervisor is restored: the child runs once, whoever brings it back first.
         #expect(try await restoredPayments.restoreAll().restored == 1)
         #expect(try await restoredOrders.restoreAll().restored == 1)
-        for await report in reports {
-            if case .transition(let record) = report, record.target == .paid { break }
-        }
+        await Self.awaitTarget(.paid, in: reports)
         #expect(await restoredOrders.machine(id: "o-1")?.state == .paid)
         #expect(captures.withLock { $0 } == 1, "the child captured once")
         let history = try await Durability(store: restarted).history(of: "o-1", schema: try Self.orderSchema(restoredPayments))
@@ -84,14 +79,9 @@ enum StoredParent: MachineDefinition {
     }
 
     @Test func aChildThatFinishesWhileItsParentIsDownHandsItsEndOverOnceTheParentIsBack() async throws {
-        let store = InMemoryStore()
-        let captures = Locked(0)
-        let held = Gate()
-        let payments = try Supervisor(schema: try Self.paymentSchema(held, captures: captures), durability: Durability(store: store))
-        let orders = try Supervisor(schema: try Self.orderSchema(payments), durability: Durability(store: store))
-        try await orders.activate(id: "o-2", data: StoredParent.Data(amount: 30))
-        try await orders.send(to: "o-2", .pay)
-        await held.untilArrivals(1)
+        let shop = try Shop()
+        let (store, captures, held, payments, orders) = (shop.store, shop.captures, shop.held, shop.payments, shop.orders)
+        try await shop.payAndHold("o-2")
         // The parent's process part stops: its durable child runs on, and captures.
         await orders.stop()
         let child = try #require(payments.machine(id: "pay-o-2"))
@@ -104,9 +94,7 @@ enum StoredParent: MachineDefinition {
         let restoredOrders = try Supervisor(schema: try Self.orderSchema(payments), durability: Durability(store: store))
         let reports = restoredOrders.reports()
         #expect(try await restoredOrders.restoreAll().restored == 1)
-        for await report in reports {
-            if case .transition(let record) = report, record.target == .paid { break }
-        }
+        await Self.awaitTarget(.paid, in: reports)
         #expect(captures.withLock { $0 } == 1)
         let history = try await Durability(store: store).history(of: "o-2", schema: try Self.orderSchema(payments))
         #expect(history.compactMap(\.event) == [.pay, .paid])
@@ -115,14 +103,9 @@ enum StoredParent: MachineDefinition {
     }
 
     @Test func leavingTheStateCancelsTheDurableChild() async throws {
-        let store = InMemoryStore()
-        let captures = Locked(0)
-        let held = Gate()
-        let payments = try Supervisor(schema: try Self.paymentSchema(held, captures: captures), durability: Durability(store: store))
-        let orders = try Supervisor(schema: try Self.orderSchema(payments), durability: Durability(store: store))
-        try await orders.activate(id: "o-3", data: StoredParent.Data(amount: 30))
-        try await orders.send(to: "o-3", .pay)
-        await held.untilArrivals(1)
+        let shop = try Shop()
+        let (store, captures, held, payments, orders) = (shop.store, shop.captures, shop.held, shop.payments, shop.orders)
+        try await shop.payAndHold("o-3")
         let child = try #require(payments.machine(id: "pay-o-3"))
         var childStates = await child.stateChanges().makeAsyncIterator()
         try await orders.send(to: "o-3", .cancel)
@@ -187,9 +170,7 @@ enum StoredParent: MachineDefinition {
                                             durability: Durability(store: restarted))
         let restoredReports = restoredOrders.reports()
         #expect(try await restoredOrders.restoreAll().restored == 1)
-        for await report in restoredReports {
-            if case .transition(let record) = report, record.target == .paid { break }
-        }
+        await Self.awaitTarget(.paid, in: restoredReports)
         let history = try await Durability(store: restarted).history(of: "o-4", schema: try Self.joinSchema(restoredFirst, restoredSecond))
         #expect(history.compactMap(\.event) == [.pay, .paid, .paidToo], "each child's end was taken once")
         #expect(await restoredOrders.machine(id: "o-4")?.data.ended == 2)
@@ -218,9 +199,7 @@ enum StoredParent: MachineDefinition {
         var childStates = await child.stateChanges().makeAsyncIterator()
         held.open()
         while let state = await childStates.next(), state != .captured {}
-        for await report in reports {
-            if case .transition(let record) = report, record.target == .paid { break }
-        }
+        await Self.awaitTarget(.paid, in: reports)
         #expect(captures.withLock { $0 } == 1)
         await orders.shutdown()
         await payments.shutdown()
@@ -230,14 +209,9 @@ enum StoredParent: MachineDefinition {
 
 extension DurableChildTests {
     @Test func aCancellationACrashCutShortIsSentAgainOnRestore() async throws {
-        let store = InMemoryStore()
-        let captures = Locked(0)
-        let held = Gate()
-        let payments = try Supervisor(schema: try Self.paymentSchema(held, captures: captures), durability: Durability(store: store))
-        let orders = try Supervisor(schema: try Self.orderSchema(payments), durability: Durability(store: store))
-        try await orders.activate(id: "o-7", data: StoredParent.Data(amount: 30))
-        try await orders.send(to: "o-7", .pay)
-        await held.untilArrivals(1)
+        let shop = try Shop()
+        let (store, captures, held, payments, orders) = (shop.store, shop.captures, shop.held, shop.payments, shop.orders)
+        try await shop.payAndHold("o-7")
         _ = try await store.entries(of: "pay-o-7")
         // The parent's entry that leaves the state is committed; the child's cancellation is not.
         store.holdCommits(afterWrites: 1)
@@ -274,18 +248,12 @@ extension DurableChildTests {
 
 extension DurableChildTests {
     @Test func aChildWhoseFinalEntryAnOutageRefusedHandsItsEndOverOnceTheStoreWorks() async throws {
-        let store = InMemoryStore()
-        let captures = Locked(0)
-        let held = Gate()
         let watch = StoreWatch()
-        let payments = try Supervisor(schema: try Self.paymentSchema(held, captures: captures), durability: Durability(store: store),
-                                      configuration: SupervisorConfiguration(machine: MachineConfiguration(instrument: watch)))
-        let orders = try Supervisor(schema: try Self.orderSchema(payments), durability: Durability(store: store))
+        let shop = try Shop(instrument: watch)
+        let (store, captures, held, payments, orders) = (shop.store, shop.captures, shop.held, shop.payments, shop.orders)
         var lines = watch.lines.makeAsyncIterator()
         let reports = orders.reports()
-        try await orders.activate(id: "o-8", data: StoredParent.Data(amount: 30))
-        try await orders.send(to: "o-8", .pay)
-        await held.untilArrivals(1)
+        try await shop.payAndHold("o-8")
         store.beginOutage()
         held.open()
         // The child captures, but its final entry is refused: its end is not handed over.
@@ -294,9 +262,7 @@ extension DurableChildTests {
         // Restored from the store, the child captures again (its first capture was never
         // written), and only that end reaches the parent.
         #expect(await lines.skip(to: "restored pay-o-8"))
-        for await report in reports {
-            if case .transition(let record) = report, record.target == .paid { break }
-        }
+        await Self.awaitTarget(.paid, in: reports)
         let history = try await Durability(store: store).history(of: "o-8", schema: try Self.orderSchema(payments))
         #expect(history.compactMap(\.event) == [.pay, .paid])
         let child = try await Durability(store: store).history(of: "pay-o-8", schema: try Self.paymentSchema(held, captures: captures))
@@ -307,14 +273,9 @@ extension DurableChildTests {
 
     @Test(arguments: ["stop", "shutdown"])
     func parentAndChildInterruptedMidwayFinishOnceRestored(_ interruption: String) async throws {
-        let store = InMemoryStore()
-        let captures = Locked(0)
-        let held = Gate()
-        let payments = try Supervisor(schema: try Self.paymentSchema(held, captures: captures), durability: Durability(store: store))
-        let orders = try Supervisor(schema: try Self.orderSchema(payments), durability: Durability(store: store))
-        try await orders.activate(id: "o-9", data: StoredParent.Data(amount: 30))
-        try await orders.send(to: "o-9", .pay)
-        await held.untilArrivals(1)
+        let shop = try Shop()
+        let (store, captures, held, payments, orders) = (shop.store, shop.captures, shop.held, shop.payments, shop.orders)
+        try await shop.payAndHold("o-9")
         if interruption == "stop" {
             await orders.stop()
             await payments.stop()
@@ -332,9 +293,7 @@ extension DurableChildTests {
         let restoredOrders = try Supervisor(schema: try Self.orderSchema(restoredPayments), durability: Durability(store: store))
         let reports = restoredOrders.reports()
         #expect(try await restoredOrders.restoreAll().restored == 1)
-        for await report in reports {
-            if case .transition(let record) = report, record.target == .paid { break }
-        }
+        await Self.awaitTarget(.paid, in: reports)
         let history = try await Durability(store: store).history(of: "o-9", schema: try Self.orderSchema(restoredPayments))
         #expect(history.compactMap(\.event) == [.pay, .paid])
         #expect(captures.withLock { $0 } == 1)
@@ -390,9 +349,7 @@ extension DurableChildTests {
         try await orders.send(to: "o-11", .pay)
         #expect(payments.machine(id: "pay-o-11") == nil, "the child cannot be made while its store is down")
         paymentStore.endOutage()
-        for await report in reports {
-            if case .transition(let record) = report, record.target == .paid { break }
-        }
+        await Self.awaitTarget(.paid, in: reports)
         #expect(captures.withLock { $0 } == 1)
         await orders.shutdown()
         await payments.shutdown()
@@ -429,6 +386,39 @@ extension DurableChildTests {
         held.open()
         await orders.shutdown()
         await payments.shutdown()
+    }
+}
+
+/// A store with a supervisor of payments, whose capture waits for `held`, and one of the orders
+/// that run them as children.
+struct Shop {
+    let store: InMemoryStore
+    let captures = Locked(0)
+    let held = Gate()
+    let payments: Supervisor<StoredPayment>
+    let orders: Supervisor<StoredParent>
+
+    init(store: InMemoryStore = InMemoryStore(), instrument: (any Instrument)? = nil) throws {
+        self.store = store
+        payments = try Supervisor(schema: try DurableChildTests.paymentSchema(held, captures: captures), durability: Durability(store: store),
+                                  configuration: SupervisorConfiguration(machine: MachineConfiguration(instrument: instrument)))
+        orders = try Supervisor(schema: try DurableChildTests.orderSchema(payments), durability: Durability(store: store))
+    }
+
+    /// Makes order `id` and pays it: returns once its payment child waits for `held`.
+    func payAndHold(_ id: String) async throws {
+        try await orders.activate(id: id, data: StoredParent.Data(amount: 30))
+        try await orders.send(to: id, .pay)
+        await held.untilArrivals(1)
+    }
+}
+
+extension DurableChildTests {
+    /// Returns once `reports` say an order reached `target`.
+    static func awaitTarget(_ target: StoredParent.State, in reports: Subscription<SupervisorReport<StoredParent>>) async {
+        for await report in reports {
+            if case .transition(let record) = report, record.target == target { break }
+        }
     }
 }
 

@@ -123,16 +123,7 @@ struct GatewayDown: Error {}
         // The child waits in authorizing; the order is cancelled meanwhile.
         await hold.untilArrivals(1)
         try await order.send(.cancel)
-        var seen: [String] = []
-        for await report in reports {
-            switch report {
-            case .transition(let record): seen.append("\(record.target)")
-            case .terminated: seen.append("terminated")
-            default: continue
-            }
-            if seen.last == "terminated" { break }
-        }
-        #expect(seen == ["voided", "terminated"])
+        #expect(await Self.targetsUntilTerminated(reports) == ["voided", "terminated"])
         #expect(await order.state == .cancelled)
         hold.open()
     }
@@ -200,16 +191,7 @@ struct GatewayDown: Error {}
         try await order.send(.pay)
         await hold.untilArrivals(1)
         await order.stop()
-        var seen: [String] = []
-        for await report in reports {
-            switch report {
-            case .transition(let record): seen.append("\(record.target)")
-            case .terminated: seen.append("terminated")
-            default: continue
-            }
-            if seen.last == "terminated" { break }
-        }
-        #expect(seen == ["voided", "terminated"])
+        #expect(await Self.targetsUntilTerminated(reports) == ["voided", "terminated"])
         #expect(payments.count == 0)
         hold.open()
     }
@@ -276,6 +258,20 @@ struct GatewayDown: Error {}
         let states = await order.stateChanges()
         try await order.send(.pay)
         #expect(try await first(3, of: states) == [.placed, .paying, .failed])
+    }
+
+    /// The targets of the child supervisor's records, then "terminated", once a child leaves it.
+    static func targetsUntilTerminated(_ reports: Subscription<SupervisorReport<PaymentChild>>) async -> [String] {
+        var seen: [String] = []
+        for await report in reports {
+            switch report {
+            case .transition(let record): seen.append("\(record.target)")
+            case .terminated: seen.append("terminated")
+            default: continue
+            }
+            if seen.last == "terminated" { break }
+        }
+        return seen
     }
 
     @Test func diagramsNameAStatesChildren() throws {
