@@ -2,6 +2,7 @@ import ActorFSM
 import ActorFSMDurability
 import ActorFSMPostgres
 import ActorFSMTesting
+import Foundation
 import Testing
 
 /// Enables a test when a PostgreSQL server can start here; otherwise the test is skipped, with
@@ -13,9 +14,28 @@ package let needsPostgres = ConditionTrait.enabled(
 /// Runs `body` with a new PostgreSQL server, stopped and removed afterwards, however `body` ends.
 /// Not generic: a closure with a result type to infer is slow to type-check.
 package func withPostgres(_ body: (TemporaryPostgres) async throws -> Void) async throws {
-    let server = try TemporaryPostgres.start()
-    defer { server.stop() }
-    try await body(server)
+    let server = try await offThePool { try TemporaryPostgres.start() }
+    do {
+        try await body(server)
+    } catch {
+        try await offThePool { server.stop() }
+        throw error
+    }
+    try await offThePool { server.stop() }
+}
+
+/// Runs `work`, which blocks for a while (it starts, stops or restarts a server), on a thread of
+/// its own: on one of the cooperative pool's few threads it would hold up every other test,
+/// and tests with time limits would fail for it.
+package func offThePool<Value: Sendable>(_ work: @escaping @Sendable () throws -> Value) async throws -> Value {
+    try await withCheckedThrowingContinuation { continuation in
+        // Named like the stores' threads, which tests that count threads leave out.
+        let thread = Thread {
+            Thread.current.name = "actorfsm-block"
+            continuation.resume(with: Result { try work() })
+        }
+        thread.start()
+    }
 }
 
 extension PostgresStore {
