@@ -63,11 +63,11 @@ enum PostgresOrder: MachineDefinition {
         try await orders.activate(id: "o-1", data: PostgresOrder.Data())
         try await orders.send(to: "o-1", .pay)
         await gate.untilArrivals(1)
-        try await offThePool { try server.kill() }
+        try await serverWork { try server.kill() }
         gate.open()
         // The child captures, but cannot write it.
         #expect(await lines.skip(to: "unavailable pay-o-1"))
-        try await offThePool { try server.restart() }
+        try await serverWork { try server.restart() }
         // The orders' connection was dropped too: its next statements fail until it reconnects,
         // which happens here rather than on the parent's next write.
         var reconnected = false

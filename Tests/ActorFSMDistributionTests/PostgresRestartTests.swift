@@ -47,11 +47,11 @@ import TestSupport
         // Each confirmation's intent is committed and its action waits at the hold.
         let confirming = ids.map { id in Task { try await payments.send(to: id, .confirm) } }
         await gateway.waitForCalls(ids.count)
-        try await offThePool { try server.kill() }
+        try await serverWork { try server.kill() }
         clock.advance(by: .seconds(60))      // every payment timeout falls due meanwhile
         hold.open()
         for sent in confirming { _ = await sent.result }
-        try await offThePool { try server.restart() }
+        try await serverWork { try server.restart() }
         // Each time the supervisor finds the store unavailable it waits: move its clock on.
         var restored: Set<String> = []
         while restored.count < ids.count, let line = await lines.next() {

@@ -45,10 +45,10 @@ enum RetriedCharge: MachineDefinition {
         try await orders.activate(id: "o-1")
         try orders.tryPost(to: "o-1", .submit)
         await clock.waitUntilSleeping(count: 1)   // attempt 1 failed; attempt 2's wait is written
-        try await offThePool { try server.kill() }
+        try await serverWork { try server.kill() }
         clock.advance(by: .seconds(1))            // attempt 2 fails; its wait cannot be written
         #expect(await lines.skip(to: "unavailable o-1"))
-        try await offThePool { try server.restart() }
+        try await serverWork { try server.restart() }
         // The supervisor asks the store again while the time passes, until it restores the machine.
         var restored = false
         await clock.waitUntilSleeping(count: 1)

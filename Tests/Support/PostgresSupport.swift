@@ -14,14 +14,27 @@ package let needsPostgres = ConditionTrait.enabled(
 /// Runs `body` with a new PostgreSQL server, stopped and removed afterwards, however `body` ends.
 /// Not generic: a closure with a result type to infer is slow to type-check.
 package func withPostgres(_ body: (TemporaryPostgres) async throws -> Void) async throws {
-    let server = try await offThePool { try TemporaryPostgres.start() }
+    let server = try await serverWork { try TemporaryPostgres.start() }
     do {
         try await body(server)
     } catch {
-        try await offThePool { server.stop() }
+        try await serverWork { server.stop() }
         throw error
     }
-    try await offThePool { server.stop() }
+    try await serverWork { server.stop() }
+}
+
+/// How many servers start or stop at once. Making a cluster takes about a second of CPU, in
+/// processes of its own: twenty at once on two cores left this process's threads a tenth of
+/// the machine for seconds on end, long enough for tests with time limits to fail.
+private let serverPermits = Permits(2)
+
+/// Runs `work`, which starts, stops or restarts a server, off the pool and within
+/// ``serverPermits``.
+package func serverWork<Value: Sendable>(_ work: @escaping @Sendable () throws -> Value) async throws -> Value {
+    await serverPermits.acquire()
+    defer { serverPermits.release() }
+    return try await offThePool(work)
 }
 
 /// Runs `work`, which blocks for a while (it starts, stops or restarts a server), on a thread of

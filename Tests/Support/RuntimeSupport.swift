@@ -95,3 +95,40 @@ package final class ManualInstant: Sendable {
     package var now: ContinuousClock.Instant { instant.withLock { $0 } }
     package func advance(by duration: Duration) { instant.withLock { $0 += duration } }
 }
+
+/// A counting semaphore for tasks: at most `count` hold a permit at once, and the others wait,
+/// suspended, in arrival order.
+package final class Permits: Sendable {
+    private let state: Locked<(free: Int, waiters: [CheckedContinuation<Void, Never>])>
+
+    package init(_ count: Int) {
+        state = Locked((count, []))
+    }
+
+    /// Returns once the caller holds a permit.
+    package func acquire() async {
+        await withCheckedContinuation { continuation in
+            let granted = state.withLock { state in
+                guard state.free > 0 else {
+                    state.waiters.append(continuation)
+                    return false
+                }
+                state.free -= 1
+                return true
+            }
+            if granted { continuation.resume() }
+        }
+    }
+
+    /// Gives a permit back: to the longest waiting task, if any.
+    package func release() {
+        let next = state.withLock { state -> CheckedContinuation<Void, Never>? in
+            if state.waiters.isEmpty {
+                state.free += 1
+                return nil
+            }
+            return state.waiters.removeFirst()
+        }
+        next?.resume()
+    }
+}
