@@ -308,6 +308,11 @@ let configuration = MachineConfiguration<OrderState>(instrument: FailureLog())
         print(turnstile.dot(name: "Turnstile"))   // render with `dot -Tsvg`
     }
 
+    func schemaDescription() {
+        let description = SchemaDescription(turnstile, name: "Turnstile")
+        print(description.dot(counts: ["locked": 12, "unlocked": 3]))
+    }
+
     func subscription(machine: Machine<NumberedTurnstile>) async {
         let records = await machine.records()
         for await record in records { print(record) }

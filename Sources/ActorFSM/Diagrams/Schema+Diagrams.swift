@@ -11,19 +11,7 @@ extension Schema {
     /// print(turnstile.dot(name: "Turnstile"))   // render with `dot -Tsvg`
     /// ```
     public func dot(name: String = "Schema") -> String {
-        let model = DiagramModel(self)
-        var lines = ["digraph \(DOT.quote(name)) {", "    rankdir=LR;", "    node [shape=box, style=rounded];",
-                     "    __start [shape=point, label=\"\"];"]
-        for node in model.nodes {
-            let label = ([node.label] + node.notes).map(DOT.escape).joined(separator: "\\n")
-            lines.append("    \(node.id) [label=\"\(label)\"];")
-        }
-        lines.append("    __start -> \(model.initial);")
-        for edge in model.edges {
-            lines.append("    \(edge.from) -> \(edge.to) [label=\"\(DOT.escape(edge.label))\"];")
-        }
-        lines.append("}")
-        return lines.joined(separator: "\n") + "\n"
+        SchemaDescription(self).dot(name: name)
     }
 
     /// The schema as a Mermaid `stateDiagram-v2`, which GitHub renders in Markdown.
@@ -32,17 +20,55 @@ extension Schema {
     /// with its event, predicates and condition marker, loops for `then()`, and a note per state
     /// with entry or exit actions.
     public func mermaid() -> String {
-        let model = DiagramModel(self)
+        SchemaDescription(self).mermaid()
+    }
+}
+
+extension SchemaDescription {
+    /// The schema as a Graphviz DOT digraph, as ``Schema/dot(name:)`` draws it, with the number
+    /// of machines in each state of `counts` (keyed by state name) under that state's name.
+    ///
+    /// - Parameters:
+    ///   - name: the graph's name; the definition's name by default.
+    ///   - counts: how many machines are in each state; states not in it show no count.
+    public func dot(name: String? = nil, counts: [String: Int] = [:]) -> String {
+        var lines = ["digraph \(DOT.quote(name ?? self.name)) {", "    rankdir=LR;", "    node [shape=box, style=rounded];",
+                     "    __start [shape=point, label=\"\"];"]
+        for (index, state) in states.enumerated() {
+            var parts = [state.name] + state.notes
+            if let count = counts[state.name] { parts.append(Self.machines(count)) }
+            lines.append("    s\(index) [label=\"\(parts.map(DOT.escape).joined(separator: "\\n"))\"];")
+        }
+        lines.append("    __start -> s\(initial);")
+        for edge in transitions {
+            lines.append("    s\(edge.source) -> s\(edge.target) [label=\"\(DOT.escape(edge.label))\"];")
+        }
+        lines.append("}")
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// The schema as a Mermaid `stateDiagram-v2`, as ``Schema/mermaid()`` draws it, with the
+    /// number of machines in each state of `counts` (keyed by state name) after its name.
+    ///
+    /// - Parameter counts: how many machines are in each state; states not in it show no count.
+    public func mermaid(counts: [String: Int] = [:]) -> String {
         var lines = ["stateDiagram-v2"]
-        for node in model.nodes { lines.append("    state \"\(Mermaid.escape(node.label))\" as \(node.id)") }
-        lines.append("    [*] --> \(model.initial)")
-        for edge in model.edges { lines.append("    \(edge.from) --> \(edge.to) : \(Mermaid.escape(edge.label))") }
-        for node in model.nodes where !node.notes.isEmpty {
-            lines.append("    note right of \(node.id)")
-            lines += node.notes.map { "        \(Mermaid.escape($0))" }
+        for (index, state) in states.enumerated() {
+            let label = counts[state.name].map { "\(state.name) (\(Self.machines($0)))" } ?? state.name
+            lines.append("    state \"\(Mermaid.escape(label))\" as s\(index)")
+        }
+        lines.append("    [*] --> s\(initial)")
+        for edge in transitions { lines.append("    s\(edge.source) --> s\(edge.target) : \(Mermaid.escape(edge.label))") }
+        for (index, state) in states.enumerated() where !state.notes.isEmpty {
+            lines.append("    note right of s\(index)")
+            lines += state.notes.map { "        \(Mermaid.escape($0))" }
             lines.append("    end note")
         }
         return lines.joined(separator: "\n") + "\n"
+    }
+
+    private static func machines(_ count: Int) -> String {
+        "\(count) machine\(count == 1 ? "" : "s")"
     }
 }
 
