@@ -18,6 +18,8 @@ final package class DurableCoding<Definition: MachineDefinition>: Sendable {
     /// Whether each state, by state id, runs state tasks (child machines among them): a
     /// machine there has work to do with no new event.
     let runsTasks: [Bool]
+    /// The schema as the store keeps it: names, final states and timeouts of the states.
+    package let stored: StoredSchema
     let predicateTypes: [(name: String, cases: [any MatchingPredicate])]
     package let key: @Sendable (Definition.ID) -> String
     package let id: @Sendable (String) -> Definition.ID?
@@ -47,13 +49,12 @@ final package class DurableCoding<Definition: MachineDefinition>: Sendable {
         self.durability = durability
         self.codec = codec
         let storage = schema.storage
-        encodedStates = try storage.states.map { try codec.encode($0) }
+        let stored = try StoredSchema(schema: schema, codec: codec, schemaVersion: durability.schemaVersion)
+        self.stored = stored
+        encodedStates = stored.encodedStates
         runsTasks = storage.states.map { schema.taskCount(of: $0) > 0 }
         predicateTypes = storage.table.predicateTypes.map { ($0.name, $0.cases) }
-        var hash = FNV1a()
-        for state in encodedStates { hash.add(state) }
-        for type in predicateTypes { hash.add(Array(type.name.utf8)) }
-        fingerprint = hash.value
+        fingerprint = UInt64(stored.fingerprint, radix: 16) ?? 0
         key = { $0.description }
         id = { Definition.ID($0) }
         encodeState = { try codec.encode($0) }
@@ -63,6 +64,15 @@ final package class DurableCoding<Definition: MachineDefinition>: Sendable {
         self.encodeData = encodeData
         self.decodeData = decodeData
         self.emptyData = emptyData
+    }
+
+    /// The summary of a machine whose newest completed entry is `payload`, in the state with
+    /// id `stateID` (-1 for a state the schema does not list).
+    func summary(of payload: JournalPayload, stateID: Int32) -> MachineSummary {
+        guard stateID >= 0 else { return stored.summary(of: payload) }
+        let state = stored.description.states[Int(stateID)]
+        return MachineSummary(of: payload, state: state.name, isFinal: state.isFinal, timeouts: state.timeouts,
+                              fingerprint: stored.fingerprint)
     }
 
     /// `predicates` as stored: the predicates of the schema's types, by type name and case.

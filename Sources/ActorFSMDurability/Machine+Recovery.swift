@@ -84,9 +84,12 @@ extension DurableCoding where Definition.State: Codable, Definition.Event: Codab
         }
     }
 
+    /// Makes a coding with `body`, and hands its schema's description to a store that keeps them.
     private static func make(key: String, _ body: () throws -> DurableCoding) throws(DurabilityError) -> DurableCoding {
         do {
-            return try body()
+            let coding = try body()
+            (coding.durability.store as? any SchemaRecording)?.record(coding.stored)
+            return coding
         } catch {
             throw DurabilityError(.undecodable, machine: key, detail: "the schema's states cannot be encoded: \(error)")
         }

@@ -118,6 +118,7 @@ package final class MachineJournal<Definition: MachineDefinition>: MachineJourna
             if kind == .completed {
                 state.completing(ticket: ticket, origin: origin, outcome: outcome)
                 state.runsTasks = runsTasks(stateID)
+                state.timers.lastTransition = now() / 1_000_000
             }
             var payload = JournalPayload(
                 kind: kind, outcome: outcome, origin: StoredOrigin(origin), ticket: ticket,
@@ -141,7 +142,9 @@ package final class MachineJournal<Definition: MachineDefinition>: MachineJourna
                                      payload: payload.encoded(machine: key, sequenceNumber: sequenceNumber))
             return .success(append(JournalWrite(entry: entry, removingEntriesBelow: removing, consumedForwardedEvent: consumed,
                                                 hasPendingWork: kind == .intent || state.timers.hasPendingWork
-                                                    || runsTasks(stateID)), &state))
+                                                    || runsTasks(stateID),
+                                                summary: kind == .completed ? coding.summary(of: payload, stateID: stateID) : nil),
+                                   &state))
         }
         switch written {
         case .success(let index): return index
@@ -186,7 +189,8 @@ package final class MachineJournal<Definition: MachineDefinition>: MachineJourna
             let entry = JournalEntry(machine: key, sequenceNumber: last.sequenceNumber,
                                      payload: payload.encoded(machine: key, sequenceNumber: last.sequenceNumber))
             let inTaskState = coding.runsTasks(encoded: payload.state)
-            _ = append(JournalWrite(entry: entry, hasPendingWork: last.timers.hasPendingWork || inTaskState), &state)
+            _ = append(JournalWrite(entry: entry, hasPendingWork: last.timers.hasPendingWork || inTaskState,
+                                    summary: coding.stored.summary(of: payload)), &state)
         }
     }
 

@@ -63,19 +63,29 @@ public struct JournalWrite: Sendable {
     /// this intent starts. A store that several processes share restores such machines as soon
     /// as it takes them over from a dead process; the others wait for their next event.
     public let hasPendingWork: Bool
+    /// The machine's state, status and times once this entry is its newest, for a store that
+    /// lists machines (see ``StoreInspection``) to keep in the same commit; `nil` if the entry
+    /// changes none of them (an intent).
+    public let summary: MachineSummary?
 
     /// A write of `entry` that removes the machine's entries numbered below `removingEntriesBelow`.
-    public init(entry: JournalEntry, removingEntriesBelow: UInt64 = 0, hasPendingWork: Bool = false) {
+    public init(
+        entry: JournalEntry, removingEntriesBelow: UInt64 = 0, hasPendingWork: Bool = false, summary: MachineSummary? = nil
+    ) {
         self.init(entry: entry, removingEntriesBelow: removingEntriesBelow, consumedForwardedEvent: 0,
-                  hasPendingWork: hasPendingWork)
+                  hasPendingWork: hasPendingWork, summary: summary)
     }
 
     /// A write that also marks the delivered event `consumedForwardedEvent` recorded.
-    package init(entry: JournalEntry, removingEntriesBelow: UInt64, consumedForwardedEvent: Int64, hasPendingWork: Bool) {
+    package init(
+        entry: JournalEntry, removingEntriesBelow: UInt64, consumedForwardedEvent: Int64, hasPendingWork: Bool,
+        summary: MachineSummary?
+    ) {
         self.entry = entry
         self.removingEntriesBelow = removingEntriesBelow
         self.consumedForwardedEvent = consumedForwardedEvent
         self.hasPendingWork = hasPendingWork
+        self.summary = summary
     }
 }
 

@@ -20,6 +20,9 @@ struct StoredTimers: Equatable {
     /// Child machines the machine left before they had their cancelling event. Written after
     /// the timers, only when there are some.
     var cancels: [StoredCancel] = []
+    /// When the machine last completed a transition, in milliseconds since 1970 (0 if not
+    /// known): written in the trailer of completed entries, for histories and listings.
+    var lastTransition: Int64 = 0
 
     init() {}
 
@@ -44,6 +47,10 @@ struct StoredTimers: Equatable {
             writer.varint(UInt64(cancels.count))
             for cancel in cancels { cancel.write(to: &writer) }
         }
+        if lastTransition > 0 {
+            writer.byte(3)
+            writer.varint(UInt64(lastTransition))
+        }
     }
 
     /// Reads what ``writeTrailer(to:)`` wrote, up to the end of the entry.
@@ -56,6 +63,8 @@ struct StoredTimers: Equatable {
                 let count = try reader.varint()
                 guard count < 1_000_000 else { throw ByteReader.Truncated() }
                 for _ in 0..<count { cancels.append(try StoredCancel(from: &reader)) }
+            case 3:
+                lastTransition = Int64(clamping: try reader.varint())
             default:
                 throw ByteReader.Truncated()
             }

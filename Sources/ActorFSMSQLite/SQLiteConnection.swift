@@ -5,8 +5,10 @@ import CSQLite
 /// One SQLite connection with the store's prepared statements. Used only on the store's
 /// thread (and by `SQLiteStore.init` before that thread starts).
 final class SQLiteConnection {
-    private let database: OpaquePointer
-    private let path: String
+    let database: OpaquePointer
+    let path: String
+    /// The machines' summaries and the schemas: prepared when the connection writes.
+    var summaries: SQLiteSummaries?
     private var insert: OpaquePointer?
     private var removeBelow: OpaquePointer?
     private var latest: OpaquePointer?
@@ -17,10 +19,12 @@ final class SQLiteConnection {
     private var rollback: OpaquePointer?
     private var isClosed = false
 
-    /// Opens (creating if need be) the database at `path`, in WAL mode, fsyncing each commit.
-    init(path: String) throws(StoreError) {
+    /// Opens (creating if need be) the database at `path`, in WAL mode, fsyncing each commit;
+    /// or, `readOnly`, opens a store that is there for reading beside its writer.
+    init(path: String, readOnly: Bool = false) throws(StoreError) {
         var handle: OpaquePointer?
-        let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX
+        let flags = readOnly ? SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX
+            : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX
         let opened = sqlite3_open_v2(path, &handle, flags, nil)
         guard opened == SQLITE_OK, let handle else {
             let message = handle.map { String(cString: sqlite3_errmsg($0)) } ?? "error \(opened)"
@@ -30,9 +34,14 @@ final class SQLiteConnection {
         database = handle
         self.path = path
         do {
-            // Exclusive locking before WAL: SQLite then keeps the WAL index in memory rather than
-            // in a shared-memory file, and no other connection can read or write the file.
-            try execute("PRAGMA locking_mode = EXCLUSIVE")
+            if readOnly {
+                // A reader waits a little for the writer's checkpoint rather than failing.
+                sqlite3_busy_timeout(handle, 2_000)
+                try prepareReading()
+                return
+            }
+            // Normal locking, so that readers (the inspection tool) can read beside the one
+            // writer that the store's file lock lets in.
             try execute("PRAGMA journal_mode = WAL")
             try execute("PRAGMA synchronous = FULL")
             // A 64 MiB page cache keeps the journal's index in memory for hundreds of thousands of
@@ -48,9 +57,8 @@ final class SQLiteConnection {
                 """)
             insert = try prepare("INSERT OR REPLACE INTO journal (machine, sequence, payload) VALUES (?1, ?2, ?3)")
             removeBelow = try prepare("DELETE FROM journal WHERE machine = ?1 AND sequence < ?2")
-            latest = try prepare("SELECT sequence, payload FROM journal WHERE machine = ?1 ORDER BY sequence DESC LIMIT ?2")
-            all = try prepare("SELECT sequence, payload FROM journal WHERE machine = ?1 ORDER BY sequence")
-            machines = try prepare("SELECT DISTINCT machine FROM journal ORDER BY machine")
+            summaries = try SQLiteSummaries(self)
+            try prepareReading()
             begin = try prepare("BEGIN IMMEDIATE")
             end = try prepare("COMMIT")
             rollback = try prepare("ROLLBACK")
@@ -60,9 +68,18 @@ final class SQLiteConnection {
         }
     }
 
+    /// Prepares the statements that read the journal.
+    private func prepareReading() throws(StoreError) {
+        latest = try prepare("SELECT sequence, payload FROM journal WHERE machine = ?1 ORDER BY sequence DESC LIMIT ?2")
+        all = try prepare("SELECT sequence, payload FROM journal WHERE machine = ?1 ORDER BY sequence")
+        machines = try prepare("SELECT DISTINCT machine FROM journal ORDER BY machine")
+    }
+
     func close() {
         guard !isClosed else { return }
         isClosed = true
+        summaries?.finalize()
+        summaries = nil
         for statement in [insert, removeBelow, latest, all, machines, begin, end, rollback] { sqlite3_finalize(statement) }
         insert = nil
         removeBelow = nil
@@ -80,6 +97,7 @@ final class SQLiteConnection {
         guard !isClosed else { throw StoreError("the store \(path) is closed") }
         try run(begin) { _ in }
         do {
+            try summaries?.writePendingSchemas()
             for write in writes {
                 let entry = write.entry
                 try run(insert) { statement in
@@ -89,6 +107,7 @@ final class SQLiteConnection {
                         _ = sqlite3_bind_blob(statement, 3, bytes.baseAddress, Int32(bytes.count), transient)
                     }
                 }
+                if let summary = write.summary { try summaries?.write(summary, of: entry) }
                 if write.removingEntriesBelow > 0 {
                     try run(removeBelow) { statement in
                         sqlite3_bind_text(statement, 1, entry.machine, -1, transient)
@@ -97,8 +116,10 @@ final class SQLiteConnection {
                 }
             }
             try run(end) { _ in }
+            summaries?.committed()
         } catch {
             try? run(rollback) { _ in }
+            summaries?.rolledBack()
             throw error
         }
     }
@@ -129,11 +150,11 @@ final class SQLiteConnection {
 
     // MARK: - Statements
 
-    private func execute(_ sql: String) throws(StoreError) {
+    func execute(_ sql: String) throws(StoreError) {
         guard sqlite3_exec(database, sql, nil, nil, nil) == SQLITE_OK else { throw failure(sql) }
     }
 
-    private func prepare(_ sql: String) throws(StoreError) -> OpaquePointer {
+    func prepare(_ sql: String) throws(StoreError) -> OpaquePointer {
         var statement: OpaquePointer?
         guard sqlite3_prepare_v3(database, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &statement, nil) == SQLITE_OK,
               let statement
@@ -141,11 +162,11 @@ final class SQLiteConnection {
         return statement
     }
 
-    private func run(_ statement: OpaquePointer?, bind: (OpaquePointer) -> Void) throws(StoreError) {
+    func run(_ statement: OpaquePointer?, bind: (OpaquePointer) -> Void) throws(StoreError) {
         try query(statement, bind: bind) { _ in }
     }
 
-    private func query(
+    func query(
         _ statement: OpaquePointer?, bind: (OpaquePointer) -> Void, row: (OpaquePointer) -> Void
     ) throws(StoreError) {
         guard let statement else { throw StoreError("the store \(path) is closed") }
@@ -163,7 +184,7 @@ final class SQLiteConnection {
         }
     }
 
-    private func failure(_ sql: String) -> StoreError {
+    func failure(_ sql: String) -> StoreError {
         let code = sqlite3_errcode(database)
         let message = String(cString: sqlite3_errmsg(database))
         let locked = code == SQLITE_BUSY || code == SQLITE_LOCKED
@@ -172,4 +193,4 @@ final class SQLiteConnection {
 }
 
 /// SQLite's `SQLITE_TRANSIENT`: copy the bound bytes, which Swift may move after the call.
-private let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
+let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)

@@ -33,7 +33,7 @@ public final class SQLiteStore: MachineStore {
     public let codec: any DurableCodec
     /// The database file.
     public let path: String
-    private let thread: StoreThread<StoreOperation<SQLiteConnection>>
+    let thread: StoreThread<StoreOperation<SQLiteConnection>>
     private let lock: FileLock
 
     /// Opens the store at `path`, creating it if need be, or, with `mustExist`, only a store
@@ -111,7 +111,7 @@ public final class SQLiteStore: MachineStore {
         try await read { connection throws(StoreError) in try connection.machineIDs() }
     }
 
-    private func read<Value: Sendable>(
+    func read<Value: Sendable>(
         _ body: @escaping @Sendable (SQLiteConnection) throws(StoreError) -> Value
     ) async throws(StoreError) -> Value {
         try await thread.run(closed: StoreError("the store \(path) is closed"), body)

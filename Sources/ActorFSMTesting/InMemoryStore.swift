@@ -20,11 +20,20 @@ public final class InMemoryStore: MachineStore {
     fileprivate enum Operation: Sendable {
         case write(JournalWrite, @Sendable (StoreError?) -> Void)
         case release
-        case read(@Sendable (Result<[String: [UInt64: [UInt8]]], StoreError>) -> Void)
+        case read(@Sendable (Result<Kept, StoreError>) -> Void)
+    }
+
+    /// What the store keeps, and a crash leaves behind: the journals, the machines' summaries
+    /// and the schemas' descriptions.
+    fileprivate struct Kept: Sendable {
+        var journals: [String: [UInt64: [UInt8]]] = [:]
+        var machines: [String: StoredMachine] = [:]
+        var schemas: [String: StoredSchema] = [:]
+        var lastChange: Int64 = 0
     }
 
     private struct Contents: Sendable {
-        var journals: [String: [UInt64: [UInt8]]] = [:]
+        var kept = Kept()
         var isHeld = false
         /// Writes still committed before the store holds the rest; `nil` for no limit.
         var allowance: Int?
@@ -45,12 +54,12 @@ public final class InMemoryStore: MachineStore {
 
     /// An empty store; each commit takes `commitDelay`, as a slow disk's fsync would.
     public convenience init(codec: any DurableCodec = JSONCodec(), commitDelay: Duration = .zero) {
-        self.init(codec: codec, journals: [:], commitDelay: commitDelay)
+        self.init(codec: codec, kept: Kept(), commitDelay: commitDelay)
     }
 
-    private init(codec: any DurableCodec, journals: [String: [UInt64: [UInt8]]], commitDelay: Duration) {
+    private init(codec: any DurableCodec, kept: Kept, commitDelay: Duration) {
         self.codec = codec
-        self.contents = Locked(Contents(journals: journals))
+        self.contents = Locked(Contents(kept: kept))
         self.commitDelay = commitDelay
     }
 
@@ -105,8 +114,8 @@ public final class InMemoryStore: MachineStore {
                     contents.held = []
                 case .read(let body):
                     // After the writes queued before it, as a real store's reads are.
-                    let journals = contents.outage.map { Result.failure($0) } ?? .success(contents.journals)
-                    completions.append(({ _ in body(journals) }, nil))
+                    let kept = contents.outage.map { Result.failure($0) } ?? .success(contents.kept)
+                    completions.append(({ _ in body(kept) }, nil))
                 }
             }
             if batch.contains(where: \.isWrite) { contents.commits += 1 }
@@ -116,10 +125,15 @@ public final class InMemoryStore: MachineStore {
 
     private static func apply(_ write: JournalWrite, to contents: inout Contents) {
         let entry = write.entry
-        var journal = contents.journals[entry.machine, default: [:]]
+        var journal = contents.kept.journals[entry.machine, default: [:]]
         journal[entry.sequenceNumber] = entry.payload
         if write.removingEntriesBelow > 0 { journal = journal.filter { $0.key >= write.removingEntriesBelow } }
-        contents.journals[entry.machine] = journal
+        contents.kept.journals[entry.machine] = journal
+        if let summary = write.summary, (contents.kept.machines[entry.machine]?.sequenceNumber ?? 0) <= entry.sequenceNumber {
+            contents.kept.lastChange += 1
+            contents.kept.machines[entry.machine] = StoredMachine(id: entry.machine, sequenceNumber: entry.sequenceNumber,
+                                                                  summary: summary, change: contents.kept.lastChange)
+        }
     }
 
     /// Queues `write`; see `MachineStore/append(_:completion:)`.
@@ -135,8 +149,8 @@ public final class InMemoryStore: MachineStore {
     /// Every committed entry of `machine`, oldest first, once the writes queued before the
     /// call are committed (or held).
     public func entries(of machine: String) async throws(StoreError) -> [JournalEntry] {
-        try await read { journals in
-            (journals[machine] ?? [:]).sorted { $0.key < $1.key }.map {
+        try await read { kept in
+            (kept.journals[machine] ?? [:]).sorted { $0.key < $1.key }.map {
                 JournalEntry(machine: machine, sequenceNumber: $0.key, payload: $0.value)
             }
         }
@@ -144,14 +158,14 @@ public final class InMemoryStore: MachineStore {
 
     /// The ids of every machine with a committed entry.
     public func machineIDs() async throws(StoreError) -> [String] {
-        try await read { journals in journals.filter { !$0.value.isEmpty }.keys.sorted() }
+        try await read { kept in kept.journals.filter { !$0.value.isEmpty }.keys.sorted() }
     }
 
-    private func read<Value: Sendable>(
-        _ body: @escaping @Sendable ([String: [UInt64: [UInt8]]]) -> Value
+    fileprivate func read<Value: Sendable>(
+        _ body: @escaping @Sendable (Kept) -> Value
     ) async throws(StoreError) -> Value {
         let result = await withCheckedContinuation { continuation in
-            submit(.read { journals in continuation.resume(returning: journals.map(body)) })
+            submit(.read { kept in continuation.resume(returning: kept.map(body)) })
         }
         return try result.get()
     }
@@ -187,25 +201,73 @@ public final class InMemoryStore: MachineStore {
     /// What a process that dies now leaves behind: a new store with the committed entries only.
     /// This store then fails every write, held or new, as a dead process's machines would.
     public func crash() -> InMemoryStore {
-        let (journals, held) = contents.withLock { contents in
+        let (kept, held) = contents.withLock { contents in
             contents.hasCrashed = true
             defer { contents.held = [] }
-            return (contents.journals, contents.held)
+            return (contents.kept, contents.held)
         }
         for (_, completion) in held { completion(StoreError("the store crashed")) }
-        return InMemoryStore(codec: codec, journals: journals, commitDelay: .zero)
+        return InMemoryStore(codec: codec, kept: kept, commitDelay: .zero)
     }
 
     /// Flips a byte of an entry's payload, as damage on disk would.
     public func damage(machine: String, sequenceNumber: UInt64) {
         contents.withLock { contents in
-            guard var payload = contents.journals[machine]?[sequenceNumber], !payload.isEmpty else { return }
+            guard var payload = contents.kept.journals[machine]?[sequenceNumber], !payload.isEmpty else { return }
             payload[payload.count / 2] ^= 0x5A
-            contents.journals[machine]?[sequenceNumber] = payload
+            contents.kept.journals[machine]?[sequenceNumber] = payload
         }
     }
 }
 
 extension InMemoryStore.Operation {
     var isWrite: Bool { if case .write = self { true } else { false } }
+}
+
+extension InMemoryStore: StoreInspection, SchemaRecording {
+    /// Every schema recorded.
+    public func storedSchemas() async throws(StoreError) -> [StoredSchema] {
+        try await read { kept in kept.schemas.values.sorted { $0.fingerprint < $1.fingerprint } }
+    }
+
+    /// How many machines are in each state, per schema.
+    public func stateCounts() async throws(StoreError) -> [StateCount] {
+        try await read { kept in
+            var counts: [String: Int] = [:]
+            for machine in kept.machines.values { counts[machine.summary.fingerprint + "\u{0}" + machine.summary.state, default: 0] += 1 }
+            return counts.sorted { $0.key < $1.key }.map { key, count in
+                let parts = key.split(separator: "\u{0}", maxSplits: 1, omittingEmptySubsequences: false)
+                return StateCount(fingerprint: String(parts[0]), state: String(parts[1]), count: count)
+            }
+        }
+    }
+
+    /// One page of the machines `query` lets through.
+    public func machines(_ query: MachineQuery) async throws(StoreError) -> MachinePage {
+        try await read { kept in
+            let listed = kept.machines.values.filter { machine in
+                query.admits(machine) && (query.after.map { MachineCursor(machine) > $0 } ?? true)
+            }.sorted { MachineCursor($0) < MachineCursor($1) }
+            return MachinePage(machines: Array(listed.prefix(query.limit)), limit: query.limit)
+        }
+    }
+
+    /// The machine with key `id`, if the store holds it.
+    public func machine(_ id: String) async throws(StoreError) -> StoredMachine? {
+        try await read { kept in kept.machines[id] }
+    }
+
+    /// Machines whose summary changed after change number `change`, in order.
+    public func changes(after change: Int64, limit: Int) async throws(StoreError) -> [StoredMachine] {
+        try await read { kept in
+            Array(kept.machines.values.filter { $0.change > change }.sorted { $0.change < $1.change }.prefix(limit))
+        }
+    }
+
+    /// Keeps `schema` under its fingerprint, unless one is there.
+    public func record(_ schema: StoredSchema) {
+        contents.withLock { contents in
+            if contents.kept.schemas[schema.fingerprint] == nil { contents.kept.schemas[schema.fingerprint] = schema }
+        }
+    }
 }

@@ -308,6 +308,23 @@ let configuration = MachineConfiguration<OrderState>(instrument: FailureLog())
         print(turnstile.dot(name: "Turnstile"))   // render with `dot -Tsvg`
     }
 
+    func inspection(store: SQLiteStore) async throws {
+        for count in try await store.stateCounts() { print(count.state, count.count) }
+        let stuck = try await store.machines(MachineQuery(state: "paymentPending").olderThan(.seconds(3600)))
+        let story = try await store.history(of: "o-1042")
+        _ = (stuck, story)
+    }
+
+    func machineQuery(store: SQLiteStore) async throws {
+        let stuck = try await store.machines(MachineQuery(state: "paymentPending").olderThan(.seconds(3600)))
+        for machine in stuck.machines { print(machine.id, machine.summary.status) }
+    }
+
+    func sqliteReader() async throws {
+        let store = try SQLiteReader(path: "orders.sqlite")
+        for count in try await store.stateCounts() { print(count.state, count.count) }
+    }
+
     func schemaDescription() {
         let description = SchemaDescription(turnstile, name: "Turnstile")
         print(description.dot(counts: ["locked": 12, "unlocked": 3]))

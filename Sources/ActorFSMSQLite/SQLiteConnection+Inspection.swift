@@ -1,0 +1,95 @@
+import ActorFSMDurability
+
+// The inspection queries, answered from the `machines` and `schemas` tables.
+
+extension SQLiteConnection {
+    func storedSchemas() throws(StoreError) -> [StoredSchema] {
+        try requireSummaries()
+        var schemas: [StoredSchema] = []
+        try rows("SELECT description FROM schemas ORDER BY fingerprint") { row in
+            if let schema = StoredSchema(json: row.text(0)) { schemas.append(schema) }
+        }
+        return schemas
+    }
+
+    func stateCounts() throws(StoreError) -> [StateCount] {
+        try requireSummaries()
+        var counts: [StateCount] = []
+        try rows("SELECT fingerprint, state, COUNT(*) FROM machines GROUP BY fingerprint, state ORDER BY fingerprint, state") { row in
+            counts.append(StateCount(fingerprint: row.text(0), state: row.text(1), count: Int(row.int(2))))
+        }
+        return counts
+    }
+
+    func machines(_ query: MachineQuery) throws(StoreError) -> MachinePage {
+        try requireSummaries()
+        var conditions: [String] = []
+        var values: [SQLiteValue] = []
+        // Each `#` of a condition becomes the next numbered parameter.
+        func add(_ condition: String, _ bound: SQLiteValue...) {
+            var text = ""
+            var next = bound.makeIterator()
+            for character in condition {
+                guard character == "#", let value = next.next() else {
+                    text.append(character)
+                    continue
+                }
+                values.append(value)
+                text += "?\(values.count)"
+            }
+            conditions.append(text)
+        }
+        if let state = query.state { add("state = #", .text(state)) }
+        if let status = query.status { add("status = #", .text(status.rawValue)) }
+        if let before = query.lastTransitionBefore { add("last_transition < #", .int(before)) }
+        if let fingerprint = query.fingerprint { add("fingerprint = #", .text(fingerprint)) }
+        if let version = query.schemaVersion { add("schema_version = #", .int(Int64(version))) }
+        if let after = query.after {
+            add("(last_transition > # OR (last_transition = # AND machine > #))",
+                .int(after.lastTransition), .int(after.lastTransition), .text(after.id))
+        }
+        let filter = conditions.isEmpty ? "" : " WHERE " + conditions.joined(separator: " AND ")
+        values.append(.int(Int64(query.limit)))
+        let sql = Self.machineColumns + filter + " ORDER BY last_transition, machine LIMIT ?\(values.count)"
+        var machines: [StoredMachine] = []
+        try rows(sql, values) { machines.append(Self.machine($0)) }
+        return MachinePage(machines: machines, limit: query.limit)
+    }
+
+    func machine(_ id: String) throws(StoreError) -> StoredMachine? {
+        try requireSummaries()
+        var machine: StoredMachine?
+        try rows(Self.machineColumns + " WHERE machine = ?1", [.text(id)]) { machine = Self.machine($0) }
+        return machine
+    }
+
+    func changes(after change: Int64, limit: Int) throws(StoreError) -> [StoredMachine] {
+        try requireSummaries()
+        var machines: [StoredMachine] = []
+        try rows(Self.machineColumns + " WHERE change > ?1 ORDER BY change LIMIT ?2", [.int(change), .int(Int64(limit))]) {
+            machines.append(Self.machine($0))
+        }
+        return machines
+    }
+
+    private static let machineColumns = """
+        SELECT machine, sequence, state, status, fingerprint, schema_version, last_transition, waiting_until, change FROM machines
+        """
+
+    private static func machine(_ row: SQLiteRow) -> StoredMachine {
+        let summary = MachineSummary(
+            state: row.text(2), status: MachineStatus(rawValue: row.text(3)) ?? .running, fingerprint: row.text(4),
+            schemaVersion: Int(row.int(5)), lastTransition: row.int(6), waitingUntil: row.optionalInt(7))
+        return StoredMachine(id: row.text(0), sequenceNumber: UInt64(bitPattern: row.int(1)), summary: summary, change: row.int(8))
+    }
+
+    /// Fails with a message saying what to do if the file has no summary tables: a store a
+    /// release before them wrote, not opened since by a writer of this one.
+    private func requireSummaries() throws(StoreError) {
+        guard summaries == nil else { return }
+        guard try hasTable("machines") else {
+            throw StoreError("the store \(path) keeps no machine summaries yet: a release before them wrote it; "
+                             + "open it once with this release's SQLiteStore, which adds them from the journal")
+        }
+    }
+}

@@ -1,0 +1,33 @@
+import ActorFSMDurability
+
+extension SQLiteStore: StoreInspection, SchemaRecording {
+    /// Every schema that has written to the store.
+    public func storedSchemas() async throws(StoreError) -> [StoredSchema] {
+        try await read { connection throws(StoreError) in try connection.storedSchemas() }
+    }
+
+    /// How many machines are in each state, per schema.
+    public func stateCounts() async throws(StoreError) -> [StateCount] {
+        try await read { connection throws(StoreError) in try connection.stateCounts() }
+    }
+
+    /// One page of the machines `query` lets through, through the state and status indexes.
+    public func machines(_ query: MachineQuery) async throws(StoreError) -> MachinePage {
+        try await read { connection throws(StoreError) in try connection.machines(query) }
+    }
+
+    /// The machine with key `id`, if the store holds it.
+    public func machine(_ id: String) async throws(StoreError) -> StoredMachine? {
+        try await read { connection throws(StoreError) in try connection.machine(id) }
+    }
+
+    /// Machines whose summary changed after change number `change`, in order.
+    public func changes(after change: Int64, limit: Int) async throws(StoreError) -> [StoredMachine] {
+        try await read { connection throws(StoreError) in try connection.changes(after: change, limit: limit) }
+    }
+
+    /// Keeps `schema`'s description, written on the store's thread before any later write.
+    public func record(_ schema: StoredSchema) {
+        _ = thread.submit(.run { $0.summaries?.record(schema) })
+    }
+}
