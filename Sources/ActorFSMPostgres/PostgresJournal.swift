@@ -14,6 +14,9 @@ final class PostgresJournal {
     /// until a restore claims the machine again. Committed after the database comes back, they
     /// could leave an entry of the machine's without the one before it.
     private var interrupted: Set<String> = []
+    /// Fingerprints of the schemas recorded or to record, and those to record.
+    private var recordedSchemas: Set<String> = []
+    private var pendingSchemas: [StoredSchema] = []
 
     /// The channel this process listens on, for forwarded events and replies.
     let channel: String
@@ -166,9 +169,10 @@ final class PostgresJournal {
         guard !batch.isEmpty else { return results }
         let written: Set<String>
         do {
+            try recordPendingSchemas()
             let rows = try connection.query(PostgresSchema.append, batch.parameters(node: node) + [
                 .texts(batch.consumed.map(\.machine)), .integers(batch.consumed.map(\.number))]
-                + batch.pendingWorkParameters)
+                + batch.pendingWorkParameters + batch.summaryParameters)
             written = Set((0..<rows.count).map { rows.text($0, 0) })
         } catch {
             for index in batch.indices { results[index] = error }
@@ -181,6 +185,21 @@ final class PostgresJournal {
                                         + "this process's late write was rejected", isFenced: true)
         }
         return results
+    }
+
+    /// Keeps `schema`'s description now, or with the next commit if the database fails.
+    func record(_ schema: StoredSchema) {
+        guard recordedSchemas.insert(schema.fingerprint).inserted else { return }
+        pendingSchemas.append(schema)
+        try? recordPendingSchemas()
+    }
+
+    private func recordPendingSchemas() throws(StoreError) {
+        while let schema = pendingSchemas.first {
+            _ = try connection.query(PostgresSchema.recordSchema,
+                                     [.text(schema.fingerprint), .integer(Int64(schema.schemaVersion)), .text(schema.json())])
+            pendingSchemas.removeFirst()
+        }
     }
 
     /// The newest `count` entries of each of `machines`, newest first; all of them, oldest first,
@@ -204,58 +223,6 @@ final class PostgresJournal {
     func machineIDs() throws(StoreError) -> [String] {
         let rows = try connection.query(PostgresSchema.machines)
         return (0..<rows.count).map { rows.text($0, 0) }
-    }
-
-    /// The writes of one commit, as the arrays the append statement takes. Two writes of the same
-    /// entry keep the later one; entries a later write of the batch removes are not sent.
-    private struct Batch {
-        private var order: [String: Int] = [:]
-        private var writes: [(machine: String, number: UInt64, payload: [UInt8], epoch: Int64, below: UInt64)] = []
-        private(set) var indices: [Int] = []
-        private(set) var machineOfIndex: [String] = []
-        /// The forwarded events the writes record.
-        private(set) var consumed: [(machine: String, number: Int64)] = []
-        /// Whether each machine has work pending after its newest write of the batch.
-        private var pendingWork: [String: (number: UInt64, pending: Bool)] = [:]
-
-        var isEmpty: Bool { indices.isEmpty }
-
-        mutating func add(_ write: JournalWrite, epoch: Int64, index: Int) {
-            let entry = write.entry
-            if write.consumedForwardedEvent != 0 { consumed.append((entry.machine, write.consumedForwardedEvent)) }
-            indices.append(index)
-            machineOfIndex.append(entry.machine)
-            if entry.sequenceNumber >= pendingWork[entry.machine]?.number ?? 0 {
-                pendingWork[entry.machine] = (entry.sequenceNumber, write.hasPendingWork)
-            }
-            let key = "\(entry.sequenceNumber)#\(entry.machine)"
-            let item = (entry.machine, entry.sequenceNumber, entry.payload, epoch, write.removingEntriesBelow)
-            if let existing = order[key] {
-                // The later write of the entry wins; a removal either asked for still happens.
-                let below = max(writes[existing].below, write.removingEntriesBelow)
-                writes[existing] = item
-                writes[existing].below = below
-            } else {
-                order[key] = writes.count
-                writes.append(item)
-            }
-        }
-
-        /// The machines written, and whether each has work pending (`$9` and `$10`).
-        var pendingWorkParameters: [PostgresParameter] {
-            let machines = Array(pendingWork.keys)
-            return [.texts(machines), .booleans(machines.map { pendingWork[$0]!.pending })]
-        }
-
-        func parameters(node: String) -> [PostgresParameter] {
-            var below: [String: UInt64] = [:]
-            for write in writes { below[write.machine] = max(below[write.machine] ?? 0, write.below) }
-            // In machine order: the statement locks lease rows in this order, as claims do.
-            let kept = writes.filter { $0.number >= below[$0.machine]! }.sorted { $0.machine < $1.machine }
-            return [.texts(kept.map(\.machine)), .integers(kept.map { Int64(bitPattern: $0.number) }),
-                    .byteArrays(kept.map(\.payload)), .integers(kept.map(\.epoch)),
-                    .integers(kept.map { Int64(bitPattern: $0.below) }), .text(node)]
-        }
     }
 }
 

@@ -12,7 +12,7 @@ enum PostgresSchema {
         BEGIN
             PERFORM pg_advisory_xact_lock(4617245463531);
             \(namespace.map { "IF to_regnamespace('\($0)') IS NULL THEN CREATE SCHEMA \($0); END IF;" } ?? "")
-            IF to_regclass('actorfsm_leases_pending') IS NOT NULL THEN RETURN; END IF;
+            IF to_regclass('actorfsm_machines_by_change') IS NOT NULL THEN RETURN; END IF;
             CREATE TABLE IF NOT EXISTS actorfsm_journal (
                 machine text NOT NULL, seq bigint NOT NULL, payload bytea NOT NULL,
                 PRIMARY KEY (machine, seq));
@@ -31,8 +31,19 @@ enum PostgresSchema {
             CREATE TABLE IF NOT EXISTS actorfsm_replies (
                 token bigint PRIMARY KEY, payload text NOT NULL, created_at timestamptz NOT NULL DEFAULT now());
             ALTER TABLE actorfsm_replies ADD COLUMN IF NOT EXISTS created_at timestamptz NOT NULL DEFAULT now();
-            -- The newest object, made last: its presence says everything above is done.
             CREATE INDEX IF NOT EXISTS actorfsm_leases_pending ON actorfsm_leases (node, machine) WHERE pending_work;
+            CREATE TABLE IF NOT EXISTS actorfsm_machines (
+                machine text PRIMARY KEY, seq bigint NOT NULL, state text NOT NULL, status text NOT NULL,
+                fingerprint text NOT NULL, schema_version bigint NOT NULL, last_transition bigint NOT NULL,
+                waiting_until bigint, change bigint NOT NULL);
+            CREATE SEQUENCE IF NOT EXISTS actorfsm_changes;
+            CREATE INDEX IF NOT EXISTS actorfsm_machines_by_state ON actorfsm_machines (state, last_transition);
+            CREATE INDEX IF NOT EXISTS actorfsm_machines_by_status ON actorfsm_machines (status, last_transition)
+                WHERE status IN ('waiting', 'failed', 'passivated');
+            CREATE TABLE IF NOT EXISTS actorfsm_schemas (
+                fingerprint text PRIMARY KEY, schema_version bigint NOT NULL, description text NOT NULL);
+            -- The newest object, made last: its presence says everything above is done.
+            CREATE INDEX IF NOT EXISTS actorfsm_machines_by_change ON actorfsm_machines (change);
         END
         $$;
         """
@@ -194,8 +205,26 @@ enum PostgresSchema {
             WHERE i.id = c.id AND i.machine = c.machine AND c.machine IN (SELECT machine FROM fenced)),
         pending AS (
             UPDATE actorfsm_leases l SET pending_work = p.pending FROM unnest($9::text[], $10::boolean[]) AS p(machine, pending)
-            WHERE l.machine = p.machine AND l.pending_work <> p.pending AND p.machine IN (SELECT machine FROM fenced))
+            WHERE l.machine = p.machine AND l.pending_work <> p.pending AND p.machine IN (SELECT machine FROM fenced)),
+        summarized AS (
+            INSERT INTO actorfsm_machines (machine, seq, state, status, fingerprint, schema_version, last_transition,
+                                           waiting_until, change)
+            SELECT s.machine, s.seq, s.state, s.status, s.fingerprint, s.version, s.at, NULLIF(s.until, 0),
+                   nextval('actorfsm_changes')
+            FROM unnest($11::text[], $12::bigint[], $13::text[], $14::text[], $15::text[], $16::bigint[], $17::bigint[],
+                        $18::bigint[]) AS s(machine, seq, state, status, fingerprint, version, at, until)
+            WHERE s.machine IN (SELECT machine FROM fenced)
+            ON CONFLICT (machine) DO UPDATE SET seq = EXCLUDED.seq, state = EXCLUDED.state, status = EXCLUDED.status,
+                fingerprint = EXCLUDED.fingerprint, schema_version = EXCLUDED.schema_version,
+                last_transition = EXCLUDED.last_transition, waiting_until = EXCLUDED.waiting_until, change = EXCLUDED.change
+            WHERE EXCLUDED.seq >= actorfsm_machines.seq)
         SELECT DISTINCT machine FROM written
+        """
+
+    /// $1 fingerprint, $2 user version, $3 description: keeps a schema unless one has its fingerprint.
+    static let recordSchema = """
+        INSERT INTO actorfsm_schemas (fingerprint, schema_version, description) VALUES ($1, $2, $3)
+        ON CONFLICT (fingerprint) DO NOTHING
         """
 
     /// $1 machines, $2 count: the newest $2 entries of each, newest first.

@@ -74,7 +74,7 @@ public final class PostgresStore: ForwardingStore, RoutingStore {
     public let target: String
     /// The schema of the database that holds the store's tables, if one was given.
     public let namespace: String?
-    private let thread: StoreThread<StoreOperation<PostgresJournal>>
+    let thread: StoreThread<StoreOperation<PostgresJournal>>
     /// Carries events between processes; `nil` once closed (it and the thread refer to each other).
     private let forwarding: Locked<PostgresForwarding?>
     private let listener: PostgresListener
@@ -233,7 +233,7 @@ public final class PostgresStore: ForwardingStore, RoutingStore {
     }
 
     /// Runs `body` on the store's thread, after the writes queued before it.
-    private func run<Value: Sendable>(
+    func run<Value: Sendable>(
         _ body: @escaping @Sendable (PostgresJournal) throws(StoreError) -> Value
     ) async throws(StoreError) -> Value {
         try await thread.run(closed: StoreError("the store at \(target) is closed"), body)

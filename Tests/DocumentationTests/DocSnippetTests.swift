@@ -320,6 +320,11 @@ let configuration = MachineConfiguration<OrderState>(instrument: FailureLog())
         for machine in stuck.machines { print(machine.id, machine.summary.status) }
     }
 
+    func postgresReader() async throws {
+        let store = try PostgresReader(url: "postgresql://orders@db.internal/orders", namespace: "orders")
+        for count in try await store.stateCounts() { print(count.state, count.count) }
+    }
+
     func sqliteReader() async throws {
         let store = try SQLiteReader(path: "orders.sqlite")
         for count in try await store.stateCounts() { print(count.state, count.count) }

@@ -1,0 +1,96 @@
+import ActorFSMDurability
+
+// The inspection queries, answered from the `actorfsm_machines` and `actorfsm_schemas` tables.
+
+extension PostgresConnection {
+    func storedSchemas() throws(StoreError) -> [StoredSchema] {
+        try requireSummaries()
+        let rows = try query("SELECT description FROM actorfsm_schemas ORDER BY fingerprint")
+        return (0..<rows.count).compactMap { StoredSchema(json: rows.text($0, 0)) }
+    }
+
+    func stateCounts() throws(StoreError) -> [StateCount] {
+        try requireSummaries()
+        let rows = try query("""
+            SELECT fingerprint, state, count(*) FROM actorfsm_machines GROUP BY fingerprint, state ORDER BY fingerprint, state
+            """)
+        return (0..<rows.count).map { StateCount(fingerprint: rows.text($0, 0), state: rows.text($0, 1), count: Int(rows.integer($0, 2))) }
+    }
+
+    func machines(_ query: MachineQuery) throws(StoreError) -> MachinePage {
+        try requireSummaries()
+        var conditions: [String] = []
+        var values: [PostgresParameter] = []
+        // Each `#` of a condition becomes the next numbered parameter.
+        func add(_ condition: String, _ bound: PostgresParameter...) {
+            var text = ""
+            var next = bound.makeIterator()
+            for character in condition {
+                guard character == "#", let value = next.next() else {
+                    text.append(character)
+                    continue
+                }
+                values.append(value)
+                text += "$\(values.count)"
+            }
+            conditions.append(text)
+        }
+        if let state = query.state { add("state = #", .text(state)) }
+        if let status = query.status { add("status = #", .text(status.rawValue)) }
+        if let before = query.lastTransitionBefore { add("last_transition < #::bigint", .integer(before)) }
+        if let fingerprint = query.fingerprint { add("fingerprint = #", .text(fingerprint)) }
+        if let version = query.schemaVersion { add("schema_version = #::bigint", .integer(Int64(version))) }
+        if let after = query.after {
+            add("(last_transition, machine) > (#::bigint, #)", .integer(after.lastTransition), .text(after.id))
+        }
+        let filter = conditions.isEmpty ? "" : " WHERE " + conditions.joined(separator: " AND ")
+        values.append(.integer(Int64(query.limit)))
+        let rows = try self.query(Self.machineColumns + filter + " ORDER BY last_transition, machine LIMIT $\(values.count)::bigint",
+                                  values)
+        return MachinePage(machines: (0..<rows.count).map { Self.machine(rows, $0) }, limit: query.limit)
+    }
+
+    func machine(_ id: String) throws(StoreError) -> StoredMachine? {
+        try requireSummaries()
+        let rows = try query(Self.machineColumns + " WHERE machine = $1", [.text(id)])
+        return rows.count == 0 ? nil : Self.machine(rows, 0)
+    }
+
+    func changes(after change: Int64, limit: Int) throws(StoreError) -> [StoredMachine] {
+        try requireSummaries()
+        let rows = try query(Self.machineColumns + " WHERE change > $1::bigint ORDER BY change LIMIT $2::bigint",
+                             [.integer(change), .integer(Int64(limit))])
+        return (0..<rows.count).map { Self.machine(rows, $0) }
+    }
+
+    func allEntries(of machine: String) throws(StoreError) -> [JournalEntry] {
+        let rows = try query("SELECT seq, payload FROM actorfsm_journal WHERE machine = $1 ORDER BY seq", [.text(machine)])
+        return (0..<rows.count).map {
+            JournalEntry(machine: machine, sequenceNumber: UInt64(bitPattern: rows.integer($0, 0)), payload: rows.bytes($0, 1))
+        }
+    }
+
+    private static let machineColumns = """
+        SELECT machine, seq, state, status, fingerprint, schema_version, last_transition, COALESCE(waiting_until, 0), change
+        FROM actorfsm_machines
+        """
+
+    private static func machine(_ rows: PostgresRows, _ row: Int) -> StoredMachine {
+        let until = rows.integer(row, 7)
+        let summary = MachineSummary(
+            state: rows.text(row, 2), status: MachineStatus(rawValue: rows.text(row, 3)) ?? .running,
+            fingerprint: rows.text(row, 4), schemaVersion: Int(rows.integer(row, 5)), lastTransition: rows.integer(row, 6),
+            waitingUntil: until == 0 ? nil : until)
+        return StoredMachine(id: rows.text(row, 0), sequenceNumber: UInt64(bitPattern: rows.integer(row, 1)),
+                             summary: summary, change: rows.integer(row, 8))
+    }
+
+    /// Fails with a message saying what to do if the database has no summary tables.
+    private func requireSummaries() throws(StoreError) {
+        let rows = try query("SELECT to_regclass('actorfsm_machines') IS NOT NULL")
+        guard rows.count > 0, rows.integer(0, 0) != 0 else {
+            throw StoreError("the database at \(target) keeps no machine summaries: no PostgresStore of this release "
+                             + "has opened it (with this namespace, if it has one)")
+        }
+    }
+}

@@ -1,0 +1,69 @@
+import ActorFSMDurability
+
+extension PostgresJournal {
+    /// The writes of one commit, as the arrays the append statement takes. Two writes of the same
+    /// entry keep the later one; entries a later write of the batch removes are not sent.
+    struct Batch {
+        private var order: [String: Int] = [:]
+        private var writes: [(machine: String, number: UInt64, payload: [UInt8], epoch: Int64, below: UInt64)] = []
+        private(set) var indices: [Int] = []
+        private(set) var machineOfIndex: [String] = []
+        /// The forwarded events the writes record.
+        private(set) var consumed: [(machine: String, number: Int64)] = []
+        /// Whether each machine has work pending after its newest write of the batch.
+        private var pendingWork: [String: (number: UInt64, pending: Bool)] = [:]
+        /// Each machine's summary after its newest write of the batch that has one.
+        private var summaries: [String: (number: UInt64, summary: MachineSummary)] = [:]
+
+        var isEmpty: Bool { indices.isEmpty }
+
+        mutating func add(_ write: JournalWrite, epoch: Int64, index: Int) {
+            let entry = write.entry
+            if write.consumedForwardedEvent != 0 { consumed.append((entry.machine, write.consumedForwardedEvent)) }
+            indices.append(index)
+            machineOfIndex.append(entry.machine)
+            if entry.sequenceNumber >= pendingWork[entry.machine]?.number ?? 0 {
+                pendingWork[entry.machine] = (entry.sequenceNumber, write.hasPendingWork)
+            }
+            if let summary = write.summary, entry.sequenceNumber >= summaries[entry.machine]?.number ?? 0 {
+                summaries[entry.machine] = (entry.sequenceNumber, summary)
+            }
+            let key = "\(entry.sequenceNumber)#\(entry.machine)"
+            let item = (entry.machine, entry.sequenceNumber, entry.payload, epoch, write.removingEntriesBelow)
+            if let existing = order[key] {
+                // The later write of the entry wins; a removal either asked for still happens.
+                let below = max(writes[existing].below, write.removingEntriesBelow)
+                writes[existing] = item
+                writes[existing].below = below
+            } else {
+                order[key] = writes.count
+                writes.append(item)
+            }
+        }
+
+        /// The machines written, and whether each has work pending (`$9` and `$10`).
+        var pendingWorkParameters: [PostgresParameter] {
+            let machines = Array(pendingWork.keys)
+            return [.texts(machines), .booleans(machines.map { pendingWork[$0]!.pending })]
+        }
+
+        /// The machines' summaries (`$11` to `$18`), one per machine; 0 for no timer.
+        var summaryParameters: [PostgresParameter] {
+            let rows = summaries.map { (machine: $0.key, number: $0.value.number, summary: $0.value.summary) }
+            return [.texts(rows.map(\.machine)), .integers(rows.map { Int64(bitPattern: $0.number) }),
+                    .texts(rows.map(\.summary.state)), .texts(rows.map(\.summary.status.rawValue)),
+                    .texts(rows.map(\.summary.fingerprint)), .integers(rows.map { Int64($0.summary.schemaVersion) }),
+                    .integers(rows.map(\.summary.lastTransition)), .integers(rows.map { $0.summary.waitingUntil ?? 0 })]
+        }
+
+        func parameters(node: String) -> [PostgresParameter] {
+            var below: [String: UInt64] = [:]
+            for write in writes { below[write.machine] = max(below[write.machine] ?? 0, write.below) }
+            // In machine order: the statement locks lease rows in this order, as claims do.
+            let kept = writes.filter { $0.number >= below[$0.machine]! }.sorted { $0.machine < $1.machine }
+            return [.texts(kept.map(\.machine)), .integers(kept.map { Int64(bitPattern: $0.number) }),
+                    .byteArrays(kept.map(\.payload)), .integers(kept.map(\.epoch)),
+                    .integers(kept.map { Int64(bitPattern: $0.below) }), .text(node)]
+        }
+    }
+}

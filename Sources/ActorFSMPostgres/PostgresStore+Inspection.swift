@@ -1,0 +1,35 @@
+import ActorFSMDurability
+
+extension PostgresStore: StoreInspection, SchemaRecording {
+    /// Every schema that has written to the store's namespace.
+    public func storedSchemas() async throws(StoreError) -> [StoredSchema] {
+        try await run { journal throws(StoreError) in try journal.connection.storedSchemas() }
+    }
+
+    /// How many machines are in each state, per schema.
+    public func stateCounts() async throws(StoreError) -> [StateCount] {
+        try await run { journal throws(StoreError) in try journal.connection.stateCounts() }
+    }
+
+    /// One page of the machines `query` lets through, through the state and status indexes.
+    public func machines(_ query: MachineQuery) async throws(StoreError) -> MachinePage {
+        try await run { journal throws(StoreError) in try journal.connection.machines(query) }
+    }
+
+    /// The machine with key `id`, if the store holds it.
+    public func machine(_ id: String) async throws(StoreError) -> StoredMachine? {
+        try await run { journal throws(StoreError) in try journal.connection.machine(id) }
+    }
+
+    /// Machines whose summary changed after change number `change`, in the order of their
+    /// numbers. Numbers come from a sequence, so a transaction may commit a lower number after
+    /// a higher one is read: ``ChangeFollower`` waits for such gaps.
+    public func changes(after change: Int64, limit: Int) async throws(StoreError) -> [StoredMachine] {
+        try await run { journal throws(StoreError) in try journal.connection.changes(after: change, limit: limit) }
+    }
+
+    /// Keeps `schema`'s description, written on the store's thread before any later write.
+    public func record(_ schema: StoredSchema) {
+        _ = thread.submit(.run { $0.record(schema) })
+    }
+}

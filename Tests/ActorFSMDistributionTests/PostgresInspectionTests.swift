@@ -1,0 +1,33 @@
+import ActorFSM
+import ActorFSMDurability
+import ActorFSMPostgres
+import ActorFSMTesting
+import Testing
+import TestSupport
+
+@Suite(.serialized, needsPostgres, .timeLimit(.minutes(2))) struct PostgresInspectionTests {
+    @Test func theStoreAndAReaderAnswerEveryInspection() async throws {
+        try await withPostgres { server in
+            let clock = jobClock()
+            let store = try PostgresStore(url: server.url, namespace: "jobs")
+            let jobs = try await runJobs(on: store, clock: clock)
+            let reader = try PostgresReader(url: server.url, namespace: "jobs")
+            for inspected in [store, reader] as [any StoreInspection] {
+                try await JobChecks.countsPerStateNameEveryStateOfEverySchema(inspected, clock: clock)
+                try await JobChecks.statusesSayWhatEachMachineWaitsFor(inspected, clock: clock)
+                try await JobChecks.listingsFilterAndPageOldestFirst(inspected, clock: clock)
+                try await JobChecks.changesComeInTheOrderTheyWereWritten(inspected, clock: clock)
+                try await JobChecks.aHistoryReadsWithoutTheSwiftSchema(inspected, clock: clock)
+            }
+            let schemas = try await reader.storedSchemas()
+            #expect(schemas.map(\.fingerprint) == [JobChecks.fingerprintOfJobs])
+            #expect(schemas.first?.description == SchemaDescription(try jobSchema()))
+
+            // Another namespace of the same database keeps nothing of these.
+            await #expect(throws: StoreError.self) { _ = try await PostgresReader(url: server.url, namespace: "other").stateCounts() }
+            reader.close()
+            await jobs.shutdown()
+            store.close()
+        }
+    }
+}
