@@ -11,6 +11,8 @@ let package = Package(
         .library(name: "ActorFSMTesting", targets: ["ActorFSMTesting"]),
         .library(name: "ActorFSMSQLite", targets: ["ActorFSMSQLite"]),
         .library(name: "ActorFSMPostgres", targets: ["ActorFSMPostgres"]),
+        // Reads a store's machines from the command line: counts, listings, histories, changes.
+        .executable(name: "actorfsm", targets: ["actorfsm"]),
     ],
     targets: [
         // The layers, each over the one before: the compiler keeps them one-way.
@@ -28,6 +30,9 @@ let package = Package(
         .systemLibrary(name: "CPostgreSQL", path: "Sources/CPostgreSQL", pkgConfig: "libpq",
                        providers: [.apt(["libpq-dev"]), .yum(["libpq-devel"]), .brew(["libpq"])]),
         .target(name: "ActorFSMPostgres", dependencies: ["ActorFSM", "ActorFSMDurability", "ActorFSMDistribution", "CPostgreSQL"], path: "Sources/ActorFSMPostgres"),
+        .target(name: "ActorFSMTool", dependencies: ["ActorFSM", "ActorFSMDurability", "ActorFSMSQLite", "ActorFSMPostgres"],
+                path: "Sources/ActorFSMTool"),
+        .executableTarget(name: "actorfsm", dependencies: ["ActorFSMTool"], path: "Sources/actorfsm"),
         .target(name: "ExampleSchemas", dependencies: ["ActorFSM"], path: "Examples/Shared"),
         .executableTarget(name: "turnstile", dependencies: ["ActorFSM", "ExampleSchemas"], path: "Examples/Turnstile"),
         .executableTarget(name: "order-workflow", dependencies: ["ActorFSM", "ActorFSMDurability", "ActorFSMSQLite", "ActorFSMPostgres", "ActorFSMTesting"],
@@ -47,7 +52,7 @@ let package = Package(
         .testTarget(name: "ActorFSMTests", dependencies: ["ActorFSM", "ActorFSMTesting", "ExampleSchemas", "TestSupport"],
                     path: "Tests/ActorFSMTests", exclude: ["Golden"]),
         .testTarget(name: "ActorFSMDurabilityTests", dependencies: ["ActorFSM", "ActorFSMDurability", "ActorFSMTesting",
-                                                                   "ActorFSMSQLite", "TestSupport"],
+                                                                   "ActorFSMSQLite", "ActorFSMTool", "TestSupport"],
                     path: "Tests/ActorFSMDurabilityTests"),
         .testTarget(name: "ActorFSMDistributionTests", dependencies: ["ActorFSM", "ActorFSMDurability", "ActorFSMDistribution",
                                                                      "ActorFSMTesting", "ActorFSMPostgres", "TestFixtures",

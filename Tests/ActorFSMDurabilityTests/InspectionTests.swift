@@ -98,3 +98,57 @@ enum InspectedStore: String, CaseIterable, CustomTestStringConvertible {
         store.close()
     }
 }
+
+/// A store whose changes the test commits, in any order of their numbers.
+final class CommittedChanges: StoreInspection {
+    let committed = Locked<[StoredMachine]>([])
+
+    func commit(_ change: Int64, _ id: String) {
+        let summary = MachineSummary(state: "s", status: .running, fingerprint: "f", schemaVersion: 1, lastTransition: change)
+        committed.withLock { $0.append(StoredMachine(id: id, sequenceNumber: 1, summary: summary, change: change)) }
+    }
+
+    func changes(after change: Int64, limit: Int) async throws(StoreError) -> [StoredMachine] {
+        Array(committed.withLock { $0 }.filter { $0.change > change }.sorted { $0.change < $1.change }.prefix(limit))
+    }
+
+    func storedSchemas() async throws(StoreError) -> [StoredSchema] { [] }
+    func stateCounts() async throws(StoreError) -> [StateCount] { [] }
+    func machines(_ query: MachineQuery) async throws(StoreError) -> MachinePage { MachinePage(machines: [], limit: 1) }
+    func machine(_ id: String) async throws(StoreError) -> StoredMachine? { nil }
+    func entries(of machine: String) async throws(StoreError) -> [JournalEntry] { [] }
+}
+
+@Suite struct ChangeFollowerTests {
+    @Test func aChangeCommittedAfterAHigherNumberIsReturnedOnce() async throws {
+        let store = CommittedChanges()
+        store.commit(1, "a")
+        store.commit(3, "c")
+        var follower = ChangeFollower(store: store)
+        #expect(try await follower.next().map(\.id) == ["a", "c"])
+        store.commit(2, "b")
+        store.commit(4, "d")
+        #expect(try await follower.next().map(\.id) == ["b", "d"])
+        #expect(try await follower.next().isEmpty)
+    }
+
+    @Test func aFollowerFromNowSkipsWhatIsThereAndPagesThroughBursts() async throws {
+        let store = CommittedChanges()
+        for number in 1...5 { store.commit(Int64(number), "old-\(number)") }
+        var follower = try await ChangeFollower.fromNow(store: store)
+        #expect(try await follower.next().isEmpty)
+        for number in 6...30 { store.commit(Int64(number), "new-\(number)") }
+        #expect(try await follower.next(limit: 10).map(\.change) == Array(6...15))
+        #expect(try await follower.next(limit: 100).map(\.change) == Array(16...30))
+    }
+
+    @Test func numbersBeyondTheLookbackAreNotReadAgain() async throws {
+        let store = CommittedChanges()
+        store.commit(100, "late-reader")
+        var follower = ChangeFollower(store: store, lookback: 10)
+        #expect(try await follower.next().count == 1)
+        store.commit(50, "too-late")
+        store.commit(95, "in-time")
+        #expect(try await follower.next().map(\.id) == ["in-time"])
+    }
+}

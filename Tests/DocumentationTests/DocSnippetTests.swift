@@ -325,6 +325,14 @@ let configuration = MachineConfiguration<OrderState>(instrument: FailureLog())
         for count in try await store.stateCounts() { print(count.state, count.count) }
     }
 
+    func changeFollower(store: SQLiteReader) async throws {
+        var follower = ChangeFollower(store: store)
+        while true {
+            for machine in try await follower.next() { print(machine.id, machine.summary.state) }
+            try await Task.sleep(for: .seconds(1))
+        }
+    }
+
     func sqliteReader() async throws {
         let store = try SQLiteReader(path: "orders.sqlite")
         for count in try await store.stateCounts() { print(count.state, count.count) }

@@ -1,0 +1,65 @@
+/// Follows the machines whose summaries change in a store, for a watcher that polls: each
+/// ``next(limit:)`` returns those changed since the last call, each change once.
+///
+/// A store numbers changes in the order it writes them; PostgreSQL takes numbers from a
+/// sequence, so a transaction can commit a lower number after a higher one was read. The
+/// follower therefore reads again the last `lookback` numbers it has passed, and returns only
+/// the changes it has not returned yet. A machine that changed twice between two calls is
+/// returned once, as it is after the second change: its history has both.
+///
+/// ```swift
+/// var follower = ChangeFollower(store: store)
+/// while true {
+///     for machine in try await follower.next() { print(machine.id, machine.summary.state) }
+///     try await Task.sleep(for: .seconds(1))
+/// }
+/// ```
+public struct ChangeFollower: Sendable {
+    /// The store followed.
+    public let store: any StoreInspection
+    /// How many change numbers below the newest returned are read again.
+    public let lookback: Int64
+    /// The newest change number returned.
+    public private(set) var newest: Int64
+    /// The change numbers returned within the lookback.
+    private var returned: Set<Int64> = []
+
+    /// Follows `store` from after change number `change` (0: from the first change).
+    public init(store: any StoreInspection, after change: Int64 = 0, lookback: Int64 = 10_000) {
+        self.store = store
+        self.lookback = Swift.max(0, lookback)
+        newest = change
+    }
+
+    /// Follows `store` from its newest change: only changes made from now on are returned.
+    public static func fromNow(store: any StoreInspection, lookback: Int64 = 10_000) async throws(StoreError) -> ChangeFollower {
+        var follower = ChangeFollower(store: store, lookback: lookback)
+        // Everything there now counts as returned.
+        while try await !follower.next(limit: 10_000).isEmpty {}
+        return follower
+    }
+
+    /// The machines whose summaries changed since the last call, in the order of their
+    /// change numbers, at most `limit` new ones.
+    public mutating func next(limit: Int = 1_000) async throws(StoreError) -> [StoredMachine] {
+        let from = Swift.max(0, newest - lookback)
+        var fresh: [StoredMachine] = []
+        var after = from
+        while fresh.count < limit {
+            let page = try await store.changes(after: after, limit: limit)
+            for machine in page where !returned.contains(machine.change) {
+                fresh.append(machine)
+            }
+            guard page.count == limit, let last = page.last else { break }
+            after = last.change
+        }
+        fresh = Array(fresh.prefix(limit))
+        for machine in fresh {
+            returned.insert(machine.change)
+            newest = Swift.max(newest, machine.change)
+        }
+        let floor = newest - lookback
+        returned = returned.filter { $0 > floor }
+        return fresh
+    }
+}

@@ -1,0 +1,46 @@
+import ActorFSMDurability
+
+/// `actorfsm history ID`: each stored entry of one machine.
+struct HistoryCommand {
+    let invocation: Invocation
+    let store: any StoreInspection
+    let output: @Sendable (String) -> Void
+
+    init(_ invocation: Invocation, store: any StoreInspection, output: @escaping @Sendable (String) -> Void) {
+        self.invocation = invocation
+        self.store = store
+        self.output = output
+    }
+
+    func run(id: String) async throws {
+        let history = try await store.history(of: id)
+        guard !history.isEmpty else { throw CommandFailure("the store holds no machine \(id)") }
+        if invocation.format == .json {
+            output(try TextFormat.json(history))
+            return
+        }
+        let rows = history.map { entry in
+            [String(entry.sequenceNumber), entry.time.map(TextFormat.time) ?? "-", entry.kind.rawValue,
+             entry.origin ?? "-", entry.event ?? "-", entry.outcome ?? "-", entry.state ?? "-", Self.notes(of: entry),
+             entry.data ?? "-"]
+        }
+        output(TextFormat.table(["#", "TIME", "KIND", "ORIGIN", "EVENT", "OUTCOME", "STATE", "PENDING", "DATA"],
+                                                   rows))
+    }
+
+    /// Timers, retries and cancellations the entry holds.
+    private static func notes(of entry: HistoryEntry) -> String {
+        var notes = entry.pending.map { pending in
+            pending.due.map { "\(pending.kind) \(pending.event) at \(TextFormat.time($0))" } ?? "\(pending.kind) \(pending.event)"
+        }
+        if let retry = entry.retry { notes.append("retry #\(retry.attempt) at \(TextFormat.time(retry.due))") }
+        if entry.cancellations > 0 { notes.append("\(entry.cancellations) child cancellation(s)") }
+        return notes.isEmpty ? "-" : notes.joined(separator: "; ")
+    }
+}
+
+/// A command that ran and failed, with what to tell the user.
+struct CommandFailure: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}

@@ -1,0 +1,118 @@
+import ActorFSMDurability
+
+/// What the command line asks for.
+struct Invocation {
+    enum Command: Equatable {
+        case machines
+        case history(String)
+        case states
+        case watch
+    }
+
+    var command: Command
+    /// A SQLite file, or a PostgreSQL URL or connection string.
+    var store: String
+    var namespace: String?
+    var query = MachineQuery()
+    var olderThan: Duration?
+    var format = Format.table
+    var interval = Duration.seconds(1)
+    var fromStart = false
+
+    enum Format { case table, json, dot, mermaid }
+
+    static let usage = """
+        usage: actorfsm COMMAND --store FILE|URL [--namespace NAME] [options]
+
+        commands:
+          machines              list machines, longest since their last transition first
+              --state NAME  --status running|waiting|failed|final|passivated
+              --older-than 1h   --schema-version N   --fingerprint HEX
+              --limit N (100)   --after CURSOR (from the previous page)   --json
+          history ID            what happened to one machine, entry by entry   [--json]
+          states                machines per state, per schema   [--dot | --mermaid | --json]
+          watch                 print machines as their transitions are written, until interrupted
+              --interval 1s     --from-start
+
+        --store takes a SQLite file (read beside its writer, without its lock) or a PostgreSQL
+        URL (postgresql://…, or a connection string with host=…); --namespace names the
+        PostgreSQL schema a PostgresStore(namespace:) writes to.
+        """
+
+    init(_ arguments: [String]) throws(UsageError) {
+        var rest = arguments[...]
+        guard let name = rest.popFirst() else { throw UsageError("give a command") }
+        var command: Command
+        switch name {
+        case "machines": command = .machines
+        case "history":
+            guard let id = rest.first, !id.hasPrefix("--") else { throw UsageError("history needs a machine id") }
+            rest.removeFirst()
+            command = .history(id)
+        case "states": command = .states
+        case "watch": command = .watch
+        case "help", "--help", "-h": throw UsageError("")
+        default: throw UsageError("unknown command \(name)")
+        }
+        self.command = command
+        var store: String?
+        while let option = rest.popFirst() {
+            func value() throws(UsageError) -> String {
+                guard let value = rest.popFirst() else { throw UsageError("\(option) needs a value") }
+                return value
+            }
+            switch option {
+            case "--store": store = try value()
+            case "--namespace": namespace = try value()
+            case "--state": query.state = try value()
+            case "--status":
+                let text = try value()
+                guard let status = MachineStatus(rawValue: text) else { throw UsageError("no status \(text)") }
+                query.status = status
+            case "--older-than": olderThan = try Self.duration(try value())
+            case "--schema-version":
+                let text = try value()
+                guard let version = Int(text) else { throw UsageError("--schema-version takes a number, not \(text)") }
+                query.schemaVersion = version
+            case "--fingerprint": query.fingerprint = try value()
+            case "--limit":
+                let text = try value()
+                guard let limit = Int(text), (1...10_000).contains(limit) else { throw UsageError("--limit takes 1 to 10000") }
+                query.limit = limit
+            case "--after": query.after = try Self.cursor(try value())
+            case "--interval": interval = try Self.duration(try value())
+            case "--from-start": fromStart = true
+            case "--json": format = .json
+            case "--dot": format = .dot
+            case "--mermaid": format = .mermaid
+            default: throw UsageError("unknown option \(option)")
+            }
+        }
+        guard let store else { throw UsageError("give the store with --store") }
+        self.store = store
+    }
+
+    /// `90s`, `15m`, `1h`, `2d` or `500ms`.
+    static func duration(_ text: String) throws(UsageError) -> Duration {
+        let units: [(String, Duration)] = [("ms", .milliseconds(1)), ("s", .seconds(1)), ("m", .seconds(60)),
+                                           ("h", .seconds(3_600)), ("d", .seconds(86_400))]
+        for (suffix, unit) in units where text.hasSuffix(suffix) {
+            if let count = Int(text.dropLast(suffix.count)), count >= 0 { return unit * count }
+        }
+        throw UsageError("\(text) is not a duration: give a number and ms, s, m, h or d, as 90s or 1h")
+    }
+
+    /// A page's end as `machines` prints it: `TIME/ID`.
+    static func cursor(_ text: String) throws(UsageError) -> MachineCursor {
+        guard let slash = text.firstIndex(of: "/"), let time = Int64(text[..<slash]) else {
+            throw UsageError("--after takes the cursor a page printed, as 1764212400000/o-1042")
+        }
+        return MachineCursor(lastTransition: time, id: String(text[text.index(after: slash)...]))
+    }
+}
+
+/// A command line that cannot be run, and why.
+struct UsageError: Error {
+    let message: String
+    init(_ message: String) { self.message = message }
+}

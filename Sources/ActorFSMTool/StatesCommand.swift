@@ -1,0 +1,48 @@
+import ActorFSM
+import ActorFSMDurability
+
+/// `actorfsm states`: machines per state, per schema; or the schema's diagram with the counts.
+struct StatesCommand {
+    let invocation: Invocation
+    let store: any StoreInspection
+    let output: @Sendable (String) -> Void
+
+    init(_ invocation: Invocation, store: any StoreInspection, output: @escaping @Sendable (String) -> Void) {
+        self.invocation = invocation
+        self.store = store
+        self.output = output
+    }
+
+    func run() async throws {
+        let counts = try await store.stateCounts()
+        let schemas = try await store.storedSchemas()
+        let wanted = invocation.query.fingerprint
+        switch invocation.format {
+        case .dot, .mermaid:
+            let chosen = schemas.filter { wanted == nil || $0.fingerprint == wanted }
+            guard let schema = chosen.first else { throw CommandFailure("the store describes no schema\(wanted.map { " \($0)" } ?? "")") }
+            if chosen.count > 1 {
+                throw CommandFailure("the store holds \(chosen.count) schemas: choose one with --fingerprint "
+                                     + chosen.map(\.fingerprint).joined(separator: " or "))
+            }
+            let perState = try await store.counts(of: schema.fingerprint)
+            var all = perState
+            for state in schema.description.states where all[state.name] == nil { all[state.name] = 0 }
+            output(invocation.format == .dot ? schema.description.dot(counts: all) : schema.description.mermaid(counts: all))
+        case .json:
+            output(try TextFormat.json(counts.map { CountRow(fingerprint: $0.fingerprint, state: $0.state, count: $0.count) }))
+        case .table:
+            let names = Dictionary(schemas.map { ($0.fingerprint, "\($0.description.name) v\($0.schemaVersion)") }) { first, _ in first }
+            let rows = counts.filter { wanted == nil || $0.fingerprint == wanted }.map { count in
+                [names[count.fingerprint] ?? "?", count.fingerprint, count.state, String(count.count)]
+            }
+            output(TextFormat.table(["SCHEMA", "FINGERPRINT", "STATE", "MACHINES"], rows))
+        }
+    }
+
+    struct CountRow: Encodable {
+        let fingerprint: String
+        let state: String
+        let count: Int
+    }
+}

@@ -1,0 +1,28 @@
+import ActorFSMDurability
+
+/// `actorfsm watch`: prints machines as their transitions are written, until interrupted.
+struct WatchCommand {
+    let invocation: Invocation
+    let store: any StoreInspection
+    let output: @Sendable (String) -> Void
+
+    init(_ invocation: Invocation, store: any StoreInspection, output: @escaping @Sendable (String) -> Void) {
+        self.invocation = invocation
+        self.store = store
+        self.output = output
+    }
+
+    func run() async throws {
+        var follower = invocation.fromStart ? ChangeFollower(store: store) : try await ChangeFollower.fromNow(store: store)
+        while true {
+            for machine in try await follower.next() {
+                let summary = machine.summary
+                var line = "\(TextFormat.time(summary.lastTransition))  \(machine.id)  #\(machine.sequenceNumber)  "
+                    + "\(summary.state)  \(summary.status.rawValue)"
+                if let until = summary.waitingUntil { line += " until \(TextFormat.time(until))" }
+                output(line + "\n")
+            }
+            try await Task.sleep(for: invocation.interval)
+        }
+    }
+}

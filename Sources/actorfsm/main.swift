@@ -1,0 +1,9 @@
+import ActorFSMTool
+import Foundation
+
+// actorfsm: reads a store's machines without the program that wrote them (see Tool).
+
+let status = await Tool.run(Array(CommandLine.arguments.dropFirst()),
+                            output: { FileHandle.standardOutput.write(Data($0.utf8)) },
+                            errors: { FileHandle.standardError.write(Data($0.utf8)) })
+exit(status)

@@ -1,0 +1,135 @@
+import ActorFSM
+import ActorFSMDurability
+import ActorFSMSQLite
+import ActorFSMTesting
+import ActorFSMTool
+import Foundation
+import Testing
+import TestSupport
+
+/// What a run of the tool printed.
+final class ToolOutput: Sendable {
+    let text = Locked("")
+    let errors = Locked("")
+    let lines: AsyncStream<String>
+    private let continuation: AsyncStream<String>.Continuation
+
+    init() {
+        (lines, continuation) = AsyncStream.makeStream()
+    }
+
+    func run(_ arguments: [String]) async -> Int32 {
+        await Tool.run(arguments, output: { [self] printed in
+            text.withLock { $0 += printed }
+            for line in printed.split(separator: "\n") { continuation.yield(String(line)) }
+        }, errors: { [self] printed in errors.withLock { $0 += printed } })
+    }
+}
+
+@Suite(.timeLimit(.minutes(1))) struct ToolTests {
+    /// Runs the jobs on a SQLite store, then `body` with its path while the writer is open.
+    func withJobStore(_ body: (String) async throws -> Void) async throws {
+        let folder = try TemporaryFolder()
+        let path = folder.file("jobs.sqlite")
+        let store = try SQLiteStore(path: path)
+        let jobs = try await runJobs(on: store, clock: jobClock())
+        try await body(path)
+        await jobs.shutdown()
+        store.close()
+    }
+
+    @Test func statesPrintsTheCountsAndTheDiagramWithThem() async throws {
+        try await withJobStore { path in
+            let table = ToolOutput()
+            #expect(await table.run(["states", "--store", path]) == 0)
+            let rows = table.text.withLock { $0 }.split(separator: "\n").map { $0.split(separator: " ", omittingEmptySubsequences: true) }
+            #expect(rows.first == ["SCHEMA", "FINGERPRINT", "STATE", "MACHINES"])
+            #expect(rows.dropFirst().map { [String($0[3]), String($0[4])] } == [["done", "1"], ["queued", "2"], ["running", "2"]])
+            #expect(rows.dropFirst().allSatisfy { $0[0] == "Job" && $0[1] == "v1" })
+
+            let dot = ToolOutput()
+            #expect(await dot.run(["states", "--store", path, "--dot"]) == 0)
+            #expect(dot.text.withLock { $0 }.contains(#"[label="queued\n2 machines"]"#))
+            #expect(dot.text.withLock { $0 }.contains(#"[label="broken\n0 machines"]"#))
+            let mermaid = ToolOutput()
+            #expect(await mermaid.run(["states", "--store", path, "--mermaid"]) == 0)
+            #expect(mermaid.text.withLock { $0 }.contains(#"state "running (2 machines)" as s1"#))
+        }
+    }
+
+    @Test func machinesListsAFilteredPageAndSaysWhereTheNextStarts() async throws {
+        try await withJobStore { path in
+            let queued = ToolOutput()
+            #expect(await queued.run(["machines", "--store", path, "--state", "queued", "--older-than", "1h"]) == 0)
+            let ids = queued.text.withLock { $0 }.split(separator: "\n").dropFirst().map { $0.split(separator: " ").first.map(String.init) }
+            #expect(ids == ["j1", "j2"])
+
+            let first = ToolOutput()
+            #expect(await first.run(["machines", "--store", path, "--limit", "3"]) == 0)
+            let more = try #require(first.text.withLock { $0 }.split(separator: "\n").last)
+            #expect(more.hasPrefix("more: --after "))
+            let second = ToolOutput()
+            #expect(await second.run(["machines", "--store", path, "--limit", "3", "--after", String(more.dropFirst(14))]) == 0)
+            let rest = second.text.withLock { $0 }.split(separator: "\n").dropFirst().map { $0.split(separator: " ").first.map(String.init) }
+            #expect(rest == ["j4", "j5"])
+
+            let failed = ToolOutput()
+            #expect(await failed.run(["machines", "--store", path, "--status", "failed", "--json"]) == 0)
+            let page = try JSONSerialization.jsonObject(with: Data(failed.text.withLock { $0 }.utf8)) as? [String: Any]
+            let machines = page?["machines"] as? [[String: Any]]
+            #expect(machines?.map { $0["id"] as? String } == ["j5"])
+            #expect(machines?.first?["state"] as? String == "running")
+        }
+    }
+
+    @Test func historyPrintsEachEntryAsJSONToo() async throws {
+        try await withJobStore { path in
+            let json = ToolOutput()
+            #expect(await json.run(["history", "j4", "--store", path, "--json"]) == 0)
+            let history = try JSONDecoder().decode([HistoryEntry].self, from: Data(json.text.withLock { $0 }.utf8))
+            #expect(history.map(\.state) == ["queued", "running", "done"])
+            let table = ToolOutput()
+            #expect(await table.run(["history", "j4", "--store", path]) == 0)
+            #expect(table.text.withLock { $0 }.split(separator: "\n").count == 4)
+            #expect(table.text.withLock { $0 }.contains(#""finish""#))
+        }
+    }
+
+    @Test func watchPrintsEachMachineAsItChanges() async throws {
+        try await withJobStore { path in
+            let watch = ToolOutput()
+            let running = Task { await watch.run(["watch", "--store", path, "--from-start", "--interval", "5ms"]) }
+            var seen: [String] = []
+            for await line in watch.lines {
+                seen.append(line)
+                if seen.count == 5 { break }
+            }
+            running.cancel()
+            #expect(await running.value == 0)
+            #expect(Set(seen.map { String($0.split(separator: " ", omittingEmptySubsequences: true)[1]) }) == ["j1", "j2", "j3", "j4", "j5"])
+            #expect(seen.last?.contains("j5  #2  running  failed") == true)
+        }
+    }
+
+    @Test(arguments: [
+        (["machines"], Int32(2), "give the store with --store"),
+        (["bogus", "--store", "x"], Int32(2), "unknown command bogus"),
+        (["machines", "--store", "x", "--older-than", "soon"], Int32(2), "soon is not a duration"),
+        (["machines", "--store", "x", "--status", "sleeping"], Int32(2), "no status sleeping"),
+        (["history", "--store", "x"], Int32(2), "history needs a machine id"),
+        (["machines", "--store", "/nowhere/x.sqlite"], Int32(1), "could not open the store /nowhere/x.sqlite"),
+    ])
+    func aCommandLineThatCannotRunSaysWhy(arguments: [String], status: Int32, message: String) async {
+        let output = ToolOutput()
+        #expect(await output.run(arguments) == status)
+        #expect(output.errors.withLock { $0 }.contains(message))
+    }
+
+    @Test func anUnknownMachineIsAFailureNamingIt() async throws {
+        try await withJobStore { path in
+            let output = ToolOutput()
+            #expect(await output.run(["history", "j9", "--store", path]) == 1)
+            #expect(output.errors.withLock { $0 } == "actorfsm: the store holds no machine j9\n")
+        }
+    }
+}
