@@ -37,6 +37,10 @@ final class SQLiteConnection {
             if readOnly {
                 // A reader waits a little for the writer's checkpoint rather than failing.
                 sqlite3_busy_timeout(handle, 2_000)
+                // Counting a million machines scans their table: mapped, its pages are read
+                // without a copy, and a larger cache keeps them between queries.
+                try execute("PRAGMA mmap_size = 1073741824")
+                try execute("PRAGMA cache_size = -65536")
                 try prepareReading()
                 return
             }

@@ -31,3 +31,11 @@ extension SQLiteStore: StoreInspection, SchemaRecording {
         _ = thread.submit(.run { $0.summaries?.record(schema) })
     }
 }
+
+extension SQLiteStore {
+    /// Runs `sql` on the store's thread, after the writes queued before it (benchmarks fill
+    /// the summary table with it).
+    package func execute(_ sql: String) async throws(StoreError) {
+        try await read { connection throws(StoreError) in try connection.execute(sql) }
+    }
+}

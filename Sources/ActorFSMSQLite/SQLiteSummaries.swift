@@ -28,7 +28,7 @@ final class SQLiteSummaries {
             waiting_until INTEGER, change INTEGER NOT NULL
         ) WITHOUT ROWID
         """,
-        "CREATE INDEX IF NOT EXISTS machines_by_state ON machines (state, last_transition)",
+        "CREATE INDEX IF NOT EXISTS machines_by_state ON machines (state, fingerprint, last_transition)",
         "CREATE INDEX IF NOT EXISTS machines_by_status ON machines (status, last_transition)",
         "CREATE INDEX IF NOT EXISTS machines_by_change ON machines (change)",
         """

@@ -67,6 +67,11 @@ struct Report {
         add("B9 durable send/commit, PostgreSQL", "B9 durable send on PostgreSQL, one machine",
             "B9 PostgreSQL commit of one entry", "≤ 2")
         limit("B9 durable transitions/s, 1 process, 1,000 machines", "B9 durable transitions on PostgreSQL, 1,000 machines", "")
+        for store in ["SQLite", "PostgreSQL"] {
+            limit("B12 counts per state, \(store), 1M machines (ms)", "B12 counts per state, \(store), 1M machines", "< 1000")
+            limit("B12 page of 100 stuck, \(store), 1M machines (ms)", "B12 page of 100 stuck machines, \(store), 1M machines",
+                  "< 50")
+        }
         limit("B10 durable transitions/s, 3 processes", "B10 durable transitions, 3 processes", "≥ 20000")
         limit("B10 cross-process send (µs)", "B10 cross-process send", "≤ 5000")
         add("B10 cross-process/same-process send", "B10 cross-process send", "B10 same-process send", "")

@@ -56,7 +56,7 @@ while let argument = arguments.popFirst() {
         settings.countedEvents = count
     case "--json": settings.json = true
     case "-h", "--help":
-        print("usage: fsm-benchmarks [--quick] [--json] [B1 B2 B3 B4 B5 B6 B7 B8 B9 B10 B11]\n       fsm-benchmarks --count EVENTS   (B1's and B2's core steps, untimed, for callgrind)")
+        print("usage: fsm-benchmarks [--quick] [--json] [B1 B2 B3 B4 B5 B6 B7 B8 B9 B10 B11 B12]\n       fsm-benchmarks --count EVENTS   (B1's and B2's core steps, untimed, for callgrind)")
         exit(0)
     case let name where name.hasPrefix("B"): settings.only.insert(name)
     default:
@@ -83,6 +83,7 @@ if settings.runs("B8") { results += try await benchmarkB8(settings) }
 if settings.runs("B9") { results += try await benchmarkB9(settings) }
 if settings.runs("B10") { results += try await benchmarkB10(settings) }
 if settings.runs("B11") { results += try await benchmarkB11(settings) }
+if settings.runs("B12") { results += try await benchmarkB12(settings) }
 
 // Measurements skipped by FSM_BENCH_ONLY are left out of the report and its ratios.
 let report = Report(results: results.filter { !$0.median.isNaN }, settings: settings)

@@ -152,3 +152,37 @@ final class CommittedChanges: StoreInspection {
         #expect(try await follower.next().map(\.id) == ["in-time"])
     }
 }
+
+/// A chore: a second schema with a state named as one of the jobs'.
+enum Chore: MachineDefinition {
+    enum State: String, Codable, Hashable, Sendable { case idle, running }
+    enum Event: String, Codable, Hashable, Sendable { case go }
+    typealias ID = String
+}
+
+@Suite(.timeLimit(.minutes(1))) struct SharedStoreInspectionTests {
+    @Test func aStateNamedInTwoSchemasListsTheMachinesOfBothInTimeOrder() async throws {
+        let folder = try TemporaryFolder()
+        let store = try SQLiteStore(path: folder.file("shared.sqlite"))
+        let clock = jobClock()
+        let jobs = try await runJobs(on: store, clock: clock)
+        clock.advance(by: .seconds(10))
+        let chores = try Supervisor(schema: try Schema<Chore>(initial: .idle) { define(.idle) { when(.go) | then(.running) }; define(.running) { when(.go) | then(.idle) } },
+                                    durability: Durability(store: store, wallClock: clock))
+        try await chores.activate(id: "c1")
+        try await chores.send(to: "c1", .go)
+        let reader = try SQLiteReader(path: folder.file("shared.sqlite"))
+        for inspected in [store, reader] as [any StoreInspection] {
+            #expect(try await inspected.machines(MachineQuery(state: "running")).machines.map(\.id) == ["j3", "j5", "c1"])
+            #expect(try await inspected.machines(MachineQuery(state: "running", limit: 2)).machines.map(\.id) == ["j3", "j5"])
+            let counts = try await inspected.stateCounts().filter { $0.state == "running" }
+            #expect(counts.map(\.count).sorted() == [1, 2])
+            #expect(Set(counts.map(\.fingerprint)).count == 2)
+            #expect(try await inspected.storedSchemas().map(\.description.name).sorted() == ["Chore", "Job"])
+        }
+        reader.close()
+        await chores.shutdown()
+        await jobs.shutdown()
+        store.close()
+    }
+}
