@@ -22,6 +22,9 @@ package final class MachineJournal<Definition: MachineDefinition>: MachineJourna
     package func resumedData() -> Definition.Data { recovery!.point.data }
 
     package var resumedSequenceNumber: UInt64 { recovery?.point.sequenceNumber ?? 0 }
+
+    /// The number of the newest completed entry written.
+    var newestCompleted: UInt64? { state.withLock { $0.lastWritten?.sequenceNumber } }
     /// Told once when a write fails: a supervisor then restores the machine from the store
     /// once the store works again.
     private let onFailure: (@Sendable () -> Void)?

@@ -12,20 +12,38 @@ extension Supervisor {
     /// - Returns: whether a machine was passivated.
     @discardableResult
     public func passivate(id: ID) async -> Bool {
-        guard durable != nil, let machine = machine(id: id) else { return false }
+        guard let passivated = await passivateOne(id: id) else { return false }
+        if let newest = passivated { record([newest]) }
+        return true
+    }
+
+    /// Passivates the machine `id`; `nil` if there is none here, else the machine's key and
+    /// newest entry's number once its last write is durable, if it has written one.
+    private func passivateOne(id: ID) async -> (id: String, sequenceNumber: UInt64)?? {
+        guard durable != nil, let machine = machine(id: id) else { return nil }
         // Asked from its own action, the machine cannot end before the action does: it leaves
         // the supervisor by itself when it ends.
         if ActionScope.machines.contains(ObjectIdentifier(machine)) {
             await machine.shutdown()
-            return true
+            return .some(nil)
         }
         // Also a machine already stopping (after a failure): its supervisor decides on it first.
         tracking { _ = $0.passivating.insert(ObjectIdentifier(machine)) }
         await machine.finishAndAwaitEnd()
         tracking { _ = $0.passivating.remove(ObjectIdentifier(machine)) }
-        if let journal = machine.durableJournal { _ = await journal.waitForWrite(journal.newestWrite) }
+        var newest: UInt64?
+        if let journal = machine.durableJournal {
+            _ = await journal.waitForWrite(journal.newestWrite)
+            newest = journal.newestCompleted
+        }
         registry.withLock { _ = $0.core.remove(machine, from: id) }
-        return true
+        return .some(newest.map { (id: durable?.key(id) ?? "\(id)", sequenceNumber: $0) })
+    }
+
+    /// Marks `machines` passivated in a store that keeps summaries.
+    private func record(_ machines: [(id: String, sequenceNumber: UInt64)]) {
+        guard !machines.isEmpty, let store = durable?.durability.store as? any PassivationRecording else { return }
+        store.recordPassivated(machines)
     }
 
     /// Passivates every machine that has written nothing for `idle`, and, if more than `limit`
@@ -57,7 +75,13 @@ extension Supervisor {
             chosen.append(machine.0)
         }
         var passivated = 0
-        for id in chosen where await passivate(id: id) { passivated += 1 }
+        var marked: [(id: String, sequenceNumber: UInt64)] = []
+        for id in chosen {
+            guard let done = await passivateOne(id: id) else { continue }
+            passivated += 1
+            if let done { marked.append(done) }
+        }
+        record(marked)
         return passivated
     }
 

@@ -221,6 +221,14 @@ enum PostgresSchema {
         SELECT DISTINCT machine FROM written
         """
 
+    /// $1 machines, $2 their newest entries' numbers: marks those still at that entry, running
+    /// or waiting, passivated.
+    static let markPassivated = """
+        UPDATE actorfsm_machines m SET status = 'passivated', change = nextval('actorfsm_changes')
+        FROM unnest($1::text[], $2::bigint[]) AS p(machine, seq)
+        WHERE m.machine = p.machine AND m.seq = p.seq AND m.status IN ('running', 'waiting')
+        """
+
     /// $1 fingerprint, $2 user version, $3 description: keeps a schema unless one has its fingerprint.
     static let recordSchema = """
         INSERT INTO actorfsm_schemas (fingerprint, schema_version, description) VALUES ($1, $2, $3)

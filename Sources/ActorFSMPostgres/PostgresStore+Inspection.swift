@@ -1,6 +1,6 @@
 import ActorFSMDurability
 
-extension PostgresStore: StoreInspection, SchemaRecording {
+extension PostgresStore: StoreInspection, SchemaRecording, PassivationRecording {
     /// Every schema that has written to the store's namespace.
     public func storedSchemas() async throws(StoreError) -> [StoredSchema] {
         try await run { journal throws(StoreError) in try journal.connection.storedSchemas() }
@@ -26,6 +26,14 @@ extension PostgresStore: StoreInspection, SchemaRecording {
     /// a higher one is read: ``ChangeFollower`` waits for such gaps.
     public func changes(after change: Int64, limit: Int) async throws(StoreError) -> [StoredMachine] {
         try await run { journal throws(StoreError) in try journal.connection.changes(after: change, limit: limit) }
+    }
+
+    /// Marks `machines` passivated, on the store's thread after the writes queued before.
+    public func recordPassivated(_ machines: [(id: String, sequenceNumber: UInt64)]) {
+        _ = thread.submit(.run { journal in
+            _ = try? journal.connection.query(PostgresSchema.markPassivated, [
+                .texts(machines.map(\.id)), .integers(machines.map { Int64(bitPattern: $0.sequenceNumber) })])
+        })
     }
 
     /// Keeps `schema`'s description, written on the store's thread before any later write.

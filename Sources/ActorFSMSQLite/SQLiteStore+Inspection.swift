@@ -1,6 +1,6 @@
 import ActorFSMDurability
 
-extension SQLiteStore: StoreInspection, SchemaRecording {
+extension SQLiteStore: StoreInspection, SchemaRecording, PassivationRecording {
     /// Every schema that has written to the store.
     public func storedSchemas() async throws(StoreError) -> [StoredSchema] {
         try await read { connection throws(StoreError) in try connection.storedSchemas() }
@@ -24,6 +24,11 @@ extension SQLiteStore: StoreInspection, SchemaRecording {
     /// Machines whose summary changed after change number `change`, in order.
     public func changes(after change: Int64, limit: Int) async throws(StoreError) -> [StoredMachine] {
         try await read { connection throws(StoreError) in try connection.changes(after: change, limit: limit) }
+    }
+
+    /// Marks `machines` passivated, on the store's thread after the writes queued before.
+    public func recordPassivated(_ machines: [(id: String, sequenceNumber: UInt64)]) {
+        _ = thread.submit(.run { $0.summaries?.markPassivated(machines) })
     }
 
     /// Keeps `schema`'s description, written on the store's thread before any later write.

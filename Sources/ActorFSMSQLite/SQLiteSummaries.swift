@@ -93,6 +93,28 @@ final class SQLiteSummaries {
         try? connection.commit([])
     }
 
+    /// Marks `machines` passivated where their newest entry is the one given and they were
+    /// running or waiting, in a transaction of its own.
+    func markPassivated(_ machines: [(id: String, sequenceNumber: UInt64)]) {
+        do {
+            try connection.execute("BEGIN IMMEDIATE")
+            for machine in machines {
+                let change = nextChange
+                nextChange += 1
+                try connection.rows(Self.markPassivated,
+                                    [.text(machine.id), .int(Int64(bitPattern: machine.sequenceNumber)), .int(change)]) { _ in }
+            }
+            try connection.execute("COMMIT")
+            committed()
+        } catch {
+            try? connection.execute("ROLLBACK")
+            rolledBack()
+        }
+    }
+
+    private static let markPassivated = "UPDATE machines SET status = 'passivated', change = ?3 "
+        + "WHERE machine = ?1 AND sequence = ?2 AND status IN ('running', 'waiting')"
+
     /// Writes the schemas taken since the last commit, in the transaction in progress.
     func writePendingSchemas() throws(StoreError) {
         for schema in pendingSchemas {

@@ -224,7 +224,7 @@ extension InMemoryStore.Operation {
     var isWrite: Bool { if case .write = self { true } else { false } }
 }
 
-extension InMemoryStore: StoreInspection, SchemaRecording {
+extension InMemoryStore: StoreInspection, SchemaRecording, PassivationRecording {
     /// Every schema recorded.
     public func storedSchemas() async throws(StoreError) -> [StoredSchema] {
         try await read { kept in kept.schemas.values.sorted { $0.fingerprint < $1.fingerprint } }
@@ -261,6 +261,21 @@ extension InMemoryStore: StoreInspection, SchemaRecording {
     public func changes(after change: Int64, limit: Int) async throws(StoreError) -> [StoredMachine] {
         try await read { kept in
             Array(kept.machines.values.filter { $0.change > change }.sorted { $0.change < $1.change }.prefix(limit))
+        }
+    }
+
+    /// Marks `machines` passivated where their newest entry is the one given.
+    public func recordPassivated(_ machines: [(id: String, sequenceNumber: UInt64)]) {
+        contents.withLock { contents in
+            for (id, number) in machines {
+                guard var machine = contents.kept.machines[id], machine.sequenceNumber == number,
+                      machine.summary.status == .running || machine.summary.status == .waiting
+                else { continue }
+                contents.kept.lastChange += 1
+                machine.summary.status = .passivated
+                machine.change = contents.kept.lastChange
+                contents.kept.machines[id] = machine
+            }
         }
     }
 

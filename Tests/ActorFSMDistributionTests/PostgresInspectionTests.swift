@@ -25,6 +25,7 @@ import TestSupport
 
             // Another namespace of the same database keeps nothing of these.
             await #expect(throws: StoreError.self) { _ = try await PostgresReader(url: server.url, namespace: "other").stateCounts() }
+            try await JobChecks.passivationShowsUntilTheNextEvent(store, jobs: jobs)
             reader.close()
             await jobs.shutdown()
             store.close()

@@ -69,6 +69,17 @@ enum InspectedStore: String, CaseIterable, CustomTestStringConvertible {
         }
     }
 
+    @Test(arguments: [InspectedStore.inMemory, .sqlite])
+    func passivatedMachinesAreMarkedUntilTheirNextEvent(kind: InspectedStore) async throws {
+        let folder = try TemporaryFolder()
+        let sqlite = kind == .sqlite ? try SQLiteStore(path: folder.file("jobs.sqlite")) : nil
+        let store: any MachineStore & StoreInspection = sqlite ?? InMemoryStore()
+        let jobs = try await runJobs(on: store, clock: jobClock())
+        try await JobChecks.passivationShowsUntilTheNextEvent(store, jobs: jobs)
+        await jobs.shutdown()
+        sqlite?.close()
+    }
+
     @Test func theStoreKeepsEachSchemasDescriptionOnce() async throws {
         try await withJobs(.sqlite) { store, _ in
             let schemas = try await store.storedSchemas()

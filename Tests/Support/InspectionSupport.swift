@@ -118,3 +118,19 @@ package enum JobChecks {
         #expect(try await store.history(of: "j5").last?.outcome == "failed")
     }
 }
+
+extension JobChecks {
+    /// A passivated running job shows as passivated until its next event; a final one stays final.
+    package static func passivationShowsUntilTheNextEvent(_ store: any StoreInspection, jobs: Supervisor<Job>) async throws {
+        #expect(await jobs.passivate(id: "j1"))
+        #expect(await jobs.passivate(id: "j4"))
+        #expect(await jobs.passivateIdle(longerThan: .zero) >= 1)
+        let marked = try await store.machines(MachineQuery(status: .passivated)).machines.map(\.id)
+        #expect(marked.contains("j1") && !marked.contains("j4") && !marked.contains("j5"))
+        #expect(try await store.machine("j4")?.summary.status == .final)
+        #expect(try await store.machine("j5")?.summary.status == .failed)
+        try await jobs.send(to: "j1", .start)
+        #expect(try await store.machine("j1")?.summary.status == .waiting)
+        #expect(try await store.machine("j1")?.summary.state == "running")
+    }
+}

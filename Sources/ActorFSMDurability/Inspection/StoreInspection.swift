@@ -57,3 +57,11 @@ public protocol SchemaRecording: Sendable {
     /// nothing for a fingerprint it has recorded before.
     func record(_ schema: StoredSchema)
 }
+
+/// A store that marks passivated machines in their summaries: a durable supervisor tells it
+/// which machines it took out of memory, each with the number of its newest entry.
+public protocol PassivationRecording: Sendable {
+    /// Marks each of `machines` passivated if its newest entry is still the one numbered as
+    /// given and it was running or waiting; a final or failed machine keeps its status.
+    func recordPassivated(_ machines: [(id: String, sequenceNumber: UInt64)])
+}
