@@ -27,6 +27,7 @@ final class PostgresJournal {
         leaseSeconds = Double(leaseDuration.components.seconds) + Double(leaseDuration.components.attoseconds) * 1e-18
         try connection.execute(PostgresSchema.creation(in: namespace))
         channel = try connection.query(PostgresSchema.channel, [.text(node)]).text(0, 0)
+        try fillSummariesIfEmpty()
         try renew()
     }
 

@@ -221,6 +221,17 @@ enum PostgresSchema {
         SELECT DISTINCT machine FROM written
         """
 
+    /// $1 to $8 as the append's $11 to $18: summaries of machines that have none.
+    static let fillSummaries = """
+        INSERT INTO actorfsm_machines (machine, seq, state, status, fingerprint, schema_version, last_transition,
+                                       waiting_until, change)
+        SELECT s.machine, s.seq, s.state, s.status, s.fingerprint, s.version, s.at, NULLIF(s.until, 0),
+               nextval('actorfsm_changes')
+        FROM unnest($1::text[], $2::bigint[], $3::text[], $4::text[], $5::text[], $6::bigint[], $7::bigint[],
+                    $8::bigint[]) AS s(machine, seq, state, status, fingerprint, version, at, until)
+        ON CONFLICT (machine) DO NOTHING
+        """
+
     /// $1 machines, $2 their newest entries' numbers: marks those still at that entry, running
     /// or waiting, passivated.
     static let markPassivated = """

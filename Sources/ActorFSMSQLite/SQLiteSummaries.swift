@@ -137,10 +137,14 @@ final class SQLiteSummaries {
 
     /// Fills `machines` from the newest completed entry of each machine in the journal.
     private func fill() throws(StoreError) {
+        var schemas: [StoredSchema] = []
+        try connection.rows("SELECT description FROM schemas") { row in
+            if let schema = StoredSchema(json: row.text(0)) { schemas.append(schema) }
+        }
         var machines: [StoredMachine] = []
         var current: (id: String, entries: [JournalEntry])?
         func flush() {
-            if let current, let machine = StoredMachine(id: current.id, newestFirst: current.entries, schemas: []) {
+            if let current, let machine = StoredMachine(id: current.id, newestFirst: current.entries, schemas: schemas) {
                 machines.append(machine)
             }
         }

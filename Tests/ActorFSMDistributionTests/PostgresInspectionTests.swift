@@ -31,4 +31,21 @@ import TestSupport
             store.close()
         }
     }
+
+    @Test func aDatabaseWithoutSummariesGetsThemFromItsJournal() async throws {
+        try await withPostgres { server in
+            let clock = jobClock()
+            let store = try PostgresStore(url: server.url, namespace: "old")
+            let jobs = try await runJobs(on: store, clock: clock)
+            await jobs.shutdown()
+            // What a database an earlier release wrote holds: entries, and no summaries.
+            try await store.execute("DELETE FROM actorfsm_machines")
+            store.close()
+            let upgraded = try PostgresStore(url: server.url, namespace: "old")
+            try await JobChecks.countsPerStateNameEveryStateOfEverySchema(upgraded, clock: clock)
+            try await JobChecks.statusesSayWhatEachMachineWaitsFor(upgraded, clock: clock)
+            try await JobChecks.listingsFilterAndPageOldestFirst(upgraded, clock: clock)
+            upgraded.close()
+        }
+    }
 }

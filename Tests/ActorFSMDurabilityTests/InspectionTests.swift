@@ -197,3 +197,25 @@ enum Chore: MachineDefinition {
         store.close()
     }
 }
+
+@Suite(.timeLimit(.minutes(1))) struct SummaryFillingTests {
+    @Test func aFileWithoutSummariesGetsThemFromItsJournalWhenOpenedForWriting() async throws {
+        let folder = try TemporaryFolder()
+        let path = folder.file("old.sqlite")
+        let clock = jobClock()
+        let store = try SQLiteStore(path: path)
+        let jobs = try await runJobs(on: store, clock: clock)
+        await jobs.shutdown()
+        try await store.execute("DROP TABLE machines")
+        store.close()
+        let before = try SQLiteReader(path: path)
+        await #expect(throws: StoreError.self) { _ = try await before.stateCounts() }
+        before.close()
+
+        let reopened = try SQLiteStore(path: path)
+        try await JobChecks.countsPerStateNameEveryStateOfEverySchema(reopened, clock: clock)
+        try await JobChecks.statusesSayWhatEachMachineWaitsFor(reopened, clock: clock)
+        try await JobChecks.listingsFilterAndPageOldestFirst(reopened, clock: clock)
+        reopened.close()
+    }
+}

@@ -625,6 +625,32 @@ enum DistributionGuideSnippets {
         _ = (payments, orders)
     }
 
+    static func operations(store: SQLiteStore) async throws {
+        for count in try await store.stateCounts() { print(count.state, count.count) }
+        let stuck = try await store.machines(MachineQuery(state: "paymentPending").olderThan(.seconds(3600)))
+        let story = try await store.history(of: "o-1042")
+        _ = (stuck, story)
+    }
+
+    static func operationsFollower(store: SQLiteStore) async throws {
+        var follower = ChangeFollower(store: store)
+        while true {
+            for machine in try await follower.next() { print(machine.id, machine.summary.state) }
+            try await Task.sleep(for: .seconds(1))
+        }
+    }
+
+    static func operationsReaders() async throws {
+        do {
+            let store = try SQLiteReader(path: "orders.sqlite")
+            for count in try await store.stateCounts() { print(count.state, count.count) }
+        }
+        do {
+            let store = try PostgresReader(url: "postgresql://orders@db.internal/orders", namespace: "orders")
+            for count in try await store.stateCounts() { print(count.state, count.count) }
+        }
+    }
+
     static func temporaryServer() throws {
         let server = try TemporaryPostgres.start()
         defer { server.stop() }
