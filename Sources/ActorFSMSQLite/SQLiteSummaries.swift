@@ -6,7 +6,9 @@ import CSQLite
 /// journal's own transactions. Used only on the store's thread.
 ///
 /// `machines` holds a row per machine (its newest state, status, schema and times), indexed
-/// by state, by status and by change; `schemas` holds each schema's description as JSON.
+/// by state; its rows are stored in the order of their change numbers, which are their rowids,
+/// so that listing changes needs no index of its own. `schemas` holds each schema's
+/// description as JSON.
 final class SQLiteSummaries {
     private unowned let connection: SQLiteConnection
     private var upsert: OpaquePointer?
@@ -23,14 +25,12 @@ final class SQLiteSummaries {
     static let tables = [
         """
         CREATE TABLE IF NOT EXISTS machines (
-            machine TEXT NOT NULL PRIMARY KEY, sequence INTEGER NOT NULL, state TEXT NOT NULL, status TEXT NOT NULL,
-            fingerprint TEXT NOT NULL, schema_version INTEGER NOT NULL, last_transition INTEGER NOT NULL,
-            waiting_until INTEGER, change INTEGER NOT NULL
-        ) WITHOUT ROWID
+            change INTEGER PRIMARY KEY, machine TEXT NOT NULL UNIQUE, sequence INTEGER NOT NULL, state TEXT NOT NULL,
+            status TEXT NOT NULL, fingerprint TEXT NOT NULL, schema_version INTEGER NOT NULL,
+            last_transition INTEGER NOT NULL, waiting_until INTEGER
+        )
         """,
         "CREATE INDEX IF NOT EXISTS machines_by_state ON machines (state, fingerprint, last_transition)",
-        "CREATE INDEX IF NOT EXISTS machines_by_status ON machines (status, last_transition)",
-        "CREATE INDEX IF NOT EXISTS machines_by_change ON machines (change)",
         """
         CREATE TABLE IF NOT EXISTS schemas (
             fingerprint TEXT NOT NULL PRIMARY KEY, schema_version INTEGER NOT NULL, description TEXT NOT NULL
