@@ -19,34 +19,14 @@ extension PostgresConnection {
 
     func machines(_ query: MachineQuery) throws(StoreError) -> MachinePage {
         try requireSummaries()
-        var conditions: [String] = []
-        var values: [PostgresParameter] = []
-        // Each `#` of a condition becomes the next numbered parameter.
-        func add(_ condition: String, _ bound: PostgresParameter...) {
-            var text = ""
-            var next = bound.makeIterator()
-            for character in condition {
-                guard character == "#", let value = next.next() else {
-                    text.append(character)
-                    continue
-                }
-                values.append(value)
-                text += "$\(values.count)"
+        let (clause, bound) = query.sql(parameter: { "$\($0)" }, integer: { "\($0)::bigint" })
+        let values = bound.map { value -> PostgresParameter in
+            switch value {
+            case .text(let text): .text(text)
+            case .integer(let number): .integer(number)
             }
-            conditions.append(text)
         }
-        if let state = query.state { add("state = #", .text(state)) }
-        if let status = query.status { add("status = #", .text(status.rawValue)) }
-        if let before = query.lastTransitionBefore { add("last_transition < #::bigint", .integer(before)) }
-        if let fingerprint = query.fingerprint { add("fingerprint = #", .text(fingerprint)) }
-        if let version = query.schemaVersion { add("schema_version = #::bigint", .integer(Int64(version))) }
-        if let after = query.after {
-            add("(last_transition, machine) > (#::bigint, #)", .integer(after.lastTransition), .text(after.id))
-        }
-        let filter = conditions.isEmpty ? "" : " WHERE " + conditions.joined(separator: " AND ")
-        values.append(.integer(Int64(query.limit)))
-        let rows = try self.query(Self.machineColumns + filter + " ORDER BY last_transition, machine LIMIT $\(values.count)::bigint",
-                                  values)
+        let rows = try self.query(Self.machineColumns + clause, values)
         return MachinePage(machines: (0..<rows.count).map { Self.machine(rows, $0) }, limit: query.limit)
     }
 

@@ -207,12 +207,7 @@ enum PostgresSchema {
             UPDATE actorfsm_leases l SET pending_work = p.pending FROM unnest($9::text[], $10::boolean[]) AS p(machine, pending)
             WHERE l.machine = p.machine AND l.pending_work <> p.pending AND p.machine IN (SELECT machine FROM fenced)),
         summarized AS (
-            INSERT INTO actorfsm_machines (machine, seq, state, status, fingerprint, schema_version, last_transition,
-                                           waiting_until, change)
-            SELECT s.machine, s.seq, s.state, s.status, s.fingerprint, s.version, s.at, NULLIF(s.until, 0),
-                   nextval('actorfsm_changes')
-            FROM unnest($11::text[], $12::bigint[], $13::text[], $14::text[], $15::text[], $16::bigint[], $17::bigint[],
-                        $18::bigint[]) AS s(machine, seq, state, status, fingerprint, version, at, until)
+            \(insertSummaries(from: 11))
             WHERE s.machine IN (SELECT machine FROM fenced)
             ON CONFLICT (machine) DO UPDATE SET seq = EXCLUDED.seq, state = EXCLUDED.state, status = EXCLUDED.status,
                 fingerprint = EXCLUDED.fingerprint, schema_version = EXCLUDED.schema_version,
@@ -221,14 +216,23 @@ enum PostgresSchema {
         SELECT DISTINCT machine FROM written
         """
 
+    /// Inserts the summaries given as eight arrays from parameter `first` on (machines, entry
+    /// numbers, states, statuses, fingerprints, versions, times, next timers or 0), as `s`.
+    private static func insertSummaries(from first: Int) -> String {
+        let types = ["text", "bigint", "text", "text", "text", "bigint", "bigint", "bigint"]
+        let arrays = types.enumerated().map { "$\(first + $0.offset)::\($0.element)[]" }.joined(separator: ", ")
+        return """
+            INSERT INTO actorfsm_machines (machine, seq, state, status, fingerprint, schema_version, last_transition,
+                                           waiting_until, change)
+            SELECT s.machine, s.seq, s.state, s.status, s.fingerprint, s.version, s.at, NULLIF(s.until, 0),
+                   nextval('actorfsm_changes')
+            FROM unnest(\(arrays)) AS s(machine, seq, state, status, fingerprint, version, at, until)
+            """
+    }
+
     /// $1 to $8 as the append's $11 to $18: summaries of machines that have none.
     static let fillSummaries = """
-        INSERT INTO actorfsm_machines (machine, seq, state, status, fingerprint, schema_version, last_transition,
-                                       waiting_until, change)
-        SELECT s.machine, s.seq, s.state, s.status, s.fingerprint, s.version, s.at, NULLIF(s.until, 0),
-               nextval('actorfsm_changes')
-        FROM unnest($1::text[], $2::bigint[], $3::text[], $4::text[], $5::text[], $6::bigint[], $7::bigint[],
-                    $8::bigint[]) AS s(machine, seq, state, status, fingerprint, version, at, until)
+        \(insertSummaries(from: 1))
         ON CONFLICT (machine) DO NOTHING
         """
 

@@ -23,7 +23,7 @@ extension PostgresStore: StoreInspection, SchemaRecording, PassivationRecording 
 
     /// Machines whose summary changed after change number `change`, in the order of their
     /// numbers. Numbers come from a sequence, so a transaction may commit a lower number after
-    /// a higher one is read: ``ChangeFollower`` waits for such gaps.
+    /// a higher one is read: `ChangeFollower` reads a window of numbers again for them.
     public func changes(after change: Int64, limit: Int) async throws(StoreError) -> [StoredMachine] {
         try await run { journal throws(StoreError) in try journal.connection.changes(after: change, limit: limit) }
     }

@@ -36,34 +36,14 @@ extension SQLiteConnection {
             merged.sort { MachineCursor($0) < MachineCursor($1) }
             return MachinePage(machines: Array(merged.prefix(query.limit)), limit: query.limit)
         }
-        var conditions: [String] = []
-        var values: [SQLiteValue] = []
-        // Each `#` of a condition becomes the next numbered parameter.
-        func add(_ condition: String, _ bound: SQLiteValue...) {
-            var text = ""
-            var next = bound.makeIterator()
-            for character in condition {
-                guard character == "#", let value = next.next() else {
-                    text.append(character)
-                    continue
-                }
-                values.append(value)
-                text += "?\(values.count)"
+        let (clause, bound) = query.sql(parameter: { "?\($0)" })
+        let values = bound.map { value -> SQLiteValue in
+            switch value {
+            case .text(let text): .text(text)
+            case .integer(let number): .int(number)
             }
-            conditions.append(text)
         }
-        if let state = query.state { add("state = #", .text(state)) }
-        if let status = query.status { add("status = #", .text(status.rawValue)) }
-        if let before = query.lastTransitionBefore { add("last_transition < #", .int(before)) }
-        if let fingerprint = query.fingerprint { add("fingerprint = #", .text(fingerprint)) }
-        if let version = query.schemaVersion { add("schema_version = #", .int(Int64(version))) }
-        if let after = query.after {
-            add("(last_transition > # OR (last_transition = # AND machine > #))",
-                .int(after.lastTransition), .int(after.lastTransition), .text(after.id))
-        }
-        let filter = conditions.isEmpty ? "" : " WHERE " + conditions.joined(separator: " AND ")
-        values.append(.int(Int64(query.limit)))
-        let sql = Self.machineColumns + filter + " ORDER BY last_transition, machine LIMIT ?\(values.count)"
+        let sql = Self.machineColumns + clause
         var machines: [StoredMachine] = []
         try rows(sql, values) { machines.append(Self.machine($0)) }
         return MachinePage(machines: machines, limit: query.limit)

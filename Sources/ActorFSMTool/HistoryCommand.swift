@@ -2,15 +2,11 @@ import ActorFSMDurability
 
 /// `actorfsm history ID`: each stored entry of one machine.
 struct HistoryCommand {
-    let invocation: Invocation
-    let store: any StoreInspection
-    let output: @Sendable (String) -> Void
+    let context: CommandContext
+    var invocation: Invocation { context.invocation }
+    var store: any StoreInspection { context.store }
 
-    init(_ invocation: Invocation, store: any StoreInspection, output: @escaping @Sendable (String) -> Void) {
-        self.invocation = invocation
-        self.store = store
-        self.output = output
-    }
+    func output(_ text: String) { context.output(text) }
 
     func run(id: String) async throws {
         let history = try await store.history(of: id)

@@ -3,15 +3,11 @@ import ActorFSMDurability
 
 /// `actorfsm states`: machines per state, per schema; or the schema's diagram with the counts.
 struct StatesCommand {
-    let invocation: Invocation
-    let store: any StoreInspection
-    let output: @Sendable (String) -> Void
+    let context: CommandContext
+    var invocation: Invocation { context.invocation }
+    var store: any StoreInspection { context.store }
 
-    init(_ invocation: Invocation, store: any StoreInspection, output: @escaping @Sendable (String) -> Void) {
-        self.invocation = invocation
-        self.store = store
-        self.output = output
-    }
+    func output(_ text: String) { context.output(text) }
 
     func run() async throws {
         let counts = try await store.stateCounts()

@@ -12,11 +12,12 @@ package enum Tool {
         do {
             let invocation = try Invocation(arguments)
             let store = try StoreOpening.open(invocation.store, namespace: invocation.namespace)
+            let context = CommandContext(invocation: invocation, store: store, output: output)
             switch invocation.command {
-            case .machines: try await MachinesCommand(invocation, store: store, output: output).run()
-            case .history(let id): try await HistoryCommand(invocation, store: store, output: output).run(id: id)
-            case .states: try await StatesCommand(invocation, store: store, output: output).run()
-            case .watch: try await WatchCommand(invocation, store: store, output: output).run()
+            case .machines: try await MachinesCommand(context: context).run()
+            case .history(let id): try await HistoryCommand(context: context).run(id: id)
+            case .states: try await StatesCommand(context: context).run()
+            case .watch: try await WatchCommand(context: context).run()
             }
             return 0
         } catch let error as UsageError {
@@ -29,4 +30,11 @@ package enum Tool {
             return 1
         }
     }
+}
+
+/// What every command works with: the command line, the store, and where to print.
+struct CommandContext {
+    let invocation: Invocation
+    let store: any StoreInspection
+    let output: @Sendable (String) -> Void
 }

@@ -2,15 +2,11 @@ import ActorFSMDurability
 
 /// `actorfsm watch`: prints machines as their transitions are written, until interrupted.
 struct WatchCommand {
-    let invocation: Invocation
-    let store: any StoreInspection
-    let output: @Sendable (String) -> Void
+    let context: CommandContext
+    var invocation: Invocation { context.invocation }
+    var store: any StoreInspection { context.store }
 
-    init(_ invocation: Invocation, store: any StoreInspection, output: @escaping @Sendable (String) -> Void) {
-        self.invocation = invocation
-        self.store = store
-        self.output = output
-    }
+    func output(_ text: String) { context.output(text) }
 
     func run() async throws {
         var follower = invocation.fromStart ? ChangeFollower(store: store) : try await ChangeFollower.fromNow(store: store)
