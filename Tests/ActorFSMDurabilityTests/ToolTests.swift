@@ -106,8 +106,10 @@ final class ToolOutput: Sendable {
             }
             running.cancel()
             #expect(await running.value == 0)
-            #expect(Set(seen.map { String($0.split(separator: " ", omittingEmptySubsequences: true)[1]) }) == ["j1", "j2", "j3", "j4", "j5"])
-            #expect(seen.last?.contains("j5  #2  running  failed") == true)
+            let ids: Set<String> = Set(seen.map { line in String(line.split(separator: " ")[1]) })
+            #expect(ids == ["j1", "j2", "j3", "j4", "j5"])
+            let last: String = seen.last ?? ""
+            #expect(last.contains("j5  #2  running  failed"))
         }
     }
 
