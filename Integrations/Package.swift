@@ -1,0 +1,48 @@
+// swift-tools-version: 6.2
+import PackageDescription
+
+// Ready-made integrations of ActorFSM with the server ecosystem's packages: they live here, in
+// a package of their own, so that ActorFSM itself depends on nothing.
+let package = Package(
+    name: "ActorFSMIntegrations",
+    platforms: [.macOS(.v15)],
+    products: [
+        .library(name: "ActorFSMInstruments", targets: ["ActorFSMInstruments"]),
+        .library(name: "ActorFSMLogging", targets: ["ActorFSMLogging"]),
+        .library(name: "ActorFSMMetrics", targets: ["ActorFSMMetrics"]),
+        .library(name: "ActorFSMTracing", targets: ["ActorFSMTracing"]),
+        .library(name: "ActorFSMServiceLifecycle", targets: ["ActorFSMServiceLifecycle"]),
+    ],
+    dependencies: [
+        .package(name: "ActorFSM", path: ".."),
+        .package(url: "https://github.com/apple/swift-log.git", from: "1.16.0"),
+        .package(url: "https://github.com/apple/swift-metrics.git", from: "2.13.0"),
+        .package(url: "https://github.com/apple/swift-distributed-tracing.git", from: "1.7.0"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
+    ],
+    targets: [
+        .target(name: "ActorFSMInstruments", dependencies: [.product(name: "ActorFSM", package: "ActorFSM")]),
+        .target(name: "ActorFSMLogging", dependencies: [
+            .product(name: "ActorFSM", package: "ActorFSM"), .product(name: "Logging", package: "swift-log"),
+        ]),
+        .target(name: "ActorFSMMetrics", dependencies: [
+            .product(name: "ActorFSM", package: "ActorFSM"), .product(name: "ActorFSMDurability", package: "ActorFSM"),
+            .product(name: "Metrics", package: "swift-metrics"),
+        ]),
+        .target(name: "ActorFSMTracing", dependencies: [
+            .product(name: "ActorFSM", package: "ActorFSM"), .product(name: "Tracing", package: "swift-distributed-tracing"),
+        ]),
+        .target(name: "ActorFSMServiceLifecycle", dependencies: [
+            .product(name: "ActorFSM", package: "ActorFSM"), "ActorFSMMetrics",
+            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+        ]),
+        .testTarget(name: "IntegrationTests", dependencies: [
+            "ActorFSMInstruments", "ActorFSMLogging", "ActorFSMMetrics", "ActorFSMTracing", "ActorFSMServiceLifecycle",
+            .product(name: "ActorFSMTesting", package: "ActorFSM"),
+            .product(name: "MetricsTestKit", package: "swift-metrics"),
+            .product(name: "InMemoryTracing", package: "swift-distributed-tracing"),
+            .product(name: "ServiceLifecycleTestKit", package: "swift-service-lifecycle"),
+        ]),
+    ],
+    swiftLanguageModes: [.v6]
+)
