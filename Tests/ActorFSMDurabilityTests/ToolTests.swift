@@ -19,11 +19,25 @@ final class ToolOutput: Sendable {
     }
 
     func run(_ arguments: [String]) async -> Int32 {
-        await Tool.run(arguments, output: { [self] printed in
+        let status = await Tool.run(arguments, output: { [self] printed in
             text.withLock { $0 += printed }
             for line in printed.split(separator: "\n") { continuation.yield(String(line)) }
         }, errors: { [self] printed in errors.withLock { $0 += printed } })
+        // A command that ends lets a reader of the lines end too.
+        continuation.finish()
+        return status
     }
+}
+
+/// The first column of each line of `text` after its header.
+func firstColumn(_ text: String) -> [String] {
+    let lines: [Substring] = text.split(separator: "\n")
+    var cells: [String] = []
+    for line in lines.dropFirst() {
+        let words: [Substring] = line.split(separator: " ")
+        cells.append(words.first.map(String.init) ?? "")
+    }
+    return cells
 }
 
 @Suite(.timeLimit(.minutes(1))) struct ToolTests {
@@ -42,10 +56,13 @@ final class ToolOutput: Sendable {
         try await withJobStore { path in
             let table = ToolOutput()
             #expect(await table.run(["states", "--store", path]) == 0)
-            let rows = table.text.withLock { $0 }.split(separator: "\n").map { $0.split(separator: " ", omittingEmptySubsequences: true) }
+            let lines: [Substring] = table.text.withLock { $0 }.split(separator: "\n")
+            let rows: [[String]] = lines.map { line in line.split(separator: " ").map(String.init) }
             #expect(rows.first == ["SCHEMA", "FINGERPRINT", "STATE", "MACHINES"])
-            #expect(rows.dropFirst().map { [String($0[3]), String($0[4])] } == [["done", "1"], ["queued", "2"], ["running", "2"]])
-            #expect(rows.dropFirst().allSatisfy { $0[0] == "Job" && $0[1] == "v1" })
+            let counts: [[String]] = rows.dropFirst().map { row in [row[3], row[4]] }
+            #expect(counts == [["done", "1"], ["queued", "2"], ["running", "2"]])
+            let schemas: [String] = rows.dropFirst().map { row in row[0] + " " + row[1] }
+            #expect(schemas == ["Job v1", "Job v1", "Job v1"])
 
             let dot = ToolOutput()
             #expect(await dot.run(["states", "--store", path, "--dot"]) == 0)
@@ -61,24 +78,28 @@ final class ToolOutput: Sendable {
         try await withJobStore { path in
             let queued = ToolOutput()
             #expect(await queued.run(["machines", "--store", path, "--state", "queued", "--older-than", "1h"]) == 0)
-            let ids = queued.text.withLock { $0 }.split(separator: "\n").dropFirst().map { $0.split(separator: " ").first.map(String.init) }
+            let ids: [String] = firstColumn(queued.text.withLock { $0 })
             #expect(ids == ["j1", "j2"])
 
             let first = ToolOutput()
             #expect(await first.run(["machines", "--store", path, "--limit", "3"]) == 0)
-            let more = try #require(first.text.withLock { $0 }.split(separator: "\n").last)
+            let firstLines: [Substring] = first.text.withLock { $0 }.split(separator: "\n")
+            let more: Substring = try #require(firstLines.last)
             #expect(more.hasPrefix("more: --after "))
             let second = ToolOutput()
             #expect(await second.run(["machines", "--store", path, "--limit", "3", "--after", String(more.dropFirst(14))]) == 0)
-            let rest = second.text.withLock { $0 }.split(separator: "\n").dropFirst().map { $0.split(separator: " ").first.map(String.init) }
+            let rest: [String] = firstColumn(second.text.withLock { $0 })
             #expect(rest == ["j4", "j5"])
 
             let failed = ToolOutput()
             #expect(await failed.run(["machines", "--store", path, "--status", "failed", "--json"]) == 0)
-            let page = try JSONSerialization.jsonObject(with: Data(failed.text.withLock { $0 }.utf8)) as? [String: Any]
-            let machines = page?["machines"] as? [[String: Any]]
-            #expect(machines?.map { $0["id"] as? String } == ["j5"])
-            #expect(machines?.first?["state"] as? String == "running")
+            let json: Data = Data(failed.text.withLock { $0 }.utf8)
+            let page = try #require(try JSONSerialization.jsonObject(with: json) as? [String: Any])
+            let machines: [[String: Any]] = try #require(page["machines"] as? [[String: Any]])
+            let failedIDs: [String] = machines.compactMap { $0["id"] as? String }
+            #expect(failedIDs == ["j5"])
+            let failedState: String? = machines.first?["state"] as? String
+            #expect(failedState == "running")
         }
     }
 
@@ -90,7 +111,8 @@ final class ToolOutput: Sendable {
             #expect(history.map(\.state) == ["queued", "running", "done"])
             let table = ToolOutput()
             #expect(await table.run(["history", "j4", "--store", path]) == 0)
-            #expect(table.text.withLock { $0 }.split(separator: "\n").count == 4)
+            let tableLines: [Substring] = table.text.withLock { $0 }.split(separator: "\n")
+            #expect(tableLines.count == 4)
             #expect(table.text.withLock { $0 }.contains(#""finish""#))
         }
     }
@@ -98,7 +120,7 @@ final class ToolOutput: Sendable {
     @Test func watchPrintsEachMachineAsItChanges() async throws {
         try await withJobStore { path in
             let watch = ToolOutput()
-            let running = Task { await watch.run(["watch", "--store", path, "--from-start", "--interval", "5ms"]) }
+            let running = Task { await watch.run(["watch", "--store", path, "--from-start", "--interval", "10ms"]) }
             var seen: [String] = []
             for await line in watch.lines {
                 seen.append(line)
@@ -119,6 +141,7 @@ final class ToolOutput: Sendable {
         (["machines", "--store", "x", "--older-than", "soon"], Int32(2), "soon is not a duration"),
         (["machines", "--store", "x", "--status", "sleeping"], Int32(2), "no status sleeping"),
         (["history", "--store", "x"], Int32(2), "history needs a machine id"),
+        (["watch", "--store", "x", "--interval", "1ms"], Int32(2), "--interval takes 10ms or more"),
         (["machines", "--store", "/nowhere/x.sqlite"], Int32(1), "could not open the store /nowhere/x.sqlite"),
     ])
     func aCommandLineThatCannotRunSaysWhy(arguments: [String], status: Int32, message: String) async {

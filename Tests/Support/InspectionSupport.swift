@@ -56,10 +56,12 @@ package enum JobChecks {
 
     package static func countsPerStateNameEveryStateOfEverySchema(_ store: any StoreInspection, clock: ManualClock) async throws {
         let counts = try await store.stateCounts()
-        #expect(counts == [StateCount(fingerprint: fingerprintOfJobs, state: "done", count: 1),
-                           StateCount(fingerprint: fingerprintOfJobs, state: "queued", count: 2),
-                           StateCount(fingerprint: fingerprintOfJobs, state: "running", count: 2)])
-        #expect(try await store.counts(of: fingerprintOfJobs) == ["done": 1, "queued": 2, "running": 2])
+        let expected: [StateCount] = [StateCount(fingerprint: fingerprintOfJobs, state: "done", count: 1),
+                                      StateCount(fingerprint: fingerprintOfJobs, state: "queued", count: 2),
+                                      StateCount(fingerprint: fingerprintOfJobs, state: "running", count: 2)]
+        #expect(counts == expected)
+        let byName: [String: Int] = try await store.counts(of: fingerprintOfJobs)
+        #expect(byName == ["done": 1, "queued": 2, "running": 2])
     }
 
     package static func statusesSayWhatEachMachineWaitsFor(_ store: any StoreInspection, clock: ManualClock) async throws {
@@ -109,10 +111,16 @@ package enum JobChecks {
 
     package static func aHistoryReadsWithoutTheSwiftSchema(_ store: any StoreInspection, clock: ManualClock) async throws {
         let history = try await store.history(of: "j4")
-        #expect(history.map(\.kind) == [.created, .completed, .completed])
-        #expect(history.map(\.state) == ["queued", "running", "done"])
-        #expect(history.map(\.data) == [#"{"steps":0}"#, #"{"steps":1}"#, #"{"steps":2}"#])
-        #expect(history.map(\.event) == [nil, #""start""#, #""finish""#])
+        let kinds: [HistoryEntry.Kind] = history.map(\.kind)
+        #expect(kinds == [.created, .completed, .completed])
+        let states: [String?] = history.map(\.state)
+        #expect(states == ["queued", "running", "done"])
+        let data: [String?] = history.map(\.data)
+        let expectedData: [String?] = [#"{"steps":0}"#, #"{"steps":1}"#, #"{"steps":2}"#]
+        #expect(data == expectedData)
+        let events: [String?] = history.map(\.event)
+        let expectedEvents: [String?] = [nil, #""start""#, #""finish""#]
+        #expect(events == expectedEvents)
         #expect(history.last?.time == clock.nanosecondsSince1970() / 1_000_000 - 10_000)
         #expect(history.last?.origin == "send")
         #expect(try await store.history(of: "j5").last?.outcome == "failed")
