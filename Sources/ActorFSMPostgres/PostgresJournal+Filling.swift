@@ -4,11 +4,21 @@ extension PostgresJournal {
     /// Fills the summary table from the journal when a database written by an earlier release
     /// has entries and no summaries: each machine's newest completed entry, decoded. A write
     /// that lands meanwhile keeps its own, newer row.
-    func fillSummariesIfEmpty() throws(StoreError) {
+    ///
+    /// - Returns: whether it filled any: a schema recorded later then names their states.
+    func fillSummariesIfEmpty() throws(StoreError) -> Bool {
         let rows = try connection.query("""
             SELECT (NOT EXISTS (SELECT 1 FROM actorfsm_machines)) AND EXISTS (SELECT 1 FROM actorfsm_journal)
             """)
-        guard rows.count > 0, rows.integer(0, 0) != 0 else { return }
+        guard rows.count > 0, rows.integer(0, 0) != 0 else { return false }
+        try fillSummaries(replacing: false)
+        return true
+    }
+
+    /// Writes each machine's summary from its newest completed entry, its state named from the
+    /// schemas the store describes, in one transaction; `replacing` rows of the same entry
+    /// (to name their states once a schema is recorded), else keeping every row there.
+    func fillSummaries(replacing: Bool) throws(StoreError) {
         let entries = try connection.query("""
             SELECT machine, seq, payload FROM (
                 SELECT machine, seq, payload, row_number() OVER (PARTITION BY machine ORDER BY seq DESC) AS r
@@ -33,9 +43,20 @@ extension PostgresJournal {
                                                  payload: entries.bytes(row, 2)))
         }
         flush()
+        try connection.execute("BEGIN")
+        do {
+            try insert(machines, replacing: replacing)
+            try connection.execute("COMMIT")
+        } catch {
+            try? connection.execute("ROLLBACK")
+            throw error
+        }
+    }
+
+    private func insert(_ machines: [StoredMachine], replacing: Bool) throws(StoreError) {
         for start in stride(from: 0, to: machines.count, by: 10_000) {
             let chunk = machines[start..<min(start + 10_000, machines.count)]
-            _ = try connection.query(PostgresSchema.fillSummaries, [
+            _ = try connection.query(replacing ? PostgresSchema.refillSummaries : PostgresSchema.fillSummaries, [
                 .texts(chunk.map(\.id)), .integers(chunk.map { Int64(bitPattern: $0.sequenceNumber) }),
                 .texts(chunk.map(\.summary.state)), .texts(chunk.map(\.summary.status.rawValue)),
                 .texts(chunk.map(\.summary.fingerprint)), .integers(chunk.map { Int64($0.summary.schemaVersion) }),

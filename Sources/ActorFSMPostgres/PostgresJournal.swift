@@ -17,6 +17,9 @@ final class PostgresJournal {
     /// Fingerprints of the schemas recorded or to record, and those to record.
     private var recordedSchemas: Set<String> = []
     private var pendingSchemas: [StoredSchema] = []
+    /// Whether summaries were filled from the journal at this connection: a schema recorded
+    /// later names their states, so they are filled again then.
+    private var refillOnRecord = false
 
     /// The channel this process listens on, for forwarded events and replies.
     let channel: String
@@ -27,7 +30,7 @@ final class PostgresJournal {
         leaseSeconds = Double(leaseDuration.components.seconds) + Double(leaseDuration.components.attoseconds) * 1e-18
         try connection.execute(PostgresSchema.creation(in: namespace))
         channel = try connection.query(PostgresSchema.channel, [.text(node)]).text(0, 0)
-        try fillSummariesIfEmpty()
+        refillOnRecord = try fillSummariesIfEmpty()
         try renew()
     }
 
@@ -193,6 +196,7 @@ final class PostgresJournal {
         guard recordedSchemas.insert(schema.fingerprint).inserted else { return }
         pendingSchemas.append(schema)
         try? recordPendingSchemas()
+        if refillOnRecord && pendingSchemas.isEmpty { try? fillSummaries(replacing: true) }
     }
 
     private func recordPendingSchemas() throws(StoreError) {

@@ -236,6 +236,14 @@ enum PostgresSchema {
         ON CONFLICT (machine) DO NOTHING
         """
 
+    /// $1 to $8 as the append's $11 to $18: summaries that replace those of the same entry.
+    static let refillSummaries = """
+        \(insertSummaries(from: 1))
+        ON CONFLICT (machine) DO UPDATE SET state = EXCLUDED.state, status = EXCLUDED.status,
+            waiting_until = EXCLUDED.waiting_until, change = EXCLUDED.change
+        WHERE EXCLUDED.seq = actorfsm_machines.seq
+        """
+
     /// $1 machines, $2 their newest entries' numbers: marks those still at that entry, running
     /// or waiting, passivated.
     static let markPassivated = """

@@ -21,6 +21,9 @@ final class SQLiteSummaries {
     private var pendingSchemas: [StoredSchema] = []
     /// Fingerprints written or pending.
     private var recorded: Set<String> = []
+    /// Whether rows were filled from the journal at this open: a schema recorded later names
+    /// their states and says which are final, so they are filled again then.
+    private var refillOnRecord = false
 
     static let tables = [
         """
@@ -43,6 +46,9 @@ final class SQLiteSummaries {
     init(_ connection: SQLiteConnection) throws(StoreError) {
         self.connection = connection
         let existed = try connection.hasTable("machines")
+        // A store written before the summaries gets its tables and rows in one transaction: a
+        // crash in between leaves no table, and the next open fills again.
+        if !existed { try connection.execute("BEGIN IMMEDIATE") }
         for sql in Self.tables { try connection.execute(sql) }
         upsert = try connection.prepare("""
             INSERT INTO machines (machine, sequence, state, status, fingerprint, schema_version, last_transition,
@@ -58,7 +64,17 @@ final class SQLiteSummaries {
         try connection.rows("SELECT fingerprint FROM schemas") { recorded.insert($0.text(0)) }
         try connection.rows("SELECT COALESCE(MAX(change), 0) FROM machines") { nextChange = $0.int(0) + 1 }
         changeAtBegin = nextChange
-        if !existed { try fill() }
+        if !existed {
+            do {
+                refillOnRecord = try fill()
+                try connection.execute("COMMIT")
+                committed()
+            } catch {
+                try? connection.execute("ROLLBACK")
+                rolledBack()
+                throw error
+            }
+        }
     }
 
     func finalize() {
@@ -91,6 +107,16 @@ final class SQLiteSummaries {
         guard recorded.insert(schema.fingerprint).inserted else { return }
         pendingSchemas.append(schema)
         try? connection.commit([])
+        guard refillOnRecord, pendingSchemas.isEmpty else { return }
+        do {
+            try connection.execute("BEGIN IMMEDIATE")
+            _ = try fill()
+            try connection.execute("COMMIT")
+            committed()
+        } catch {
+            try? connection.execute("ROLLBACK")
+            rolledBack()
+        }
     }
 
     /// Marks `machines` passivated where their newest entry is the one given and they were
@@ -136,7 +162,11 @@ final class SQLiteSummaries {
     }
 
     /// Fills `machines` from the newest completed entry of each machine in the journal.
-    private func fill() throws(StoreError) {
+    /// Writes, in the transaction in progress, each machine's summary from its newest completed
+    /// entry in the journal, its state named from the schemas the store describes.
+    ///
+    /// - Returns: whether it wrote any.
+    private func fill() throws(StoreError) -> Bool {
         var schemas: [StoredSchema] = []
         try connection.rows("SELECT description FROM schemas") { row in
             if let schema = StoredSchema(json: row.text(0)) { schemas.append(schema) }
@@ -154,21 +184,16 @@ final class SQLiteSummaries {
                 flush()
                 current = (id, [])
             }
-            current?.entries.append(JournalEntry(machine: id, sequenceNumber: UInt64(bitPattern: row.int(1)), payload: row.blob(2)))
+            // The newest few suffice: an intent may sit on top of the newest completed entry.
+            if current?.entries.count ?? 0 < 4 {
+                current?.entries.append(JournalEntry(machine: id, sequenceNumber: UInt64(bitPattern: row.int(1)),
+                                                     payload: row.blob(2)))
+            }
         }
         flush()
-        guard !machines.isEmpty else { return }
-        try connection.execute("BEGIN IMMEDIATE")
-        do {
-            for machine in machines {
-                try write(machine.summary, of: JournalEntry(machine: machine.id, sequenceNumber: machine.sequenceNumber, payload: []))
-            }
-            try connection.execute("COMMIT")
-            committed()
-        } catch {
-            try? connection.execute("ROLLBACK")
-            rolledBack()
-            throw error
+        for machine in machines {
+            try write(machine.summary, of: JournalEntry(machine: machine.id, sequenceNumber: machine.sequenceNumber, payload: []))
         }
+        return !machines.isEmpty
     }
 }

@@ -206,13 +206,17 @@ enum Chore: MachineDefinition {
         let store = try SQLiteStore(path: path)
         let jobs = try await runJobs(on: store, clock: clock)
         await jobs.shutdown()
-        try await store.execute("DROP TABLE machines")
+        try await store.execute("DROP TABLE machines; DROP TABLE schemas")
         store.close()
         let before = try SQLiteReader(path: path)
         await #expect(throws: StoreError.self) { _ = try await before.stateCounts() }
         before.close()
 
         let reopened = try SQLiteStore(path: path)
+        // Without the schema, a final machine cannot be told from a running one.
+        #expect(try await reopened.machine("j4")?.summary.status == .running)
+        // A supervisor of the schema describes it, and the filled rows are named again.
+        _ = try Supervisor(schema: try jobSchema(), durability: Durability<Job>(store: reopened, wallClock: clock))
         try await JobChecks.countsPerStateNameEveryStateOfEverySchema(reopened, clock: clock)
         try await JobChecks.statusesSayWhatEachMachineWaitsFor(reopened, clock: clock)
         try await JobChecks.listingsFilterAndPageOldestFirst(reopened, clock: clock)
