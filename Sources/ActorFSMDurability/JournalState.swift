@@ -17,6 +17,8 @@ struct JournalState<Definition: MachineDefinition>: Sendable {
     var failure: StoreError?
     var waiters: [(index: UInt64, continuation: CheckedContinuation<StoreError?, Never>)] = []
     var lastWritten: RestorePoint<Definition>?
+    /// The outcome of the newest completed entry, which an amendment of it keeps.
+    var lastOutcome = JournalPayload.Outcome.transitioned
     /// Whether the state the newest completed entry holds runs state tasks.
     var runsTasks = false
     var lastActivity: Int64 = 0
@@ -55,9 +57,15 @@ struct JournalState<Definition: MachineDefinition>: Sendable {
 
     /// The event in progress, self-posted or delivered under `ticket` (0: neither), completes
     /// with `outcome`: what the machine's timers and pending events become.
-    mutating func completing(ticket: UInt64, origin: EventOrigin, outcome: JournalPayload.Outcome) {
+    ///
+    /// Events that changed nothing (unhandled, a false condition) leave the last transition's
+    /// time (`time`, in milliseconds since 1970) as it was: a machine stuck in its state stays
+    /// old however often it is poked.
+    mutating func completing(ticket: UInt64, origin: EventOrigin, outcome: JournalPayload.Outcome, at time: Int64) {
         processingTicket = 0
         consuming = 0
+        lastOutcome = outcome
+        if outcome == .transitioned || outcome == .failed { timers.lastTransition = time }
         if ticket & Machine<Definition>.childEndTicketFlag != 0 {
             timers.noteChildEnded(ticket & ~Machine<Definition>.childEndTicketFlag)
         } else if ticket != 0 {
@@ -82,7 +90,7 @@ struct JournalState<Definition: MachineDefinition>: Sendable {
         guard let last = lastWritten,
               let state = try? coding.encodeState(last.state), let data = try? coding.encodeData(last.data)
         else { return nil }
-        var payload = JournalPayload(kind: .completed, outcome: .transitioned, origin: StoredOrigin(.send), ticket: 0,
+        var payload = JournalPayload(kind: .completed, outcome: lastOutcome, origin: StoredOrigin(.send), ticket: 0,
                                      fingerprint: coding.fingerprint, schemaVersion: Int64(version))
         (payload.state, payload.data, payload.timers) = (state, data, timers)
         return payload

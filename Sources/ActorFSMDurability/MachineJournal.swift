@@ -119,9 +119,8 @@ package final class MachineJournal<Definition: MachineDefinition>: MachineJourna
             let ticket = state.processingTicket
             let consumed = state.consuming
             if kind == .completed {
-                state.completing(ticket: ticket, origin: origin, outcome: outcome)
+                state.completing(ticket: ticket, origin: origin, outcome: outcome, at: now() / 1_000_000)
                 state.runsTasks = runsTasks(stateID)
-                state.timers.lastTransition = now() / 1_000_000
             }
             var payload = JournalPayload(
                 kind: kind, outcome: outcome, origin: StoredOrigin(origin), ticket: ticket,

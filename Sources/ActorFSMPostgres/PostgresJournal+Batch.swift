@@ -49,7 +49,9 @@ extension PostgresJournal {
 
         /// The machines' summaries (`$11` to `$18`), one per machine; 0 for no timer.
         var summaryParameters: [PostgresParameter] {
+            // In machine order, as the journal's rows: rows are locked in one order by every statement.
             let rows = summaries.map { (machine: $0.key, number: $0.value.number, summary: $0.value.summary) }
+                .sorted { $0.machine < $1.machine }
             return [.texts(rows.map(\.machine)), .integers(rows.map { Int64(bitPattern: $0.number) }),
                     .texts(rows.map(\.summary.state)), .texts(rows.map(\.summary.status.rawValue)),
                     .texts(rows.map(\.summary.fingerprint)), .integers(rows.map { Int64($0.summary.schemaVersion) }),

@@ -30,6 +30,7 @@ extension PostgresStore: StoreInspection, SchemaRecording, PassivationRecording 
 
     /// Marks `machines` passivated, on the store's thread after the writes queued before.
     public func recordPassivated(_ machines: [(id: String, sequenceNumber: UInt64)]) {
+        let machines = machines.sorted { $0.id < $1.id }
         _ = thread.submit(.run { journal in
             _ = try? journal.connection.query(PostgresSchema.markPassivated, [
                 .texts(machines.map(\.id)), .integers(machines.map { Int64(bitPattern: $0.sequenceNumber) })])

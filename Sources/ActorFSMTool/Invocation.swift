@@ -80,7 +80,9 @@ struct Invocation {
                 guard let limit = Int(text), (1...10_000).contains(limit) else { throw UsageError("--limit takes 1 to 10000") }
                 query.limit = limit
             case "--after": query.after = try Self.cursor(try value())
-            case "--interval": interval = try Self.duration(try value())
+            case "--interval":
+                interval = try Self.duration(try value())
+                guard interval >= .milliseconds(10) else { throw UsageError("--interval takes 10ms or more") }
             case "--from-start": fromStart = true
             case "--json": format = .json
             case "--dot": format = .dot

@@ -5,7 +5,9 @@ import Foundation
 enum TextFormat {
     /// `2026-11-27T03:10:00.123Z` for milliseconds since 1970.
     static func time(_ milliseconds: Int64) -> String {
-        Date(timeIntervalSince1970: Double(milliseconds) / 1_000)
+        // 0: an entry written before entries carried their time.
+        guard milliseconds > 0 else { return "unknown" }
+        return Date(timeIntervalSince1970: Double(milliseconds) / 1_000)
             .formatted(.iso8601.year().month().day().time(includingFractionalSeconds: true).timeZone(separator: .omitted))
     }
 

@@ -21,8 +21,14 @@ public struct ChangeFollower: Sendable {
     public let lookback: Int64
     /// The newest change number returned.
     public private(set) var newest: Int64
-    /// The change numbers returned within the lookback.
-    private var returned: Set<Int64> = []
+    /// The changes returned within the lookback, by number and machine (numbers a scanning
+    /// inspection gives, times, may repeat).
+    private var returned: Set<Returned> = []
+
+    private struct Returned: Hashable, Sendable {
+        let change: Int64
+        let id: String
+    }
 
     /// Follows `store` from after change number `change` (0: from the first change).
     public init(store: any StoreInspection, after change: Int64 = 0, lookback: Int64 = 10_000) {
@@ -34,8 +40,8 @@ public struct ChangeFollower: Sendable {
     /// Follows `store` from its newest change: only changes made from now on are returned.
     public static func fromNow(store: any StoreInspection, lookback: Int64 = 10_000) async throws(StoreError) -> ChangeFollower {
         var follower = ChangeFollower(store: store, lookback: lookback)
-        // Everything there now counts as returned.
-        while try await !follower.next(limit: 10_000).isEmpty {}
+        // Everything there now counts as returned; a busy store is read until a page is not full.
+        while try await follower.next(limit: 10_000).count == 10_000 {}
         return follower
     }
 
@@ -47,7 +53,7 @@ public struct ChangeFollower: Sendable {
         var after = from
         while fresh.count < limit {
             let page = try await store.changes(after: after, limit: limit)
-            for machine in page where !returned.contains(machine.change) {
+            for machine in page where !returned.contains(Returned(change: machine.change, id: machine.id)) {
                 fresh.append(machine)
             }
             guard page.count == limit, let last = page.last else { break }
@@ -55,11 +61,11 @@ public struct ChangeFollower: Sendable {
         }
         fresh = Array(fresh.prefix(limit))
         for machine in fresh {
-            returned.insert(machine.change)
+            returned.insert(Returned(change: machine.change, id: machine.id))
             newest = Swift.max(newest, machine.change)
         }
         let floor = newest - lookback
-        returned = returned.filter { $0 > floor }
+        returned = returned.filter { $0.change > floor }
         return fresh
     }
 }

@@ -29,7 +29,8 @@ public struct HistoryEntry: Sendable, Codable, Equatable {
     public var sequenceNumber: UInt64
     /// What it records.
     public var kind: Kind
-    /// The event's outcome: `transitioned`, `unhandled`, `conditionFalse`, `failed` or `stopped`.
+    /// The event's outcome: `transitioned`, `unhandled`, `conditionFalse`, `failed` or `stopped`;
+    /// `nil` for an intent, whose event has none yet.
     public var outcome: String?
     /// Where the event came from: `send`, `post`, `timeout after 30s`…
     public var origin: String?
@@ -79,7 +80,7 @@ extension HistoryEntry {
         }
         let completed = payload.kind == .completed
         kind = !completed ? .intent : entry.sequenceNumber == 0 ? .created : .completed
-        outcome = "\(payload.outcome)"
+        outcome = completed ? "\(payload.outcome)" : nil
         origin = Self.describe(payload.origin)
         event = payload.event.map { StoredText($0).text }
         predicates = payload.predicates.map { "\($0.typeName) #\($0.ordinal)" }
