@@ -1,7 +1,7 @@
 import ActorFSM
 import ActorFSMDurability
 
-/// A PostgreSQL store opened for reading only: one connection, in a read-only session, that
+/// A PostgreSQL store opened for reading only: one connection whose transactions are read-only, that
 /// takes no lease and registers no node, so it runs beside the processes that write.
 ///
 /// ```swift
