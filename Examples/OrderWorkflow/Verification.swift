@@ -56,6 +56,7 @@ struct Verification {
             }
         }
         problems += await checkLedger(histories, payments)
+        problems += await checkSummaries()
         let acknowledged = AckFile.read(acks)
         for (id, number) in acknowledged where !(histories[id] ?? []).contains(where: { $0.sequenceNumber == number }) {
             problems.append("order \(id): send acknowledged event \(number), which the store does not hold")
@@ -70,7 +71,7 @@ struct Verification {
               + (requiresCompletion ? "every order complete, " : "")
               + "every acknowledged send stored, sequence numbers gap-free, no transition applied twice, "
               + "each payment's end taken once, no payment timeout fired twice, no card charged twice, "
-              + "none both charged and expired")
+              + "none both charged and expired, every machine's summary at its newest entry")
         return true
     }
 
