@@ -41,98 +41,121 @@ func firstColumn(_ text: String) -> [String] {
 }
 
 @Suite(.timeLimit(.minutes(1))) struct ToolTests {
-    /// Runs the jobs on a SQLite store, then `body` with its path while the writer is open.
-    func withJobStore(_ body: (String) async throws -> Void) async throws {
-        let folder = try TemporaryFolder()
-        let path = folder.file("jobs.sqlite")
-        let store = try SQLiteStore(path: path)
-        let jobs = try await runJobs(on: store, clock: jobClock())
-        try await body(path)
-        await jobs.shutdown()
-        store.close()
+    /// The jobs on a SQLite store, its writer open while a test reads it.
+    final class JobStore {
+        let folder: TemporaryFolder
+        let path: String
+        let store: SQLiteStore
+        let jobs: Supervisor<Job>
+
+        init() async throws {
+            folder = try TemporaryFolder()
+            path = folder.file("jobs.sqlite")
+            store = try SQLiteStore(path: path)
+            jobs = try await runJobs(on: store, clock: jobClock())
+        }
+
+        func close() async {
+            await jobs.shutdown()
+            store.close()
+        }
     }
 
     @Test func statesPrintsTheCountsAndTheDiagramWithThem() async throws {
-        try await withJobStore { path in
-            let table = ToolOutput()
-            #expect(await table.run(["states", "--store", path]) == 0)
-            let lines: [Substring] = table.text.withLock { $0 }.split(separator: "\n")
-            let rows: [[String]] = lines.map { line in line.split(separator: " ").map(String.init) }
-            #expect(rows.first == ["SCHEMA", "FINGERPRINT", "STATE", "MACHINES"])
-            let counts: [[String]] = rows.dropFirst().map { row in [row[3], row[4]] }
-            #expect(counts == [["done", "1"], ["queued", "2"], ["running", "2"]])
-            let schemas: [String] = rows.dropFirst().map { row in row[0] + " " + row[1] }
-            #expect(schemas == ["Job v1", "Job v1", "Job v1"])
+        let stored = try await JobStore()
+        let path = stored.path
+        let table = ToolOutput()
+        #expect(await table.run(["states", "--store", path]) == 0)
+        let lines: [Substring] = table.text.withLock { $0 }.split(separator: "\n")
+        let rows: [[String]] = lines.map { line in line.split(separator: " ").map(String.init) }
+        let header: [String] = rows.first ?? []
+        #expect(header == ["SCHEMA", "FINGERPRINT", "STATE", "MACHINES"])
+        let counts: [[String]] = rows.dropFirst().map { row in [row[3], row[4]] }
+        #expect(counts == [["done", "1"], ["queued", "2"], ["running", "2"]])
+        let schemas: [String] = rows.dropFirst().map { row in row[0] + " " + row[1] }
+        #expect(schemas == ["Job v1", "Job v1", "Job v1"])
 
-            let dot = ToolOutput()
-            #expect(await dot.run(["states", "--store", path, "--dot"]) == 0)
-            #expect(dot.text.withLock { $0 }.contains(#"[label="queued\n2 machines"]"#))
-            #expect(dot.text.withLock { $0 }.contains(#"[label="broken\n0 machines"]"#))
-            let mermaid = ToolOutput()
-            #expect(await mermaid.run(["states", "--store", path, "--mermaid"]) == 0)
-            #expect(mermaid.text.withLock { $0 }.contains(#"state "running (2 machines)" as s1"#))
-        }
+        let dot = ToolOutput()
+        #expect(await dot.run(["states", "--store", path, "--dot"]) == 0)
+        let dotText: String = dot.text.withLock { $0 }
+        let queuedNode: String = #"[label="queued\n2 machines"]"#
+        let brokenNode: String = #"[label="broken\n0 machines"]"#
+        #expect(dotText.contains(queuedNode))
+        #expect(dotText.contains(brokenNode))
+        let mermaid = ToolOutput()
+        #expect(await mermaid.run(["states", "--store", path, "--mermaid"]) == 0)
+        let mermaidText: String = mermaid.text.withLock { $0 }
+        let runningState: String = #"state "running (2 machines)" as s1"#
+        #expect(mermaidText.contains(runningState))
+        await stored.close()
     }
 
     @Test func machinesListsAFilteredPageAndSaysWhereTheNextStarts() async throws {
-        try await withJobStore { path in
-            let queued = ToolOutput()
-            #expect(await queued.run(["machines", "--store", path, "--state", "queued", "--older-than", "1h"]) == 0)
-            let ids: [String] = firstColumn(queued.text.withLock { $0 })
-            #expect(ids == ["j1", "j2"])
+        let stored = try await JobStore()
+        let path = stored.path
+        let queued = ToolOutput()
+        #expect(await queued.run(["machines", "--store", path, "--state", "queued", "--older-than", "1h"]) == 0)
+        let ids: [String] = firstColumn(queued.text.withLock { $0 })
+        #expect(ids == ["j1", "j2"])
 
-            let first = ToolOutput()
-            #expect(await first.run(["machines", "--store", path, "--limit", "3"]) == 0)
-            let firstLines: [Substring] = first.text.withLock { $0 }.split(separator: "\n")
-            let more: Substring = try #require(firstLines.last)
-            #expect(more.hasPrefix("more: --after "))
-            let second = ToolOutput()
-            #expect(await second.run(["machines", "--store", path, "--limit", "3", "--after", String(more.dropFirst(14))]) == 0)
-            let rest: [String] = firstColumn(second.text.withLock { $0 })
-            #expect(rest == ["j4", "j5"])
+        let first = ToolOutput()
+        #expect(await first.run(["machines", "--store", path, "--limit", "3"]) == 0)
+        let firstLines: [Substring] = first.text.withLock { $0 }.split(separator: "\n")
+        let more: Substring = try #require(firstLines.last)
+        #expect(more.hasPrefix("more: --after "))
+        let second = ToolOutput()
+        #expect(await second.run(["machines", "--store", path, "--limit", "3", "--after", String(more.dropFirst(14))]) == 0)
+        let rest: [String] = firstColumn(second.text.withLock { $0 })
+        #expect(rest == ["j4", "j5"])
 
-            let failed = ToolOutput()
-            #expect(await failed.run(["machines", "--store", path, "--status", "failed", "--json"]) == 0)
-            let json: Data = Data(failed.text.withLock { $0 }.utf8)
-            let page = try #require(try JSONSerialization.jsonObject(with: json) as? [String: Any])
-            let machines: [[String: Any]] = try #require(page["machines"] as? [[String: Any]])
-            let failedIDs: [String] = machines.compactMap { $0["id"] as? String }
-            #expect(failedIDs == ["j5"])
-            let failedState: String? = machines.first?["state"] as? String
-            #expect(failedState == "running")
-        }
+        let failed = ToolOutput()
+        #expect(await failed.run(["machines", "--store", path, "--status", "failed", "--json"]) == 0)
+        let json: Data = Data(failed.text.withLock { $0 }.utf8)
+        let page = try #require(try JSONSerialization.jsonObject(with: json) as? [String: Any])
+        let machines: [[String: Any]] = try #require(page["machines"] as? [[String: Any]])
+        let failedIDs: [String] = machines.compactMap { $0["id"] as? String }
+        #expect(failedIDs == ["j5"])
+        let failedState: String = machines.first?["state"] as? String ?? ""
+        let running: String = "running"
+        #expect(failedState == running)
+        await stored.close()
     }
 
     @Test func historyPrintsEachEntryAsJSONToo() async throws {
-        try await withJobStore { path in
-            let json = ToolOutput()
-            #expect(await json.run(["history", "j4", "--store", path, "--json"]) == 0)
-            let history = try JSONDecoder().decode([HistoryEntry].self, from: Data(json.text.withLock { $0 }.utf8))
-            #expect(history.map(\.state) == ["queued", "running", "done"])
-            let table = ToolOutput()
-            #expect(await table.run(["history", "j4", "--store", path]) == 0)
-            let tableLines: [Substring] = table.text.withLock { $0 }.split(separator: "\n")
-            #expect(tableLines.count == 4)
-            #expect(table.text.withLock { $0 }.contains(#""finish""#))
-        }
+        let stored = try await JobStore()
+        let path = stored.path
+        let json = ToolOutput()
+        #expect(await json.run(["history", "j4", "--store", path, "--json"]) == 0)
+        let history = try JSONDecoder().decode([HistoryEntry].self, from: Data(json.text.withLock { $0 }.utf8))
+        let states: [String] = history.map { $0.state ?? "" }
+        #expect(states == ["queued", "running", "done"])
+        let table = ToolOutput()
+        #expect(await table.run(["history", "j4", "--store", path]) == 0)
+        let tableLines: [Substring] = table.text.withLock { $0 }.split(separator: "\n")
+        #expect(tableLines.count == 4)
+        let historyText: String = table.text.withLock { $0 }
+        let finish: String = #""finish""#
+        #expect(historyText.contains(finish))
+        await stored.close()
     }
 
     @Test func watchPrintsEachMachineAsItChanges() async throws {
-        try await withJobStore { path in
-            let watch = ToolOutput()
-            let running = Task { await watch.run(["watch", "--store", path, "--from-start", "--interval", "10ms"]) }
-            var seen: [String] = []
-            for await line in watch.lines {
-                seen.append(line)
-                if seen.count == 5 { break }
-            }
-            running.cancel()
-            #expect(await running.value == 0)
-            let ids: Set<String> = Set(seen.map { line in String(line.split(separator: " ")[1]) })
-            #expect(ids == ["j1", "j2", "j3", "j4", "j5"])
-            let last: String = seen.last ?? ""
-            #expect(last.contains("j5  #2  running  failed"))
+        let stored = try await JobStore()
+        let path = stored.path
+        let watch = ToolOutput()
+        let running = Task { await watch.run(["watch", "--store", path, "--from-start", "--interval", "10ms"]) }
+        var seen: [String] = []
+        for await line in watch.lines {
+            seen.append(line)
+            if seen.count == 5 { break }
         }
+        running.cancel()
+        #expect(await running.value == 0)
+        let ids: Set<String> = Set(seen.map { line in String(line.split(separator: " ")[1]) })
+        #expect(ids == ["j1", "j2", "j3", "j4", "j5"])
+        let last: String = seen.last ?? ""
+        #expect(last.contains("j5  #2  running  failed"))
+        await stored.close()
     }
 
     @Test(arguments: [
@@ -147,14 +170,18 @@ func firstColumn(_ text: String) -> [String] {
     func aCommandLineThatCannotRunSaysWhy(arguments: [String], status: Int32, message: String) async {
         let output = ToolOutput()
         #expect(await output.run(arguments) == status)
-        #expect(output.errors.withLock { $0 }.contains(message))
+        let errors: String = output.errors.withLock { $0 }
+        #expect(errors.contains(message))
     }
 
     @Test func anUnknownMachineIsAFailureNamingIt() async throws {
-        try await withJobStore { path in
-            let output = ToolOutput()
-            #expect(await output.run(["history", "j9", "--store", path]) == 1)
-            #expect(output.errors.withLock { $0 } == "actorfsm: the store holds no machine j9\n")
-        }
+        let stored = try await JobStore()
+        let path = stored.path
+        let output = ToolOutput()
+        #expect(await output.run(["history", "j9", "--store", path]) == 1)
+        let errors: String = output.errors.withLock { $0 }
+        let expected: String = "actorfsm: the store holds no machine j9\n"
+        #expect(errors == expected)
+        await stored.close()
     }
 }
