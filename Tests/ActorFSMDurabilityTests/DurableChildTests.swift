@@ -156,6 +156,10 @@ enum StoredParent: MachineDefinition {
         }
         await held.untilArrivals(1)
         _ = try await store.entries(of: "o-4")
+        // The store's history says which child's end the parent has taken: the first, at place 0.
+        let joined: [HistoryEntry] = try await store.history(of: "o-4")
+        let ended: [Int] = joined.last?.childrenEnded ?? []
+        #expect(ended == [0])
         let restarted = store.crash()
         await orders.stop()
         await first.stop()
@@ -221,6 +225,9 @@ extension DurableChildTests {
         await payments.stop()
         let before = try await Durability(store: restarted).history(of: "pay-o-7", schema: try Self.paymentSchema(held, captures: captures))
         #expect(before.last?.state == .authorizing, "the crash came before the child had its cancellation")
+        let parentHistory: [HistoryEntry] = try await restarted.history(of: "o-7")
+        let cancelling: [String] = parentHistory.last?.cancelling ?? []
+        #expect(cancelling == ["pay-o-7"], "the parent's entry names the child it still has to cancel")
 
         let stillHeld = Gate()
         let restoredPayments = try Supervisor(schema: try Self.paymentSchema(stillHeld, captures: captures),

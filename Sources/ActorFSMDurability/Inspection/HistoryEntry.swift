@@ -54,8 +54,11 @@ public struct HistoryEntry: Sendable, Codable, Equatable {
     public var pending: [Pending]
     /// For an intent whose action waits to retry: the attempt it will make, and when (ms since 1970).
     public var retry: Retry?
-    /// How many child machines the entry still has to send a cancellation to.
-    public var cancellations: Int
+    /// The places, among its state's tasks, of the child machines whose ends the machine has
+    /// processed since it entered the state.
+    public var childrenEnded: [Int]
+    /// The keys of child machines the machine left and still has to send their cancelling event.
+    public var cancelling: [String]
 
     /// A retry an intent waits for.
     public struct Retry: Sendable, Codable, Equatable {
@@ -73,7 +76,8 @@ extension HistoryEntry {
         predicates = []
         timeoutsFired = 0
         pending = []
-        cancellations = 0
+        childrenEnded = []
+        cancelling = []
         guard let payload = JournalPayload(decoding: entry) else {
             kind = .unreadable
             return
@@ -96,7 +100,8 @@ extension HistoryEntry {
                 Pending(kind: "\(event.kind)", event: StoredText(event.event).text,
                         due: event.kind == .delayed ? event.deadline / 1_000_000 : nil)
             }
-            cancellations = payload.timers.cancels.count
+            childrenEnded = (0..<64).filter { payload.timers.childrenEnded & (1 << UInt64($0)) != 0 }
+            cancelling = payload.timers.cancels.map(\.key)
         }
         retry = payload.retry.map { Retry(attempt: $0.attempt, due: $0.deadline / 1_000_000) }
     }
