@@ -12,6 +12,9 @@ let package = Package(
         .library(name: "ActorFSMMetrics", targets: ["ActorFSMMetrics"]),
         .library(name: "ActorFSMTracing", targets: ["ActorFSMTracing"]),
         .library(name: "ActorFSMServiceLifecycle", targets: ["ActorFSMServiceLifecycle"]),
+        .library(name: "ActorFSMInspector", targets: ["ActorFSMInspector"]),
+        // Serves the web inspector on a store: `actorfsm-inspector --store orders.sqlite`.
+        .executable(name: "actorfsm-inspector", targets: ["actorfsm-inspector"]),
     ],
     dependencies: [
         .package(name: "ActorFSM", path: ".."),
@@ -19,6 +22,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-metrics.git", from: "2.13.0"),
         .package(url: "https://github.com/apple/swift-distributed-tracing.git", from: "1.7.0"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.0", traits: []),
+        .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.0"),
     ],
     targets: [
         .target(name: "ActorFSMInstruments", dependencies: [.product(name: "ActorFSM", package: "ActorFSM")]),
@@ -36,12 +41,23 @@ let package = Package(
             .product(name: "ActorFSM", package: "ActorFSM"), "ActorFSMMetrics",
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
         ]),
+        .target(name: "ActorFSMInspector", dependencies: [
+            .product(name: "ActorFSM", package: "ActorFSM"), .product(name: "ActorFSMDurability", package: "ActorFSM"),
+            .product(name: "Hummingbird", package: "hummingbird"), .product(name: "NIOCore", package: "swift-nio"),
+        ]),
+        .executableTarget(name: "actorfsm-inspector", dependencies: [
+            "ActorFSMInspector", .product(name: "ActorFSMSQLite", package: "ActorFSM"),
+            .product(name: "ActorFSMPostgres", package: "ActorFSM"), .product(name: "Hummingbird", package: "hummingbird"),
+        ]),
         .testTarget(name: "IntegrationTests", dependencies: [
-            "ActorFSMInstruments", "ActorFSMLogging", "ActorFSMMetrics", "ActorFSMTracing", "ActorFSMServiceLifecycle",
+            "ActorFSMInspector", .product(name: "ActorFSMSQLite", package: "ActorFSM"),
+            .product(name: "ActorFSMPostgres", package: "ActorFSM"), .product(name: "ActorFSMDurability", package: "ActorFSM"), "ActorFSMInstruments", "ActorFSMLogging", "ActorFSMMetrics", "ActorFSMTracing", "ActorFSMServiceLifecycle",
             .product(name: "ActorFSMTesting", package: "ActorFSM"),
             .product(name: "MetricsTestKit", package: "swift-metrics"),
             .product(name: "InMemoryTracing", package: "swift-distributed-tracing"),
             .product(name: "ServiceLifecycleTestKit", package: "swift-service-lifecycle"),
+            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            .product(name: "Logging", package: "swift-log"), .product(name: "NIOCore", package: "swift-nio"),
         ]),
     ],
     swiftLanguageModes: [.v6]

@@ -1,4 +1,5 @@
 import ActorFSM
+import Foundation
 import Logging
 import Synchronization
 
@@ -49,5 +50,43 @@ struct KeptLog: LogHandler {
 
     func log(event: LogEvent) {
         lines.append(LogLines.Line(level: event.level, message: "\(event.message)", metadata: event.metadata ?? [:]))
+    }
+}
+
+/// The examples of a page of Docs/ that a test file of this package compiles, verbatim.
+enum GuideBlocks {
+    /// Every ```swift block of `page` (a path from the repository's root) that a comment before
+    /// it says `file` holds, its lines without indentation, import lines or blank lines.
+    static func examples(in page: String, heldBy file: String) throws -> [[String]] {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().deletingLastPathComponent()
+        var examples: [[String]] = []
+        var block: [String]?
+        var previous = ""
+        let text = try String(contentsOf: root.appendingPathComponent(page), encoding: .utf8)
+        for line in text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init) {
+            defer { previous = line }
+            if block == nil {
+                if line == "```swift" && previous.contains("\(file) holds it") { block = [] }
+                continue
+            }
+            if line == "```" {
+                examples.append(block ?? [])
+                block = nil
+                continue
+            }
+            let trimmed = line.trimmingCharacters(in: .whitespaces)
+            if !trimmed.isEmpty && !trimmed.hasPrefix("import ") { block?.append(trimmed) }
+        }
+        return examples
+    }
+
+    /// Whether the file at `path` has `lines` one after another, indentation aside.
+    static func file(_ path: String, holds lines: [String]) throws -> Bool {
+        let here = try String(contentsOf: URL(fileURLWithPath: path), encoding: .utf8)
+            .split(separator: "\n", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces) }
+        return here.indices.contains { start in
+            lines.enumerated().allSatisfy { offset, line in start + offset < here.count && here[start + offset] == line }
+        }
     }
 }

@@ -49,41 +49,12 @@ enum GuideExamples {
 }
 
 @Suite struct ObservabilityGuideTests {
-    /// Every ```swift block of Observability.md marked as held here, without indentation.
-    static func examples() throws -> [[String]] {
-        let page = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Docs/Observability.md")
-        var examples: [[String]] = []
-        var block: [String]?
-        var previous = ""
-        for line in try String(contentsOf: page, encoding: .utf8).split(separator: "\n", omittingEmptySubsequences: false) {
-            let text = String(line)
-            defer { previous = text }
-            if block == nil {
-                if text == "```swift" && previous.contains("ObservabilityGuideTests.swift holds it") { block = [] }
-                continue
-            }
-            if text == "```" {
-                examples.append(block ?? [])
-                block = nil
-                continue
-            }
-            block?.append(text.trimmingCharacters(in: .whitespaces))
-        }
-        return examples
-    }
-
     @Test func everyExampleMarkedAsHeldHereIsHereVerbatim() throws {
-        let here = try String(contentsOf: URL(fileURLWithPath: #filePath), encoding: .utf8)
-            .split(separator: "\n", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces) }
-        let examples = try Self.examples()
+        let examples = try GuideBlocks.examples(in: "Docs/Observability.md", heldBy: "ObservabilityGuideTests.swift")
         #expect(examples.count == 2)
         for example in examples {
-            let lines = example.filter { !$0.isEmpty && !$0.hasPrefix("import ") }
-            let found = here.indices.contains { start in
-                lines.enumerated().allSatisfy { offset, line in start + offset < here.count && here[start + offset] == line }
-            }
-            #expect(found, "an example of Observability.md is not in ObservabilityGuideTests.swift: \(lines.first ?? "")")
+            #expect(try GuideBlocks.file(#filePath, holds: example),
+                    "an example of Observability.md is not in ObservabilityGuideTests.swift: \(example.first ?? "")")
         }
     }
 }

@@ -1,0 +1,78 @@
+import ActorFSMDurability
+import Hummingbird
+import NIOCore
+
+/// The web inspector of a store: a page that draws each schema with live counts per state,
+/// lists machines by state, status and age, shows a machine's timeline, and follows new
+/// transitions as they are written.
+///
+/// It reads through ``StoreInspection`` only, so it runs beside the process that writes: give
+/// it a `SQLiteReader` or a `PostgresReader`. The page needs no network beyond its server: its
+/// script, styles and diagrams come from it.
+///
+/// ```swift
+/// let inspector = Inspector(store: try SQLiteReader(path: "orders.sqlite"), title: "Orders")
+/// try await inspector.application(port: 8080).runService()
+/// ```
+///
+/// Or add its routes to an application of your own, under a path of its own:
+///
+/// ```swift
+/// let router = Router()
+/// inspector.addRoutes(to: router.group("ops/inspector"))
+/// let application = Application(router: router, configuration: ApplicationConfiguration(address: .hostname("0.0.0.0", port: 8080)))
+/// ```
+public struct Inspector: Sendable {
+    /// The store shown.
+    public let store: any StoreInspection
+    /// The page's title.
+    public let title: String
+    private let feed: ChangeFeed
+
+    /// An inspector of `store`, its page titled `title`.
+    public init(store: any StoreInspection, title: String = "ActorFSM") {
+        self.store = store
+        self.title = title
+        feed = ChangeFeed(store: store)
+    }
+
+    /// Adds the page (at the group's root) and its JSON and SVG endpoints (under `api/`) to `group`.
+    public func addRoutes<Context: RequestContext>(to group: RouterGroup<Context>) {
+        let api = InspectorAPI(store: store, title: title, feed: feed)
+        group.get { _, _ in Self.page() }
+        group.get("api/overview") { _, _ in try await api.respond { try await api.overview() } }
+        group.get("api/diagram.svg") { request, _ in try await api.diagram(request.uri.queryParameters) }
+        group.get("api/machines") { request, _ in try await api.respond { try await api.machines(request.uri.queryParameters) } }
+        group.get("api/machine") { request, _ in try await api.respond { try await api.timeline(request.uri.queryParameters) } }
+        group.get("api/changes") { request, _ in try await api.respond { try await api.changes(request.uri.queryParameters) } }
+    }
+
+    /// Adds the page and its endpoints to `router`, at its root.
+    public func addRoutes<Context: RequestContext>(to router: Router<Context>) {
+        addRoutes(to: router.group())
+    }
+
+    /// An application serving the inspector alone on `host` and `port` (0: a free port).
+    ///
+    /// - Parameters:
+    ///   - host: the address to listen on; the loopback address by default, so that only this
+    ///     machine reaches the store's data.
+    ///   - port: the port to listen on.
+    ///   - onStarted: called with the port listened on once the server runs.
+    public func application(
+        host: String = "127.0.0.1", port: Int = 8080, onStarted: @escaping @Sendable (Int) async -> Void = { _ in }
+    ) -> some ApplicationProtocol {
+        let router = Router()
+        addRoutes(to: router)
+        return Application(
+            router: router, configuration: ApplicationConfiguration(address: .hostname(host, port: port), serverName: "actorfsm-inspector"),
+            onServerRunning: { channel in await onStarted(channel.localAddress?.port ?? port) })
+    }
+
+    private static func page() -> Response {
+        var headers = HTTPFields()
+        headers[.contentType] = "text/html; charset=utf-8"
+        headers[.cacheControl] = "no-store"
+        return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(string: InspectorPage.html)))
+    }
+}

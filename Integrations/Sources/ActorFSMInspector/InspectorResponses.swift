@@ -1,0 +1,89 @@
+import ActorFSM
+import ActorFSMDurability
+
+// What the inspector's JSON endpoints answer: the page's script reads these fields by name.
+
+/// The page's heading, schemas and counts.
+struct InspectorOverview: Encodable {
+    var title: String
+    var schemas: [SchemaSummary]
+    var counts: [CountJSON]
+}
+
+/// A stored schema, without what decoding its entries takes.
+struct SchemaSummary: Encodable {
+    var fingerprint: String
+    var schemaVersion: Int
+    var name: String
+    var states: [String]
+    var finalStates: [String]
+    /// What the diagram notes under each state that has notes: actions, child machines.
+    var notes: [String: [String]]
+
+    init(_ schema: StoredSchema) {
+        fingerprint = schema.fingerprint
+        schemaVersion = schema.schemaVersion
+        name = schema.description.name
+        states = schema.description.states.map(\.name)
+        finalStates = schema.description.states.filter(\.isFinal).map(\.name)
+        notes = [:]
+        for state in schema.description.states where !state.notes.isEmpty { notes[state.name] = state.notes }
+    }
+}
+
+/// How many machines of one schema are in one state.
+struct CountJSON: Encodable {
+    var fingerprint: String
+    var state: String
+    var count: Int
+}
+
+/// One machine, as listed.
+struct MachineJSON: Encodable {
+    var id: String
+    var sequenceNumber: UInt64
+    var change: Int64
+    var state: String
+    var status: String
+    var fingerprint: String
+    var schemaVersion: Int
+    var lastTransition: Int64
+    var waitingUntil: Int64?
+
+    init(_ machine: StoredMachine) {
+        let summary = machine.summary
+        id = machine.id
+        sequenceNumber = machine.sequenceNumber
+        change = machine.change
+        state = summary.state
+        status = summary.status.rawValue
+        fingerprint = summary.fingerprint
+        schemaVersion = summary.schemaVersion
+        lastTransition = summary.lastTransition
+        waitingUntil = summary.waitingUntil
+    }
+}
+
+/// A page of machines and where the next one starts.
+struct PageJSON: Encodable {
+    var machines: [MachineJSON]
+    var next: String?
+}
+
+/// A machine and its entries, oldest first.
+struct TimelineJSON: Encodable {
+    var machine: MachineJSON
+    var history: [HistoryEntry]
+}
+
+/// Transitions as they were written, each with its number in the feed.
+struct ChangesJSON: Encodable {
+    var changes: [FeedItem]
+    var newest: Int
+}
+
+/// One change the feed saw: a machine's summary after a write.
+struct FeedItem: Encodable, Sendable {
+    var number: Int
+    var machine: MachineJSON
+}

@@ -1,0 +1,66 @@
+import ActorFSMDurability
+import ActorFSMInspector
+import ActorFSMPostgres
+import ActorFSMSQLite
+import Hummingbird
+
+import Foundation
+
+// Serves the web inspector on a store, read-only, beside the process that writes it.
+
+let usage = """
+    usage: actorfsm-inspector --store PATH|URL [--namespace NAME] [--host ADDRESS] [--port N] [--title TEXT]
+
+      --store      a SQLite file or a PostgreSQL URL (postgresql://…), opened for reading only
+      --namespace  the PostgreSQL namespace the store's tables carry, if it has one
+      --host       the address to listen on (127.0.0.1: this machine only)
+      --port       the port to listen on (8080; 0 picks a free one)
+      --title      the page's title (the store's name)
+
+    """
+
+func fail(_ message: String, status: Int32 = 2) -> Never {
+    FileHandle.standardError.write(Data("actorfsm-inspector: \(message)\n".utf8))
+    exit(status)
+}
+
+var options: [String: String] = [:]
+var arguments = CommandLine.arguments.dropFirst()
+while let name = arguments.popFirst() {
+    if name == "--help" || name == "-h" {
+        print(usage, terminator: "")
+        exit(0)
+    }
+    guard ["--store", "--namespace", "--host", "--port", "--title"].contains(name) else { fail("unknown option \(name)\n\(usage)") }
+    guard let value = arguments.popFirst() else { fail("\(name) needs a value\n\(usage)") }
+    options[name] = value
+}
+guard let location = options["--store"] else { fail("--store is required\n\(usage)") }
+guard let port = Int(options["--port"] ?? "8080"), (0...65_535).contains(port) else { fail("--port must be a number from 0 to 65535") }
+let host = options["--host"] ?? "127.0.0.1"
+
+let isPostgres = location.hasPrefix("postgresql://") || location.hasPrefix("postgres://") || location.contains("host=")
+    || location.contains("dbname=")
+let store: any StoreInspection
+do {
+    if isPostgres {
+        store = try PostgresReader(url: location, namespace: options["--namespace"])
+    } else {
+        if options["--namespace"] != nil { fail("--namespace is for PostgreSQL stores; \(location) is read as a SQLite file") }
+        store = try SQLiteReader(path: location)
+    }
+} catch {
+    fail("cannot open \(location): \(error)", status: 1)
+}
+
+let title = options["--title"] ?? (isPostgres ? "PostgreSQL store" : String(location.split(separator: "/").last ?? "store"))
+let inspector = Inspector(store: store, title: title)
+let application = inspector.application(host: host, port: port) { port in
+    // Written at once, not buffered: a script waits for this line to learn the port.
+    FileHandle.standardOutput.write(Data("The inspector of \(location) is at http://\(host):\(port)/\n".utf8))
+}
+do {
+    try await application.runService()
+} catch {
+    fail("the server stopped: \(error)", status: 1)
+}

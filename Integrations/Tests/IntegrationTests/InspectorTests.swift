@@ -1,0 +1,140 @@
+import ActorFSM
+import ActorFSMDurability
+import ActorFSMInspector
+import ActorFSMSQLite
+import Foundation
+import Testing
+
+@Suite(.timeLimit(.minutes(1))) struct InspectorTests {
+    /// The shop's store, read by a reader beside its writer, served by an inspector.
+    struct Served {
+        let shop: ShopStore
+        let reader: SQLiteReader
+        let server: RunningInspector
+
+        static func start() async throws -> Served {
+            let shop = try await ShopStore()
+            let reader = try SQLiteReader(path: shop.path)
+            let server = try await RunningInspector(Inspector(store: reader, title: "Shop"))
+            return Served(shop: shop, reader: reader, server: server)
+        }
+
+        func stop() async {
+            await server.stop()
+            reader.close()
+            await shop.close()
+        }
+    }
+
+    @Test func theOverviewNamesTheSchemaAndCountsEachState() async throws {
+        let served = try await Served.start()
+        let overview = try await served.server.json("api/overview")
+        #expect(overview["title"] as? String == "Shop")
+        let schemas = try #require(overview["schemas"] as? [[String: Any]])
+        let names: [String] = schemas.compactMap { $0["name"] as? String }
+        #expect(names == ["Shop"])
+        let states = try #require(schemas.first?["states"] as? [String])
+        #expect(states == ["placed", "paymentPending", "cancelled", "paid", "expired", "shipped"])
+        let counts = try #require(overview["counts"] as? [[String: Any]])
+        var byState: [String: Int] = [:]
+        for count in counts { byState[count["state"] as? String ?? "?"] = count["count"] as? Int }
+        #expect(byState == ["placed": 1, "paymentPending": 3, "shipped": 1, "cancelled": 1])
+        await served.stop()
+    }
+
+    @Test func theDiagramCarriesTheCountOnEachState() async throws {
+        let served = try await Served.start()
+        let fingerprint = try #require(try await served.reader.storedSchemas().first?.fingerprint)
+        let (status, svg) = try await served.server.get("api/diagram.svg?fingerprint=\(fingerprint)")
+        #expect(status == 200)
+        #expect(svg.hasPrefix("<svg"))
+        let paymentPending = try #require(svg.range(of: "data-state=\"paymentPending\">"))
+        let count = try #require(svg.range(of: "class=\"count\"", range: paymentPending.upperBound..<svg.endIndex))
+        let closing = try #require(svg.range(of: "</text>", range: count.upperBound..<svg.endIndex))
+        #expect(svg[count.upperBound..<closing.lowerBound].hasSuffix(">3"))
+        #expect(svg.contains("class=\"state final occupied\" data-state=\"shipped\""))
+        let (missing, body) = try await served.server.get("api/diagram.svg?fingerprint=0000000000000000")
+        #expect(missing == 404)
+        #expect(body.contains("no schema with fingerprint 0000000000000000"))
+        await served.stop()
+    }
+
+    @Test func theListFiltersByStateStatusAndAgeAndPages() async throws {
+        let served = try await Served.start()
+        let waiting = try await served.server.json("api/machines?state=paymentPending&status=waiting")
+        let waitingIDs = try Self.ids(waiting)
+        #expect(waitingIDs.sorted() == ["o-2", "o-3"])
+        let failed = try Self.ids(try await served.server.json("api/machines?status=failed"))
+        #expect(failed == ["o-5"])
+        let idleAnHour = try Self.ids(try await served.server.json("api/machines?olderThan=3600"))
+        #expect(idleAnHour.isEmpty)
+
+        var seen: [String] = []
+        var path = "api/machines?limit=4"
+        while true {
+            let page = try await served.server.json(path)
+            seen += try Self.ids(page)
+            guard let next = page["next"] as? String else { break }
+            path = "api/machines?limit=4&after=" + (next.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? next)
+        }
+        #expect(seen.sorted() == ["o-1", "o-2", "o-3", "o-4", "o-5", "o-6"])
+        await served.stop()
+    }
+
+    @Test func aRequestItCannotAnswerSaysWhy() async throws {
+        let served = try await Served.start()
+        let (status, body) = try await served.server.get("api/machines?status=stuck")
+        #expect(status == 400)
+        #expect(body.contains("status must be one of running, waiting, failed, final, passivated, not stuck"))
+        let (missing, unknown) = try await served.server.get("api/machine?id=o-99")
+        #expect(missing == 404)
+        #expect(unknown.contains("no machine o-99"))
+        let (bad, cursor) = try await served.server.get("api/machines?after=yesterday")
+        #expect(bad == 400)
+        #expect(cursor.contains("after must be a cursor"))
+        await served.stop()
+    }
+
+    @Test func theTimelineHoldsEachEntryWithItsEventStateAndData() async throws {
+        let served = try await Served.start()
+        let timeline = try await served.server.json("api/machine?id=o-4")
+        let machine = try #require(timeline["machine"] as? [String: Any])
+        #expect(machine["state"] as? String == "shipped")
+        #expect(machine["status"] as? String == "final")
+        let history = try #require(timeline["history"] as? [[String: Any]])
+        let states: [String] = history.compactMap { $0["state"] as? String }
+        #expect(states == ["placed", "paymentPending", "paid", "shipped"])
+        let events: [String] = history.compactMap { $0["event"] as? String }
+        #expect(events == ["\"submit\"", "\"pay\"", "\"ship\""])
+        let data = try #require(history.last?["data"] as? String)
+        #expect(data.contains("fragile"))
+
+        let failed = try await served.server.json("api/machine?id=o-5")
+        let failedHistory = try #require(failed["history"] as? [[String: Any]])
+        #expect(failedHistory.last?["outcome"] as? String == "failed")
+        await served.stop()
+    }
+
+    @Test func theChangeFeedGivesTransitionsWrittenAfterItStarted() async throws {
+        let served = try await Served.start()
+        let first = try await served.server.json("api/changes")
+        let before = try #require(first["newest"] as? Int)
+        #expect((first["changes"] as? [Any])?.isEmpty == true)
+        try await served.shop.orders.send(to: "o-2", .pay)
+        try await served.shop.orders.send(to: "o-1", .submit)
+        let changed = try await served.server.json("api/changes?after=\(before)")
+        let changes = try #require(changed["changes"] as? [[String: Any]])
+        let machines: [[String: Any]] = changes.compactMap { $0["machine"] as? [String: Any] }
+        let moves: [String] = machines.map { "\($0["id"] as? String ?? "?") \($0["state"] as? String ?? "?")" }
+        #expect(moves == ["o-2 paid", "o-1 paymentPending"])
+        let after = try #require(changed["newest"] as? Int)
+        let again = try await served.server.json("api/changes?after=\(after)")
+        #expect((again["changes"] as? [Any])?.isEmpty == true)
+        await served.stop()
+    }
+
+    private static func ids(_ page: [String: Any]) throws -> [String] {
+        let machines = try #require(page["machines"] as? [[String: Any]])
+        return machines.compactMap { $0["id"] as? String }
+    }
+}
