@@ -241,6 +241,7 @@ import TestSupport
             // nor written over the successor's entry (whose row version stays the same).
             let version = "SELECT xmin::text::bigint FROM actorfsm_journal WHERE machine = 'a' AND seq = 2"
             let written = try await second.integer(version)
+            let summaryBefore = try await second.integer("SELECT xmin::text::bigint FROM actorfsm_machines WHERE machine = 'a'")
             let late = mine.reports()
             firstClock.advance(by: .seconds(60))
             for await report in late where report.record != nil {
@@ -253,6 +254,11 @@ import TestSupport
             let history = try await doorDurability(second).history(of: "a", schema: try doorSchema())
             #expect(history.count == 3)
             #expect(history.last?.state == .jammed && history.last?.event == nil)
+            // Nor did it write over the successor's summary.
+            let summaryVersion = "SELECT xmin::text::bigint FROM actorfsm_machines WHERE machine = 'a'"
+            #expect(try await first.integer(summaryVersion) == summaryBefore)
+            let problems = await SummaryAudit.disagreements(in: second)
+            #expect(problems.isEmpty, "\(problems)")
             await mine.shutdown()
             await theirs.shutdown()
             first.close()

@@ -74,6 +74,11 @@ import TestSupport
             let expected: [String] = [prefix + "2", prefix + "2"]
             #expect(ran == expected)
         }
+        // The writes the dead server lost left no summary that the journal does not have.
+        let problems = await SummaryAudit.disagreements(in: store)
+        #expect(problems.isEmpty, "\(problems)")
+        let paid = try await store.stateCounts().first { $0.state == "paid" }?.count
+        #expect(paid == ids.count)
         await payments.shutdown()
         store.close()
     }

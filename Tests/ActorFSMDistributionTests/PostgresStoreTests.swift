@@ -185,6 +185,11 @@ import TestSupport
         #expect(entries.map(\.sequenceNumber) == [0, 1, 2, 3])
         let history = try await doorDurability(successor).history(of: "d", schema: try doorSchema())
         #expect(history.map(\.event) == [nil, .open, .close, .open])
+        // The rejected write changed no summary either.
+        let problems = await SummaryAudit.disagreements(in: successor)
+        #expect(problems.isEmpty, "\(problems)")
+        let summary = try await successor.machine("d")
+        #expect(summary?.sequenceNumber == 3)
         paused.close()
         successor.close()
     }

@@ -30,6 +30,11 @@ import TestSupport
         let record = try await payments.send(to: "p", .submit)
         #expect(record.target == .charging && record.sequenceNumber == 1)
         #expect(await gateway.keys == ["p#1"])
+        // The refused writes left no summary behind; the accepted one is summarized.
+        let problems = await SummaryAudit.disagreements(in: store)
+        #expect(problems.isEmpty, "\(problems)")
+        let summary = try await store.machine("p")
+        #expect(summary?.summary.state == "charging")
         await payments.shutdown()
     }
 
@@ -64,6 +69,11 @@ import TestSupport
         #expect(history.map(\.sequenceNumber) == [0, 1, 2])
         #expect(history.last?.state == .expired)
         #expect(await gateway.keys == ["t#1"])
+        let problems = await SummaryAudit.disagreements(in: store)
+        #expect(problems.isEmpty, "\(problems)")
+        let summary = try await store.machine("t")
+        #expect(summary?.sequenceNumber == 2)
+        #expect(summary?.summary.status == .final)
         await payments.shutdown()
     }
 }

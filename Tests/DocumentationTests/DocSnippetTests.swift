@@ -333,6 +333,11 @@ let configuration = MachineConfiguration<OrderState>(instrument: FailureLog())
         }
     }
 
+    func summaryAudit(store: SQLiteStore) async {
+        let problems = await SummaryAudit.disagreements(in: store)
+        #expect(problems.isEmpty, "\(problems)")
+    }
+
     func sqliteReader() async throws {
         let store = try SQLiteReader(path: "orders.sqlite")
         for count in try await store.stateCounts() { print(count.state, count.count) }
