@@ -11,9 +11,8 @@ import Tracing
 ///
 /// The span, named `fsm.transition` by default, runs from the event's acceptance to the end of
 /// its actions, and has the machine, the event, the states and the outcome as attributes; a
-/// failed action's error is recorded on it. It is a child of the trace the hook runs in: the
-/// sender's for a `send` an idle machine runs at once; a queued event's span starts a trace of
-/// its own (its actions still run in the sender's trace).
+/// failed action's error is recorded on it. It is a child of the sender's trace, whether the
+/// machine ran the event at once or after the events queued before it.
 public final class TracingInstrument: ActorFSM.Instrument {
     /// The tracer spans are made with; the bootstrapped one unless given.
     public let tracer: any Tracer

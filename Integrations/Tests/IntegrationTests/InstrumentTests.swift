@@ -86,6 +86,40 @@ import Tracing
         #expect(kick.status?.code == .error)
     }
 
+    @Test func aQueuedEventsSpanJoinsItsSendersTrace() async throws {
+        let tracer = InMemoryTracer()
+        let (releases, release) = AsyncStream<Void>.makeStream()
+        let (starts, start) = AsyncStream<Void>.makeStream()
+        let (queued, queue) = AsyncStream<Void>.makeStream()
+        let schema = try Schema<Worker>(initial: .idle) {
+            define(.idle) {
+                when(.work) | then(.busy) | { _ in
+                    start.yield()
+                    for await _ in releases { break }
+                }
+            }
+            define(.busy) { when(.poke) | then(.idle) }
+        }
+        let instrument = FanOutInstrument([TracingInstrument(tracer: tracer), QueueWatch(queued: queue)])
+        let worker = Machine(schema: schema, id: "w", configuration: MachineConfiguration(instrument: instrument))
+        let working = Task { try await worker.send(.work) }
+        var started = starts.makeAsyncIterator()
+        await started.next()
+        // The machine is busy: the poke waits in its inbox until the work is done.
+        let poking = Task { try await tracer.withSpan("request") { _ in try await worker.send(.poke) } }
+        var waiting = queued.makeAsyncIterator()
+        await waiting.next()
+        release.yield()
+        _ = try await working.value
+        _ = try await poking.value
+        let spans = tracer.finishedSpans
+        let request = try #require(spans.first { $0.operationName == "request" })
+        let poke = try #require(spans.first { $0.attributes["fsm.event"]?.toSpanAttribute() == .string("poke") })
+        #expect(poke.spanContext.traceID == request.spanContext.traceID)
+        let work = try #require(spans.first { $0.attributes["fsm.event"]?.toSpanAttribute() == .string("work") })
+        #expect(work.spanContext.traceID != request.spanContext.traceID, "the work was sent outside the request")
+    }
+
     @Test func aFanOutPassesEveryHookToEachAndNestsTheirTraces() async throws {
         let order = OrderLog()
         let first = Marking("first", order)
@@ -142,5 +176,23 @@ final class Marking: ActorFSM.Instrument {
     ) async rethrows -> T {
         order.append(name)
         return try await body()
+    }
+}
+
+/// A machine whose work waits until the test lets it finish.
+enum Worker: MachineDefinition {
+    enum State: Hashable, Sendable { case idle, busy }
+    enum Event: Hashable, Sendable { case work, poke }
+    typealias ID = String
+}
+
+/// Tells the test when an event joins a busy machine's inbox.
+final class QueueWatch: ActorFSM.Instrument {
+    let queued: AsyncStream<Void>.Continuation
+
+    init(queued: AsyncStream<Void>.Continuation) { self.queued = queued }
+
+    func eventAccepted<ID: Hashable & Sendable>(by id: ID, origin: EventOrigin, queueDepth: Int) {
+        if queueDepth > 0 { queued.yield() }
     }
 }

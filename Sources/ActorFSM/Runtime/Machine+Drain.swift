@@ -97,9 +97,12 @@ extension Machine {
             switch core.turn(ofEventFrom: entry.epoch) {
             case .process:
                 if entry.ticket & Self.journalTicketFlags != 0 { journalProcessing(ticket: entry.ticket) }
-                let record = await process(entry.event, entry.predicates, origin: entry.origin,
-                                           acceptedAt: entry.acceptedAt, postponements: entry.postponements,
-                                           scope: entry.senderScope, replying: entry.reply != nil, trace: entry.trace)
+                let record = if let trace = entry.trace {
+                    await processInTrace(entry, trace)
+                } else {
+                    await process(entry.event, entry.predicates, origin: entry.origin, acceptedAt: entry.acceptedAt,
+                                  postponements: entry.postponements, scope: entry.senderScope, replying: entry.reply != nil)
+                }
                 if record.isPostponement {
                     if journal != nil { journalProcessing(ticket: 0) }
                     postpone(entry)
