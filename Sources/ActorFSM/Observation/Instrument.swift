@@ -72,18 +72,21 @@ public protocol Instrument: AnyObject, Sendable {
 
     /// Captures the calling task's trace (its task-local context, such as a
     /// swift-distributed-tracing `ServiceContext`) when a machine queues an event, so that the
-    /// event's actions run inside it even though the machine's processing task, not the caller,
-    /// runs them. Called only for events that wait in the inbox: a `send` that finds the
-    /// machine idle runs the actions in the caller's task, inside its trace.
+    /// event's processing (its lookup and conditions, its actions, and ``eventProcessed(_:)``)
+    /// runs inside it even though the machine's processing task, not the caller, runs it.
+    /// Called only for events that wait in the inbox: a `send` that finds the machine idle
+    /// processes the event in the caller's task, inside its trace.
     ///
     /// - Returns: an object that holds the trace, or `nil` (the default) for none.
     func captureTrace() -> (any AnyObject & Sendable)?
 
-    /// Runs `body`, the synchronous actions of an event queued with `trace`, inside it.
+    /// Runs `body` inside `trace`, synchronously. The runtime restores a queued event's trace
+    /// with the asynchronous form; this one stays for instruments that call it themselves
+    /// (a fan-out nests its instruments' traces with both).
     func withTrace<T>(_ trace: any AnyObject & Sendable, _ body: () throws -> T) rethrows -> T
 
-    /// Runs `body`, the asynchronous actions of an event queued with `trace`, inside it, on
-    /// the caller's executor.
+    /// Runs `body`, the processing of an event queued with `trace`, inside it, on the caller's
+    /// executor.
     nonisolated(nonsending) func withTrace<T>(
         _ trace: any AnyObject & Sendable, _ body: nonisolated(nonsending) () async throws -> T
     ) async rethrows -> T

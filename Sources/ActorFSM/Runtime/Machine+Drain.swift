@@ -97,8 +97,8 @@ extension Machine {
             switch core.turn(ofEventFrom: entry.epoch) {
             case .process:
                 if entry.ticket & Self.journalTicketFlags != 0 { journalProcessing(ticket: entry.ticket) }
-                let record = if let trace = entry.trace {
-                    await processInTrace(entry, trace)
+                let record = if let trace = entry.trace, let instrument = settings.instrument {
+                    await process(entry, in: trace, of: instrument)
                 } else {
                     await process(entry.event, entry.predicates, origin: entry.origin, acceptedAt: entry.acceptedAt,
                                   postponements: entry.postponements, scope: entry.senderScope, replying: entry.reply != nil)

@@ -35,26 +35,15 @@ extension Machine {
         settings.isInstrumented ? settings.instrument?.captureTrace() : nil
     }
 
-    /// Runs a transition's synchronous actions inside the context its sender had.
-    @inlinable @inline(never) func runSynchronously(
-        _ transition: ActionTable<Definition>.HotTransition, _ turn: EventTurn<Definition>,
-        in trace: any AnyObject & Sendable, run: inout ActionRun
-    ) {
-        guard let instrument = settings.instrument else { return runSynchronously(transition, turn, run: &run) }
-        instrument.withTrace(trace) { runSynchronously(transition, turn, run: &run) }
-    }
-
-    /// Processes a queued event inside the context its sender had: its actions and the
-    /// instrument's `eventProcessed` run in the sender's trace, as those of an event sent to an
-    /// idle machine do. Out of line: only events an instrument captured a trace for get here.
-    @inlinable @inline(never) func processInTrace(_ entry: Entry, _ trace: any AnyObject & Sendable) async -> Record {
-        guard let instrument = settings.instrument else {
-            return await process(entry.event, entry.predicates, origin: entry.origin, acceptedAt: entry.acceptedAt,
-                                 postponements: entry.postponements, scope: entry.senderScope, replying: entry.reply != nil,
-                                 trace: trace)
-        }
+    /// Processes a queued event inside the context its sender had: the lookup, its conditions,
+    /// its actions and the instrument's `eventProcessed` run in the sender's trace, as those of
+    /// an event sent to an idle machine do. Out of line: only events an instrument captured a
+    /// trace for get here.
+    @inlinable @inline(never) func process(
+        _ entry: Entry, in trace: any AnyObject & Sendable, of instrument: any Instrument
+    ) async -> Record {
         // The actions' task, made inside, inherits the context: no need to pass the trace on.
-        return await instrument.withTrace(trace) {
+        await instrument.withTrace(trace) {
             await process(entry.event, entry.predicates, origin: entry.origin, acceptedAt: entry.acceptedAt,
                           postponements: entry.postponements, scope: entry.senderScope, replying: entry.reply != nil)
         }

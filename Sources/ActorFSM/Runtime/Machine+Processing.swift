@@ -8,15 +8,13 @@ extension Machine {
     ///   - replying: whether the caller needs the record. Without a caller, subscriber,
     ///     supervisor or instrument to read it, the record is not published and its completion
     ///     time is not read from the clock.
-    ///   - trace: the sender's context, captured by the instrument, to run the actions in.
     @inlinable @inline(__always)
     ///   - postponements: how often the event was postponed before.
     /// - Returns: the event's record; one that ``TransitionRecord/isPostponement`` if the event
     ///   was postponed (the caller then keeps it with ``postpone(_:)``).
     func process(
         _ event: Event?, _ predicates: PredicateContext?, origin: EventOrigin, acceptedAt: Timestamp,
-        postponements: UInt32 = 0, scope: @autoclosure () -> [ObjectIdentifier], replying: Bool,
-        trace: (any AnyObject & Sendable)? = nil
+        postponements: UInt32 = 0, scope: @autoclosure () -> [ObjectIdentifier], replying: Bool
     ) async -> Record {
         let context = predicates ?? settings.standingPredicates
         let step = core.begin(event, in: context, origin: origin, of: schema.storage, data: committedData)
@@ -26,17 +24,17 @@ extension Machine {
             let transition = schema.storage.actions.hot[Int(index)]
             if transition.postpones { return postponing(turn, at: index, replying: replying) }
             if !transition.isSynchronous {
-                return await process(turn, suspendingAt: index, scope: scope(), replying: replying, trace: trace)
+                return await process(turn, suspendingAt: index, scope: scope(), replying: replying)
             }
         }
-        return process(turn, step.found, replying: replying, trace: trace)
+        return process(turn, step.found, replying: replying)
     }
 
     /// Processes an event without suspending: anything the core can find but a transition with
     /// an asynchronous action.
     @inlinable @inline(__always)
     func process(
-        _ turn: EventTurn<Definition>, _ found: LookupResult, replying: Bool, trace: (any AnyObject & Sendable)?
+        _ turn: EventTurn<Definition>, _ found: LookupResult, replying: Bool
     ) -> Record {
         let storage = schema.storage
         switch found {
@@ -51,8 +49,6 @@ extension Machine {
             var run = ActionRun()
             if transition.runsNothing {
                 commit(transition.target)
-            } else if let trace {
-                runSynchronously(transition, turn, in: trace, run: &run)
             } else {
                 runSynchronously(transition, turn, run: &run)
             }
@@ -79,8 +75,7 @@ extension Machine {
     /// run in a task of their own.
     @inlinable
     func process(
-        _ turn: EventTurn<Definition>, suspendingAt index: Int32, scope: [ObjectIdentifier], replying: Bool,
-        trace: (any AnyObject & Sendable)?
+        _ turn: EventTurn<Definition>, suspendingAt index: Int32, scope: [ObjectIdentifier], replying: Bool
     ) async -> Record {
         let storage = schema.storage
         let transition = storage.actions.hot[Int(index)]
@@ -98,7 +93,7 @@ extension Machine {
             transition.runsExit ? storage.actions.exitActions[Int(transition.source)] : Actions(),
             storage.actions.transitionActions[Int(index)],
             transition.runsEntry ? storage.actions.entryActions[Int(transition.target)] : Actions(),
-            to: transition.target, in: actionContext(turn, to: transition.target), scope: scope, trace: trace)
+            to: transition.target, in: actionContext(turn, to: transition.target), scope: scope)
         if run.isInterrupted { return interrupted(index, turn, run: run, replying: replying) }
         return fired(index, turn, run: run, replying: replying)
     }
@@ -134,23 +129,17 @@ extension Machine {
     }
 
     /// Runs a transition's actions in a task of their own, which `stop()` can cancel, with the
-    /// sender's scope extended by this machine (for reentrancy detection), inside the sender's
-    /// context if the instrument captured one.
+    /// sender's scope extended by this machine (for reentrancy detection). The task inherits
+    /// the caller's task-local values: a queued event's sender's trace, restored around its
+    /// processing, among them.
     @usableFromInline func runInTask(
         _ exit: Actions<Definition>, _ actions: Actions<Definition>, _ entry: Actions<Definition>,
-        to target: Int32, in context: TransitionContext<Definition>, scope: [ObjectIdentifier],
-        trace: (any AnyObject & Sendable)?
+        to target: Int32, in context: TransitionContext<Definition>, scope: [ObjectIdentifier]
     ) async -> ActionRun {
         let chain = scope + [ObjectIdentifier(self)]
-        let instrument = trace == nil ? nil : settings.instrument
         let task = Task {
             await ActionScope.$machines.withValue(chain) {
-                guard let trace, let instrument else {
-                    return await self.runAsynchronously(exit, actions, entry, to: target, in: context)
-                }
-                return await instrument.withTrace(trace) {
-                    await self.runAsynchronously(exit, actions, entry, to: target, in: context)
-                }
+                await self.runAsynchronously(exit, actions, entry, to: target, in: context)
             }
         }
         inFlight = task
