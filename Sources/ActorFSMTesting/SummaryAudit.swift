@@ -1,10 +1,10 @@
 import ActorFSMDurability
 
 /// Checks that a store's summaries agree with its journal: what `actorfsm`, the inspector and
-/// ``StoreInspection`` queries read against what recovery reads.
+/// `StoreInspection` queries read against what recovery reads.
 ///
 /// For every machine, the summary must name the newest completed entry and the state that entry
-/// holds, and the counts per state must add up to the machines the journal has. Run it after a
+/// holds, and the counts per schema and state must be those of the journal. Run it after a
 /// fault (a crash, an outage, a fenced write) to prove the summaries lost and invented nothing.
 ///
 /// ```swift
@@ -26,13 +26,23 @@ public enum SummaryAudit {
                 guard let next = page.next else { break }
                 query.after = next
             }
-            let counted = try await store.stateCounts().reduce(0) { $0 + $1.count }
-            let scanned = try await journal.stateCounts().reduce(0) { $0 + $1.count }
-            if counted != scanned { problems.append("the summaries count \(counted) machines, the journal \(scanned)") }
+            let counted = try await store.stateCounts().sorted(by: Self.order)
+            let scanned = try await journal.stateCounts().sorted(by: Self.order)
+            if counted != scanned {
+                problems.append("the summaries count \(Self.describe(counted)), the journal \(Self.describe(scanned))")
+            }
         } catch {
             problems.append("the summaries could not be read: \(error)")
         }
         return problems
+    }
+
+    private static func order(_ lhs: StateCount, _ rhs: StateCount) -> Bool {
+        (lhs.fingerprint, lhs.state) < (rhs.fingerprint, rhs.state)
+    }
+
+    private static func describe(_ counts: [StateCount]) -> String {
+        counts.isEmpty ? "no machine" : counts.map { "\($0.count) in \($0.state)" }.joined(separator: ", ")
     }
 
     private static func disagreement(

@@ -59,6 +59,8 @@ public struct HistoryEntry: Sendable, Codable, Equatable {
     public var childrenEnded: [Int]
     /// The keys of child machines the machine left and still has to send their cancelling event.
     public var cancelling: [String]
+    /// The former form of ``cancelling``: how many there are. It goes in the next release.
+    public var cancellations: Int { cancelling.count }
 
     /// A retry an intent waits for.
     public struct Retry: Sendable, Codable, Equatable {
