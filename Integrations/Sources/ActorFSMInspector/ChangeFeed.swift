@@ -10,6 +10,8 @@ actor ChangeFeed {
     private var recent: [FeedItem] = []
     private var newest = 0
     private var reading: Task<Void, any Error>?
+    /// Names this feed: numbers from a feed of an earlier run of the server mean nothing here.
+    let name = String(UInt64.random(in: 0...UInt64.max), radix: 36)
 
     init(store: any StoreInspection, kept: Int = 500) {
         self.store = store
@@ -17,8 +19,9 @@ actor ChangeFeed {
     }
 
     /// The changes numbered above `after`, oldest first, and the newest number; without
-    /// `after` (or with one from before the server started), the newest changes kept (none
-    /// before the feed's first read).
+    /// `after` (or with one this feed has not reached), the newest changes kept (none before
+    /// the feed's first read). Only the newest `kept` changes are kept: a page that asks less
+    /// often than they come misses the older ones.
     func items(after: Int?) async throws -> (items: [FeedItem], newest: Int) {
         try await refresh()
         guard let after, after <= newest else { return (Array(recent.suffix(50)), newest) }
@@ -35,7 +38,11 @@ actor ChangeFeed {
     }
 
     private func read() async throws {
-        var follower = if let follower { follower } else { try await ChangeFollower.fromNow(store: store) }
+        if follower == nil {
+            // Kept at once: finding the newest change reads every change in the store.
+            follower = try await ChangeFollower.fromNow(store: store)
+        }
+        guard var follower else { return }
         let changes = try await follower.next()
         self.follower = follower
         for machine in changes {

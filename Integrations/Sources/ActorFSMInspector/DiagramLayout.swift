@@ -34,6 +34,19 @@ struct DiagramLayout {
     var width: Double
     var height: Double
 
+    /// What keeps `description` from being drawn, if anything: a description read from a
+    /// store is not checked when it is decoded.
+    static func damage(in description: SchemaDescription) -> String? {
+        let states = description.states.indices
+        if states.isEmpty { return "it has no state" }
+        if !states.contains(description.initial) { return "its initial state \(description.initial) is not one of its states" }
+        if let transition = description.transitions.first(where: { !states.contains($0.source) || !states.contains($0.target) }) {
+            return "its transition \(transition.label) joins states it does not have"
+        }
+        return nil
+    }
+
+    /// The layout of `description`, which ``damage(in:)`` finds nothing wrong with.
     init(_ description: SchemaDescription) {
         arrows = Self.arrows(of: description)
         let (columns, order) = Self.columns(of: description)

@@ -24,6 +24,10 @@ struct InspectorAPI: Sendable {
             guard let schema = try await store.storedSchemas().first(where: { $0.fingerprint == fingerprint }) else {
                 throw InspectorError(status: .notFound, message: "the store holds no schema with fingerprint \(fingerprint)")
             }
+            if let damage = DiagramLayout.damage(in: schema.description) {
+                throw InspectorError(status: .unprocessableContent,
+                                     message: "the store's description of schema \(fingerprint) is damaged: \(damage)")
+            }
             let counts = try await store.counts(of: fingerprint)
             return Self.response(DiagramSVG(schema.description, counts: counts).text, type: "image/svg+xml")
         } catch {
@@ -49,12 +53,12 @@ struct InspectorAPI: Sendable {
 
     /// The transitions written since feed number `after`, or the newest ones without it.
     func changes(_ parameters: Parameters) async throws -> ChangesJSON {
-        let after = try parameters.get("after").map { text throws(InspectorError) -> Int in
+        let after = try parameters.get("after").flatMap { $0.isEmpty ? nil : $0 }.map { text throws(InspectorError) -> Int in
             guard let number = Int(text) else { throw InspectorError(status: .badRequest, message: "after must be a number, not \(text)") }
             return number
         }
         let (items, newest) = try await feed.items(after: after)
-        return ChangesJSON(changes: items, newest: newest)
+        return ChangesJSON(changes: items, newest: newest, feed: feed.name)
     }
 
     /// `body`'s value as JSON, or its error as a JSON message with a status that says whose it is.

@@ -76,10 +76,11 @@ struct TimelineJSON: Encodable {
     var history: [HistoryEntry]
 }
 
-/// Transitions as they were written, each with its number in the feed.
+/// Transitions as they were written, each with its number in the feed, and the feed's name.
 struct ChangesJSON: Encodable {
     var changes: [FeedItem]
     var newest: Int
+    var feed: String
 }
 
 /// One change the feed saw: a machine's summary after a write.

@@ -1,9 +1,13 @@
 /// The inspector page's script: it reads the JSON endpoints, draws what they answer, and polls
 /// the change feed every second. Data from the store only ever reaches the page as text.
+///
+/// The page's address can choose what it shows: `#schema=FINGERPRINT&state=NAME&machine=ID`,
+/// each part optional, each value percent-encoded.
 enum InspectorScript {
     static let source = #"""
         "use strict";
-        const view = { schemas: [], counts: [], fingerprint: null, cursor: null, newest: null, machine: null };
+        const view = { schemas: [], counts: [], fingerprint: null, cursor: null, newest: null, feed: null, machine: null };
+        const errors = new Map();
         const $ = (id) => document.getElementById(id);
         // The endpoints sit beside the page: under /inspector/ when it is served at /inspector.
         const base = location.pathname.endsWith("/") ? "" : location.pathname.split("/").pop() + "/";
@@ -15,20 +19,33 @@ enum InspectorScript {
           return node;
         }
 
+        // A query string whose values are percent-encoded (a space as %20, not +).
+        function query(parameters) {
+          return Object.entries(parameters).filter(([, value]) => value != null && value !== "")
+            .map(([name, value]) => name + "=" + encodeURIComponent(value)).join("&");
+        }
+
         async function getJSON(path) {
           const response = await fetch(base + path, { cache: "no-store" });
-          const body = await response.json();
+          const body = await response.json().catch(() => ({ error: response.statusText }));
           if (!response.ok) throw new Error(body.error || response.statusText);
           return body;
         }
 
-        function showError(error) {
-          $("error").hidden = error == null;
-          $("error").textContent = error == null ? "" : String(error.message || error);
+        // Each part of the page reports its own error, and clears only its own.
+        function report(source, error) {
+          if (error == null) errors.delete(source); else errors.set(source, String(error.message || error));
+          $("error").hidden = errors.size === 0;
+          $("error").textContent = [...errors.values()].join(" · ");
+        }
+
+        function guarded(source, work) {
+          return work().then(() => report(source, null), (error) => report(source, error));
         }
 
         function time(ms) {
-          return ms ? new Date(ms).toISOString().replace("T", " ").replace(/\.\d+Z$/, " UTC") : "—";
+          const date = new Date(ms);
+          return ms && !isNaN(date) ? date.toISOString().replace("T", " ").replace(/\.\d+Z$/, " UTC") : "—";
         }
 
         function age(ms) {
@@ -43,25 +60,50 @@ enum InspectorScript {
         function status(text) { return element("span", { class: "status status-" + text }, text); }
 
         function machineLink(id) {
-          const link = element("a", { href: "#machine=" + encodeURIComponent(id), class: "machine-link" }, id);
-          return link;
+          return element("a", { href: "#" + query({ schema: view.fingerprint, machine: id }), class: "machine-link" }, id);
         }
 
         function schema() { return view.schemas.find((s) => s.fingerprint === view.fingerprint); }
 
+        function countsOf(fingerprint) {
+          const counts = new Map();
+          for (const count of view.counts) if (count.fingerprint === fingerprint) counts.set(count.state, count.count);
+          return counts;
+        }
+
+        function address() {
+          const parts = new Map();
+          for (const part of location.hash.replace(/^#/, "").split("&")) {
+            const equals = part.indexOf("=");
+            if (equals < 0) continue;
+            try { parts.set(part.slice(0, equals), decodeURIComponent(part.slice(equals + 1))); } catch { }
+          }
+          return parts;
+        }
+
+        // Loads the schemas and counts; returns whether the schema shown changed.
         async function loadOverview() {
           const overview = await getJSON("api/overview");
           $("title").textContent = overview.title;
           document.title = overview.title + " — ActorFSM inspector";
+          const known = view.schemas.map((s) => s.fingerprint).join();
           view.schemas = overview.schemas;
           view.counts = overview.counts;
           const select = $("schema");
-          if (select.options.length !== view.schemas.length) {
+          if (view.schemas.map((s) => s.fingerprint).join() !== known) {
             select.replaceChildren(...view.schemas.map((s) =>
               element("option", { value: s.fingerprint }, s.name + " v" + s.schemaVersion + " (" + s.fingerprint + ")")));
           }
-          if (!schema() && view.schemas.length > 0) view.fingerprint = view.schemas[0].fingerprint;
+          const shown = view.fingerprint;
+          if (!schema()) {
+            // The schema the address names, else the one with the most machines.
+            const named = address().get("schema");
+            const total = (s) => [...countsOf(s.fingerprint).values()].reduce((a, b) => a + b, 0);
+            const busiest = [...view.schemas].sort((a, b) => total(b) - total(a))[0];
+            view.fingerprint = view.schemas.some((s) => s.fingerprint === named) ? named : busiest ? busiest.fingerprint : null;
+          }
           select.value = view.fingerprint || "";
+          return view.fingerprint !== shown;
         }
 
         async function drawDiagram() {
@@ -69,27 +111,25 @@ enum InspectorScript {
             $("diagram").replaceChildren(element("p", { class: "empty" }, "No schema has written to this store yet."));
             return;
           }
-          const response = await fetch(base + "api/diagram.svg?fingerprint=" + encodeURIComponent(view.fingerprint), { cache: "no-store" });
+          const response = await fetch(base + "api/diagram.svg?" + query({ fingerprint: view.fingerprint }), { cache: "no-store" });
           if (!response.ok) throw new Error((await response.json()).error);
           $("diagram").innerHTML = await response.text();
           for (const group of $("diagram").querySelectorAll("g.state")) {
             group.addEventListener("click", () => filterByState(group.dataset.state));
           }
           const states = $("filters").elements.state;
-          const chosen = states.value;
+          const chosen = states.value || address().get("state") || "";
           states.replaceChildren(element("option", { value: "" }, "any"),
             ...schema().states.map((name) => element("option", { value: name }, name)));
-          states.value = chosen;
+          states.value = schema().states.includes(chosen) ? chosen : "";
         }
 
         function showCounts() {
-          const counts = {};
-          for (const count of view.counts) if (count.fingerprint === view.fingerprint) counts[count.state] = count.count;
+          const counts = countsOf(view.fingerprint);
           const current = schema();
-          const names = current ? current.states : [];
           let total = 0;
-          const rows = names.map((name) => {
-            const count = counts[name] || 0;
+          const rows = (current ? current.states : []).map((name) => {
+            const count = counts.get(name) || 0;
             total += count;
             const row = element("tr", { "data-state": name }, element("td", {}, name),
               element("td", { class: "number count" }, String(count)));
@@ -99,7 +139,7 @@ enum InspectorScript {
           $("counts").tBodies[0].replaceChildren(...rows);
           $("total").textContent = current ? total + " machines" : "";
           for (const group of $("diagram").querySelectorAll("g.state")) {
-            const count = counts[group.dataset.state] || 0;
+            const count = counts.get(group.dataset.state) || 0;
             group.querySelector(".count").textContent = String(count);
             group.classList.toggle("occupied", count > 0);
             group.querySelector("rect").setAttribute("fill", count > 0 ? "#e8f1ff" : "#f7f7f7");
@@ -109,23 +149,18 @@ enum InspectorScript {
 
         function filterByState(name) {
           $("filters").elements.state.value = name;
-          loadMachines(false).catch(showError);
-        }
-
-        function machineQuery() {
-          const form = $("filters").elements;
-          const parameters = new URLSearchParams({ fingerprint: view.fingerprint || "", limit: "50" });
-          if (form.state.value) parameters.set("state", form.state.value);
-          if (form.status.value) parameters.set("status", form.status.value);
-          if (form.olderThan.value) parameters.set("olderThan", String(Math.round(Number(form.olderThan.value) * 60)));
-          if (form.version.value) parameters.set("version", form.version.value);
-          return parameters;
+          guarded("list", () => loadMachines(false));
         }
 
         async function loadMachines(append) {
-          const parameters = machineQuery();
-          if (append && view.cursor) parameters.set("after", view.cursor);
-          const page = await getJSON("api/machines?" + parameters);
+          const form = $("filters").elements;
+          const minutes = form.olderThan.value;
+          const parameters = {
+            fingerprint: view.fingerprint, limit: "50", state: form.state.value, status: form.status.value,
+            olderThan: minutes ? String(Math.round(Number(minutes) * 60)) : "", version: form.version.value,
+            after: append ? view.cursor : null,
+          };
+          const page = await getJSON("api/machines?" + query(parameters));
           const rows = page.machines.map((machine) => element("tr", { "data-machine": machine.id },
             element("td", {}, machineLink(machine.id)), element("td", { class: "state" }, machine.state),
             element("td", {}, status(machine.status)),
@@ -150,7 +185,7 @@ enum InspectorScript {
           }
           if (entry.timeoutsFired) details.push(entry.timeoutsFired + " timeout(s) fired");
           if (entry.retry) details.push("retry attempt " + entry.retry.attempt + " at " + time(entry.retry.due));
-          if (entry.state && notes[entry.state]) details.push(notes[entry.state].join(", "));
+          if (entry.state && notes.has(entry.state)) details.push(notes.get(entry.state).join(", "));
           if (entry.childrenEnded && entry.childrenEnded.length) details.push("children ended: places " + entry.childrenEnded.join(", "));
           if (entry.cancelling && entry.cancelling.length) details.push("cancelling children " + entry.cancelling.join(", "));
           const item = element("li", { class: "kind-" + entry.kind + (entry.outcome ? " outcome-" + entry.outcome : "") },
@@ -162,10 +197,12 @@ enum InspectorScript {
         async function showMachine(id) {
           view.machine = id;
           $("timeline-id").textContent = id;
-          const timeline = await getJSON("api/machine?id=" + encodeURIComponent(id));
+          const timeline = await getJSON("api/machine?" + query({ id }));
+          // A newer choice, or a newer read of the same machine, may have come in meanwhile.
+          if (view.machine !== id) return;
           const machine = timeline.machine;
           const owner = view.schemas.find((s) => s.fingerprint === machine.fingerprint);
-          const notes = owner ? owner.notes : {};
+          const notes = new Map(Object.entries(owner ? owner.notes : {}));
           $("timeline-summary").replaceChildren(element("p", {}, machine.state + " ", status(machine.status),
             " · " + (owner ? owner.name + " v" + owner.schemaVersion : machine.fingerprint),
             " · last transition " + time(machine.lastTransition),
@@ -174,7 +211,12 @@ enum InspectorScript {
         }
 
         async function poll() {
-          const changes = await getJSON("api/changes" + (view.newest == null ? "" : "?after=" + view.newest));
+          const changes = await getJSON("api/changes?" + query({ after: changesAfter() }));
+          if (changes.feed !== view.feed) {
+            // A feed of a server started since: its numbers start again.
+            view.feed = changes.feed;
+            $("live").replaceChildren();
+          }
           view.newest = changes.newest;
           if (changes.changes.length === 0) return;
           const list = $("live");
@@ -185,40 +227,55 @@ enum InspectorScript {
           }
           while (list.children.length > 200) list.lastChild.remove();
           $("live-empty").hidden = true;
-          await loadOverview();
+          if (await loadOverview()) {
+            await drawDiagram();
+            await loadMachines(false);
+          }
           showCounts();
           if (view.machine && changes.changes.some((change) => change.machine.id === view.machine)) await showMachine(view.machine);
         }
 
+        function changesAfter() { return view.feed == null ? null : String(view.newest); }
+
         async function route() {
-          const match = /^#machine=(.*)$/.exec(location.hash);
-          if (match) await showMachine(decodeURIComponent(match[1]));
+          const id = address().get("machine");
+          if (id) await showMachine(id);
+        }
+
+        // Polls once a second, one poll at a time.
+        function keepPolling() {
+          guarded("live", poll).finally(() => setTimeout(keepPolling, 1000));
         }
 
         async function start() {
-          await loadOverview();
-          await drawDiagram();
-          showCounts();
-          await loadMachines(false);
-          await route();
-          await poll();
+          await guarded("overview", async () => {
+            await loadOverview();
+            await drawDiagram();
+            showCounts();
+          });
+          await guarded("list", () => loadMachines(false));
+          await guarded("timeline", route);
         }
 
         $("schema").addEventListener("change", () => {
           view.fingerprint = $("schema").value;
-          drawDiagram().then(showCounts).then(() => loadMachines(false)).catch(showError);
+          guarded("overview", async () => {
+            await drawDiagram();
+            showCounts();
+            await loadMachines(false);
+          });
         });
         $("filters").addEventListener("submit", (event) => {
           event.preventDefault();
           const id = $("filters").elements.id.value.trim();
-          if (id) location.hash = "machine=" + encodeURIComponent(id);
-          loadMachines(false).then(() => showError(null)).catch(showError);
+          if (id) location.hash = query({ schema: view.fingerprint, machine: id });
+          guarded("list", () => loadMachines(false));
         });
-        $("more").addEventListener("click", () => loadMachines(true).catch(showError));
-        window.addEventListener("hashchange", () => route().then(() => showError(null)).catch(showError));
-        start().then(() => {
-          document.body.dataset.ready = "true";
-          setInterval(() => poll().then(() => showError(null)).catch(showError), 1000);
-        }).catch((error) => { showError(error); document.body.dataset.ready = "failed"; });
+        $("more").addEventListener("click", () => guarded("list", () => loadMachines(true)));
+        window.addEventListener("hashchange", () => guarded("timeline", route));
+        start().finally(() => {
+          document.body.dataset.ready = errors.size === 0 ? "true" : "failed";
+          keepPolling();
+        });
         """#
 }

@@ -18,9 +18,17 @@ struct MachineFilter {
         }
         if let version = try Self.number("version", parameters) { query.schemaVersion = version }
         if let limit = try Self.number("limit", parameters) { query.limit = min(max(limit, 1), 1_000) }
-        if let seconds = try Self.number("olderThan", parameters) { query = query.olderThan(.seconds(seconds)) }
+        if let seconds = try Self.number("olderThan", parameters) {
+            guard seconds <= Self.longestAge else {
+                throw InspectorError(status: .badRequest, message: "olderThan is in seconds, at most \(Self.longestAge) (a century)")
+            }
+            query = query.olderThan(.seconds(seconds))
+        }
         if let text = Self.value("after", parameters) { query.after = try Self.cursor(text) }
     }
+
+    /// The longest age a listing filters by, in seconds: a century.
+    static let longestAge = 3_155_760_000
 
     /// A cursor as the page carries it: the last transition's milliseconds, a colon, the id.
     static func text(_ cursor: MachineCursor) -> String { "\(cursor.lastTransition):\(cursor.id)" }

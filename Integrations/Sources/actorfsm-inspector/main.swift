@@ -50,14 +50,27 @@ do {
         store = try SQLiteReader(path: location)
     }
 } catch {
-    fail("cannot open \(location): \(error)", status: 1)
+    fail("cannot open \(redacted(location)): \(error)", status: 1)
 }
 
+/// `location` without a password: a PostgreSQL URL's `user:password@` keeps only the user, a
+/// connection string's `password=…` is left out.
+func redacted(_ location: String) -> String {
+    if let scheme = location.range(of: "://"), let at = location[scheme.upperBound...].firstIndex(of: "@") {
+        let credentials = location[scheme.upperBound..<at]
+        guard let colon = credentials.firstIndex(of: ":") else { return location }
+        return String(location[..<colon]) + ":…" + String(location[at...])
+    }
+    return location.split(separator: " ").filter { !$0.hasPrefix("password=") }.joined(separator: " ")
+}
+
+let shown = redacted(location)
 let title = options["--title"] ?? (isPostgres ? "PostgreSQL store" : String(location.split(separator: "/").last ?? "store"))
 let inspector = Inspector(store: store, title: title)
 let application = inspector.application(host: host, port: port) { port in
     // Written at once, not buffered: a script waits for this line to learn the port.
-    FileHandle.standardOutput.write(Data("The inspector of \(location) is at http://\(host):\(port)/\n".utf8))
+    let address = host.contains(":") ? "[\(host)]" : host
+    FileHandle.standardOutput.write(Data("The inspector of \(shown) is at http://\(address):\(port)/\n".utf8))
 }
 do {
     try await application.runService()

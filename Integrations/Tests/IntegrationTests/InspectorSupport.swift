@@ -14,7 +14,12 @@ import Testing
 
 /// Orders of a small shop: what the inspector's tests show.
 enum Shop: MachineDefinition {
-    enum State: String, Hashable, Sendable, Codable { case placed, paymentPending, paid, shipped, cancelled, expired }
+    enum State: String, Hashable, Sendable, Codable, CustomStringConvertible {
+        case placed, paymentPending, paid, shipped, cancelled, expired
+
+        // A name with a space, as the example's have: the page must send it as it is.
+        var description: String { self == .paymentPending ? "payment pending" : rawValue }
+    }
     enum Event: String, Hashable, Sendable, Codable { case submit, pay, ship, cancel, jam }
     typealias ID = String
     struct Data: Codable, Sendable, Equatable {
@@ -40,8 +45,11 @@ func shopSchema() throws -> Schema<Shop> {
 }
 
 /// Shop orders in a store, written by a durable supervisor that stays open:
-/// o-1 placed; o-2 and o-3 waiting for payment; o-4 shipped; o-5 failed; o-6 cancelled.
+/// o-1 placed; o-2 and o-3 waiting for payment; o-4 shipped; o-5 failed; o-6 and
+/// ``ShopStore/giftID`` cancelled.
 final class ShopStore: Sendable {
+    /// An id with what URLs and markup give a meaning to.
+    static let giftID = "gift #7/ü <b>&"
     let orders: Supervisor<Shop>
     /// The SQLite file, for a SQLite store.
     let path: String
@@ -65,12 +73,13 @@ final class ShopStore: Sendable {
         self.closing = closing
         orders = try Supervisor(schema: try shopSchema(), durability: Durability(store: store),
                                 configuration: SupervisorConfiguration(machine: MachineConfiguration(failurePolicy: .resume)))
-        for id in ["o-1", "o-2", "o-3", "o-4", "o-5", "o-6"] { try await orders.activate(id: id, data: Shop.Data()) }
+        for id in ["o-1", "o-2", "o-3", "o-4", "o-5", "o-6", Self.giftID] { try await orders.activate(id: id, data: Shop.Data()) }
         for id in ["o-2", "o-3", "o-4", "o-5"] { try await orders.send(to: id, .submit) }
         try await orders.send(to: "o-4", .pay)
         try await orders.send(to: "o-4", .ship)
         _ = try? await orders.send(to: "o-5", .jam)
         try await orders.send(to: "o-6", .cancel)
+        try await orders.send(to: Self.giftID, .cancel)
     }
 
     func close() async {
@@ -102,8 +111,19 @@ final class RunningInspector: Sendable {
     init(_ application: some ApplicationProtocol, ports: AsyncStream<Int>) async throws {
         let group = ServiceGroup(services: [application], logger: Logger(label: "inspector-tests"))
         self.group = group
-        server = Task { try await group.run() }
-        var iterator = ports.makeAsyncIterator()
+        let (started, starting) = AsyncStream<Int>.makeStream()
+        // The port, or the end of the stream if the server ends first (it could not listen).
+        Task {
+            for await port in ports {
+                starting.yield(port)
+                break
+            }
+        }
+        server = Task {
+            defer { starting.finish() }
+            try await group.run()
+        }
+        var iterator = started.makeAsyncIterator()
         port = try #require(await iterator.next())
     }
 

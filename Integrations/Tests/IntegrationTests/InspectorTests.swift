@@ -34,11 +34,11 @@ import Testing
         let names: [String] = schemas.compactMap { $0["name"] as? String }
         #expect(names == ["Shop"])
         let states = try #require(schemas.first?["states"] as? [String])
-        #expect(states == ["placed", "paymentPending", "cancelled", "paid", "expired", "shipped"])
+        #expect(states == ["placed", "payment pending", "cancelled", "paid", "expired", "shipped"])
         let counts = try #require(overview["counts"] as? [[String: Any]])
         var byState: [String: Int] = [:]
         for count in counts { byState[count["state"] as? String ?? "?"] = count["count"] as? Int }
-        #expect(byState == ["placed": 1, "paymentPending": 3, "shipped": 1, "cancelled": 1])
+        #expect(byState == ["placed": 1, "payment pending": 3, "shipped": 1, "cancelled": 2])
         await served.stop()
     }
 
@@ -48,7 +48,7 @@ import Testing
         let (status, svg) = try await served.server.get("api/diagram.svg?fingerprint=\(fingerprint)")
         #expect(status == 200)
         #expect(svg.hasPrefix("<svg"))
-        let paymentPending = try #require(svg.range(of: "data-state=\"paymentPending\">"))
+        let paymentPending = try #require(svg.range(of: "data-state=\"payment pending\">"))
         let count = try #require(svg.range(of: "class=\"count\"", range: paymentPending.upperBound..<svg.endIndex))
         let closing = try #require(svg.range(of: "</text>", range: count.upperBound..<svg.endIndex))
         #expect(svg[count.upperBound..<closing.lowerBound].hasSuffix(">3"))
@@ -61,13 +61,25 @@ import Testing
 
     @Test func theListFiltersByStateStatusAndAgeAndPages() async throws {
         let served = try await Served.start()
-        let waiting = try await served.server.json("api/machines?state=paymentPending&status=waiting")
+        let waiting = try await served.server.json("api/machines?state=payment%20pending&status=waiting")
         let waitingIDs = try Self.ids(waiting)
         #expect(waitingIDs.sorted() == ["o-2", "o-3"])
         let failed = try Self.ids(try await served.server.json("api/machines?status=failed"))
         #expect(failed == ["o-5"])
         let idleAnHour = try Self.ids(try await served.server.json("api/machines?olderThan=3600"))
         #expect(idleAnHour.isEmpty)
+        let idleAtAll = try Self.ids(try await served.server.json("api/machines?olderThan=0"))
+        #expect(idleAtAll.count == 7)
+        let fingerprint = try #require(try await served.reader.storedSchemas().first?.fingerprint)
+        let ofTheSchema = try Self.ids(try await served.server.json("api/machines?fingerprint=\(fingerprint)&version=1"))
+        #expect(ofTheSchema.count == 7)
+        let ofAnotherVersion = try Self.ids(try await served.server.json("api/machines?version=2"))
+        #expect(ofAnotherVersion.isEmpty)
+        let ofAnotherSchema = try Self.ids(try await served.server.json("api/machines?fingerprint=0000000000000000"))
+        #expect(ofAnotherSchema.isEmpty)
+        let one = try await served.server.json("api/machines?limit=0")
+        #expect(try Self.ids(one).count == 1, "a limit below 1 is taken as 1")
+        #expect(one["next"] is String)
 
         var seen: [String] = []
         var path = "api/machines?limit=4"
@@ -77,7 +89,7 @@ import Testing
             guard let next = page["next"] as? String else { break }
             path = "api/machines?limit=4&after=" + (next.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? next)
         }
-        #expect(seen.sorted() == ["o-1", "o-2", "o-3", "o-4", "o-5", "o-6"])
+        #expect(seen.sorted() == ["gift #7/ü <b>&", "o-1", "o-2", "o-3", "o-4", "o-5", "o-6"])
         await served.stop()
     }
 
@@ -92,6 +104,17 @@ import Testing
         let (bad, cursor) = try await served.server.get("api/machines?after=yesterday")
         #expect(bad == 400)
         #expect(cursor.contains("after must be a cursor"))
+        let (age, century) = try await served.server.get("api/machines?olderThan=9300000000000000")
+        #expect(age == 400)
+        #expect(century.contains("at most 3155760000"))
+        let (feed, number) = try await served.server.get("api/changes?after=abc")
+        #expect(feed == 400)
+        #expect(number.contains("after must be a number, not abc"))
+        let (diagram, fingerprint) = try await served.server.get("api/diagram.svg")
+        #expect(diagram == 400)
+        #expect(fingerprint.contains("no fingerprint parameter"))
+        let (unknownStatus, _) = try await served.server.get("api/machines?version=-1")
+        #expect(unknownStatus == 400)
         await served.stop()
     }
 
@@ -103,11 +126,16 @@ import Testing
         #expect(machine["status"] as? String == "final")
         let history = try #require(timeline["history"] as? [[String: Any]])
         let states: [String] = history.compactMap { $0["state"] as? String }
-        #expect(states == ["placed", "paymentPending", "paid", "shipped"])
+        #expect(states == ["placed", "payment pending", "paid", "shipped"])
         let events: [String] = history.compactMap { $0["event"] as? String }
         #expect(events == ["\"submit\"", "\"pay\"", "\"ship\""])
         let data = try #require(history.last?["data"] as? String)
         #expect(data.contains("fragile"))
+
+        let encoded = try #require(ShopStore.giftID.addingPercentEncoding(withAllowedCharacters: .alphanumerics))
+        let gift = try await served.server.json("api/machine?id=\(encoded)")
+        let giftMachine = try #require(gift["machine"] as? [String: Any])
+        #expect(giftMachine["id"] as? String == ShopStore.giftID)
 
         let failed = try await served.server.json("api/machine?id=o-5")
         let failedHistory = try #require(failed["history"] as? [[String: Any]])
@@ -126,7 +154,7 @@ import Testing
         let changes = try #require(changed["changes"] as? [[String: Any]])
         let machines: [[String: Any]] = changes.compactMap { $0["machine"] as? [String: Any] }
         let moves: [String] = machines.map { "\($0["id"] as? String ?? "?") \($0["state"] as? String ?? "?")" }
-        #expect(moves == ["o-2 paid", "o-1 paymentPending"])
+        #expect(moves == ["o-2 paid", "o-1 payment pending"])
         let after = try #require(changed["newest"] as? Int)
         let again = try await served.server.json("api/changes?after=\(after)")
         #expect((again["changes"] as? [Any])?.isEmpty == true)
