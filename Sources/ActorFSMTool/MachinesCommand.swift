@@ -13,7 +13,7 @@ struct MachinesCommand {
         if let age = invocation.olderThan { query = query.olderThan(age) }
         let page = try await store.machines(query)
         if invocation.format == .json {
-            output(try TextFormat.json(MachineRow.Page(page)))
+            output(try TextFormat.json(PageRow(page)))
             return
         }
         let now = TextFormat.now()
@@ -31,38 +31,13 @@ struct MachinesCommand {
     }
 }
 
-/// A machine as `--json` prints it.
-struct MachineRow: Encodable {
-    let id: String
-    let sequenceNumber: UInt64
-    let state: String
-    let status: String
-    let fingerprint: String
-    let schemaVersion: Int
-    let lastTransition: Int64
-    let waitingUntil: Int64?
-    let change: Int64
+/// A page as `--json` prints it, with the next page's cursor.
+struct PageRow: Encodable {
+    let machines: [StoredMachine]
+    let after: String?
 
-    init(_ machine: StoredMachine) {
-        id = machine.id
-        sequenceNumber = machine.sequenceNumber
-        state = machine.summary.state
-        status = machine.summary.status.rawValue
-        fingerprint = machine.summary.fingerprint
-        schemaVersion = machine.summary.schemaVersion
-        lastTransition = machine.summary.lastTransition
-        waitingUntil = machine.summary.waitingUntil
-        change = machine.change
-    }
-
-    /// A page as `--json` prints it, with the next page's cursor.
-    struct Page: Encodable {
-        let machines: [MachineRow]
-        let after: String?
-
-        init(_ page: MachinePage) {
-            machines = page.machines.map(MachineRow.init)
-            after = page.next.map { "\($0.lastTransition)/\($0.id)" }
-        }
+    init(_ page: MachinePage) {
+        machines = page.machines
+        after = page.next.map { "\($0.lastTransition)/\($0.id)" }
     }
 }

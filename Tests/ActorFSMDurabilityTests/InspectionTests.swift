@@ -2,6 +2,7 @@ import ActorFSM
 import ActorFSMDurability
 import ActorFSMSQLite
 import ActorFSMTesting
+import Foundation
 import Testing
 import TestSupport
 
@@ -221,5 +222,31 @@ enum Chore: MachineDefinition {
         try await JobChecks.statusesSayWhatEachMachineWaitsFor(reopened, clock: clock)
         try await JobChecks.listingsFilterAndPageOldestFirst(reopened, clock: clock)
         reopened.close()
+    }
+}
+
+extension InspectionTests {
+    @Test func aListedMachineIsOneFlatJSONObjectAndReadsBack() throws {
+        let waiting = StoredMachine(
+            id: "1042", sequenceNumber: 3,
+            summary: MachineSummary(state: "payment pending", status: .waiting, fingerprint: "196ba2580d163bf8", schemaVersion: 2,
+                                    lastTransition: 1_795_756_840_278, waitingUntil: 1_795_756_900_000),
+            change: 917)
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        let text = String(decoding: try encoder.encode(waiting), as: UTF8.self)
+        let expected = #"{"change":917,"fingerprint":"196ba2580d163bf8","id":"1042","lastTransition":1795756840278,"#
+            + #""schemaVersion":2,"sequenceNumber":3,"state":"payment pending","status":"waiting","waitingUntil":1795756900000}"#
+        #expect(text == expected)
+        let decoded = try JSONDecoder().decode(StoredMachine.self, from: Data(text.utf8))
+        #expect(decoded == waiting)
+
+        var running = waiting
+        running.summary.status = .running
+        running.summary.waitingUntil = nil
+        let runningText = String(decoding: try encoder.encode(running), as: UTF8.self)
+        #expect(!runningText.contains("waitingUntil"))
+        let runningDecoded = try JSONDecoder().decode(StoredMachine.self, from: Data(runningText.utf8))
+        #expect(runningDecoded == running)
     }
 }

@@ -47,7 +47,7 @@ actor ChangeFeed {
         self.follower = follower
         for machine in changes {
             newest += 1
-            recent.append(FeedItem(number: newest, machine: MachineJSON(machine)))
+            recent.append(FeedItem(number: newest, machine: machine))
         }
         if recent.count > kept { recent.removeFirst(recent.count - kept) }
     }

@@ -39,7 +39,7 @@ struct InspectorAPI: Sendable {
     /// `fingerprint` and `version` parameters, from the `after` cursor, `limit` at most.
     func machines(_ parameters: Parameters) async throws -> PageJSON {
         let page = try await store.machines(try MachineFilter(parameters).query)
-        return PageJSON(machines: page.machines.map(MachineJSON.init), next: page.next.map(MachineFilter.text))
+        return PageJSON(machines: page.machines, next: page.next.map(MachineFilter.text))
     }
 
     /// The machine with the `id` parameter and its history.
@@ -48,7 +48,7 @@ struct InspectorAPI: Sendable {
         guard let machine = try await store.machine(id) else {
             throw InspectorError(status: .notFound, message: "the store holds no machine \(id)")
         }
-        return TimelineJSON(machine: MachineJSON(machine), history: try await store.history(of: id))
+        return TimelineJSON(machine: machine, history: try await store.history(of: id))
     }
 
     /// The transitions written since feed number `after`, or the newest ones without it.

@@ -38,41 +38,15 @@ struct CountJSON: Encodable {
     var count: Int
 }
 
-/// One machine, as listed.
-struct MachineJSON: Encodable {
-    var id: String
-    var sequenceNumber: UInt64
-    var change: Int64
-    var state: String
-    var status: String
-    var fingerprint: String
-    var schemaVersion: Int
-    var lastTransition: Int64
-    var waitingUntil: Int64?
-
-    init(_ machine: StoredMachine) {
-        let summary = machine.summary
-        id = machine.id
-        sequenceNumber = machine.sequenceNumber
-        change = machine.change
-        state = summary.state
-        status = summary.status.rawValue
-        fingerprint = summary.fingerprint
-        schemaVersion = summary.schemaVersion
-        lastTransition = summary.lastTransition
-        waitingUntil = summary.waitingUntil
-    }
-}
-
 /// A page of machines and where the next one starts.
 struct PageJSON: Encodable {
-    var machines: [MachineJSON]
+    var machines: [StoredMachine]
     var next: String?
 }
 
 /// A machine and its entries, oldest first.
 struct TimelineJSON: Encodable {
-    var machine: MachineJSON
+    var machine: StoredMachine
     var history: [HistoryEntry]
 }
 
@@ -86,5 +60,5 @@ struct ChangesJSON: Encodable {
 /// One change the feed saw: a machine's summary after a write.
 struct FeedItem: Encodable, Sendable {
     var number: Int
-    var machine: MachineJSON
+    var machine: StoredMachine
 }
