@@ -121,7 +121,8 @@ final class CommittedChanges: StoreInspection {
     }
 
     func changes(after change: Int64, limit: Int) async throws(StoreError) -> [StoredMachine] {
-        Array(committed.withLock { $0 }.filter { $0.change > change }.sorted { $0.change < $1.change }.prefix(limit))
+        let after: [StoredMachine] = committed.withLock { $0 }.filter { $0.change > change }
+        return Array(after.sorted { ($0.change, $0.id) < ($1.change, $1.id) }.prefix(limit))
     }
 
     func storedSchemas() async throws(StoreError) -> [StoredSchema] { [] }
@@ -152,6 +153,24 @@ final class CommittedChanges: StoreInspection {
         for number in 6...30 { store.commit(Int64(number), "new-\(number)") }
         #expect(try await follower.next(limit: 10).map(\.change) == Array(6...15))
         #expect(try await follower.next(limit: 100).map(\.change) == Array(16...30))
+    }
+
+    @Test func changesThatShareANumberAreEachReturnedOnceWhateverThePageSize() async throws {
+        let store = CommittedChanges()
+        // A store that numbers changes by time: seven machines changed in the same millisecond.
+        for id in ["a", "b", "c", "d", "e", "f", "g"] { store.commit(7, id) }
+        store.commit(8, "h")
+        for lookback: Int64 in [0, 10_000] {
+            var follower = ChangeFollower(store: store, lookback: lookback)
+            var seen: [String] = []
+            for _ in 0..<6 { seen += try await follower.next(limit: 3).map(\.id) }
+            #expect(seen == ["a", "b", "c", "d", "e", "f", "g", "h"], "lookback \(lookback)")
+        }
+        var scanning = ChangeFollower(store: store, lookback: 0)
+        _ = try await scanning.next(limit: 100)
+        store.commit(8, "i")
+        let late: [String] = try await scanning.next(limit: 2).map(\.id)
+        #expect(late == ["i"], "a change with the newest number seen is still found")
     }
 
     @Test func numbersBeyondTheLookbackAreNotReadAgain() async throws {

@@ -17,7 +17,7 @@
 public struct ChangeFollower: Sendable {
     /// The store followed.
     public let store: any StoreInspection
-    /// How many change numbers below the newest returned are read again.
+    /// How many change numbers below the newest returned are read again (the newest itself is).
     public let lookback: Int64
     /// The newest change number returned.
     public private(set) var newest: Int64
@@ -47,25 +47,40 @@ public struct ChangeFollower: Sendable {
 
     /// The machines whose summaries changed since the last call, in the order of their
     /// change numbers, at most `limit` new ones.
+    ///
+    /// Numbers may repeat (``ScanningInspection`` numbers changes by time): a page that ends
+    /// within a run of one number is read again from that number, and a page that holds
+    /// nothing but one number is read again twice as long, so that no change is skipped.
     public mutating func next(limit: Int = 1_000) async throws(StoreError) -> [StoredMachine] {
-        let from = Swift.max(0, newest - lookback)
+        let limit = Swift.max(1, limit)
         var fresh: [StoredMachine] = []
-        var after = from
+        var taken: Set<Returned> = []
+        var after = floor
+        var pageLimit = limit
         while fresh.count < limit {
-            let page = try await store.changes(after: after, limit: limit)
-            for machine in page where !returned.contains(Returned(change: machine.change, id: machine.id)) {
-                fresh.append(machine)
+            let page = try await store.changes(after: after, limit: pageLimit)
+            for machine in page {
+                let key = Returned(change: machine.change, id: machine.id)
+                if !returned.contains(key) && taken.insert(key).inserted { fresh.append(machine) }
             }
-            guard page.count == limit, let last = page.last else { break }
-            after = last.change
+            guard page.count == pageLimit, let first = page.first, let last = page.last else { break }
+            if first.change == last.change {
+                pageLimit *= 2
+            } else {
+                after = last.change - 1
+            }
         }
         fresh = Array(fresh.prefix(limit))
         for machine in fresh {
             returned.insert(Returned(change: machine.change, id: machine.id))
             newest = Swift.max(newest, machine.change)
         }
-        let floor = newest - lookback
+        let floor = floor
         returned = returned.filter { $0.change > floor }
         return fresh
     }
+
+    /// The number the next read starts after: the lookback below the newest returned, and the
+    /// newest itself, whose run a page may have cut short.
+    private var floor: Int64 { Swift.max(0, newest - lookback - 1) }
 }
