@@ -23,12 +23,16 @@ package final class PostgresConnection {
 
     /// Connects to `url` (a libpq connection string or `postgresql://` URL), with ``defaults``
     /// for the settings it does not give; with `searchPath`, unqualified names resolve in that
-    /// schema first, on this connection and every reconnection.
-    package init(url: String, searchPath: String? = nil) throws(StoreError) {
+    /// schema first, and with `readOnly`, every transaction is read-only, on this connection
+    /// and every reconnection.
+    package init(url: String, searchPath: String? = nil, readOnly: Bool = false) throws(StoreError) {
         target = Self.redacting(url)
         // With expand_dbname, `url` is read as a connection string or URL, and what it gives
-        // overrides the keywords before it; the search path, after it, overrides the URL's.
-        let after = searchPath.map { [("options", "-c search_path=\($0)")] } ?? []
+        // overrides the keywords before it; the options, after it, override the URL's. Given as
+        // options, the settings are sent again with every reconnection.
+        var settings = searchPath.map { ["-c search_path=\($0)"] } ?? []
+        if readOnly { settings.append("-c default_transaction_read_only=on") }
+        let after = settings.isEmpty ? [] : [("options", settings.joined(separator: " "))]
         let connection = Self.withCStrings(Self.defaults.map(\.0) + ["dbname"] + after.map(\.0)) { keywords in
             Self.withCStrings(Self.defaults.map(\.1) + [url] + after.map(\.1)) { values in
                 PQconnectdbParams(keywords, values, 1)

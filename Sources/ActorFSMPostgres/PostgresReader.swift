@@ -21,8 +21,7 @@ public final class PostgresReader: StoreInspection {
             throw StoreError("the namespace \"\(namespace)\" is not a schema name: "
                              + "give 1 to 63 lowercase letters, digits and underscores, not starting with a digit")
         }
-        let connection = try PostgresConnection(url: url, searchPath: namespace)
-        try connection.execute("SET default_transaction_read_only = on")
+        let connection = try PostgresConnection(url: url, searchPath: namespace, readOnly: true)
         target = connection.target
         let confined = Confined(connection)
         thread = StoreThread(name: "postgres reader") { batch in
@@ -72,6 +71,16 @@ public final class PostgresReader: StoreInspection {
     private func read<Value: Sendable>(
         _ body: @escaping @Sendable (PostgresConnection) throws(StoreError) -> Value
     ) async throws(StoreError) -> Value {
-        try await thread.run(closed: StoreError("the reader of \(target) is closed"), body)
+        try await thread.run(closed: StoreError("the reader of \(target) is closed")) { connection throws(StoreError) in
+            do {
+                return try body(connection)
+            } catch {
+                // A database that restarted dropped the connection, which libpq may notice only
+                // a statement later: read once more, on a new connection. A read changes nothing,
+                // so reading twice is safe; an error that is not the connection's comes again.
+                connection.reset()
+                return try body(connection)
+            }
+        }
     }
 }

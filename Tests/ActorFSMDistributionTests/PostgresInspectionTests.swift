@@ -1,6 +1,6 @@
 import ActorFSM
 import ActorFSMDurability
-import ActorFSMPostgres
+@testable import ActorFSMPostgres
 import ActorFSMTesting
 import Testing
 import TestSupport
@@ -30,6 +30,41 @@ import TestSupport
             await jobs.shutdown()
             store.close()
         }
+    }
+
+    /// A reader outlives a restart of the database: its next query reconnects, and its
+    /// transactions are still read-only on the new connection.
+    @Test func aReaderReadsAgainAfterTheDatabaseRestartsAndStillOnlyReads() async throws {
+        try await withPostgres(readAcrossARestart)
+    }
+
+    /// The body of the test above, a function: it type-checks faster than a long closure.
+    private func readAcrossARestart(on server: TemporaryPostgres) async throws {
+        let clock = jobClock()
+        let store = try PostgresStore(url: server.url)
+        let jobs = try await runJobs(on: store, clock: clock)
+        let reader = try PostgresReader(url: server.url)
+        try await JobChecks.countsPerStateNameEveryStateOfEverySchema(reader, clock: clock)
+        try await serverWork {
+            try server.kill()
+            try server.restart()
+        }
+        try await JobChecks.countsPerStateNameEveryStateOfEverySchema(reader, clock: clock)
+
+        let connection = try PostgresConnection(url: server.url, readOnly: true)
+        #expect(throws: StoreError.self) { try connection.execute("CREATE TABLE written_by_a_reader (x int)") }
+        try await serverWork {
+            try server.kill()
+            try server.restart()
+        }
+        connection.reset()
+        let rows = try connection.query("SELECT count(*) FROM actorfsm_machines")
+        #expect(rows.integer(0, 0) == 5)
+        #expect(throws: StoreError.self) { try connection.execute("CREATE TABLE written_by_a_reader (x int)") }
+        connection.close()
+        reader.close()
+        await jobs.shutdown()
+        store.close()
     }
 
     @Test func aDatabaseWithoutSummariesGetsThemFromItsJournal() async throws {
