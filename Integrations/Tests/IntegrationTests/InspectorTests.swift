@@ -3,6 +3,7 @@ import ActorFSMDurability
 import ActorFSMInspector
 import ActorFSMSQLite
 import Foundation
+import Synchronization
 import Testing
 
 @Suite(.timeLimit(.minutes(1))) struct InspectorTests {
@@ -161,8 +162,75 @@ import Testing
         await served.stop()
     }
 
+    @Test func aStoreThatFailsGetsA503AndTheInspectorServesAgainOnceItWorks() async throws {
+        let shop = try await ShopStore()
+        let reader = try SQLiteReader(path: shop.path)
+        let outage = OutageInspection(reader)
+        let server = try await RunningInspector(Inspector(store: outage, title: "Shop"))
+        _ = try await server.get("api/changes")
+        outage.failing.withLock { $0 = true }
+        for path in ["api/overview", "api/machines", "api/machine?id=o-1", "api/changes"] {
+            let (status, body) = try await server.get(path)
+            #expect(status == 503, "\(path)")
+            #expect(body.contains("the store failed: the disk is gone"), "\(path)")
+        }
+        try await shop.orders.send(to: "o-1", .submit)
+        outage.failing.withLock { $0 = false }
+        let overview = try await server.json("api/overview")
+        #expect((overview["counts"] as? [[String: Any]])?.isEmpty == false)
+        let changed = try await server.json("api/changes")
+        let machines: [[String: Any]] = (changed["changes"] as? [[String: Any]] ?? []).compactMap { $0["machine"] as? [String: Any] }
+        let ids: [String] = machines.compactMap { $0["id"] as? String }
+        #expect(ids == ["o-1"], "the change written during the outage is in the feed once it ends")
+        await server.stop()
+        reader.close()
+        await shop.close()
+    }
+
     private static func ids(_ page: [String: Any]) throws -> [String] {
         let machines = try #require(page["machines"] as? [[String: Any]])
         return machines.compactMap { $0["id"] as? String }
+    }
+}
+
+/// A store's inspection that fails while `failing` is set, as a store in an outage does.
+final class OutageInspection: StoreInspection {
+    let inspected: any StoreInspection
+    let failing = Mutex(false)
+
+    init(_ inspected: any StoreInspection) { self.inspected = inspected }
+
+    private func check() throws(StoreError) {
+        if failing.withLock({ $0 }) { throw StoreError("the disk is gone") }
+    }
+
+    func storedSchemas() async throws(StoreError) -> [StoredSchema] {
+        try check()
+        return try await inspected.storedSchemas()
+    }
+
+    func stateCounts() async throws(StoreError) -> [StateCount] {
+        try check()
+        return try await inspected.stateCounts()
+    }
+
+    func machines(_ query: MachineQuery) async throws(StoreError) -> MachinePage {
+        try check()
+        return try await inspected.machines(query)
+    }
+
+    func machine(_ id: String) async throws(StoreError) -> StoredMachine? {
+        try check()
+        return try await inspected.machine(id)
+    }
+
+    func changes(after change: Int64, limit: Int) async throws(StoreError) -> [StoredMachine] {
+        try check()
+        return try await inspected.changes(after: change, limit: limit)
+    }
+
+    func entries(of machine: String) async throws(StoreError) -> [JournalEntry] {
+        try check()
+        return try await inspected.entries(of: machine)
     }
 }
