@@ -26,7 +26,7 @@ struct StatesCommand {
             for state in schema.description.states where all[state.name] == nil { all[state.name] = 0 }
             output(invocation.format == .dot ? schema.description.dot(counts: all) : schema.description.mermaid(counts: all))
         case .json:
-            output(try TextFormat.json(counts.map { CountRow(fingerprint: $0.fingerprint, state: $0.state, count: $0.count) }))
+            output(try TextFormat.json(counts))
         case .table:
             let names = Dictionary(schemas.map { ($0.fingerprint, "\($0.description.name) v\($0.schemaVersion)") }) { first, _ in first }
             let rows = counts.filter { wanted == nil || $0.fingerprint == wanted }.map { count in
@@ -34,11 +34,5 @@ struct StatesCommand {
             }
             output(TextFormat.table(["SCHEMA", "FINGERPRINT", "STATE", "MACHINES"], rows))
         }
-    }
-
-    struct CountRow: Encodable {
-        let fingerprint: String
-        let state: String
-        let count: Int
     }
 }

@@ -11,10 +11,7 @@ struct InspectorAPI: Sendable {
     /// The title, the stored schemas and the counts per state.
     func overview() async throws -> InspectorOverview {
         let schemas = try await store.storedSchemas()
-        let counts = try await store.stateCounts()
-        return InspectorOverview(
-            title: title, schemas: schemas.map(SchemaSummary.init),
-            counts: counts.map { CountJSON(fingerprint: $0.fingerprint, state: $0.state, count: $0.count) })
+        return InspectorOverview(title: title, schemas: schemas.map(SchemaSummary.init), counts: try await store.stateCounts())
     }
 
     /// The diagram of the schema with the `fingerprint` parameter, counts on its states.

@@ -7,7 +7,7 @@ import ActorFSMDurability
 struct InspectorOverview: Encodable {
     var title: String
     var schemas: [SchemaSummary]
-    var counts: [CountJSON]
+    var counts: [StateCount]
 }
 
 /// A stored schema, without what decoding its entries takes.
@@ -29,13 +29,6 @@ struct SchemaSummary: Encodable {
         notes = [:]
         for state in schema.description.states where !state.notes.isEmpty { notes[state.name] = state.notes }
     }
-}
-
-/// How many machines of one schema are in one state.
-struct CountJSON: Encodable {
-    var fingerprint: String
-    var state: String
-    var count: Int
 }
 
 /// A page of machines and where the next one starts.

@@ -19,8 +19,8 @@ public struct StoredMachine: Sendable, Equatable {
     }
 }
 
-/// How many machines of one schema are in one state.
-public struct StateCount: Sendable, Equatable {
+/// How many machines of one schema are in one state; as JSON, `{"fingerprint", "state", "count"}`.
+public struct StateCount: Sendable, Equatable, Codable {
     /// The schema's fingerprint.
     public var fingerprint: String
     /// The state's name.
