@@ -19,6 +19,20 @@ extension PostgresConnection {
 
     func machines(_ query: MachineQuery) throws(StoreError) -> MachinePage {
         try requireSummaries()
+        // The state index orders by time within a state: a listing of any state reads one
+        // ordered range per state and merges them, rather than sorting every machine. (A
+        // listing by status has an index of its own; filtering each range by version would
+        // read most of the index for a rare one.)
+        if query.state == nil && query.status == nil && query.schemaVersion == nil {
+            var merged: [StoredMachine] = []
+            for state in try states() {
+                var one = query
+                one.state = state
+                merged += try machines(one).machines
+            }
+            merged.sort { MachineCursor($0) < MachineCursor($1) }
+            return MachinePage(machines: Array(merged.prefix(query.limit)), limit: query.limit)
+        }
         let (clause, bound) = query.sql(parameter: { "$\($0)" }, integer: { "\($0)::bigint" })
         let values = bound.map { value -> PostgresParameter in
             switch value {
@@ -28,6 +42,20 @@ extension PostgresConnection {
         }
         let rows = try self.query(Self.machineColumns + clause, values)
         return MachinePage(machines: (0..<rows.count).map { Self.machine(rows, $0) }, limit: query.limit)
+    }
+
+    /// The states that have machines, from the state index: one seek each.
+    private func states() throws(StoreError) -> [String] {
+        let rows = try query("""
+            WITH RECURSIVE states(state) AS (
+                (SELECT state FROM actorfsm_machines ORDER BY state LIMIT 1)
+                UNION ALL
+                SELECT (SELECT m.state FROM actorfsm_machines m WHERE m.state > s.state ORDER BY m.state LIMIT 1)
+                FROM states s WHERE s.state IS NOT NULL
+            )
+            SELECT state FROM states WHERE state IS NOT NULL
+            """)
+        return (0..<rows.count).map { rows.text($0, 0) }
     }
 
     func machine(_ id: String) throws(StoreError) -> StoredMachine? {

@@ -24,12 +24,17 @@ extension SQLiteConnection {
 
     func machines(_ query: MachineQuery) throws(StoreError) -> MachinePage {
         try requireSummaries()
-        // The state index orders by schema before time: one ordered read per schema with
-        // machines in that state, merged, rather than sorting every machine in it.
-        if let state = query.state, query.fingerprint == nil {
+        // The state index orders by state and schema before time: a listing that names both
+        // reads one ordered range of it. One that names a state, or filters by nothing the
+        // index lacks, reads one range per state and schema it lets through and merges them,
+        // rather than sorting every machine. (Filtering a range by status or version would
+        // read most of the index for a rare value: those read the table once instead.)
+        let ranged = query.state != nil || (query.status == nil && query.schemaVersion == nil)
+        if ranged && (query.state == nil || query.fingerprint == nil) {
             var merged: [StoredMachine] = []
-            for fingerprint in try fingerprints(in: state) {
+            for (state, fingerprint) in try ranges(state: query.state, fingerprint: query.fingerprint) {
                 var one = query
+                one.state = state
                 one.fingerprint = fingerprint
                 merged += try machines(one).machines
             }
@@ -49,15 +54,40 @@ extension SQLiteConnection {
         return MachinePage(machines: machines, limit: query.limit)
     }
 
-    /// The fingerprints of the schemas with machines in `state`, one index seek each.
+    /// The states and schemas that have machines, as the state index holds them, restricted to
+    /// `state` and `fingerprint` where given: one index seek each.
+    private func ranges(state: String?, fingerprint: String?) throws(StoreError) -> [(state: String, fingerprint: String)] {
+        var ranges: [(state: String, fingerprint: String)] = []
+        let states: [String] = if let state { [state] } else { try self.states() }
+        for state in states {
+            for found in try fingerprints(in: state) where fingerprint == nil || found == fingerprint {
+                ranges.append((state, found))
+            }
+        }
+        return ranges
+    }
+
+    /// The states that have machines, in order.
+    private func states() throws(StoreError) -> [String] {
+        try distinct("SELECT state FROM machines WHERE state > ?1 ORDER BY state LIMIT 1") { [.text($0)] }
+    }
+
+    /// The fingerprints of the schemas with machines in `state`.
     private func fingerprints(in state: String) throws(StoreError) -> [String] {
-        var fingerprints: [String] = []
+        try distinct("SELECT fingerprint FROM machines WHERE state = ?1 AND fingerprint > ?2 ORDER BY fingerprint LIMIT 1") {
+            [.text(state), .text($0)]
+        }
+    }
+
+    /// The values `sql` finds one after another, each the first above the one before it
+    /// (bound by `values`, from ""): a walk of an index, one seek per value.
+    private func distinct(_ sql: String, values: (String) -> [SQLiteValue]) throws(StoreError) -> [String] {
+        var found: [String] = []
         while true {
             var next: String?
-            try rows("SELECT fingerprint FROM machines WHERE state = ?1 AND fingerprint > ?2 ORDER BY fingerprint LIMIT 1",
-                     [.text(state), .text(fingerprints.last ?? "")]) { next = $0.text(0) }
-            guard let next else { return fingerprints }
-            fingerprints.append(next)
+            try rows(sql, values(found.last ?? "")) { next = $0.text(0) }
+            guard let next else { return found }
+            found.append(next)
         }
     }
 
