@@ -2,9 +2,9 @@ import ActorFSMDurability
 import ActorFSMPostgres
 import ActorFSMSQLite
 
-/// B12: what operators ask of a store of 1,000,000 machines, as `actorfsm` and a program ask
-/// it: the counts per state, and the first page of 100 machines stuck in one state for more
-/// than an hour. The summary rows are filled by SQL in bulk (the queries read the same rows
+/// B12: what operators ask of a store of 1,000,000 machines, as `actorfsm`, the inspector and
+/// a program ask it: the counts per state, the first page of 100 machines stuck in one state
+/// for more than an hour, and the inspector's first listing (any state, longest idle first). The summary rows are filled by SQL in bulk (the queries read the same rows
 /// as writes leave); on PostgreSQL the table is then vacuumed and analyzed, as autovacuum
 /// does to a table that grew.
 func benchmarkB12(_ settings: Settings) async throws -> [Measurement] {
