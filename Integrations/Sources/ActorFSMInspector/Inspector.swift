@@ -28,17 +28,19 @@ public struct Inspector: Sendable {
     /// The page's title.
     public let title: String
     private let feed: ChangeFeed
+    private let overviews: OverviewCache
 
     /// An inspector of `store`, its page titled `title`.
     public init(store: any StoreInspection, title: String = "ActorFSM") {
         self.store = store
         self.title = title
         feed = ChangeFeed(store: store)
+        overviews = OverviewCache(store: store)
     }
 
     /// Adds the page (at the group's root) and its JSON and SVG endpoints (under `api/`) to `group`.
     public func addRoutes<Context: RequestContext>(to group: RouterGroup<Context>) {
-        let api = InspectorAPI(store: store, title: title, feed: feed)
+        let api = InspectorAPI(store: store, title: title, feed: feed, overviews: overviews)
         group.get { _, _ in Self.page() }
         group.get("api/overview") { _, _ in try await api.respond { try await api.overview() } }
         group.get("api/diagram.svg") { request, _ in try await api.diagram(request.uri.queryParameters) }

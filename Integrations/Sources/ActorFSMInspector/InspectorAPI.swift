@@ -7,11 +7,12 @@ struct InspectorAPI: Sendable {
     let store: any StoreInspection
     let title: String
     let feed: ChangeFeed
+    let overviews: OverviewCache
 
-    /// The title, the stored schemas and the counts per state.
+    /// The title, the stored schemas and the counts per state, read at most a second ago.
     func overview() async throws -> InspectorOverview {
-        let schemas = try await store.storedSchemas()
-        return InspectorOverview(title: title, schemas: schemas.map(SchemaSummary.init), counts: try await store.stateCounts())
+        let (schemas, counts) = try await overviews.overview()
+        return InspectorOverview(title: title, schemas: schemas.map(SchemaSummary.init), counts: counts)
     }
 
     /// The diagram of the schema with the `fingerprint` parameter, counts on its states.

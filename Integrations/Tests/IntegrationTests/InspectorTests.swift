@@ -193,10 +193,12 @@ import Testing
     }
 }
 
-/// A store's inspection that fails while `failing` is set, as a store in an outage does.
+/// A store's inspection that fails while `failing` is set, as a store in an outage does, and
+/// counts the reads of its counts.
 final class OutageInspection: StoreInspection {
     let inspected: any StoreInspection
     let failing = Mutex(false)
+    let countReads = Mutex(0)
 
     init(_ inspected: any StoreInspection) { self.inspected = inspected }
 
@@ -211,6 +213,7 @@ final class OutageInspection: StoreInspection {
 
     func stateCounts() async throws(StoreError) -> [StateCount] {
         try check()
+        countReads.withLock { $0 += 1 }
         return try await inspected.stateCounts()
     }
 
