@@ -21,9 +21,9 @@ extension PostgresConnection {
         try requireSummaries()
         // The state index orders by time within a state: a listing of any state reads one
         // ordered range per state and merges them, rather than sorting every machine. (A
-        // listing by status has an index of its own; filtering each range by version would
-        // read most of the index for a rare one.)
-        if query.state == nil && query.status == nil && query.schemaVersion == nil {
+        // listing by status has an index of its own; filtering each range by schema or
+        // version would read most of the index for a rare one.)
+        if query.state == nil && query.status == nil && query.fingerprint == nil && query.schemaVersion == nil {
             var merged: [StoredMachine] = []
             for state in try states() {
                 var one = query
@@ -33,7 +33,7 @@ extension PostgresConnection {
             merged.sort { MachineCursor($0) < MachineCursor($1) }
             return MachinePage(machines: Array(merged.prefix(query.limit)), limit: query.limit)
         }
-        let (clause, bound) = query.sql(parameter: { "$\($0)" }, integer: { "\($0)::bigint" })
+        let (clause, bound) = query.sql(parameter: { "$\($0)" }, integer: { "\($0)::bigint" }, machine: #"machine COLLATE "C""#)
         let values = bound.map { value -> PostgresParameter in
             switch value {
             case .text(let text): .text(text)

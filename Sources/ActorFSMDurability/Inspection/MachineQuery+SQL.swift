@@ -12,7 +12,12 @@ extension MachineQuery {
     /// - Parameters:
     ///   - parameter: the text of parameter `n`: `?n` for SQLite, `$n` for PostgreSQL.
     ///   - integer: the text of an integer parameter, which PostgreSQL needs cast.
-    package func sql(parameter: (Int) -> String, integer: (String) -> String = { $0 }) -> (clause: String, values: [SQLValue]) {
+    ///   - machine: the machine column as ordered and compared: in the order of its characters'
+    ///     code points, as Swift orders ids (`machine COLLATE "C"` on PostgreSQL, whose default
+    ///     collation may follow a language's rules).
+    package func sql(
+        parameter: (Int) -> String, integer: (String) -> String = { $0 }, machine: String = "machine"
+    ) -> (clause: String, values: [SQLValue]) {
         var conditions: [String] = []
         var values: [SQLValue] = []
         func next(_ value: SQLValue) -> String {
@@ -29,9 +34,9 @@ extension MachineQuery {
         if let after {
             let time = next(.integer(after.lastTransition))
             let sameTime = next(.integer(after.lastTransition))
-            conditions.append("(last_transition > \(time) OR (last_transition = \(sameTime) AND machine > \(next(.text(after.id)))))")
+            conditions.append("(last_transition > \(time) OR (last_transition = \(sameTime) AND \(machine) > \(next(.text(after.id)))))")
         }
         let filter = conditions.isEmpty ? "" : " WHERE " + conditions.joined(separator: " AND ")
-        return (filter + " ORDER BY last_transition, machine LIMIT \(next(.integer(Int64(limit))))", values)
+        return (filter + " ORDER BY last_transition, \(machine) LIMIT \(next(.integer(Int64(limit))))", values)
     }
 }
