@@ -28,11 +28,10 @@ package final class PostgresConnection {
     package init(url: String, searchPath: String? = nil, readOnly: Bool = false) throws(StoreError) {
         target = Self.redacting(url)
         // With expand_dbname, `url` is read as a connection string or URL, and what it gives
-        // overrides the keywords before it; the options, after it, override the URL's. Given as
-        // options, the settings are sent again with every reconnection.
-        var settings = searchPath.map { ["-c search_path=\($0)"] } ?? []
-        if readOnly { settings.append("-c default_transaction_read_only=on") }
-        let after = settings.isEmpty ? [] : [("options", settings.joined(separator: " "))]
+        // overrides the keywords before it; the search path, after it, overrides the URL's.
+        let after = searchPath.map { [("options", "-c search_path=\($0)")] } ?? []
+        // Run again after every reconnection, which starts a new session.
+        setup = readOnly ? "SET default_transaction_read_only = on" : nil
         let connection = Self.withCStrings(Self.defaults.map(\.0) + ["dbname"] + after.map(\.0)) { keywords in
             Self.withCStrings(Self.defaults.map(\.1) + [url] + after.map(\.1)) { values in
                 PQconnectdbParams(keywords, values, 1)
@@ -44,6 +43,7 @@ package final class PostgresConnection {
             throw StoreError("could not connect to PostgreSQL at \(target): \(message)")
         }
         self.connection = connection
+        if let setup { try execute(setup) }
     }
 
     deinit { close() }
@@ -117,10 +117,13 @@ package final class PostgresConnection {
         guard let connection else { return }
         PQreset(connection)
         prepared = [:]
+        if let setup, PQstatus(connection) == CONNECTION_OK { PQclear(PQexec(connection, setup)) }
     }
 
     /// The statements prepared on this connection, by their text.
     private var prepared: [String: String] = [:]
+    /// What every session of this connection runs first: making its transactions read-only.
+    private var setup: String?
 
     /// The connection, reconnecting once if the server dropped it.
     private func open() throws(StoreError) -> OpaquePointer {
@@ -132,6 +135,11 @@ package final class PostgresConnection {
             }
             // A new server connection: statements are prepared again on first use.
             prepared = [:]
+            if let setup {
+                let result = PQexec(connection, setup)
+                defer { PQclear(result) }
+                try check(result, setup)
+            }
         }
         return connection
     }

@@ -72,9 +72,11 @@ public final class PostgresReader: StoreInspection {
         _ body: @escaping @Sendable (PostgresConnection) throws(StoreError) -> Value
     ) async throws(StoreError) -> Value {
         try await thread.run(closed: StoreError("the reader of \(target) is closed")) { connection throws(StoreError) in
-            do {
+            do throws(StoreError) {
                 return try body(connection)
             } catch {
+                // A connection that could not be made again just now is not tried a third time.
+                if error.description.hasPrefix("lost the connection") { throw error }
                 // A database that restarted dropped the connection, which libpq may notice only
                 // a statement later: read once more, on a new connection. A read changes nothing,
                 // so reading twice is safe; an error that is not the connection's comes again.
