@@ -7,12 +7,12 @@ package enum Tool {
     ///
     /// - Returns: the exit status: 0 done, 1 failed, 2 a command line that cannot be run.
     package static func run(
-        _ arguments: [String], output: @escaping @Sendable (String) -> Void, errors: @Sendable (String) -> Void
+        _ arguments: [String], output: @escaping @Sendable (String) -> Void, errors: @escaping @Sendable (String) -> Void
     ) async -> Int32 {
         do {
             let invocation = try Invocation(arguments)
             let store = try StoreOpening.open(invocation.store, namespace: invocation.namespace)
-            let context = CommandContext(invocation: invocation, store: store, output: output)
+            let context = CommandContext(invocation: invocation, store: store, output: output, errors: errors)
             switch invocation.command {
             case .machines: try await MachinesCommand(context: context).run()
             case .history(let id): try await HistoryCommand(context: context).run(id: id)
@@ -37,4 +37,5 @@ struct CommandContext {
     let invocation: Invocation
     let store: any StoreInspection
     let output: @Sendable (String) -> Void
+    let errors: @Sendable (String) -> Void
 }

@@ -2,7 +2,7 @@ import ActorFSM
 import ActorFSMDurability
 import ActorFSMSQLite
 import ActorFSMTesting
-import ActorFSMTool
+@testable import ActorFSMTool
 import Foundation
 import Testing
 import TestSupport
@@ -183,5 +183,47 @@ func firstColumn(_ text: String) -> [String] {
         let expected: String = "actorfsm: the store holds no machine j9\n"
         #expect(errors == expected)
         await stored.close()
+    }
+}
+
+/// Changes committed by the test, whose reads fail while `failing` is set.
+final class FailingChanges: StoreInspection {
+    let committed = CommittedChanges()
+    let failing = Locked(false)
+
+    func changes(after change: Int64, limit: Int) async throws(StoreError) -> [StoredMachine] {
+        if failing.withLock({ $0 }) { throw StoreError("the database is restarting") }
+        return try await committed.changes(after: change, limit: limit)
+    }
+
+    func storedSchemas() async throws(StoreError) -> [StoredSchema] { [] }
+    func stateCounts() async throws(StoreError) -> [StateCount] { [] }
+    func machines(_ query: MachineQuery) async throws(StoreError) -> MachinePage { MachinePage(machines: [], limit: 1) }
+    func machine(_ id: String) async throws(StoreError) -> StoredMachine? { nil }
+    func entries(of machine: String) async throws(StoreError) -> [JournalEntry] { [] }
+}
+
+@Suite(.timeLimit(.minutes(1))) struct WatchOutageTests {
+    @Test func watchGoesOnWhenTheStoreFailsForAWhile() async throws {
+        let store = FailingChanges()
+        let invocation = try Invocation(["watch", "--store", "unused", "--from-start", "--interval", "10ms"])
+        let (lines, emit) = AsyncStream<String>.makeStream()
+        let context = CommandContext(invocation: invocation, store: store, output: { emit.yield("out " + $0) },
+                                     errors: { emit.yield("err " + $0) })
+        store.committed.commit(1, "a")
+        let running = Task { try await WatchCommand(context: context).run() }
+        var iterator = lines.makeAsyncIterator()
+        let first: String = await iterator.next() ?? ""
+        #expect(first.hasPrefix("out ") && first.contains("  a  #1  "))
+        store.failing.withLock { $0 = true }
+        let failure: String = await iterator.next() ?? ""
+        #expect(failure.hasPrefix("err actorfsm: the database is restarting; reading again in"))
+        store.committed.commit(2, "b")
+        store.failing.withLock { $0 = false }
+        var next: String = await iterator.next() ?? ""
+        while next.hasPrefix("err ") { next = await iterator.next() ?? "" }
+        #expect(next.hasPrefix("out ") && next.contains("  b  #1  "), "the change written during the outage is printed")
+        running.cancel()
+        _ = await running.result
     }
 }
