@@ -55,7 +55,9 @@ struct InspectorAPI: Sendable {
             guard let number = Int(text) else { throw InspectorError(status: .badRequest, message: "after must be a number, not \(text)") }
             return number
         }
-        let (items, newest) = try await feed.items(after: after)
+        // A number from another feed (a server run before this one) means nothing here.
+        let fromThisFeed = parameters.get("feed").map { $0.isEmpty || $0 == feed.name } ?? true
+        let (items, newest) = try await feed.items(after: fromThisFeed ? after : nil)
         return ChangesJSON(changes: items, newest: newest, feed: feed.name)
     }
 

@@ -6,7 +6,8 @@
 enum InspectorScript {
     static let source = #"""
         "use strict";
-        const view = { schemas: [], counts: [], fingerprint: null, cursor: null, newest: null, feed: null, machine: null };
+        const view = { schemas: [], counts: [], fingerprint: null, cursor: null, newest: null, feed: null, machine: null,
+          timelineRequest: 0, recount: 0, addressState: true };
         const errors = new Map();
         const $ = (id) => document.getElementById(id);
         // The endpoints sit beside the page: under /inspector/ when it is served at /inspector.
@@ -112,13 +113,15 @@ enum InspectorScript {
             return;
           }
           const response = await fetch(base + "api/diagram.svg?" + query({ fingerprint: view.fingerprint }), { cache: "no-store" });
-          if (!response.ok) throw new Error((await response.json()).error);
+          if (!response.ok) throw new Error((await response.json().catch(() => ({}))).error || response.statusText);
           $("diagram").innerHTML = await response.text();
           for (const group of $("diagram").querySelectorAll("g.state")) {
             group.addEventListener("click", () => filterByState(group.dataset.state));
           }
           const states = $("filters").elements.state;
-          const chosen = states.value || address().get("state") || "";
+          // The address's state applies to the first drawing only: later the user chooses.
+          const chosen = states.value || (view.addressState ? address().get("state") || "" : "");
+          view.addressState = false;
           states.replaceChildren(element("option", { value: "" }, "any"),
             ...schema().states.map((name) => element("option", { value: name }, name)));
           states.value = schema().states.includes(chosen) ? chosen : "";
@@ -155,8 +158,9 @@ enum InspectorScript {
         async function loadMachines(append) {
           const form = $("filters").elements;
           const minutes = form.olderThan.value;
+          // A store of one schema is listed without naming it, which stores answer faster.
           const parameters = {
-            fingerprint: view.fingerprint, limit: "50", state: form.state.value, status: form.status.value,
+            fingerprint: view.schemas.length > 1 ? view.fingerprint : "", limit: "50", state: form.state.value, status: form.status.value,
             olderThan: minutes ? String(Math.round(Number(minutes) * 60)) : "", version: form.version.value,
             after: append ? view.cursor : null,
           };
@@ -196,10 +200,11 @@ enum InspectorScript {
 
         async function showMachine(id) {
           view.machine = id;
+          const request = ++view.timelineRequest;
           $("timeline-id").textContent = id;
           const timeline = await getJSON("api/machine?" + query({ id }));
-          // A newer choice, or a newer read of the same machine, may have come in meanwhile.
-          if (view.machine !== id) return;
+          // A newer choice, or a newer read of the same machine, may have been answered meanwhile.
+          if (request !== view.timelineRequest) return;
           const machine = timeline.machine;
           const owner = view.schemas.find((s) => s.fingerprint === machine.fingerprint);
           const notes = new Map(Object.entries(owner ? owner.notes : {}));
@@ -210,15 +215,37 @@ enum InspectorScript {
           $("timeline").replaceChildren(...timeline.history.map((entry) => entryItem(entry, notes)));
         }
 
+        // Loads again what failed to load (the store was down, say), before the next poll.
+        async function reloadFailed() {
+          if (errors.has("overview")) await guarded("overview", async () => {
+            await loadOverview();
+            await drawDiagram();
+            showCounts();
+          });
+          if (errors.has("list")) await guarded("list", () => loadMachines(false));
+          if (errors.has("timeline")) await guarded("timeline", route);
+        }
+
         async function poll() {
-          const changes = await getJSON("api/changes?" + query({ after: changesAfter() }));
+          await reloadFailed();
+          const changes = await getJSON("api/changes?" + query({ after: changesAfter(), feed: view.feed }));
           if (changes.feed !== view.feed) {
             // A feed of a server started since: its numbers start again.
             view.feed = changes.feed;
             $("live").replaceChildren();
           }
           view.newest = changes.newest;
-          if (changes.changes.length === 0) return;
+          if (changes.changes.length === 0) {
+            // The server reads the counts at most once a second: ask again after a change, so
+            // that the counts the page keeps are read after it.
+            if (view.recount > 0) {
+              view.recount -= 1;
+              await loadOverview();
+              showCounts();
+            }
+            return;
+          }
+          view.recount = 2;
           const list = $("live");
           for (const change of changes.changes) {
             const machine = change.machine;

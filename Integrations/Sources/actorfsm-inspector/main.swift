@@ -50,21 +50,12 @@ do {
         store = try SQLiteReader(path: location)
     }
 } catch {
-    fail("cannot open \(redacted(location)): \(error)", status: 1)
+    // The error names the store; a PostgreSQL one without its password.
+    fail("cannot open the store: \(error)", status: 1)
 }
 
-/// `location` without a password: a PostgreSQL URL's `user:password@` keeps only the user, a
-/// connection string's `password=…` is left out.
-func redacted(_ location: String) -> String {
-    if let scheme = location.range(of: "://"), let at = location[scheme.upperBound...].firstIndex(of: "@") {
-        let credentials = location[scheme.upperBound..<at]
-        guard let colon = credentials.firstIndex(of: ":") else { return location }
-        return String(location[..<colon]) + ":…" + String(location[at...])
-    }
-    return location.split(separator: " ").filter { !$0.hasPrefix("password=") }.joined(separator: " ")
-}
-
-let shown = redacted(location)
+// A PostgreSQL store is named as its reader names it: without the password.
+let shown = (store as? PostgresReader)?.target ?? location
 let title = options["--title"] ?? (isPostgres ? "PostgreSQL store" : String(location.split(separator: "/").last ?? "store"))
 let inspector = Inspector(store: store, title: title)
 let application = inspector.application(host: host, port: port) { port in
