@@ -30,7 +30,7 @@ package final class PostgresConnection {
         // With expand_dbname, `url` is read as a connection string or URL, and what it gives
         // overrides the keywords before it; the search path, after it, overrides the URL's.
         let after = searchPath.map { [("options", "-c search_path=\($0)")] } ?? []
-        // Run again after every reconnection, which starts a new session.
+        // Run again after every reconnection: a new server connection starts from the defaults.
         setup = readOnly ? "SET default_transaction_read_only = on" : nil
         let connection = Self.withCStrings(Self.defaults.map(\.0) + ["dbname"] + after.map(\.0)) { keywords in
             Self.withCStrings(Self.defaults.map(\.1) + [url] + after.map(\.1)) { values in
@@ -122,7 +122,7 @@ package final class PostgresConnection {
 
     /// The statements prepared on this connection, by their text.
     private var prepared: [String: String] = [:]
-    /// What every session of this connection runs first: making its transactions read-only.
+    /// What every server connection this one makes runs first: making its transactions read-only.
     private var setup: String?
 
     /// The connection, reconnecting once if the server dropped it.
