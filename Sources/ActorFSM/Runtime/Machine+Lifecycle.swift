@@ -179,7 +179,7 @@ extension Machine {
         case .recordStopped(let number):
             let turn = EventTurn<Definition>(
                 entry.event, predicates: entry.predicates ?? settings.standingPredicates, origin: entry.origin,
-                acceptedAt: .now, number: number, source: state, postponements: entry.postponements)
+                acceptedAt: .now, number: number, source: currentState, postponements: entry.postponements)
             let record = complete(turn, outcome: .stopped, run: ActionRun(), location: nil)
             entry.reply?.resume(returning: .processed(record))
         }

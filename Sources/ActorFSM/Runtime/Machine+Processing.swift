@@ -19,7 +19,7 @@ extension Machine {
         let context = predicates ?? settings.standingPredicates
         let step = core.begin(event, in: context, origin: origin, of: schema.storage, data: committedData)
         let turn = EventTurn<Definition>(event, predicates: context, origin: origin, acceptedAt: acceptedAt,
-                                         number: step.number, source: state, postponements: postponements)
+                                         number: step.number, source: currentState, postponements: postponements)
         if case .fires(let index) = step.found {
             let transition = schema.storage.actions.hot[Int(index)]
             if transition.postpones { return postponing(turn, at: index, replying: replying) }
@@ -89,11 +89,15 @@ extension Machine {
             // stays open for a restore to process the event.
             if core.hasStopped { return interrupted(index, turn, run: ActionRun(), replying: replying) }
         }
+        // Outside readers see the source state until the data is settled below, in the same
+        // turn of the actor as the target state.
+        stateShownDuringActions = turn.source
         let run = await runInTask(
             transition.runsExit ? storage.actions.exitActions[Int(transition.source)] : Actions(),
             storage.actions.transitionActions[Int(index)],
             transition.runsEntry ? storage.actions.entryActions[Int(transition.target)] : Actions(),
             to: transition.target, in: actionContext(turn, to: transition.target), scope: scope)
+        showCommittedState(leaving: turn.source)
         if run.isInterrupted { return interrupted(index, turn, run: run, replying: replying) }
         return fired(index, turn, run: run, replying: replying)
     }
@@ -150,6 +154,17 @@ extension Machine {
         return run
     }
 
+    /// Ends what outside readers see of an asynchronous transition from `source`: ``state``
+    /// reads the core's state again, and if the actions' commit changed it, `stateChanges()`
+    /// publishes it. The caller settles the data before its next suspension, so whoever reads the
+    /// data after seeing the new state reads the transition's.
+    @usableFromInline func showCommittedState(leaving source: State) {
+        stateShownDuringActions = nil
+        guard !stateSubscribers.isEmpty else { return }
+        let state = currentState
+        if state != source { stateSubscribers.publish(state) }
+    }
+
     /// The record of a transition whose asynchronous actions the runtime stopped: `stop()`, a
     /// supervisor's shutdown or escalation cancelled them and they threw, or the machine stopped
     /// before they could start. It is not a failure: no failure policy applies, the data goes
@@ -203,7 +218,9 @@ extension Machine {
     @inlinable
     func perform(_ commit: Core.Commit) {
         if commit.stateChanged && postponedCount > 0 { retryPostponed() }
-        if commit.stateChanged && !stateSubscribers.isEmpty { stateSubscribers.publish(state) }
+        if commit.stateChanged && !stateSubscribers.isEmpty && stateShownDuringActions == nil {
+            stateSubscribers.publish(currentState)
+        }
         if case .keep = commit.timers { return }
         changeTimers(commit.timers)
     }
@@ -213,7 +230,7 @@ extension Machine {
         _ turn: borrowing EventTurn<Definition>, outcome: Outcome, run: ActionRun, location: SourceLocation?, observed: Bool = true
     ) -> Record {
         let record = Record(
-            turn, machineID: id, target: state, outcome: outcome,
+            turn, machineID: id, target: currentState, outcome: outcome,
             actions: ActionTally(completed: run.completed, retries: run.retries), transitionLocation: location,
             completedAt: observed ? .now : turn.acceptedAt, data: recordsCarryData ? committedData : nil)
         if journal != nil { journalUnlessFailed(record) }
@@ -227,7 +244,7 @@ extension Machine {
     /// Tells the parent that the transition just completed entered a final state, for the
     /// parent of a child machine. Out of line: only supervisors with children get here.
     @usableFromInline func reportIfFinal() {
-        let state = self.state
+        let state = currentState
         guard schema.storage.finalStates.contains(state) else { return }
         // A child in memory whose end is handed over has nothing more to do: it stops (once
         // this event completes) and leaves its supervisor, freeing its id.

@@ -16,8 +16,9 @@ import Synchronization
 /// a queue or a task switch.
 ///
 /// **Order of effects.** Exit actions of the old state, then the transition's actions, then the
-/// state is committed, then entry actions of the new state. ``state`` reads the source state
-/// until the commit and the target state after it; it never reads anything else.
+/// entry actions of the new state; then the state and the data are committed together. ``state``
+/// and ``data`` read the source state and the data from before the transition until then, and
+/// the target state with the transition's data after it.
 ///
 /// See `Docs/Concurrency.md` for failures, back-pressure, cancellation and the lifecycle.
 public final actor Machine<Definition: MachineDefinition> {
@@ -66,6 +67,9 @@ public final actor Machine<Definition: MachineDefinition> {
     @exclusivity(unchecked) @usableFromInline var extras: MachineExtras<Definition>?
     /// The data as the last completed transition left it.
     @exclusivity(unchecked) @usableFromInline var committedData: Definition.Data
+    /// The source state of the asynchronous transition in progress, which ``state`` shows until
+    /// the transition completes; `nil` otherwise.
+    @usableFromInline var stateShownDuringActions: State?
     /// The data as the actions of the transition in progress see it; see ``dataCell()``.
     @exclusivity(unchecked) @usableFromInline var cell: DataCell<Definition.Data>?
     /// The current state's timeouts and tasks, for schemas that have any.
@@ -189,9 +193,19 @@ public final actor Machine<Definition: MachineDefinition> {
     /// How it runs.
     public nonisolated var configuration: MachineConfiguration<State> { settings.configuration }
 
-    /// The current state.
+    /// The current state: the source state of a transition until the transition completes,
+    /// when it changes together with ``data``.
+    ///
+    /// An asynchronous transition's actions suspend, and others can read the machine meanwhile:
+    /// they read the source state and the data from before the transition until its last entry
+    /// action returns, then the target state and the data its actions wrote.
     @inlinable
-    public var state: State {
+    public var state: State { stateShownDuringActions ?? currentState }
+
+    /// The state the core is in: the target of a transition from its commit on, between its
+    /// transition actions and its entry actions, before ``state`` shows it.
+    @inlinable
+    var currentState: State {
         // Read field by field: a method call with an argument on the core would copy it whole.
         core.offTableState ?? schema.storage.states[Int(core.stateID)]
     }

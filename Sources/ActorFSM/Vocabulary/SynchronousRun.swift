@@ -1,5 +1,5 @@
 /// A transition's synchronous actions composed, when the schema is built, into one closure for
-/// those that run before the new state is committed (exit, own) and one for those after (entry).
+/// those that run before the machine enters the new state (exit, own) and one for those after (entry).
 ///
 /// Why a chain of closures rather than a loop over the lists: calling a closure read out of an
 /// array or an enum payload costs a retain and a release of its context per call, which was most
@@ -21,7 +21,7 @@ final class SynchronousRun<Definition: MachineDefinition>: Sendable {
         _ event: Event?, _ context: () -> TransitionContext<Definition>, _ completed: inout Int
     ) throws -> Void
 
-    /// The exit actions, then the transition's own: run before the new state is committed.
+    /// The exit actions, then the transition's own: run before the machine enters the new state.
     @usableFromInline let beforeCommit: Chain?
     /// The entry actions: run after the commit.
     @usableFromInline let afterCommit: Chain?

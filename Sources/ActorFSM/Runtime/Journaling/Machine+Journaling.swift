@@ -18,7 +18,7 @@ extension Machine {
 
     /// Writes the entry of the event just completed: the machine's state, data and timers now.
     @usableFromInline func journalCompleted(_ record: Record) {
-        journal?.completed(record, in: state, stateID: core.stateID, data: committedData)
+        journal?.completed(record, in: currentState, stateID: core.stateID, data: committedData)
     }
 
     /// Writes the intent entry of an event whose transition has asynchronous actions, before
@@ -29,7 +29,7 @@ extension Machine {
     @usableFromInline func journalIntent(
         _ event: Event?, _ predicates: PredicateContext, _ origin: EventOrigin, number: UInt64
     ) async -> (any Error)? {
-        await journal?.intent(event, predicates, origin, number: number, in: state, stateID: core.stateID,
+        await journal?.intent(event, predicates, origin, number: number, in: currentState, stateID: core.stateID,
                               data: committedData)
     }
 
