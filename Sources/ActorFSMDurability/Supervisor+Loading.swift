@@ -23,8 +23,10 @@ extension Supervisor {
             // From its own action it cannot end before the action does: it refuses the event.
             if ActionScope.machines.contains(ObjectIdentifier(machine)) { return machine }
             // Stopping after a failure, until it has ended its supervisor has not restarted it,
-            // and restoring a copy now would run two.
+            // and restoring a copy now would run two. A sender that gives up meanwhile (its task
+            // cancelled) is answered at once; the machine ends on its own.
             await machine.finishAndAwaitEnd()
+            if Task.isCancelled { throw MachineError(.cancelled, machineID: id) }
             let successor = registry.withLock { $0.core.remove(machine, from: id) }
             if let successor { return successor }
         }

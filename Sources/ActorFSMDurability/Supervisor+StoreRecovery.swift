@@ -88,6 +88,8 @@ extension Supervisor {
             }
             await stale.stop()
             await stale.awaitEnd()
+            // The supervisor is shutting down: the machine ends with it, not restored.
+            if Task.isCancelled { return false }
             registry.withLock { _ = $0.core.remove(stale, from: id) }
         }
         return try await restore(id: id, data: nil, skippingFinal: true) != nil

@@ -212,4 +212,62 @@ struct Jam: Error {}
         #expect(await doors.machine(id: "a")?.state == .open)
         await doors.shutdown()
     }
+
+    /// A send that waits for a stopping machine to end, so that its successor takes the event,
+    /// gives up at once when its task is cancelled, though the machine's action runs on.
+    @Test func aCancelledSendToAStoppingMachineReturnsAtOnce() async throws {
+        let gate = Gate()
+        let schema = try Schema<Door>(initial: .closed, final: []) {
+            define(.closed) { when(.open) | then(.open) | { (_: TransitionContext<Door>) async in await gate.wait() } }
+            define(.open) { when(.close) | then(.closed) }
+        }
+        let doors = try Supervisor(schema: schema, durability: doorDurability(InMemoryStore()))
+        let door = try await doors.activate(id: "a", data: Door.Data())
+        let opening = Task { try await doors.send(to: "a", .open) }
+        await gate.untilArrivals(1)
+        // Stopped, it waits for its action, which does not heed the cancellation.
+        await door.stop()
+        let closing = Task { try await doors.send(to: "a", .close) }
+        await door.untilEndAwaited(1)
+        closing.cancel()
+        await #expect { try await closing.value } throws: { ($0 as? MachineError<Door>)?.kind == .cancelled }
+        #expect(doors.machine(id: "a") === door)
+        gate.open()
+        // The action did not throw: its transition completed, and was written.
+        #expect(try await opening.value.target == .open)
+        // The machine has ended; the next send restores it from the store.
+        let record = try await doors.send(to: "a", .close)
+        #expect(record.source == .open && record.target == .closed && doors.machine(id: "a") !== door)
+        await doors.shutdown()
+    }
+
+    /// A shutdown waits for a machine that was stopping when it began: the machine's last
+    /// record is written and its end reported before the report stream finishes.
+    @Test func shutdownWaitsForAMachineThatWasStoppingAlready() async throws {
+        let gate = Gate()
+        let schema = try Schema<Door>(initial: .closed, final: []) {
+            define(.closed) { when(.open) | then(.open) | { (_: TransitionContext<Door>) async in await gate.wait() } }
+            define(.open) { when(.close) | then(.closed) }
+        }
+        let store = InMemoryStore()
+        let doors = try Supervisor(schema: schema, durability: doorDurability(store))
+        let reports = doors.reports()
+        let door = try await doors.activate(id: "a", data: Door.Data())
+        let opening = Task { try await doors.send(to: "a", .open) }
+        await gate.untilArrivals(1)
+        await door.stop()
+        let shuttingDown = Task { await doors.shutdown() }
+        await door.untilEndAwaited(1)
+        gate.open()
+        await shuttingDown.value
+        #expect(try await opening.value.target == .open)
+        var ends: [String] = []
+        for await report in reports {
+            if case .terminated(let id, let termination) = report { ends.append("\(id) \(termination)") }
+        }
+        #expect(ends == ["a stopped"])
+        let restarted = try Supervisor(schema: schema, durability: doorDurability(store))
+        #expect(try await restarted.restore(id: "a").state == .open)
+        await restarted.shutdown()
+    }
 }

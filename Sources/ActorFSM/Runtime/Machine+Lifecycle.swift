@@ -8,9 +8,8 @@ extension Machine {
     public func shutdown() async {
         guard beginFinishing() else { return }
         if ActionScope.machines.contains(ObjectIdentifier(self)) { return }
-        await withCheckedContinuation { continuation in
-            if !core.awaitEnd(continuation) { continuation.resume() }
-        }
+        let waiter = EndWaiter()
+        if waitsForEnd(waiter) { await waiter.wait() }
     }
 
     /// Runs until the machine ends, in the shape of a swift-service-lifecycle `Service`: returns
@@ -27,9 +26,8 @@ extension Machine {
     public func run() async throws {
         if ActionScope.machines.contains(ObjectIdentifier(self)) { return }
         await withTaskCancellationHandler {
-            await withCheckedContinuation { continuation in
-                if !core.awaitEnd(continuation) { continuation.resume() }
-            }
+            let waiter = EndWaiter()
+            if waitsForEnd(waiter) { await waiter.wait() }
         } onCancel: {
             Task { await self.stop() }
         }
@@ -46,10 +44,20 @@ extension Machine {
         return core.isFinishing
     }
 
+    /// Begins the graceful end of a supervisor's shutdown: as ``beginFinishing()``.
+    ///
+    /// - Returns: whether the machine has yet to end: it has events to process, or it was
+    ///   stopping already and has not ended, so that the shutdown waits for its last record,
+    ///   write and report too.
+    package func beginShutdown() -> Bool {
+        beginFinishing()
+        return !core.hasEnded
+    }
+
     /// Finishes, and returns once the machine has ended, also if it was stopping already
-    /// (`finish()` returns at once then).
+    /// (`shutdown()` returns at once then), or once the calling task is cancelled.
     package func finishAndAwaitEnd() async {
-        await shutdown()
+        beginFinishing()
         await awaitEnd()
     }
 
@@ -61,14 +69,34 @@ extension Machine {
         terminate(.stopped)
     }
 
-    /// Returns once the machine has ended: its event in progress has completed and its last
-    /// records are published. Called from one of its own actions, it returns at once: the
-    /// machine cannot end while the action waits. For a supervisor's hard stop.
-    package func awaitEnd() async {
+    /// Returns once the machine has ended (its event in progress has completed and its last
+    /// records are published), or, if `cancellable`, at once when the calling task is
+    /// cancelled, before or during the wait: the caller checks which. Called from one of its
+    /// own actions, it returns at once: the machine cannot end while the action waits. For a
+    /// send that waits for a stopping machine's successor, and (not cancellable, so that no
+    /// last record is lost) for a supervisor's hard stop.
+    package func awaitEnd(cancellable: Bool = true) async {
         if ActionScope.machines.contains(ObjectIdentifier(self)) { return }
-        await withCheckedContinuation { continuation in
-            if !core.awaitEnd(continuation) { continuation.resume() }
+        let waiter = EndWaiter()
+        guard waitsForEnd(waiter) else { return }
+        guard cancellable else { return await waiter.wait() }
+        await withTaskCancellationHandler {
+            await waiter.wait()
+        } onCancel: {
+            waiter.resume()
         }
+    }
+
+    /// Hands `waiter` to the core, to be resumed at the machine's end.
+    ///
+    /// - Returns: `false` if the machine has ended already: the caller does not wait.
+    func waitsForEnd(_ waiter: EndWaiter) -> Bool {
+        guard core.awaitEnd(waiter) else { return false }
+        watchers.endWaiters += 1
+        if !watchers.endWaiting.isEmpty {
+            for watcher in watchers.endWaiting.reached(watchers.endWaiters) { watcher.resume() }
+        }
+        return true
     }
 
     /// Applies the failure policy after an action threw `failure`.
@@ -146,7 +174,7 @@ extension Machine {
     /// Ends the machine once nothing is in progress: queued events get the outcome `.stopped`
     /// (after the record of the event that was in progress), the parent learns of the end,
     /// every stream finishes, and `waiters` (callers of `finish()`) return.
-    func end(_ reason: MachineTermination, waking waiters: [CheckedContinuation<Void, Never>], queueIsEmpty: Bool) {
+    func end(_ reason: MachineTermination, waking waiters: [EndWaiter], queueIsEmpty: Bool) {
         // Each step is skipped when it has nothing to do: a supervisor's shutdown ends a
         // million idle machines, and this code is not specialized for their types.
         if !queueIsEmpty || postponedCount > 0 {

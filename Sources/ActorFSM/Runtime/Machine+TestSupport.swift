@@ -38,6 +38,14 @@ extension Machine {
         await withCheckedContinuation { watchers.refusal.append($0) }
     }
 
+    /// Returns once at least `count` callers have waited for the machine's end (a shutdown,
+    /// `run()`, a sweep or a send waiting for its successor).
+    package func untilEndAwaited(_ count: Int) async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            if !watchers.endWaiting.wait(until: count, continuation, current: watchers.endWaiters) { continuation.resume() }
+        }
+    }
+
     /// How many subscriptions to ``records(buffering:)`` are live.
     package var transitionSubscriberCount: Int { subscribers.count }
 }

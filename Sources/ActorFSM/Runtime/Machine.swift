@@ -31,8 +31,8 @@ public final actor Machine<Definition: MachineDefinition> {
     /// The record type this machine publishes.
     public typealias Record = TransitionRecord<Definition>
     @usableFromInline package typealias Entry = InboxEntry<Definition>
-    /// The machine's core, whose `finish()` waiters are continuations.
-    @usableFromInline package typealias Core = MachineCore<Definition, CheckedContinuation<Void, Never>>
+    /// The machine's core, whose callers waiting for its end are ``EndWaiter``s.
+    @usableFromInline package typealias Core = MachineCore<Definition, EndWaiter>
 
     /// The machine's id.
     public nonisolated let id: ID
@@ -92,6 +92,9 @@ public final actor Machine<Definition: MachineDefinition> {
     struct Watchers {
         @usableFromInline var refusal: [CheckedContinuation<Void, Never>] = []
         @usableFromInline var dropped = CountWatchers()
+        /// How many callers have waited for the machine's end, and the tests waiting for them.
+        @usableFromInline var endWaiters = 0
+        @usableFromInline var endWaiting = CountWatchers()
 
         @usableFromInline init() {}
     }

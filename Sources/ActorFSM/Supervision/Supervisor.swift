@@ -237,8 +237,8 @@ public final class Supervisor<Definition: MachineDefinition>: Sendable {
     private func endAll(draining: Bool) async {
         let machines = registry.withLock { Array($0.machines.values) }
         if draining {
-            let busy = await MachineSweep.apply(.beginFinishing, to: machines)
-            _ = await MachineSweep.apply(.finish, to: busy)
+            let busy = await MachineSweep.apply(.beginShutdown, to: machines)
+            _ = await MachineSweep.apply(.awaitEnd, to: busy)
         } else {
             await Self.stopNow(machines)
         }
