@@ -7,6 +7,12 @@ import ActorFSMDurability
 final class PostgresJournal {
     let connection: PostgresConnection
     let node: String
+    /// This store's instance among those that ever had the node's name: its host, process id
+    /// and a random number.
+    let instance: String
+    /// Why this process no longer writes under its node's name: another process took the name
+    /// once this one's life ran out (a pause). Then it holds no lease, and claims none.
+    private var displaced: StoreError?
     private let leaseSeconds: Double
     /// The epoch (fencing token) of each machine this process holds a lease on.
     private var epochs: [String: Int64] = [:]
@@ -24,27 +30,43 @@ final class PostgresJournal {
     /// The channel this process listens on, for forwarded events and replies.
     let channel: String
 
-    init(url: String, node: String, leaseDuration: Duration, namespace: String?) throws(StoreError) {
+    init(url: String, node: String, instance: String, leaseDuration: Duration, namespace: String?) throws(StoreError) {
         connection = try PostgresConnection(url: url, searchPath: namespace)
         self.node = node
+        self.instance = instance
         leaseSeconds = Double(leaseDuration.components.seconds) + Double(leaseDuration.components.attoseconds) * 1e-18
         try connection.execute(PostgresSchema.creation(in: namespace))
         channel = try connection.query(PostgresSchema.channel, [.text(node)]).text(0, 0)
-        refillOnRecord = try fillSummariesIfEmpty()
         try renew()
+        if let displaced {
+            connection.close()
+            throw displaced
+        }
+        refillOnRecord = try fillSummariesIfEmpty()
     }
 
     // MARK: - Leases
 
-    /// Marks this process alive until the lease duration from now, in the database's clock.
+    /// Marks this process alive until the lease duration from now, in the database's clock;
+    /// unless another live process has the node's name, in which case this one takes no lease
+    /// any more (see ``displaced``).
     func renew() throws(StoreError) {
-        try connection.query(PostgresSchema.renew, [.text(node), .text("\(leaseSeconds) seconds")])
+        guard displaced == nil else { return }
+        let rows = try connection.query(PostgresSchema.renew, [.text(node), .text("\(leaseSeconds) seconds"), .text(instance)])
+        guard rows.count == 0 else { return }
+        let holder = try connection.query(PostgresSchema.nodeHolder, [.text(node)])
+        let other = holder.count > 0 ? "\(holder.text(0, 0)), whose life runs for \(holder.text(0, 1)) more" : "another process"
+        displaced = StoreError("the node name \(node) is taken by a live process (\(other)): every process sharing "
+                               + "a database needs a name of its own; give another, or none for a unique default. "
+                               + "If that process has died, the name is free once its life has run out", isFenced: true)
+        epochs = [:]
     }
 
     /// Takes the lease of each of `machines` that is free, held by this process, or held by a
     /// process whose time is up, with a new epoch; returns the machines taken, in order.
     func claim(_ machines: [String]) throws(StoreError) -> [String] {
         guard !machines.isEmpty else { return [] }
+        if let displaced { throw displaced }
         let rows = try connection.query(PostgresSchema.claim, [.texts(machines), .text(node)])
         var claimed = Set<String>()
         for row in 0..<rows.count {
@@ -66,7 +88,7 @@ final class PostgresJournal {
     /// Ends this process's life in the database: other processes take its machines over at once.
     func expire() throws(StoreError) {
         epochs = [:]
-        try connection.query(PostgresSchema.expire, [.text(node)])
+        try connection.query(PostgresSchema.expire, [.text(node), .text(instance)])
     }
 
     /// Takes over up to `limit` leases of processes whose time is up, of machines with work
@@ -74,6 +96,7 @@ final class PostgresJournal {
     /// taken. They are written only once restored (which claims them again): until then, a copy
     /// of one still in memory here from before a pause is fenced.
     func adoptOrphans(limit: Int) throws(StoreError) -> [String] {
+        guard displaced == nil else { return [] }
         let rows = try connection.query(PostgresSchema.adopt, [.text(node), .integer(Int64(limit))])
         return (0..<rows.count).map { rows.text($0, 0) }
     }
@@ -164,7 +187,7 @@ final class PostgresJournal {
                 continue
             }
             guard let epoch = epochs[write.entry.machine] else {
-                results[index] = StoreError("this process holds no lease on machine \(write.entry.machine): "
+                results[index] = displaced ?? StoreError("this process holds no lease on machine \(write.entry.machine): "
                                             + "its journal is written only by the process that claimed it", isFenced: true)
                 continue
             }

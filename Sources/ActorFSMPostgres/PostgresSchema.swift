@@ -12,7 +12,7 @@ enum PostgresSchema {
         BEGIN
             PERFORM pg_advisory_xact_lock(4617245463531);
             \(namespace.map { "IF to_regnamespace('\($0)') IS NULL THEN CREATE SCHEMA \($0); END IF;" } ?? "")
-            IF to_regclass('actorfsm_machines_by_change') IS NOT NULL THEN RETURN; END IF;
+            IF to_regclass('actorfsm_nodes_by_instance') IS NOT NULL THEN RETURN; END IF;
             CREATE TABLE IF NOT EXISTS actorfsm_journal (
                 machine text NOT NULL, seq bigint NOT NULL, payload bytea NOT NULL,
                 PRIMARY KEY (machine, seq));
@@ -42,8 +42,10 @@ enum PostgresSchema {
                 WHERE status IN ('waiting', 'failed', 'passivated');
             CREATE TABLE IF NOT EXISTS actorfsm_schemas (
                 fingerprint text PRIMARY KEY, schema_version bigint NOT NULL, description text NOT NULL);
-            -- The newest object, made last: its presence says everything above is done.
             CREATE INDEX IF NOT EXISTS actorfsm_machines_by_change ON actorfsm_machines (change);
+            ALTER TABLE actorfsm_nodes ADD COLUMN IF NOT EXISTS instance text NOT NULL DEFAULT '';
+            -- The newest object, made last: its presence says everything above is done.
+            CREATE INDEX IF NOT EXISTS actorfsm_nodes_by_instance ON actorfsm_nodes (instance);
         END
         $$;
         """
@@ -53,10 +55,19 @@ enum PostgresSchema {
     /// name may be longer).
     static let channel = "SELECT 'actorfsm_' || md5($1)"
 
-    /// $1 node, $2 interval: the node is alive until now + $2.
+    /// $1 node, $2 interval, $3 instance: the node is alive until now + $2, for the process
+    /// (store) $3, unless another instance's life under that name has not run out; returns a
+    /// row if it is.
     static let renew = """
-        INSERT INTO actorfsm_nodes (node, expires_at) VALUES ($1, now() + $2::interval)
-        ON CONFLICT (node) DO UPDATE SET expires_at = EXCLUDED.expires_at
+        INSERT INTO actorfsm_nodes AS n (node, expires_at, instance) VALUES ($1, now() + $2::interval, $3)
+        ON CONFLICT (node) DO UPDATE SET expires_at = EXCLUDED.expires_at, instance = EXCLUDED.instance
+        WHERE n.instance = EXCLUDED.instance OR n.expires_at <= now()
+        RETURNING 1
+        """
+
+    /// $1 node: the instance alive under the name, and how long its life runs.
+    static let nodeHolder = """
+        SELECT instance, to_char(expires_at - now(), 'FMHH24:MI:SS') FROM actorfsm_nodes WHERE node = $1
         """
 
     /// $1 machines, $2 node: takes each lease that is free, held by $2, or held by a node whose
@@ -78,7 +89,7 @@ enum PostgresSchema {
         """
 
     /// $1 node: ends the node's life now, so that other nodes take its machines over at once.
-    static let expire = "UPDATE actorfsm_nodes SET expires_at = '-infinity' WHERE node = $1"
+    static let expire = "UPDATE actorfsm_nodes SET expires_at = '-infinity' WHERE node = $1 AND instance = $2"
 
     /// $1 node, $2 limit: takes over up to $2 leases of nodes whose time is up and whose
     /// machines have work pending, skipping those another node is taking at the same moment

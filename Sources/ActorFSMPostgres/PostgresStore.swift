@@ -91,8 +91,10 @@ public final class PostgresStore: ForwardingStore, RoutingStore {
     ///
     /// - Parameters:
     ///   - url: the database, as a libpq connection string or URL.
-    ///   - node: this process's name among the processes sharing the database; unique, and new
-    ///     for each run (the default: the host name, the process id and a random number).
+    ///   - node: this process's name among the processes sharing the database (the default:
+    ///     the host name, the process id and a random number). A store opened under the name of
+    ///     a live process is refused; a process that finds its name taken when it renews its
+    ///     life (after a pause longer than the lease) writes and claims nothing more.
     ///   - leaseDuration: how long a silent node keeps its machines before others take them over.
     ///   - replyTimeout: how long a send to a machine another process holds waits for its record
     ///     (checked at each renewal, so give it more than a second).
@@ -101,8 +103,8 @@ public final class PostgresStore: ForwardingStore, RoutingStore {
     ///     be), so that the machines of several supervisors share one database, each
     ///     supervisor with a store of its own (see "Several supervisors" above); `nil` for the
     ///     connection's search path, `public` by default.
-    /// - Throws: `StoreError` if the database cannot be reached or set up, or `namespace` is not
-    ///   a lowercase identifier.
+    /// - Throws: `StoreError` if the database cannot be reached or set up, `namespace` is not a
+    ///   lowercase identifier, or another live process has the node's name.
     public init(
         url: String, node: String? = nil, leaseDuration: Duration = .seconds(10), replyTimeout: Duration = .seconds(300),
         codec: any DurableCodec = JSONCodec(), namespace: String? = nil
@@ -121,7 +123,8 @@ public final class PostgresStore: ForwardingStore, RoutingStore {
         self.namespace = namespace
         self.leaseDuration = leaseDuration
         self.replyTimeout = replyTimeout
-        let journal = Confined(try PostgresJournal(url: url, node: node, leaseDuration: leaseDuration, namespace: namespace))
+        let journal = Confined(try PostgresJournal(url: url, node: node, instance: Self.instance(), leaseDuration: leaseDuration,
+                                                   namespace: namespace))
         let target = journal.value.connection.target
         let channel = journal.value.channel
         self.target = target
@@ -255,12 +258,27 @@ public final class PostgresStore: ForwardingStore, RoutingStore {
         forwarding.withLock { $0 }?.pause()
     }
 
+    /// Renews this node's life now, as the store's next tick would, also after ``pause()``: a
+    /// paused process that wakes up.
+    package func renewNow() async throws(StoreError) {
+        try await run { journal throws(StoreError) in try journal.renew() }
+    }
+
     /// The host name, the process id and a random number.
     private static func defaultNode() -> String {
+        "\(hostName())-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+    }
+
+    /// What tells this store apart from any other that ever had its node's name, and names its
+    /// process to a person: `host pid 4242 #91c3a2f0`.
+    private static func instance() -> String {
+        "\(hostName()) pid \(getpid()) #\(String(UInt32.random(in: 0...UInt32.max), radix: 16))"
+    }
+
+    private static func hostName() -> String {
         var name = [CChar](repeating: 0, count: 256)
         gethostname(&name, name.count - 1)
-        let host = String(decoding: name.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        return "\(host)-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        return String(decoding: name.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
     /// Refuses a namespace that is not a lowercase schema name.

@@ -2,6 +2,7 @@ import ActorFSM
 import ActorFSMDurability
 import ActorFSMPostgres
 import ActorFSMTesting
+import Glibc
 import Testing
 import TestSupport
 
@@ -190,6 +191,52 @@ import TestSupport
         #expect(problems.isEmpty, "\(problems)")
         let summary = try await successor.machine("d")
         #expect(summary?.sequenceNumber == 3)
+        paused.close()
+        successor.close()
+    }
+
+    @Test func aSecondLiveProcessWithTheSameNodeNameIsRefused() async throws {
+        try await withPostgres { server in
+            let first = try PostgresStore(url: server.url, node: "twin")
+            let error = #expect(throws: StoreError.self) { try PostgresStore(url: server.url, node: "twin") }
+            #expect(error?.message.contains("the node name twin is taken by a live process") == true)
+            #expect(error?.message.contains("pid \(getpid()) #") == true)
+            // Closed, the first gives the name up at once.
+            first.close()
+            let second = try PostgresStore(url: server.url, node: "twin")
+            second.close()
+        }
+    }
+
+    @Test func aProcessWhoseNameWasTakenDuringAPauseClaimsAndWritesNothingMore() async throws {
+        try await withPostgres(nameTakenDuringAPause)
+    }
+
+    /// The body of the test above.
+    private func nameTakenDuringAPause(on server: TemporaryPostgres) async throws {
+        let paused = try PostgresStore(url: server.url, node: "twin")
+        let stale = try await Machine(schema: try doorSchema(), id: "d", data: Door.Data(), durability: doorDurability(paused))
+        try await stale.send(.open)
+        paused.pause()
+        try await paused.expireNode()
+
+        // Another process takes the name once the first one's life has run out, and the machine.
+        let successor = try PostgresStore(url: server.url, node: "twin")
+        let door = try await Machine(schema: try doorSchema(), id: "d", data: Door.Data(), durability: doorDurability(successor))
+        try await door.send(.close)
+
+        // The paused process wakes up: its renewal finds the name taken, and it neither writes
+        // nor takes a lease back under the shared name.
+        try await paused.renewNow()
+        let late = await #expect(throws: MachineError<Door>.self) { try await stale.send(.close) }
+        #expect((late?.underlying as? StoreError)?.message.contains("the node name twin is taken") == true)
+        await #expect(throws: (any Error).self) {
+            _ = try await Machine(schema: try doorSchema(), id: "d", data: Door.Data(), durability: doorDurability(paused))
+        }
+        try await door.send(.open)
+        let history = try await doorDurability(successor).history(of: "d", schema: try doorSchema())
+        #expect(history.map(\.event) == [nil, .open, .close, .open])
+        #expect(try await successor.integer("SELECT count(*) FROM actorfsm_nodes WHERE node = 'twin' AND expires_at > now()") == 1)
         paused.close()
         successor.close()
     }
