@@ -91,6 +91,17 @@ final class PostgresJournal {
         try connection.query(PostgresSchema.expire, [.text(node), .text(instance)])
     }
 
+    /// Marks `machines` passivated in their summaries, of those this process holds the lease
+    /// of: a process whose lease was taken over (fenced) marks nothing.
+    func markPassivated(_ machines: [(id: String, sequenceNumber: UInt64)]) throws(StoreError) {
+        let held = machines.compactMap { machine in epochs[machine.id].map { (machine, $0) } }.sorted { $0.0.id < $1.0.id }
+        guard !held.isEmpty else { return }
+        try connection.query(PostgresSchema.markPassivated, [
+            .texts(held.map(\.0.id)), .integers(held.map { Int64(bitPattern: $0.0.sequenceNumber) }), .text(node),
+            .integers(held.map(\.1)),
+        ])
+    }
+
     /// Takes over up to `limit` leases of processes whose time is up, of machines with work
     /// pending (none that another process is taking at the same moment); returns the machines
     /// taken. They are written only once restored (which claims them again): until then, a copy

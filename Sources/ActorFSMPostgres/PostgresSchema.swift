@@ -255,12 +255,17 @@ enum PostgresSchema {
         WHERE EXCLUDED.seq = actorfsm_machines.seq
         """
 
-    /// $1 machines, $2 their newest entries' numbers: marks those still at that entry, running
-    /// or waiting, passivated.
+    /// $1 machines, $2 their newest entries' numbers, $3 node, $4 the epochs it claimed them
+    /// with: marks those still at that entry, running or waiting, passivated, if $3 still holds
+    /// their leases with those epochs. The lease rows are locked in machine order until the
+    /// commit, as `append` locks them, so that a takeover waits for the mark or fences it.
     static let markPassivated = """
+        WITH held AS (
+            SELECT p.machine, p.seq FROM unnest($1::text[], $2::bigint[], $4::bigint[]) AS p(machine, seq, epoch)
+            JOIN actorfsm_leases l ON l.machine = p.machine AND l.node = $3 AND l.epoch = p.epoch
+            ORDER BY l.machine FOR SHARE OF l)
         UPDATE actorfsm_machines m SET status = 'passivated', change = nextval('actorfsm_changes')
-        FROM unnest($1::text[], $2::bigint[]) AS p(machine, seq)
-        WHERE m.machine = p.machine AND m.seq = p.seq AND m.status IN ('running', 'waiting')
+        FROM held WHERE m.machine = held.machine AND m.seq = held.seq AND m.status IN ('running', 'waiting')
         """
 
     /// $1 fingerprint, $2 user version, $3 description: keeps a schema unless one has its fingerprint.

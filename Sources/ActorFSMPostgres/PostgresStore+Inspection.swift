@@ -28,13 +28,10 @@ extension PostgresStore: StoreInspection, SchemaRecording, PassivationRecording 
         try await run { journal throws(StoreError) in try journal.connection.changes(after: change, limit: limit) }
     }
 
-    /// Marks `machines` passivated, on the store's thread after the writes queued before.
+    /// Marks `machines` passivated, on the store's thread after the writes queued before; only
+    /// those whose lease this process still holds.
     public func recordPassivated(_ machines: [(id: String, sequenceNumber: UInt64)]) {
-        let machines = machines.sorted { $0.id < $1.id }
-        _ = thread.submit(.run { journal in
-            _ = try? journal.connection.query(PostgresSchema.markPassivated, [
-                .texts(machines.map(\.id)), .integers(machines.map { Int64(bitPattern: $0.sequenceNumber) })])
-        })
+        _ = thread.submit(.run { journal in try? journal.markPassivated(machines) })
     }
 
     /// Keeps `schema`'s description, written on the store's thread before any later write.

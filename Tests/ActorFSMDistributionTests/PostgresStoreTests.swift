@@ -241,6 +241,34 @@ import TestSupport
         successor.close()
     }
 
+    @Test func aProcessFencedOffAMachineCannotMarkItPassivated() async throws {
+        try await withPostgres(passivationMarksUnderTheLease)
+    }
+
+    /// The body of the test above.
+    private func passivationMarksUnderTheLease(on server: TemporaryPostgres) async throws {
+        let paused = try PostgresStore(url: server.url, node: "paused")
+        let stale = try await Machine(schema: try doorSchema(), id: "d", data: Door.Data(), durability: doorDurability(paused))
+        let kept = try await Machine(schema: try doorSchema(), id: "e", data: Door.Data(), durability: doorDurability(paused))
+        try await stale.send(.open)
+        try await kept.send(.open)
+        paused.pause()
+        try await paused.expireNode()
+        let successor = try PostgresStore(url: server.url, node: "successor")
+        let door = try await Machine(schema: try doorSchema(), id: "d", data: Door.Data(), durability: doorDurability(successor))
+        try await door.send(.close)
+
+        // The paused process marks both at their newest entries: only the one it still holds is marked.
+        let newest = try #require(try await successor.machine("d")).sequenceNumber
+        paused.recordPassivated([(id: "d", sequenceNumber: newest), (id: "e", sequenceNumber: 1)])
+        // A read through the paused store's thread runs after the mark.
+        _ = try await paused.integer("SELECT 1")
+        #expect(try await successor.machine("d")?.summary.status == .running)
+        #expect(try await successor.machine("e")?.summary.status == .passivated)
+        paused.close()
+        successor.close()
+    }
+
     @Test func aWrongAddressSaysWhereItTriedToConnectWithoutThePassword() {
         let error = #expect(throws: StoreError.self) {
             _ = try PostgresStore(url: "postgresql://someone:secret@/nowhere?host=/nonexistent-folder")
