@@ -27,6 +27,14 @@ public struct Durability<Definition: MachineDefinition>: Sendable {
     public var migration: SchemaMigration<Definition>?
     /// The clock that timer deadlines are written in.
     public var wallClock: any WallClock
+    /// How many times in a row a durable supervisor restores a machine whose writes its store
+    /// refuses while it still reads (a full disk) before it parks the machine. Each restore
+    /// processes the machine's interrupted event again (its action runs again if the store takes
+    /// the intent); a parked machine waits, with no action run, until the store accepts a
+    /// completed entry of any machine of the supervisor, or `Supervisor.resumeParkedMachines()`.
+    /// A completed entry of the machine's own written in between starts the count over. 5 by
+    /// default; at least 1.
+    public var restoresBeforeParking: Int
 
     /// A durability configuration.
     ///
@@ -37,10 +45,12 @@ public struct Durability<Definition: MachineDefinition>: Sendable {
     ///   - schemaVersion: the user version of the schema and its data.
     ///   - migration: how an older schema's entries are read.
     ///   - wallClock: the calendar clock of timer deadlines.
+    ///   - restoresBeforeParking: how many restores in a row a machine whose writes fail gets
+    ///     before its supervisor parks it; see ``restoresBeforeParking``.
     public init(
         store: any MachineStore, acknowledgement: Acknowledgement = .durable, compactionInterval: Int = 100,
         schemaVersion: Int = 1, migration: SchemaMigration<Definition>? = nil,
-        wallClock: any WallClock = SystemWallClock()
+        wallClock: any WallClock = SystemWallClock(), restoresBeforeParking: Int = 5
     ) {
         self.store = store
         self.acknowledgement = acknowledgement
@@ -48,5 +58,6 @@ public struct Durability<Definition: MachineDefinition>: Sendable {
         self.schemaVersion = schemaVersion
         self.migration = migration
         self.wallClock = wallClock
+        self.restoresBeforeParking = max(1, restoresBeforeParking)
     }
 }

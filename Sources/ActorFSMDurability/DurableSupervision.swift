@@ -24,9 +24,18 @@ package final class DurableSupervision<Definition: MachineDefinition>: Superviso
         var awaitingStore: Set<ID> = []
         /// The task that restores them, while there are any.
         var storeRecovery: Task<Void, Never>?
+        /// How many times each machine was restored after a failed write with no successful
+        /// write of its since: at ``Durability/restoresBeforeParking`` it is parked.
+        var restoresInARow: [ID: Int] = [:]
+        /// Machines parked: their writes kept failing while the store read, so they wait for
+        /// the next write the store accepts, or an explicit resumption, before a restore.
+        var parked: Set<ID> = []
         /// Machines being passivated: their end is reported as `.passivated`.
         var passivating: Set<ObjectIdentifier> = []
     }
+
+    /// Armed while machines are parked: the next successful write resumes them.
+    let writeWatch = StoreWriteWatch()
 
     init(coding: DurableCoding<Definition>, routing: (any SupervisorRouting<Definition>)?) {
         self.coding = coding

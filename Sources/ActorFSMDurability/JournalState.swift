@@ -13,6 +13,11 @@ struct JournalState<Definition: MachineDefinition>: Sendable {
     var reenteredInTransition = false
     var appendedWrites: UInt64 = 0
     var committedWrites: UInt64 = 0
+    /// The index of the newest write of a completed entry (one that carries a summary): progress,
+    /// unlike an intent.
+    var lastCompletedWrite: UInt64 = 0
+    /// Whether a write of a completed entry has committed: the machine made progress in the store.
+    var hasCommittedCompletion = false
     var writesSinceCompaction = 0
     var failure: StoreError?
     var waiters: [(index: UInt64, continuation: CheckedContinuation<StoreError?, Never>)] = []

@@ -25,17 +25,20 @@ package final class MachineJournal<Definition: MachineDefinition>: MachineJourna
 
     /// The number of the newest completed entry written.
     var newestCompleted: UInt64? { state.withLock { $0.lastWritten?.sequenceNumber } }
-    /// Told once when a write fails: a supervisor then restores the machine from the store
-    /// once the store works again.
-    private let onFailure: (@Sendable () -> Void)?
+    /// Told once when a write fails, with whether a completed entry of this journal was written
+    /// before: a supervisor then restores the machine from the store once the store works again.
+    private let onFailure: (@Sendable (_ wroteBefore: Bool) -> Void)?
+    /// Told of each completed entry written; see ``StoreWriteWatch``.
+    private let writeWatch: StoreWriteWatch?
 
     init(
         coding: DurableCoding<Definition>, key: String, recovery: Recovery<Definition>?,
-        onFailure: (@Sendable () -> Void)? = nil
+        writeWatch: StoreWriteWatch? = nil, onFailure: (@Sendable (_ wroteBefore: Bool) -> Void)? = nil
     ) {
         self.coding = coding
         self.key = key
         self.recovery = recovery
+        self.writeWatch = writeWatch
         self.onFailure = onFailure
         var initial = JournalState<Definition>()
         initial.lastActivity = coding.durability.wallClock.nanosecondsSince1970()
@@ -168,6 +171,7 @@ package final class MachineJournal<Definition: MachineDefinition>: MachineJourna
         state.appendedWrites += 1
         state.lastActivity = now()
         let index = state.appendedWrites
+        if write.summary != nil { state.lastCompletedWrite = index }
         durability.store.append(write) { [self] error in committed(index, error: error) }
         return index
     }
@@ -201,14 +205,14 @@ package final class MachineJournal<Definition: MachineDefinition>: MachineJourna
     /// - Parameter fromStore: whether the store failed the write (an outage a supervisor waits
     ///   out), rather than the machine (an entry that cannot be encoded or must not be written).
     private func fail(_ error: StoreError, fromStore: Bool = false) -> UInt64 {
-        let (waiters, index, isFirst) = state.withLock { state in
+        let (waiters, index, isFirst, wroteBefore) = state.withLock { state in
             let isFirst = state.failure == nil && !state.isSealed
             if state.failure == nil { state.failure = error }
             defer { state.waiters = [] }
-            return (state.waiters, state.appendedWrites, isFirst)
+            return (state.waiters, state.appendedWrites, isFirst, state.hasCommittedCompletion)
         }
         for waiter in waiters { waiter.continuation.resume(returning: error) }
-        if isFirst && fromStore { onFailure?() }
+        if isFirst && fromStore { onFailure?(wroteBefore) }
         return index
     }
 
@@ -218,7 +222,9 @@ package final class MachineJournal<Definition: MachineDefinition>: MachineJourna
             _ = fail(error, fromStore: true)
             return
         }
-        let ready = state.withLock { state -> [CheckedContinuation<StoreError?, Never>] in
+        let (ready, completed) = state.withLock { state -> ([CheckedContinuation<StoreError?, Never>], Bool) in
+            let completed = state.lastCompletedWrite > state.committedWrites && state.lastCompletedWrite <= index
+            if completed { state.hasCommittedCompletion = true }
             state.committedWrites = max(state.committedWrites, index)
             var ready: [CheckedContinuation<StoreError?, Never>] = []
             state.waiters.removeAll { waiter in
@@ -226,9 +232,10 @@ package final class MachineJournal<Definition: MachineDefinition>: MachineJourna
                 ready.append(waiter.continuation)
                 return true
             }
-            return ready
+            return (ready, completed)
         }
         for continuation in ready { continuation.resume(returning: nil) }
+        if completed { writeWatch?.wrote() }
     }
 
     /// The index of the newest write.

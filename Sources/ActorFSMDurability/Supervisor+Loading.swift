@@ -16,7 +16,9 @@ extension Supervisor {
             // machine comes back from the store.
             if journalClosed, let durable {
                 // Until the store answers, the machine goes on in memory, and its senders hear
-                // that their events are not durable.
+                // that their events are not durable; so does a parked machine, whose restore
+                // would run its interrupted action again.
+                if tracking({ $0.parked.contains(id) }) { return machine }
                 if await storeRefuses(id, coding: durable) != nil { return machine }
                 await machine.stop()
             }

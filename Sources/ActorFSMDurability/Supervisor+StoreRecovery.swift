@@ -9,26 +9,76 @@ extension Supervisor {
     func journal(
         for id: ID, key: String, coding: DurableCoding<Definition>, recovery: Recovery<Definition>?
     ) -> MachineJournal<Definition> {
-        MachineJournal(coding: coding, key: key, recovery: recovery, onFailure: { [weak self] in
+        MachineJournal(coding: coding, key: key, recovery: recovery, writeWatch: durableSupervision?.writeWatch,
+                       onFailure: { [weak self] wroteBefore in
             // Told where the write failed, possibly under the registry's lock (a creation entry
             // written as the machine is registered): the supervisor hears of it from a task.
             guard let self else { return }
-            Task { self.storeFailed(id: id) }
+            Task { self.storeFailed(id: id, wroteBefore: wroteBefore) }
         })
     }
 
     /// A write of machine `id` failed: its state in memory is ahead of the store. It goes on in
     /// memory (its senders are told `.notDurable`) until the store answers again; then it is
     /// replaced by what the store holds. Not an action failure: no restart is counted.
-    func storeFailed(id: ID) {
+    ///
+    /// - Parameter wroteBefore: whether a write of the machine succeeded since it was made or
+    ///   restored: then its restores in a row start over.
+    func storeFailed(id: ID, wroteBefore: Bool) {
         registry.withLock { registry in
             guard !registry.isShutDown else { return }
             tracking { tracking in
+                if wroteBefore { tracking.restoresInARow[id] = nil }
                 tracking.awaitingStore.insert(id)
-                guard tracking.storeRecovery == nil else { return }
-                tracking.storeRecovery = Task.detached { [weak self] in await self?.recoverFromStore() }
+                startStoreRecovery(&tracking)
             }
         }
+    }
+
+    /// Starts the task that restores the machines awaiting the store, unless it runs.
+    private func startStoreRecovery(_ tracking: inout DurableSupervision<Definition>.Tracking) {
+        guard tracking.storeRecovery == nil else { return }
+        tracking.storeRecovery = Task.detached { [weak self] in await self?.recoverFromStore() }
+    }
+
+    /// The machines parked after their writes kept failing while the store read: each waits,
+    /// with no action run, for the next write the store accepts or ``resumeParkedMachines()``.
+    public var parkedMachines: [ID] {
+        guard durable != nil else { return [] }
+        return tracking { Array($0.parked) }
+    }
+
+    /// Restores the parked machines now (each processes its interrupted event again), without
+    /// waiting for the store to accept a write: after the store was mended, say, while no
+    /// other machine writes. Each gets ``Durability/restoresBeforeParking`` restores again.
+    public func resumeParkedMachines() {
+        guard durable != nil else { return }
+        registry.withLock { registry in
+            guard !registry.isShutDown else { return }
+            tracking { tracking in
+                guard !tracking.parked.isEmpty else { return }
+                for id in tracking.parked { tracking.restoresInARow[id] = nil }
+                tracking.awaitingStore.formUnion(tracking.parked)
+                tracking.parked = []
+                startStoreRecovery(&tracking)
+            }
+        }
+    }
+
+    /// Parks machine `id` if it was restored ``Durability/restoresBeforeParking`` times in a
+    /// row: the next successful write, of any machine, resumes it.
+    ///
+    /// - Returns: whether it is parked.
+    private func parkIfRestoredTooOften(_ id: ID, limit: Int) -> Bool {
+        let parked = tracking { tracking -> Bool in
+            guard tracking.restoresInARow[id, default: 0] >= limit else { return false }
+            tracking.parked.insert(id)
+            return true
+        }
+        guard parked else { return false }
+        durableSupervision?.writeWatch.arm { [weak self] in self?.resumeParkedMachines() }
+        settings.instrument?.machineParked(id, afterRestores: limit)
+        return true
     }
 
     /// Restores, in turn, every machine whose store failed, waiting longer after each pass that
@@ -54,8 +104,12 @@ extension Supervisor {
                 // Out of the set before the restore: a write of the restored machine that fails
                 // puts it back.
                 tracking { _ = $0.awaitingStore.remove(id) }
+                if let durable, parkIfRestoredTooOften(id, limit: durable.durability.restoresBeforeParking) { continue }
                 do {
-                    if try await restoreAfterStoreFailure(id: id) { settings.instrument?.machineRestoredFromStore(id) }
+                    if try await restoreAfterStoreFailure(id: id) {
+                        tracking { $0.restoresInARow[id, default: 0] += 1 }
+                        settings.instrument?.machineRestoredFromStore(id)
+                    }
                 } catch let error where Self.isLastWord(error) {
                     // Another process holds the machine now, or its entries cannot be read:
                     // trying again changes nothing.

@@ -76,4 +76,98 @@ import TestSupport
         #expect(summary?.summary.status == .final)
         await payments.shutdown()
     }
+
+    /// A store that reads but refuses writes: each restore processes the interrupted event again
+    /// (running its action again, when the store takes the intent and refuses the rest), so
+    /// after `restoresBeforeParking` restores the machine is parked, reported, and runs nothing
+    /// until the store accepts a write again, or `resumeParkedMachines()`.
+    @Test(arguments: [(false, true), (false, false), (true, true), (true, false)])
+    func aMachineWhoseWritesKeepFailingIsParked(intentsWritten: Bool, resumedByAWrite: Bool) async throws {
+        let gateway = ChargeGateway()
+        let gate = Gate()
+        let watch = StoreWatch()
+        let store = CompletionRefusingStore()
+        let schema = try Schema<Charge>(initial: .placed, final: [.paid, .expired]) {
+            define(.placed) {
+                when(.submit) | then(.charging) | { context in
+                    await gateway.charge(context.idempotencyKey)
+                    await gate.wait()
+                    context.data.charges += 1
+                }
+            }
+            define(.charging) { when(.confirm) | then(.paid) }
+        }
+        let payments = try Supervisor(
+            schema: schema, durability: Durability(store: store, restoresBeforeParking: 2),
+            configuration: SupervisorConfiguration(machine: MachineConfiguration(instrument: watch)))
+        var lines = watch.lines.makeAsyncIterator()
+        try await payments.activate(id: "p", data: Charge.Data())
+        let submitting = Task { try await payments.send(to: "p", .submit) }
+        await gateway.waitForCalls(1)
+        // The completion is refused; so is the intent of each restore, unless `intentsWritten`.
+        store.refuse(intents: !intentsWritten)
+        gate.open()
+        await #expect { try await submitting.value } throws: { ($0 as? MachineError<Charge>)?.kind == .notDurable }
+        #expect(await lines.skip(to: "parked p after 2"))
+        let runs = intentsWritten ? 3 : 1
+        #expect(await gateway.keys == Array(repeating: "p#1", count: runs))
+        #expect(payments.parkedMachines == ["p"])
+        // Parked, a send runs nothing: it hears that the machine is not durable.
+        await #expect { try await payments.send(to: "p", .confirm) } throws: {
+            ($0 as? MachineError<Charge>)?.kind == .notDurable
+        }
+        #expect(await gateway.keys.count == runs)
+
+        store.accept()
+        if resumedByAWrite {
+            try await payments.activate(id: "q", data: Charge.Data())
+        } else {
+            payments.resumeParkedMachines()
+        }
+        #expect(await lines.skip(to: "restored p"))
+        await gateway.waitForCalls(runs + 1)
+        #expect(await gateway.keys == Array(repeating: "p#1", count: runs + 1))
+        #expect(payments.parkedMachines.isEmpty)
+        let record = try await payments.send(to: "p", .confirm)
+        #expect(record.source == .charging && record.target == .paid && record.sequenceNumber == 2)
+        #expect(await payments.machine(id: "p")?.data.charges == 1)
+        let problems = await SummaryAudit.disagreements(in: store.kept)
+        #expect(problems.isEmpty, "\(problems)")
+        await payments.shutdown()
+    }
+}
+
+/// An `InMemoryStore` that can refuse writes while it reads, as a full disk does: every entry
+/// of a completed event, and also intents unless told otherwise.
+final class CompletionRefusingStore: MachineStore {
+    let kept = InMemoryStore()
+    private let refusing = Locked<(completions: Bool, intents: Bool)>((false, false))
+
+    var codec: any DurableCodec { kept.codec }
+
+    func refuse(intents: Bool) { refusing.withLock { $0 = (true, intents) } }
+
+    func accept() { refusing.withLock { $0 = (false, false) } }
+
+    func append(_ write: JournalWrite, completion: @escaping @Sendable (StoreError?) -> Void) {
+        // Only a completed entry carries a summary.
+        let (completions, intents) = refusing.withLock { $0 }
+        if write.summary == nil ? intents : completions {
+            Task { completion(StoreError("the disk is full")) }
+        } else {
+            kept.append(write, completion: completion)
+        }
+    }
+
+    func latestEntries(of machine: String, count: Int) async throws(StoreError) -> [JournalEntry] {
+        try await kept.latestEntries(of: machine, count: count)
+    }
+
+    func entries(of machine: String) async throws(StoreError) -> [JournalEntry] {
+        try await kept.entries(of: machine)
+    }
+
+    func machineIDs() async throws(StoreError) -> [String] {
+        try await kept.machineIDs()
+    }
 }

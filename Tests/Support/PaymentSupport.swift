@@ -127,6 +127,10 @@ package final class StoreWatch: Instrument {
     package func machineRestarted<ID: Hashable & Sendable>(_ id: ID, after error: any Error) {
         continuation.yield("restarted \(id)")
     }
+
+    package func machineParked<ID: Hashable & Sendable>(_ id: ID, afterRestores restores: Int) {
+        continuation.yield("parked \(id) after \(restores)")
+    }
 }
 
 extension AsyncStream<String>.Iterator {

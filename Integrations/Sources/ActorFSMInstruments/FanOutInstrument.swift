@@ -51,6 +51,11 @@ public final class FanOutInstrument: Instrument {
     }
 
     /// Passes the hook to each instrument, in order.
+    public func machineParked<ID: Hashable & Sendable>(_ id: ID, afterRestores restores: Int) {
+        for instrument in instruments { instrument.machineParked(id, afterRestores: restores) }
+    }
+
+    /// Passes the hook to each instrument, in order.
     public func eventAccepted<ID: Hashable & Sendable>(by id: ID, origin: EventOrigin, queueDepth: Int) {
         for instrument in instruments { instrument.eventAccepted(by: id, origin: origin, queueDepth: queueDepth) }
     }

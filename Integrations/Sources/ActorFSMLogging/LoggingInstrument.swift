@@ -73,6 +73,13 @@ public final class LoggingInstrument: Instrument {
     }
 
     /// Logs the happening.
+    public func machineParked<ID: Hashable & Sendable>(_ id: ID, afterRestores restores: Int) {
+        logger.log(level: levels.problems, "machine parked: its store reads but refuses its writes", metadata: [
+            "fsm.machine": "\(id)", "fsm.restores": "\(restores)",
+        ])
+    }
+
+    /// Logs the happening.
     public func eventAccepted<ID: Hashable & Sendable>(by id: ID, origin: EventOrigin, queueDepth: Int) {
         logger.log(level: levels.details, "event accepted", metadata: [
             "fsm.machine": "\(id)", "fsm.origin": "\(origin)", "fsm.queue_depth": "\(queueDepth)",

@@ -41,6 +41,11 @@ public protocol Instrument: AnyObject, Sendable {
     /// machine's writes and works again.
     func machineRestoredFromStore<ID: Hashable & Sendable>(_ id: ID)
 
+    /// A durable supervisor parked machine `id`: its store read but refused its writes after
+    /// `restores` restores in a row (each ran its interrupted action again). It waits for the
+    /// next write the store accepts, or an explicit resumption.
+    func machineParked<ID: Hashable & Sendable>(_ id: ID, afterRestores restores: Int)
+
     /// A machine accepted an event. `queueDepth` is how many events wait in its inbox, this one
     /// included; 0 when `send` found the machine idle and runs the event at once.
     func eventAccepted<ID: Hashable & Sendable>(by id: ID, origin: EventOrigin, queueDepth: Int)
@@ -118,6 +123,8 @@ extension Instrument {
     public func storeUnavailable<ID: Hashable & Sendable>(for id: ID, error: any Error, retryingIn delay: Duration?) {}
     /// Does nothing.
     public func machineRestoredFromStore<ID: Hashable & Sendable>(_ id: ID) {}
+    /// Does nothing.
+    public func machineParked<ID: Hashable & Sendable>(_ id: ID, afterRestores restores: Int) {}
     /// Does nothing.
     public func eventAccepted<ID: Hashable & Sendable>(by id: ID, origin: EventOrigin, queueDepth: Int) {}
     /// Does nothing.
