@@ -1,0 +1,84 @@
+import ActorFSM
+import ActorFSMDurability
+import ActorFSMPostgres
+import ActorFSMTesting
+import Testing
+import TestSupport
+
+/// Whether a process has stopped sending load.
+private final class LoadSwitch: Sendable {
+    private let isOn = Locked(true)
+    var on: Bool { isOn.withLock { $0 } }
+    func turnOff() { isOn.withLock { $0 = false } }
+}
+
+@Suite(needsPostgres, .timeLimit(.minutes(2))) struct PostgresLivenessTests {
+    /// Two processes share the database and send to each other's machines and their own; the
+    /// server is killed under that load and comes back after longer than the leases. Then every
+    /// machine of every process takes sends again, from either process, whatever the failure
+    /// policy, including machines whose last write was fenced by a takeover.
+    @Test(arguments: [FailurePolicy<Door.State>.resume, .stop])
+    func everyMachineTakesSendsAgainAfterTheDatabaseRestarts(policy: FailurePolicy<Door.State>) async throws {
+        try await withPostgres { server in try await restartUnderLoad(on: server, policy: policy) }
+    }
+
+    /// The body of the test above.
+    private func restartUnderLoad(on server: TemporaryPostgres, policy: FailurePolicy<Door.State>) async throws {
+        let configuration = SupervisorConfiguration<Door.State>(machine: MachineConfiguration(failurePolicy: policy))
+        let stores = try ["a", "b"].map { try PostgresStore(url: server.url, node: $0, leaseDuration: .milliseconds(500)) }
+        let supervisors = try stores.map {
+            try Supervisor(schema: try doorSchema(), durability: doorDurability($0), configuration: configuration)
+        }
+        let ids = ["a", "b"].flatMap { prefix in (0..<15).map { "\(prefix)\($0)" } }
+        for (index, id) in ids.enumerated() {
+            try await supervisors[index < 15 ? 0 : 1].activate(id: id, data: Door.Data())
+        }
+        // Each process sends to every machine, its own and the other's, until switched off.
+        let load = LoadSwitch()
+        let senders = supervisors.map { supervisor in
+            Task {
+                var round = 0
+                while load.on {
+                    round += 1
+                    for id in ids where load.on {
+                        _ = try? await supervisor.send(to: id, round.isMultiple(of: 2) ? .open : .close)
+                    }
+                }
+            }
+        }
+        try await serverWork { try server.kill() }
+        // The outage lasts 3 s, six leases: the processes' lives run out meanwhile, and each
+        // takes over machines of the other once the server is back. (Not a wait for an event:
+        // the length of the fault.)
+        try await Task.sleep(for: .seconds(3))
+        try await serverWork { try server.restart() }
+        load.turnOff()
+        for sender in senders { await sender.value }
+
+        // A client retries until a machine answers; every machine answers both processes.
+        for supervisor in supervisors {
+            for id in ids {
+                let record = await Self.firstAnswer(from: supervisor, to: id)
+                #expect(record?.machineID == id, "machine \(id) takes no send: \(String(describing: record))")
+            }
+        }
+        // The outage made the processes claim machines again, or take them over.
+        #expect(try await stores[0].integer("SELECT count(*) FROM actorfsm_leases WHERE epoch > 1") > 0)
+        let problems = await SummaryAudit.disagreements(in: stores[0])
+        #expect(problems.isEmpty, "\(problems)")
+        for supervisor in supervisors { await supervisor.shutdown() }
+        for store in stores { store.close() }
+    }
+
+    /// The record of the first send to `id` that `supervisor` has answered, trying again every
+    /// 100 ms for at most 30 s, as a client would; `nil` if none was.
+    static func firstAnswer(from supervisor: Supervisor<Door>, to id: String) async -> TransitionRecord<Door>? {
+        let clock = ContinuousClock()
+        let deadline = clock.now + .seconds(30)
+        while clock.now < deadline {
+            if let record = try? await supervisor.send(to: id, .kick) { return record }
+            try? await clock.sleep(for: .milliseconds(100))
+        }
+        return nil
+    }
+}
