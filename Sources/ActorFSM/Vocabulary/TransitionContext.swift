@@ -58,8 +58,10 @@ public struct TransitionContext<Definition: MachineDefinition>: Sendable {
     }
 
     /// What the actions of `turn`'s transition to `target` are told, on the machine `id` whose
-    /// follow-ups go to `runtime` and whose data is in `cell`.
-    @usableFromInline
+    /// follow-ups go to `runtime` and whose data is in `cell`. Inlinable, so that it is
+    /// specialized for the machine's types: called generically, it looks up the generic
+    /// metadata of its parts for every event.
+    @inlinable
     init(
         _ turn: borrowing EventTurn<Definition>, target: State, id: ID, runtime: (any ActionRuntime)?,
         cell: DataCell<Definition.Data>
