@@ -431,7 +431,7 @@ extension DurableChildTests {
 
 /// A store as one process of several sees it: the machines in `refusing` are held by another
 /// process, so claiming them gets nothing.
-final class ClaimRefusingStore: MachineStore {
+final class ClaimRefusingStore: WrappingStore {
     let base: InMemoryStore
     let refused: Set<String>
 
@@ -440,23 +440,7 @@ final class ClaimRefusingStore: MachineStore {
         self.refused = refused
     }
 
-    var codec: any DurableCodec { base.codec }
-
-    func append(_ write: JournalWrite, completion: @escaping @Sendable (StoreError?) -> Void) {
-        base.append(write, completion: completion)
-    }
-
-    func latestEntries(of machine: String, count: Int) async throws(StoreError) -> [JournalEntry] {
-        try await base.latestEntries(of: machine, count: count)
-    }
-
-    func entries(of machine: String) async throws(StoreError) -> [JournalEntry] {
-        try await base.entries(of: machine)
-    }
-
-    func machineIDs() async throws(StoreError) -> [String] {
-        try await base.machineIDs()
-    }
+    var inner: any MachineStore { base }
 
     func claim(_ machines: [String]) async throws(StoreError) -> [String] {
         machines.filter { !refused.contains($0) }

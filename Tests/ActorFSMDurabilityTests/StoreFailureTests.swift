@@ -7,11 +7,11 @@ import TestSupport
 
 /// An in-memory store whose next write can be made to fail, as a full disk or a lost database
 /// connection fails one.
-final class FailingStore: MachineStore {
-    let inner = InMemoryStore()
+final class FailingStore: WrappingStore {
+    let kept = InMemoryStore()
     private let failing = Mutex(false)
 
-    var codec: any DurableCodec { inner.codec }
+    var inner: any MachineStore { kept }
 
     /// Fails the next write handed to the store.
     func failNextWrite() { failing.withLock { $0 = true } }
@@ -21,21 +21,9 @@ final class FailingStore: MachineStore {
             defer { failing = false }
             return failing
         }
-        guard fails else { return inner.append(write, completion: completion) }
+        guard fails else { return kept.append(write, completion: completion) }
         // Never from within `append`, as the protocol promises.
         Task { completion(StoreError("the disk is full")) }
-    }
-
-    func latestEntries(of machine: String, count: Int) async throws(StoreError) -> [JournalEntry] {
-        try await inner.latestEntries(of: machine, count: count)
-    }
-
-    func entries(of machine: String) async throws(StoreError) -> [JournalEntry] {
-        try await inner.entries(of: machine)
-    }
-
-    func machineIDs() async throws(StoreError) -> [String] {
-        try await inner.machineIDs()
     }
 }
 

@@ -139,11 +139,11 @@ import TestSupport
 
 /// An `InMemoryStore` that can refuse writes while it reads, as a full disk does: every entry
 /// of a completed event, and also intents unless told otherwise.
-final class CompletionRefusingStore: MachineStore {
+final class CompletionRefusingStore: WrappingStore {
     let kept = InMemoryStore()
     private let refusing = Locked<(completions: Bool, intents: Bool)>((false, false))
 
-    var codec: any DurableCodec { kept.codec }
+    var inner: any MachineStore { kept }
 
     func refuse(intents: Bool) { refusing.withLock { $0 = (true, intents) } }
 
@@ -157,17 +157,5 @@ final class CompletionRefusingStore: MachineStore {
         } else {
             kept.append(write, completion: completion)
         }
-    }
-
-    func latestEntries(of machine: String, count: Int) async throws(StoreError) -> [JournalEntry] {
-        try await kept.latestEntries(of: machine, count: count)
-    }
-
-    func entries(of machine: String) async throws(StoreError) -> [JournalEntry] {
-        try await kept.entries(of: machine)
-    }
-
-    func machineIDs() async throws(StoreError) -> [String] {
-        try await kept.machineIDs()
     }
 }
