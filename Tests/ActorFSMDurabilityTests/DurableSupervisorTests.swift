@@ -213,14 +213,19 @@ struct Jam: Error {}
         await doors.shutdown()
     }
 
+    /// A door whose opening waits at `gate`, heedless of cancellation.
+    static func doorOpening(at gate: Gate) throws -> Schema<Door> {
+        try Schema<Door>(initial: .closed, final: []) {
+            define(.closed) { when(.open) | then(.open) | { (_: TransitionContext<Door>) async in await gate.wait() } }
+            define(.open) { when(.close) | then(.closed) }
+        }
+    }
+
     /// A send that waits for a stopping machine to end, so that its successor takes the event,
     /// gives up at once when its task is cancelled, though the machine's action runs on.
     @Test func aCancelledSendToAStoppingMachineReturnsAtOnce() async throws {
         let gate = Gate()
-        let schema = try Schema<Door>(initial: .closed, final: []) {
-            define(.closed) { when(.open) | then(.open) | { (_: TransitionContext<Door>) async in await gate.wait() } }
-            define(.open) { when(.close) | then(.closed) }
-        }
+        let schema = try Self.doorOpening(at: gate)
         let doors = try Supervisor(schema: schema, durability: doorDurability(InMemoryStore()))
         let door = try await doors.activate(id: "a", data: Door.Data())
         let opening = Task { try await doors.send(to: "a", .open) }
@@ -245,10 +250,7 @@ struct Jam: Error {}
     /// record is written and its end reported before the report stream finishes.
     @Test func shutdownWaitsForAMachineThatWasStoppingAlready() async throws {
         let gate = Gate()
-        let schema = try Schema<Door>(initial: .closed, final: []) {
-            define(.closed) { when(.open) | then(.open) | { (_: TransitionContext<Door>) async in await gate.wait() } }
-            define(.open) { when(.close) | then(.closed) }
-        }
+        let schema = try Self.doorOpening(at: gate)
         let store = InMemoryStore()
         let doors = try Supervisor(schema: schema, durability: doorDurability(store))
         let reports = doors.reports()

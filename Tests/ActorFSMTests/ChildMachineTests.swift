@@ -54,15 +54,20 @@ struct GatewayDown: Error {}
         }
     }
 
+    /// The task of an order's `paying` state: one payment child from `payments`, whose end
+    /// comes back as `paid`, `declined` or `paymentFailed`.
+    static func paying(in payments: Supervisor<PaymentChild>) -> StateTask<ParentOrder> {
+        .child(in: payments, id: { "pay-\($0.id)" }, data: { PaymentChild.Data(amount: $0.data.amount) },
+               cancelling: .void,
+               done: { state, data in state == .captured ? .paid(data.captures) : .declined },
+               failed: { _ in .paymentFailed })
+    }
+
     /// An order schema whose `paying` state runs one payment child from `payments`.
     static func orderSchema(_ payments: Supervisor<PaymentChild>) throws -> Schema<ParentOrder> {
         try Schema<ParentOrder>(initial: .placed, final: [.paid, .cancelled, .failed]) {
             define(.placed) { when(.pay) | then(.paying) }
-            define(.paying, running: .child(
-                in: payments, id: { "pay-\($0.id)" }, data: { PaymentChild.Data(amount: $0.data.amount) },
-                cancelling: .void,
-                done: { state, data in state == .captured ? .paid(data.captures) : .declined },
-                failed: { _ in .paymentFailed })) {
+            define(.paying, running: paying(in: payments)) {
                 when(.paid) | then(.paid) | { context in
                     if case .paid(let captures) = context.event { context.data.captured = captures }
                 }

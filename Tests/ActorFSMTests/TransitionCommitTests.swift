@@ -169,11 +169,7 @@ extension TransitionCommitTests {
         let payments = Supervisor(schema: try ChildMachineTests.paymentSchema())
         let schema = try Schema<ParentOrder>(initial: .placed, final: [.paid, .failed]) {
             define(.placed) { when(.pay) | then(.paying) }
-            define(.paying, running: .child(
-                in: payments, id: { "pay-\($0.id)" }, data: { PaymentChild.Data(amount: $0.data.amount) },
-                cancelling: .void,
-                done: { state, data in state == .captured ? .paid(data.captures) : .declined },
-                failed: { _ in .paymentFailed })) {
+            define(.paying, running: ChildMachineTests.paying(in: payments)) {
                 when(.paid) | then(.paid) | { (context: TransitionContext<ParentOrder>) async in
                     if case .paid(let captures) = context.event { context.data.captured = captures }
                     await gate.wait()
