@@ -241,34 +241,6 @@ package final class MachineJournal<Definition: MachineDefinition>: MachineJourna
     /// The index of the newest write.
     package var newestWrite: UInt64 { state.withLock { $0.appendedWrites } }
 
-    package func waitForWrite(_ index: UInt64) async -> (any Error)? { await waitForCommit(index) }
-
-    package func waitForRoom(window: Int) async -> (any Error)? { await waitForCommitRoom(window: window) }
-
-    /// Waits until write number `index` is durable.
-    ///
-    /// - Returns: the store's error if it failed to write it (or an earlier write).
-    func waitForCommit(_ index: UInt64) async -> StoreError? {
-        await withCheckedContinuation { continuation in
-            let answer = state.withLock { state -> StoreError?? in
-                if let failure = state.failure { return .some(failure) }
-                if state.committedWrites >= index { return .some(nil) }
-                state.waiters.append((index, continuation))
-                return nil
-            }
-            if let answer { continuation.resume(returning: answer) }
-        }
-    }
-
-    /// Waits until at most `window` writes wait for the store.
-    func waitForCommitRoom(window: Int) async -> StoreError? {
-        let index = state.withLock { state -> UInt64? in
-            state.appendedWrites - state.committedWrites > UInt64(window) ? state.appendedWrites - UInt64(window) : nil
-        }
-        guard let index else { return nil }
-        return await waitForCommit(index)
-    }
-
     /// When the machine last wrote an entry (or was made), in nanoseconds since 1970: what
     /// passivation judges idleness by.
     var lastActivity: Int64 { state.withLock { $0.lastActivity } }
