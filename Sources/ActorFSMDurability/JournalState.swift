@@ -13,8 +13,9 @@ struct JournalState<Definition: MachineDefinition>: Sendable {
     var reenteredInTransition = false
     var appendedWrites: UInt64 = 0
     var committedWrites: UInt64 = 0
-    /// The index of the newest write of a completed entry (one that carries a summary): progress,
-    /// unlike an intent.
+    /// The indices of the oldest write of a completed entry (one that carries a summary: progress,
+    /// unlike an intent) not known to be committed, 0 if none, and of the newest one.
+    var uncommittedCompletedWrite: UInt64 = 0
     var lastCompletedWrite: UInt64 = 0
     /// Whether a write of a completed entry has committed: the machine made progress in the store.
     var hasCommittedCompletion = false

@@ -171,7 +171,10 @@ package final class MachineJournal<Definition: MachineDefinition>: MachineJourna
         state.appendedWrites += 1
         state.lastActivity = now()
         let index = state.appendedWrites
-        if write.summary != nil { state.lastCompletedWrite = index }
+        if write.summary != nil {
+            if state.uncommittedCompletedWrite == 0 { state.uncommittedCompletedWrite = index }
+            state.lastCompletedWrite = index
+        }
         durability.store.append(write) { [self] error in committed(index, error: error) }
         return index
     }
@@ -223,8 +226,13 @@ package final class MachineJournal<Definition: MachineDefinition>: MachineJourna
             return
         }
         let (ready, completed) = state.withLock { state -> ([CheckedContinuation<StoreError?, Never>], Bool) in
-            let completed = state.lastCompletedWrite > state.committedWrites && state.lastCompletedWrite <= index
-            if completed { state.hasCommittedCompletion = true }
+            // Writes commit in order: one completed entry at `index` or before is committed now. A
+            // later one still in flight is the next to look for (those in between need not be).
+            let completed = state.uncommittedCompletedWrite != 0 && state.uncommittedCompletedWrite <= index
+            if completed {
+                state.hasCommittedCompletion = true
+                state.uncommittedCompletedWrite = state.lastCompletedWrite > index ? state.lastCompletedWrite : 0
+            }
             state.committedWrites = max(state.committedWrites, index)
             var ready: [CheckedContinuation<StoreError?, Never>] = []
             state.waiters.removeAll { waiter in

@@ -2,9 +2,11 @@ import Synchronization
 
 /// Tells a durable supervisor of the first completed entry its store accepts once it has armed
 /// the watch: the sign that a store that refused writes (a full disk) takes them again, so that
-/// the machines it parked can be restored. An intent accepted is no such sign: a restore writes
-/// one before the write that failed. Every journal of the supervisor reads the flag after each
-/// completed entry written; it is armed only while machines are parked.
+/// the counts of restores in a row start over and the machines it parked are restored. An
+/// intent accepted is no such sign: a restore writes one before the write that failed. Every
+/// journal of the supervisor reads the flag after each completed entry written; the supervisor
+/// arms it when it restores a machine after a failed write or parks one, and it disarms itself
+/// when it fires.
 final class StoreWriteWatch: Sendable {
     private let isArmed = Atomic<Bool>(false)
     private let action = Mutex<(@Sendable () -> Void)?>(nil)

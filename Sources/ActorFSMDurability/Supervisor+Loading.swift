@@ -20,6 +20,7 @@ extension Supervisor {
                 // would run its interrupted action again.
                 if tracking({ $0.parked.contains(id) }) { return machine }
                 if await storeRefuses(id, coding: durable) != nil { return machine }
+                if !admitsRestoreAfterFailure(id) { return machine }
                 await machine.stop()
             }
             // From its own action it cannot end before the action does: it refuses the event.
@@ -27,12 +28,14 @@ extension Supervisor {
             // Stopping after a failure, until it has ended its supervisor has not restarted it,
             // and restoring a copy now would run two. A sender that gives up meanwhile (its task
             // cancelled) is answered at once; the machine ends on its own.
-            await machine.finishAndAwaitEnd()
+            await machine.finishAndAwaitEnd(cancellable: true)
             if Task.isCancelled { throw MachineError(.cancelled, machineID: id) }
             let successor = registry.withLock { $0.core.remove(machine, from: id) }
             if let successor { return successor }
         }
         guard durable != nil else { return nil }
+        // Not in memory, a machine parked before it was stopped comes back on this send.
+        forgetParking(of: id)
         do {
             return try await restore(id: id, data: nil, skippingFinal: false)
         } catch let error as MachineError<Definition> {

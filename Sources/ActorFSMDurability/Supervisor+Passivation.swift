@@ -29,7 +29,9 @@ extension Supervisor {
         }
         // Also a machine already stopping (after a failure): its supervisor decides on it first.
         tracking { _ = $0.passivating.insert(ObjectIdentifier(machine)) }
-        await machine.finishAndAwaitEnd()
+        // Not cancellable: the machine must have ended before it leaves the registry, or the
+        // next send would restore a second copy while this one still writes.
+        await machine.finishAndAwaitEnd(cancellable: false)
         tracking { _ = $0.passivating.remove(ObjectIdentifier(machine)) }
         var newest: UInt64?
         if let journal = machine.durableJournal {
@@ -64,10 +66,11 @@ extension Supervisor {
         let now = durable.durability.wallClock.nanosecondsSince1970()
         let threshold = StoredOrigin.nanoseconds(idle)
         // A machine whose asynchronous actions run (waiting to retry one, say) is not idle: a
-        // passivation would wait for them. Nor is one whose state's tasks or children run.
+        // passivation would wait for them. Nor is one whose state's tasks or children run. One
+        // whose write failed waits for its restore (or is parked), not for a passivation.
         let active = registry.withLock { registry in
             registry.machines.compactMap { id, machine in
-                machine.durableJournal.flatMap { $0.isAtWork ? nil : (id, $0.lastActivity) }
+                machine.durableJournal.flatMap { $0.isAtWork || $0.isClosed ? nil : (id, $0.lastActivity) }
             }
         }.sorted { $0.1 < $1.1 }
         var chosen: [ID] = []

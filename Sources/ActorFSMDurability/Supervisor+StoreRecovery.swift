@@ -36,49 +36,9 @@ extension Supervisor {
     }
 
     /// Starts the task that restores the machines awaiting the store, unless it runs.
-    private func startStoreRecovery(_ tracking: inout DurableSupervision<Definition>.Tracking) {
+    func startStoreRecovery(_ tracking: inout DurableSupervision<Definition>.Tracking) {
         guard tracking.storeRecovery == nil else { return }
         tracking.storeRecovery = Task.detached { [weak self] in await self?.recoverFromStore() }
-    }
-
-    /// The machines parked after their writes kept failing while the store read: each waits,
-    /// with no action run, for the next write the store accepts or ``resumeParkedMachines()``.
-    public var parkedMachines: [ID] {
-        guard durable != nil else { return [] }
-        return tracking { Array($0.parked) }
-    }
-
-    /// Restores the parked machines now (each processes its interrupted event again), without
-    /// waiting for the store to accept a write: after the store was mended, say, while no
-    /// other machine writes. Each gets ``Durability/restoresBeforeParking`` restores again.
-    public func resumeParkedMachines() {
-        guard durable != nil else { return }
-        registry.withLock { registry in
-            guard !registry.isShutDown else { return }
-            tracking { tracking in
-                guard !tracking.parked.isEmpty else { return }
-                for id in tracking.parked { tracking.restoresInARow[id] = nil }
-                tracking.awaitingStore.formUnion(tracking.parked)
-                tracking.parked = []
-                startStoreRecovery(&tracking)
-            }
-        }
-    }
-
-    /// Parks machine `id` if it was restored ``Durability/restoresBeforeParking`` times in a
-    /// row: the next successful write, of any machine, resumes it.
-    ///
-    /// - Returns: whether it is parked.
-    private func parkIfRestoredTooOften(_ id: ID, limit: Int) -> Bool {
-        let parked = tracking { tracking -> Bool in
-            guard tracking.restoresInARow[id, default: 0] >= limit else { return false }
-            tracking.parked.insert(id)
-            return true
-        }
-        guard parked else { return false }
-        durableSupervision?.writeWatch.arm { [weak self] in self?.resumeParkedMachines() }
-        settings.instrument?.machineParked(id, afterRestores: limit)
-        return true
     }
 
     /// Restores, in turn, every machine whose store failed, waiting longer after each pass that
@@ -104,12 +64,8 @@ extension Supervisor {
                 // Out of the set before the restore: a write of the restored machine that fails
                 // puts it back.
                 tracking { _ = $0.awaitingStore.remove(id) }
-                if let durable, parkIfRestoredTooOften(id, limit: durable.durability.restoresBeforeParking) { continue }
                 do {
-                    if try await restoreAfterStoreFailure(id: id) {
-                        tracking { $0.restoresInARow[id, default: 0] += 1 }
-                        settings.instrument?.machineRestoredFromStore(id)
-                    }
+                    if try await restoreAfterStoreFailure(id: id) { settings.instrument?.machineRestoredFromStore(id) }
                 } catch let error where Self.isLastWord(error) {
                     // Another process holds the machine now, or its entries cannot be read:
                     // trying again changes nothing.
@@ -131,8 +87,8 @@ extension Supervisor {
     /// Replaces machine `id`, if its journal has failed, with what the store holds, once the
     /// store answers: until then the machine goes on in memory.
     ///
-    /// - Returns: whether it restored the machine (not if a send restored it first, or the
-    ///   store holds it in a final state).
+    /// - Returns: whether it restored the machine (not if a send restored it first, the store
+    ///   holds it in a final state, or it is parked; see ``admitsRestoreAfterFailure(_:)``).
     private func restoreAfterStoreFailure(id: ID) async throws -> Bool {
         guard let durable else { return false }
         if let stale = machine(id: id) {
@@ -140,10 +96,11 @@ extension Supervisor {
             if let failure = await storeRefuses(id, coding: durable) {
                 throw DurabilityError(.storeFailed, machine: durable.key(id), detail: failure.message)
             }
+            guard admitsRestoreAfterFailure(id) else { return false }
             await stale.stop()
-            await stale.awaitEnd()
-            // The supervisor is shutting down: the machine ends with it, not restored.
-            if Task.isCancelled { return false }
+            await stale.awaitEnd(cancellable: false)
+            // The supervisor shut down meanwhile: the machine ended with it, and stays so.
+            if isShutDown { return false }
             registry.withLock { _ = $0.core.remove(stale, from: id) }
         }
         return try await restore(id: id, data: nil, skippingFinal: true) != nil

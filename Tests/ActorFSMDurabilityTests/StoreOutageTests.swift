@@ -112,6 +112,9 @@ import TestSupport
         let runs = intentsWritten ? 3 : 1
         #expect(await gateway.keys == Array(repeating: "p#1", count: runs))
         #expect(payments.parkedMachines == ["p"])
+        // Parked, it stays in memory: passivation leaves it alone.
+        #expect(await payments.passivateIdle(longerThan: .zero) == 0)
+        #expect(payments.parkedMachines == ["p"])
         // Parked, a send runs nothing: it hears that the machine is not durable.
         await #expect { try await payments.send(to: "p", .confirm) } throws: {
             ($0 as? MachineError<Charge>)?.kind == .notDurable

@@ -55,10 +55,11 @@ extension Machine {
     }
 
     /// Finishes, and returns once the machine has ended, also if it was stopping already
-    /// (`shutdown()` returns at once then), or once the calling task is cancelled.
-    package func finishAndAwaitEnd() async {
+    /// (`shutdown()` returns at once then); if `cancellable`, also once the calling task is
+    /// cancelled (see ``awaitEnd(cancellable:)``).
+    package func finishAndAwaitEnd(cancellable: Bool) async {
         beginFinishing()
-        await awaitEnd()
+        await awaitEnd(cancellable: cancellable)
     }
 
     /// Stops now. Senders awaiting queued events are answered with ``MachineError`` `.stopped`

@@ -69,7 +69,7 @@ public final actor Machine<Definition: MachineDefinition> {
     @exclusivity(unchecked) @usableFromInline var committedData: Definition.Data
     /// The source state of the asynchronous transition in progress, which ``state`` shows until
     /// the transition completes; `nil` otherwise.
-    @usableFromInline var stateShownDuringActions: State?
+    @exclusivity(unchecked) @usableFromInline var stateShownDuringActions: State?
     /// The data as the actions of the transition in progress see it; see ``dataCell()``.
     @exclusivity(unchecked) @usableFromInline var cell: DataCell<Definition.Data>?
     /// The current state's timeouts and tasks, for schemas that have any.

@@ -118,7 +118,7 @@ extension Machine {
         let timers = self.timers ?? StateTimers()
         self.timers = timers
         let epoch = start.epoch
-        let context = StateTaskContext<Definition>(state: state, id: id, data: committedData)
+        let context = StateTaskContext<Definition>(state: currentState, id: id, data: committedData)
         for (slot, task) in schema.storage.timers.stateTasks[Int(start.stateID)].enumerated() {
             if let child = task.child {
                 // A durable machine restored in the state does not take an end it has processed.
