@@ -118,6 +118,8 @@ final class PostgresJournal {
     /// processes (this one, for a machine no live process holds); each reply, if its event
     /// wants one, comes to its channel with its token.
     func forward(_ events: [(event: ForwardedEvent, replyTo: String, token: Int64)]) throws(StoreError) {
+        // Replies come to the channel of the node's name, which another process has now.
+        if let displaced { throw displaced }
         try connection.query(PostgresSchema.forward, [
             .texts(events.map(\.event.machine)), .byteArrays(events.map(\.event.payload)),
             .texts(events.map(\.replyTo)), .integers(events.map(\.token)), .text(channel),
@@ -148,6 +150,8 @@ final class PostgresJournal {
     /// The oldest `limit` forwarded events for machines this process holds or nobody holds, but
     /// those in `skipping`.
     func inbox(skipping: [Int64], limit: Int) throws(StoreError) -> [InboxRow] {
+        // The events queued under the node's name are the live process's now.
+        guard displaced == nil else { return [] }
         let rows = try connection.query(PostgresSchema.inbox, [.text(node), .integers(skipping), .integer(Int64(limit))])
         return (0..<rows.count).map { row in
             InboxRow(event: ForwardedEvent(machine: rows.text(row, 1), payload: rows.bytes(row, 2),
@@ -161,6 +165,8 @@ final class PostgresJournal {
     /// sender, in one statement. A notification carries the reply if it fits; the sender takes
     /// a longer one from the table.
     func finish(_ delivered: [(row: InboxRow, reply: [UInt8])]) throws(StoreError) {
+        // Left in the table, the events go to the live process that has the node's name.
+        if let displaced { throw displaced }
         var notifications: [String] = []
         var replies: [String] = []
         for (row, reply) in delivered {

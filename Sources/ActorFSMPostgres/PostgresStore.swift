@@ -94,7 +94,8 @@ public final class PostgresStore: ForwardingStore, RoutingStore {
     ///   - node: this process's name among the processes sharing the database (the default:
     ///     the host name, the process id and a random number). A store opened under the name of
     ///     a live process is refused; a process that finds its name taken when it renews its
-    ///     life (after a pause longer than the lease) writes and claims nothing more.
+    ///     life (after a pause longer than the lease) writes, claims, forwards and delivers
+    ///     nothing more.
     ///   - leaseDuration: how long a silent node keeps its machines before others take them over.
     ///   - replyTimeout: how long a send to a machine another process holds waits for its record
     ///     (checked at each renewal, so give it more than a second).

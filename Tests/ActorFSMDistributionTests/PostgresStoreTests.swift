@@ -233,6 +233,10 @@ import TestSupport
         await #expect(throws: (any Error).self) {
             _ = try await Machine(schema: try doorSchema(), id: "d", data: Door.Data(), durability: doorDurability(paused))
         }
+        // Nor does a supervisor on it reach the machine, by claim or by forwarding.
+        let stalePeers = try Supervisor(schema: try doorSchema(), durability: doorDurability(paused))
+        await #expect(throws: MachineError<Door>.self) { try await stalePeers.send(to: "d", .close) }
+        await stalePeers.shutdown()
         try await door.send(.open)
         let history = try await doorDurability(successor).history(of: "d", schema: try doorSchema())
         #expect(history.map(\.event) == [nil, .open, .close, .open])
