@@ -16,7 +16,8 @@ private final class LoadSwitch: Sendable {
     /// Two processes share the database and send to each other's machines and their own; the
     /// server is killed under that load and comes back after longer than the leases. Then every
     /// machine of every process takes sends again, from either process, whatever the failure
-    /// policy, including machines whose last write was fenced by a takeover.
+    /// policy. (Whether a write fails, or waits for the server inside the store's connect, and
+    /// whether a takeover fences one, depends on timing; the test asks for liveness either way.)
     @Test(arguments: [FailurePolicy<Door.State>.resume, .stop])
     func everyMachineTakesSendsAgainAfterTheDatabaseRestarts(policy: FailurePolicy<Door.State>) async throws {
         try await withPostgres { server in try await restartUnderLoad(on: server, policy: policy) }
@@ -62,8 +63,6 @@ private final class LoadSwitch: Sendable {
                 #expect(record?.machineID == id, "machine \(id) takes no send: \(String(describing: record))")
             }
         }
-        // The outage made the processes claim machines again, or take them over.
-        #expect(try await stores[0].integer("SELECT count(*) FROM actorfsm_leases WHERE epoch > 1") > 0)
         let problems = await SummaryAudit.disagreements(in: stores[0])
         #expect(problems.isEmpty, "\(problems)")
         for supervisor in supervisors { await supervisor.shutdown() }
