@@ -243,26 +243,10 @@ public final class PostgresStore: ForwardingStore, RoutingStore {
         try await thread.run(closed: StoreError("the store at \(target) is closed"), body)
     }
 
-    /// Runs `sql` on the store's thread (tests use it to play a process whose time ran out).
-    package func execute(_ sql: String) async throws(StoreError) {
-        try await run { journal throws(StoreError) in try journal.connection.execute(sql) }
-    }
-
-    /// The integer the query `sql` returns (tests count rows with it).
-    package func integer(_ sql: String) async throws(StoreError) -> Int64 {
-        try await run { journal throws(StoreError) in try journal.connection.query(sql).integer(0, 0) }
-    }
-
     /// Stops renewing this node's life and delivering forwarded events, as a paused process does.
     package func pause() {
         renewing.withLock { $0 = false }
         forwarding.withLock { $0 }?.pause()
-    }
-
-    /// Renews this node's life now, as the store's next tick would, also after ``pause()``: a
-    /// paused process that wakes up.
-    package func renewNow() async throws(StoreError) {
-        try await run { journal throws(StoreError) in try journal.renew() }
     }
 
     /// The host name, the process id and a random number.

@@ -1,0 +1,22 @@
+import ActorFSMDurability
+
+// What the package's tests do to a store beside its public API: run SQL on its connection, and
+// play a process that wakes up from a pause.
+
+extension PostgresStore {
+    /// Runs `sql` on the store's thread (tests use it to play a process whose time ran out).
+    package func execute(_ sql: String) async throws(StoreError) {
+        try await run { journal throws(StoreError) in try journal.connection.execute(sql) }
+    }
+
+    /// The integer the query `sql` returns (tests count rows with it).
+    package func integer(_ sql: String) async throws(StoreError) -> Int64 {
+        try await run { journal throws(StoreError) in try journal.connection.query(sql).integer(0, 0) }
+    }
+
+    /// Renews this node's life now, as the store's next tick would, also after ``pause()``: a
+    /// paused process that wakes up.
+    package func renewNow() async throws(StoreError) {
+        try await run { journal throws(StoreError) in try journal.renew() }
+    }
+}
