@@ -23,7 +23,8 @@ import Synchronization
 ///   every machine written.
 /// - **Compaction.** A write that removes the entries below it removes exactly those.
 /// - **Group commit.** Thousands of writes queued at once, across machines, all complete, each
-///   `completion` once, in the order the writes were made, and never from within `append` (on its caller's thread, before it returned).
+///   `completion` once, in the order the writes were made, and never from within `append`
+///   (on its caller's thread, before it returned).
 /// - **Damaged entries.** A durable machine over the store refuses to resume from a damaged
 ///   entry (`DurabilityError.corruptEntry`), and resumes its state and data from intact ones.
 /// - **Reopening**, if `reopen` is given: what was acknowledged is there in a new instance.
