@@ -22,8 +22,8 @@ extension Supervisor {
     /// memory (its senders are told `.notDurable`) until the store answers again; then it is
     /// replaced by what the store holds. Not an action failure: no restart is counted.
     ///
-    /// - Parameter wroteBefore: whether a write of the machine succeeded since it was made or
-    ///   restored: then its restores in a row start over.
+    /// - Parameter wroteBefore: whether a completed entry of the machine was written since it
+    ///   was made or restored (an intent does not count): then its restores in a row start over.
     func storeFailed(id: ID, wroteBefore: Bool) {
         registry.withLock { registry in
             guard !registry.isShutDown else { return }
