@@ -20,32 +20,11 @@ extension DurableSupervision {
 
     package func id(forKey key: String) -> ID? { coding.id(key) }
 
-    package func awaitStoredEnd(
-        of id: ID, after error: MachineError<Definition>, of supervisor: Supervisor<Definition>,
-        while wanted: @escaping @Sendable () -> Bool
+    package func storedEnd(
+        of id: ID, of supervisor: Supervisor<Definition>
     ) async -> (Definition.State, Definition.Data)? {
-        guard Self.isHeldElsewhere(error) else { return nil }
         let key = coding.key(id)
-        let clock = supervisor.configuration.machine.clock
-        var delay = Self.firstEndPoll
-        while wanted() {
-            if let end = await storedEnd(of: key, schema: supervisor.schema) { return end }
-            do { try await clock.sleep(for: delay) } catch { return nil }
-            delay = min(delay * 2, Self.longestEndPoll)
-        }
-        return nil
-    }
-
-    /// How long a parent waits after its first read of the store for the end of a child another
-    /// process holds (made at once) before the next; each later wait is twice as long, up to
-    /// ``longestEndPoll``.
-    static var firstEndPoll: Duration { .milliseconds(5) }
-    /// The longest wait between two reads for a child's end.
-    static var longestEndPoll: Duration { .seconds(1) }
-
-    /// The final state and data the store holds for machine `key`, if its newest completed
-    /// entry has a final state.
-    private func storedEnd(of key: String, schema: Schema<Definition>) async -> (Definition.State, Definition.Data)? {
+        let schema = supervisor.schema
         guard let entries = try? await coding.durability.store.latestEntries(of: key, count: 2),
               let recovery = try? Recovery.decode(entries, key: key, coding: coding, schema: schema, data: coding.emptyData),
               schema.finalStates.contains(recovery.point.state)

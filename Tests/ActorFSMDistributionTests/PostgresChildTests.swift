@@ -30,6 +30,56 @@ enum PostgresOrder: MachineDefinition {
         try await withPostgres(restartWhileChildWorks)
     }
 
+    /// Another process claims the child's lease and dies before it writes the child's first
+    /// entry: no takeover restores a machine with no entries, so the parent, refused while that
+    /// process lives, claims the child itself once it has died, and the order goes on.
+    @Test func aChildWhoseClaimantDiedBeforeWritingItIsStartedByItsParent() async throws {
+        try await withPostgres(childClaimedByADeadProcess)
+    }
+
+    private func childClaimedByADeadProcess(on server: TemporaryPostgres) async throws {
+        let other = try PostgresStore(url: server.url, node: "other", leaseDuration: .seconds(600), namespace: "payments")
+        #expect(try await other.claim(["pay-o-1"]) == ["pay-o-1"])
+        let payments = try Schema<PostgresPayment>(initial: .authorizing, final: [.captured]) {
+            define(.authorizing, running: StateTask { .capture }) { when(.capture) | then(.captured) }
+        }
+        let (refusals, refused) = AsyncStream.makeStream(of: String.self)
+        let paymentStore = try PostgresStore(url: server.url, leaseDuration: .seconds(600), namespace: "payments")
+        let orderStore = try PostgresStore(url: server.url, leaseDuration: .seconds(600), namespace: "orders")
+        let children = try Supervisor(schema: payments, durability: Durability(
+            store: ClaimWatchingStore(inner: paymentStore, refused: refused)))
+        let orderSchema = try Self.orderSchema(paidBy: children)
+        let orders = try Supervisor(schema: orderSchema, durability: Durability(store: orderStore))
+        let reports = orders.reports()
+        try await orders.activate(id: "o-1", data: PostgresOrder.Data())
+        try await orders.send(to: "o-1", .pay)
+        var refusal = refusals.makeAsyncIterator()
+        #expect(await refusal.next() == "pay-o-1")
+        other.close()
+        for await report in reports {
+            if case .transition(let record) = report, record.target == .paid { break }
+        }
+        let history = try await Durability(store: orderStore).history(of: "o-1", schema: orderSchema)
+        #expect(history.compactMap(\.event) == [.pay, .paid])
+        #expect(try await Durability(store: paymentStore).history(of: "pay-o-1", schema: payments).compactMap(\.event) == [.capture])
+        await orders.shutdown()
+        await children.shutdown()
+        orderStore.close()
+        paymentStore.close()
+    }
+
+    /// Orders whose `paying` state runs their payment as a child of `children`.
+    private static func orderSchema(paidBy children: Supervisor<PostgresPayment>) throws -> Schema<PostgresOrder> {
+        try Schema<PostgresOrder>(initial: .placed, final: [.paid, .failed]) {
+            define(.placed) { when(.pay) | then(.paying) }
+            define(.paying, running: .child(in: children, id: { "pay-\($0.id)" }, data: { _ in PostgresPayment.Data() },
+                                            done: { _, _ in .paid }, failed: { _ in .failed })) {
+                when(.paid) | then(.paid)
+                when(.failed) | then(.failed)
+            }
+        }
+    }
+
     private func restartWhileChildWorks(on server: TemporaryPostgres) async throws {
         // The child's first capture waits for `gate`; once restored, it waits for `again`.
         let gate = Gate()
@@ -50,14 +100,7 @@ enum PostgresOrder: MachineDefinition {
         let orderStore = try PostgresStore(url: server.url, leaseDuration: .seconds(600), namespace: "orders")
         let children = try Supervisor(schema: payments, durability: Durability(store: paymentStore),
                                       configuration: SupervisorConfiguration(machine: MachineConfiguration(instrument: watch)))
-        let orderSchema = try Schema<PostgresOrder>(initial: .placed, final: [.paid, .failed]) {
-            define(.placed) { when(.pay) | then(.paying) }
-            define(.paying, running: .child(in: children, id: { "pay-\($0.id)" }, data: { _ in PostgresPayment.Data() },
-                                            done: { _, _ in .paid }, failed: { _ in .failed })) {
-                when(.paid) | then(.paid)
-                when(.failed) | then(.failed)
-            }
-        }
+        let orderSchema = try Self.orderSchema(paidBy: children)
         let orders = try Supervisor(schema: orderSchema, durability: Durability(store: orderStore))
         let reports = orders.reports()
         try await orders.activate(id: "o-1", data: PostgresOrder.Data())
@@ -85,5 +128,22 @@ enum PostgresOrder: MachineDefinition {
         await children.shutdown()
         orderStore.close()
         paymentStore.close()
+    }
+}
+
+/// A store that tells `refused` of each machine whose claim it refused.
+private final class ClaimWatchingStore: WrappingStore {
+    let inner: any MachineStore
+    let refused: AsyncStream<String>.Continuation
+
+    init(inner: any MachineStore, refused: AsyncStream<String>.Continuation) {
+        self.inner = inner
+        self.refused = refused
+    }
+
+    func claim(_ machines: [String]) async throws(StoreError) -> [String] {
+        let claimed = try await inner.claim(machines)
+        for machine in machines where !claimed.contains(machine) { refused.yield(machine) }
+        return claimed
     }
 }

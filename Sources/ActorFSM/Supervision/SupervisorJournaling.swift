@@ -43,14 +43,10 @@ package protocol SupervisorJournaling<Definition>: AnyObject, Sendable {
     /// outage, which passes), rather than that it holds what the schema cannot read.
     func isStoreUnavailable(_ error: MachineError<Definition>) -> Bool
 
-    /// The final state and data of child machine `id` of `supervisor`, which `activate` could
-    /// not bring here with `error`: if another process holds it, read from the store at once
-    /// and then every so often until the store holds a final state, while `wanted()`. `nil` for any other error,
-    /// or once no longer wanted.
-    func awaitStoredEnd(
-        of id: Definition.ID, after error: MachineError<Definition>, of supervisor: Supervisor<Definition>,
-        while wanted: @escaping @Sendable () -> Bool
-    ) async -> (Definition.State, Definition.Data)?
+    /// The final state and data the store holds for machine `id` of `supervisor`, if its
+    /// newest completed entry has a final state: how a parent follows a child that another
+    /// process holds. `nil` if it has none, or the store cannot be read.
+    func storedEnd(of id: Definition.ID, of supervisor: Supervisor<Definition>) async -> (Definition.State, Definition.Data)?
 
     /// Whether `machine` is being passivated, so that its end is reported as `.passivated`.
     /// Asked under the supervisor's lock.

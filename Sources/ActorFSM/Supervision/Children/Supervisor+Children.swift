@@ -31,10 +31,10 @@ extension Supervisor {
         }
     }
 
-    /// Links durable child `id` (running, restored or new) to `watch`. While the store fails, it
-    /// tries again, at intervals that double from 5 ms up to a second on the supervisor's clock;
-    /// a child another process holds is followed through the store; once the supervisor ends,
-    /// the parent is left waiting, to link the child again when it is restored.
+    /// Links durable child `id` (running, restored or new) to `watch`. While the store fails, or
+    /// another process holds the child (whose end is then read from the store), it tries again,
+    /// at intervals that double from 5 ms up to a second on the supervisor's clock; once the
+    /// supervisor ends, the parent is left waiting, to link the child again when it is restored.
     private func linkDurableChild(
         _ id: ID, data: Definition.Data, watch: ChildWatch<Definition>, through journaling: any SupervisorJournaling<Definition>
     ) async {
@@ -49,12 +49,15 @@ extension Supervisor {
                 }
                 return await handOverIfFinal(child)
             } catch where journaling.isHeldElsewhere(error) {
-                let end = await journaling.awaitStoredEnd(of: id, after: error, of: self) { [weak self] in
-                    guard let self else { return false }
-                    return self.isWatching(id, watch) && !self.isShutDown
+                // Another process holds the child: its end is read from the store. That process
+                // may die before it writes the child's first entry, leaving a lease that no
+                // takeover restores, so the child is claimed again between reads.
+                if let (state, data) = await journaling.storedEnd(of: id, of: self) {
+                    if takeWatch(id, watch) { watch.reached(state, data) }
+                    return
                 }
-                if let (state, data) = end, takeWatch(id, watch) { watch.reached(state, data) }
-                return
+                do { try await configuration.machine.clock.sleep(for: delay) } catch { return }
+                delay = min(delay * 2, .seconds(1))
             } catch where journaling.isStoreUnavailable(error) {
                 do { try await configuration.machine.clock.sleep(for: delay) } catch { return }
                 delay = min(delay * 2, .seconds(1))
