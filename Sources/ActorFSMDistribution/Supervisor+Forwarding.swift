@@ -74,43 +74,69 @@ extension Supervisor {
     /// held elsewhere, this process lost its lease (fenced), the store failed, the machine
     /// stopped before taking it, or the supervisor is shutting down. The event is then
     /// processed where it can be, once.
-    func deliver(_ forwarded: ForwardedEvent) async -> [UInt8]? {
+    ///
+    /// - Parameter answering: whether the entry that records the event carries its reply, for
+    ///   a store that answers senders in its journal's commits.
+    func deliver(_ forwarded: ForwardedEvent, answering: Bool) async -> ForwardedDelivery {
         guard let durable, let forwarding = durableSupervision?.routing as? Forwarding<Definition>,
               let id = durable.id(forwarded.machine)
-        else { return nil }
+        else { return .leftQueued }
         let decoded: (event: Event, predicates: PredicateContext?)
         do {
             decoded = try durable.forwardedEvent(forwarded.payload)
         } catch {
             // Refused for good: no process of this schema reads it.
-            return forwarding.replies.encodeReply(.failure(MachineError(.notDurable, machineID: id, cause: StoreError(
-                "an event forwarded to machine \(id) could not be decoded (do both processes run the same schema?): \(error)"))))
+            return .reply(forwarding.replies.encodeReply(.failure(MachineError(.notDurable, machineID: id, cause: StoreError(
+                "an event forwarded to machine \(id) could not be decoded (do both processes run the same schema?): \(error)")))))
+        }
+        let answered = Locked(false)
+        let encode = forwarding.replies.encodeReply
+        var answer: (@Sendable (TransitionRecord<Definition>) -> [UInt8])?
+        if answering {
+            answer = { record in
+                answered.withLock { $0 = true }
+                return encode(Self.reply(to: record))
+            }
         }
         let reply: ForwardCoding<Definition>.Reply
         do throws(MachineError<Definition>) {
-            reply = .success(try await processForwarded(decoded, id: id, number: forwarded.number))
+            reply = .success(try await processForwarded(decoded, id: id, number: forwarded.number, answer: answer))
         } catch where Self.leavesQueued(error) {
-            return nil
+            return .leftQueued
         } catch {
             reply = .failure(error)
         }
-        return forwarding.replies.encodeReply(reply)
+        // The entry that recorded the event is durable, and its commit answered the sender.
+        if answered.withLock({ $0 }) { return .answered }
+        return .reply(forwarding.replies.encodeReply(reply))
     }
 
     /// Sends a forwarded event to the machine under `id`, restored if need be; once more if the
     /// machine it found stopped before taking it (passivated, replaced by adoption).
     private func processForwarded(
-        _ decoded: (event: Event, predicates: PredicateContext?), id: ID, number: Int64
+        _ decoded: (event: Event, predicates: PredicateContext?), id: ID, number: Int64,
+        answer: (@Sendable (TransitionRecord<Definition>) -> [UInt8])?
     ) async throws(MachineError<Definition>) -> TransitionRecord<Definition> {
         for attempt in 0..<2 {
             do throws(MachineError<Definition>) {
                 guard let machine = try await machineRestoring(id: id, origin: .send) else { throw noMachine(id, origin: .send) }
-                return try await machine.sendForwarded(decoded.event, predicates: decoded.predicates, number: number)
+                return try await machine.sendForwarded(decoded.event, predicates: decoded.predicates, number: number,
+                                                       reply: answer)
             } catch where attempt == 0 && error.kind == .stopped && error.record == nil && !error.supervisorShutDown {
                 continue
             }
         }
         throw MachineError(.stopped, machineID: id)
+    }
+
+    /// The reply a forwarded `send` whose event `record` records gets: the record, or the
+    /// error it stands for.
+    private static func reply(to record: TransitionRecord<Definition>) -> ForwardCoding<Definition>.Reply {
+        do throws(MachineError<Definition>) {
+            return .success(try Machine<Definition>.result(of: record))
+        } catch {
+            return .failure(error)
+        }
     }
 
     /// Whether a forwarded event that failed with `error` stays queued for another try (here
@@ -154,13 +180,20 @@ extension Supervisor {
 
 /// The ``ForwardingHost`` of a supervisor: it holds the supervisor weakly, since the store it
 /// registers with is the supervisor's own.
-final class ForwardedEventHost<Definition: MachineDefinition>: ForwardingHost {
+final class ForwardedEventHost<Definition: MachineDefinition>: AnsweringHost {
     private weak let supervisor: Supervisor<Definition>?
 
     init(_ supervisor: Supervisor<Definition>) { self.supervisor = supervisor }
 
     func deliver(_ event: ForwardedEvent) async -> [UInt8]? {
-        await supervisor?.deliver(event) ?? nil
+        switch await supervisor?.deliver(event, answering: false) ?? .leftQueued {
+        case .reply(let reply): reply
+        case .answered, .leftQueued: nil
+        }
+    }
+
+    func deliverAnswering(_ event: ForwardedEvent) async -> ForwardedDelivery {
+        await supervisor?.deliver(event, answering: true) ?? .leftQueued
     }
 
     func adopt(_ machines: [String]) async {

@@ -8,6 +8,8 @@ struct JournalState<Definition: MachineDefinition>: Sendable {
     var consuming: Int64 = 0
     /// Forwarded events waiting in the machine's inbox, by inbox ticket.
     var forwarded: [UInt64: Int64] = [:]
+    /// How the senders of forwarded events are answered, by the events' numbers in the store.
+    var answers: [Int64: @Sendable (TransitionRecord<Definition>) -> [UInt8]] = [:]
     /// Whether the transition in progress entered a state with timeouts (a timeout it processes
     /// then does not count as fired for the new entry).
     var reenteredInTransition = false

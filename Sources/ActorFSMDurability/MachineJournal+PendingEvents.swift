@@ -92,6 +92,16 @@ extension MachineJournal {
         state.withLock { _ = $0.forwarded.removeValue(forKey: ticket) }
     }
 
+    /// The completed entry that records the forwarded event `number` carries `reply(record)`.
+    package func answer(_ number: Int64, with reply: @escaping @Sendable (TransitionRecord<Definition>) -> [UInt8]) {
+        state.withLock { $0.answers[number] = reply }
+    }
+
+    /// Forgets how the forwarded event `number` is answered.
+    package func forgetAnswer(_ number: Int64) {
+        state.withLock { _ = $0.answers.removeValue(forKey: number) }
+    }
+
     // MARK: - Timers
 
     /// The alarms of a durable machine's first state: for a restored machine, the timeouts

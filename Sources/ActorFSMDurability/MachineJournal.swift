@@ -85,8 +85,11 @@ package final class MachineJournal<Definition: MachineDefinition>: MachineJourna
     }
 
     package func completed(_ record: TransitionRecord<Definition>, in current: State, stateID: Int32, data: Definition.Data) {
+        // A postponement is answered by the entry that finally records the event.
+        let answer = record.isPostponement ? nil : state.withLock { $0.consuming == 0 ? nil : $0.answers[$0.consuming] }
         write(.completed, sequenceNumber: record.sequenceNumber, outcome: JournalPayload.Outcome(record.outcome),
-              origin: record.origin, event: record.event, predicates: nil, state: current, stateID: stateID, data: data)
+              origin: record.origin, event: record.event, predicates: nil, state: current, stateID: stateID, data: data,
+              reply: answer?(record))
     }
 
     package var acknowledgement: JournalAcknowledgement {
@@ -97,11 +100,12 @@ package final class MachineJournal<Definition: MachineDefinition>: MachineJourna
     }
 
     /// Writes the entry of event number `sequenceNumber`, and returns the write's index (see
-    /// ``waitForCommit(_:)``).
+    /// ``waitForCommit(_:)``); `reply` answers the forwarded event it records, if it records one.
     @discardableResult
     func write(
         _ kind: JournalPayload.Kind, sequenceNumber: UInt64, outcome: JournalPayload.Outcome, origin: EventOrigin,
-        event: Event?, predicates: PredicateContext?, state current: State, stateID: Int32, data: Definition.Data
+        event: Event?, predicates: PredicateContext?, state current: State, stateID: Int32, data: Definition.Data,
+        reply: [UInt8]? = nil
     ) -> UInt64 {
         let encoded: (state: [UInt8], event: [UInt8]?, data: [UInt8])
         do {
@@ -146,7 +150,7 @@ package final class MachineJournal<Definition: MachineDefinition>: MachineJourna
             let entry = JournalEntry(machine: key, sequenceNumber: sequenceNumber,
                                      payload: payload.encoded(machine: key, sequenceNumber: sequenceNumber))
             return .success(append(JournalWrite(entry: entry, removingEntriesBelow: removing, consumedForwardedEvent: consumed,
-                                                hasPendingWork: kind == .intent || state.timers.hasPendingWork
+                                                reply: consumed == 0 ? nil : reply, hasPendingWork: kind == .intent || state.timers.hasPendingWork
                                                     || runsTasks(stateID),
                                                 summary: kind == .completed ? coding.summary(of: payload, stateID: stateID) : nil),
                                    &state))

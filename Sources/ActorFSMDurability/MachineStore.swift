@@ -58,6 +58,10 @@ public struct JournalWrite: Sendable {
     /// that delivers events marks it recorded in the same commit. Not part of the public
     /// contract: a store outside this package never delivers events.
     package let consumedForwardedEvent: Int64
+    /// The reply to the sender of ``consumedForwardedEvent``, made from the record of the
+    /// completed entry that records it: a store that delivers events removes the event and
+    /// answers its sender in the same commit. `nil`: the event is only marked recorded.
+    package let reply: [UInt8]?
     /// Whether, once this entry is the machine's newest, the machine has work to do with no new
     /// event: a timer or delayed post to fire, an event it posted to itself, or the transition
     /// this intent starts. A store that several processes share restores such machines as soon
@@ -72,18 +76,20 @@ public struct JournalWrite: Sendable {
     public init(
         entry: JournalEntry, removingEntriesBelow: UInt64 = 0, hasPendingWork: Bool = false, summary: MachineSummary? = nil
     ) {
-        self.init(entry: entry, removingEntriesBelow: removingEntriesBelow, consumedForwardedEvent: 0,
+        self.init(entry: entry, removingEntriesBelow: removingEntriesBelow, consumedForwardedEvent: 0, reply: nil,
                   hasPendingWork: hasPendingWork, summary: summary)
     }
 
-    /// A write that also marks the delivered event `consumedForwardedEvent` recorded.
+    /// A write that also marks the delivered event `consumedForwardedEvent` recorded, and
+    /// answers its sender with `reply` if there is one.
     package init(
-        entry: JournalEntry, removingEntriesBelow: UInt64, consumedForwardedEvent: Int64, hasPendingWork: Bool,
-        summary: MachineSummary?
+        entry: JournalEntry, removingEntriesBelow: UInt64, consumedForwardedEvent: Int64, reply: [UInt8]?,
+        hasPendingWork: Bool, summary: MachineSummary?
     ) {
         self.entry = entry
         self.removingEntriesBelow = removingEntriesBelow
         self.consumedForwardedEvent = consumedForwardedEvent
+        self.reply = reply
         self.hasPendingWork = hasPendingWork
         self.summary = summary
     }

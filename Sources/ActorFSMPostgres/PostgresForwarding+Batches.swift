@@ -57,8 +57,12 @@ extension PostgresForwarding {
             return (state.outgoing, state.finished)
         }
         if !outgoing.isEmpty {
+            let taken = state.withLock { state in
+                defer { state.taken = [] }
+                return state.taken
+            }
             do throws(StoreError) {
-                try journal.forward(outgoing.map { ($0.event, $0.replyTo, $0.token) })
+                try journal.forward(outgoing.map { ($0.event, $0.replyTo, $0.token) }, taken: taken)
                 for item in outgoing { item.queued(nil) }
             } catch {
                 for item in outgoing { item.queued(error) }

@@ -46,6 +46,9 @@ final class PostgresForwarding: Sendable {
         var isFlushQueued = false
         /// Senders waiting for a reply, by token.
         var waiters: [Int64: Waiter] = [:]
+        /// The tokens of replies that came by notification: their rows are removed with the next
+        /// flush of outgoing events, or the next tick.
+        var taken: [Int64] = []
         /// The forwarded events being delivered, by number: a fetch skips them.
         var delivering: Set<Int64> = []
         /// The events waiting for delivery, by machine; a machine is here while a task delivers
@@ -125,9 +128,15 @@ final class PostgresForwarding: Sendable {
                    + "the event stays queued, and is processed")
     }
 
-    /// Resumes the sender waiting with `token`, if one is.
-    func answer(_ token: Int64, _ result: Result<[UInt8], StoreError>) {
-        state.withLock { $0.waiters.removeValue(forKey: token) }?.continuation.resume(returning: result)
+    /// Resumes the sender waiting with `token`, if one is; `taking` its reply from a
+    /// notification, it also notes the reply's row for removal.
+    func answer(_ token: Int64, _ result: Result<[UInt8], StoreError>, taking: Bool = false) {
+        let waiter = state.withLock { state -> Waiter? in
+            let waiter = state.waiters.removeValue(forKey: token)
+            if waiter != nil && taking { state.taken.append(token) }
+            return waiter
+        }
+        waiter?.continuation.resume(returning: result)
     }
 
     /// Handles the notifications sent to this process: replies (`token:reply`) and news of
@@ -138,7 +147,9 @@ final class PostgresForwarding: Sendable {
                 scheduleFetch()
                 continue
             }
-            answer(token, .success(Array(payload[payload.index(after: colon)...].utf8)))
+            let reply = Array(payload[payload.index(after: colon)...].utf8)
+            // An empty reply did not fit: the sender takes it from the table.
+            answer(token, .success(reply), taking: !reply.isEmpty)
         }
     }
 
@@ -180,6 +191,11 @@ final class PostgresForwarding: Sendable {
             return state.unfinished
         }
         for item in unfinished { enqueue(item) }
+        let taken = state.withLock { state in
+            defer { state.taken = [] }
+            return state.taken
+        }
+        try? journal.removeReplies(taken)
         guard let host = state.withLock({ $0.host }), host.isServing else { return }
         adoptOrphans(journal, host: host)
         fetch(journal)
@@ -200,60 +216,6 @@ final class PostgresForwarding: Sendable {
             guard let host = state.withLock({ $0.host }), host.isServing else { return }
             adoptOrphans(journal, host: host)
         })
-    }
-
-    func fetch(_ journal: PostgresJournal) {
-        let skipping = state.withLock { state in
-            state.isFetchQueued = false
-            return Array(state.delivering)
-        }
-        guard let rows = try? journal.inbox(skipping: skipping, limit: Self.fetchLimit), !rows.isEmpty else { return }
-        dispatch(rows)
-        if rows.count == Self.fetchLimit { scheduleFetch() }
-    }
-
-    /// Queues `rows` for delivery, starting a task for each machine that has none.
-    func dispatch(_ rows: [InboxRow]) {
-        let (host, starting) = state.withLock { state -> ((any ForwardingHost)?, [String]) in
-            var starting: [String] = []
-            for row in rows where state.delivering.insert(row.event.number).inserted {
-                if state.queues[row.event.machine] == nil {
-                    state.queues[row.event.machine] = [row]
-                    starting.append(row.event.machine)
-                } else {
-                    state.queues[row.event.machine]!.append(row)
-                }
-            }
-            return (state.host, starting)
-        }
-        guard let host else { return }
-        for machine in starting { Task { await deliverQueued(of: machine, to: host) } }
-    }
-
-    /// Delivers the events queued for `machine`, in order, and answers their senders.
-    func deliverQueued(of machine: String, to host: any ForwardingHost) async {
-        while let row = next(of: machine) {
-            let done = { @Sendable [self] in state.withLock { _ = $0.delivering.remove(row.event.number) } }
-            // An event for a machine nobody held: another process may have read it too. Only the
-            // one that claims the machine delivers it, if no one recorded it meanwhile.
-            if !row.isHeld {
-                let claim = try? await run { journal throws(StoreError) -> (claimed: Bool, waiting: Bool) in
-                    guard try !journal.claim([row.event.machine]).isEmpty else { return (false, false) }
-                    return (true, try journal.isWaiting(row.event.number))
-                }
-                guard claim?.waiting == true else {
-                    // Recorded by a process that died since: this one now holds the machine.
-                    if claim?.claimed == true { await host.adopt([row.event.machine]) }
-                    done()
-                    continue
-                }
-            }
-            if let reply = await host.deliver(row.event) {
-                enqueue(Finished(row: row, reply: reply, done: done))
-            } else {
-                done()
-            }
-        }
     }
 
     /// Stops delivering forwarded events (tests play a paused process with it).

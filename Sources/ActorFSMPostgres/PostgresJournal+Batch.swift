@@ -8,8 +8,9 @@ extension PostgresJournal {
         private var writes: [(machine: String, number: UInt64, payload: [UInt8], epoch: Int64, below: UInt64)] = []
         private(set) var indices: [Int] = []
         private(set) var machineOfIndex: [String] = []
-        /// The forwarded events the writes record.
-        private(set) var consumed: [(machine: String, number: Int64)] = []
+        /// The forwarded events the writes record, and of those the ones they answer.
+        private var consumed: [(machine: String, number: Int64)] = []
+        private var answered: [Int64: (machine: String, reply: String)] = [:]
         /// Whether each machine has work pending after its newest write of the batch.
         private var pendingWork: [String: (number: UInt64, pending: Bool)] = [:]
         /// Each machine's summary after its newest write of the batch that has one.
@@ -19,7 +20,13 @@ extension PostgresJournal {
 
         mutating func add(_ write: JournalWrite, epoch: Int64, index: Int) {
             let entry = write.entry
-            if write.consumedForwardedEvent != 0 { consumed.append((entry.machine, write.consumedForwardedEvent)) }
+            if write.consumedForwardedEvent != 0 {
+                if let reply = write.reply {
+                    answered[write.consumedForwardedEvent] = (entry.machine, String(decoding: reply, as: UTF8.self))
+                } else {
+                    consumed.append((entry.machine, write.consumedForwardedEvent))
+                }
+            }
             indices.append(index)
             machineOfIndex.append(entry.machine)
             if entry.sequenceNumber >= pendingWork[entry.machine]?.number ?? 0 {
@@ -39,6 +46,19 @@ extension PostgresJournal {
                 order[key] = writes.count
                 writes.append(item)
             }
+        }
+
+        /// The machines and numbers of the forwarded events recorded but not answered (`$7` and
+        /// `$8`): one statement must not both mark and remove an event.
+        var consumedParameters: [PostgresParameter] {
+            let marked = consumed.filter { answered[$0.number] == nil }
+            return [.texts(marked.map(\.machine)), .integers(marked.map(\.number))]
+        }
+
+        /// The machines, numbers and replies of the forwarded events answered (`$19` to `$21`).
+        var answeredParameters: [PostgresParameter] {
+            let rows = answered.sorted { $0.key < $1.key }
+            return [.texts(rows.map(\.value.machine)), .integers(rows.map(\.key)), .texts(rows.map(\.value.reply))]
         }
 
         /// The machines written, and whether each has work pending (`$9` and `$10`).

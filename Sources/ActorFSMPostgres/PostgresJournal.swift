@@ -117,13 +117,27 @@ final class PostgresJournal {
     /// Queues `events` for the holders of their machines, in one statement, and wakes those
     /// processes (this one, for a machine no live process holds); each reply, if its event
     /// wants one, comes to its channel with its token.
-    func forward(_ events: [(event: ForwardedEvent, replyTo: String, token: Int64)]) throws(StoreError) {
+    ///
+    /// - Parameter taken: the tokens of replies this process's senders have taken, to remove.
+    func forward(_ events: [(event: ForwardedEvent, replyTo: String, token: Int64)], taken: [Int64]) throws(StoreError) {
         // Replies come to the channel of the node's name, which another process has now.
         if let displaced { throw displaced }
         try connection.query(PostgresSchema.forward, [
             .texts(events.map(\.event.machine)), .byteArrays(events.map(\.event.payload)),
-            .texts(events.map(\.replyTo)), .integers(events.map(\.token)), .text(channel),
+            .texts(events.map(\.replyTo)), .integers(events.map(\.token)), .text(channel), .integers(taken),
         ])
+    }
+
+    /// Removes the replies with `tokens`, which their senders have taken.
+    func removeReplies(_ tokens: [Int64]) throws(StoreError) {
+        guard !tokens.isEmpty else { return }
+        try connection.query(PostgresSchema.removeReplies, [.integers(tokens)])
+    }
+
+    /// Removes the forwarded event `number` if this process recorded it: the write that was to
+    /// answer its sender failed, so its sender learns that the record is lost.
+    func dropRecorded(_ number: Int64) throws(StoreError) {
+        try connection.query(PostgresSchema.dropRecorded, [.integer(number), .text(node)])
     }
 
     /// What became of the events of senders still waiting (by token): the replies whose
@@ -172,7 +186,7 @@ final class PostgresJournal {
         for (row, reply) in delivered {
             let text = row.event.wantsReply ? String(decoding: reply, as: UTF8.self) : ""
             replies.append(text)
-            notifications.append("\(row.token):" + (text.utf8.count < Self.longestNotification ? text : ""))
+            notifications.append("\(row.token):" + (text.utf8.count < PostgresSchema.longestReplyNotification ? text : ""))
         }
         try connection.query(PostgresSchema.finish, [
             .integers(delivered.map(\.row.event.number)), .text(node), .integers(delivered.map(\.row.token)),
@@ -185,10 +199,6 @@ final class PostgresJournal {
         let rows = try connection.query(PostgresSchema.takeReply, [.integer(token)])
         return rows.count == 0 ? nil : rows.bytes(0, 0)
     }
-
-    /// How long a notification's payload may be (PostgreSQL takes up to 8000 bytes), with room
-    /// for the token.
-    static var longestNotification: Int { 7_900 }
 
     // MARK: - Journal
 
@@ -214,9 +224,9 @@ final class PostgresJournal {
         let written: Set<String>
         do {
             try recordPendingSchemas()
-            let rows = try connection.query(PostgresSchema.append, batch.parameters(node: node) + [
-                .texts(batch.consumed.map(\.machine)), .integers(batch.consumed.map(\.number))]
-                + batch.pendingWorkParameters + batch.summaryParameters)
+            let rows = try connection.query(PostgresSchema.append, batch.parameters(node: node)
+                + batch.consumedParameters + batch.pendingWorkParameters + batch.summaryParameters
+                + batch.answeredParameters)
             written = Set((0..<rows.count).map { rows.text($0, 0) })
         } catch {
             for index in batch.indices { results[index] = error }

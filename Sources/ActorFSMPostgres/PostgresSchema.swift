@@ -109,91 +109,16 @@ enum PostgresSchema {
         RETURNING l.machine, l.epoch
         """
 
-    /// $1 machines, $2 payloads, $3 reply channels ('' for none), $4 tokens, $5 the sender's
-    /// channel: queues forwarded events, in order, and wakes the live nodes holding their
-    /// machines, or the sender for a machine no live node holds (it claims the machine). The
-    /// count of notifications, which the statement returns, is what has them sent.
-    static let forward = """
-        WITH queued AS (
-            INSERT INTO actorfsm_inbox (machine, payload, reply_to, token)
-            SELECT m, p, r, t FROM unnest($1::text[], $2::bytea[], $3::text[], $4::bigint[])
-                WITH ORDINALITY AS u(m, p, r, t, n) ORDER BY n
-            RETURNING machine),
-        woken AS (
-            SELECT pg_notify(coalesce((SELECT 'actorfsm_' || md5(n.node) FROM actorfsm_leases l
-                JOIN actorfsm_nodes n ON n.node = l.node AND n.expires_at > now()
-                WHERE l.machine = queued.machine), $5), 'm') FROM queued)
-        SELECT count(*) FROM woken
-        """
-
-    /// $1 tokens of senders waiting: for each whose reply is there (its notification lost), the
-    /// reply; for each whose event was recorded by a node that died since (removing it), or is
-    /// gone with no reply, `lost`. The others are left out: their events wait, or are in progress.
-    static let pendingReplies = """
-        WITH t AS (SELECT unnest($1::bigint[]) AS token),
-        orphaned AS (
-            DELETE FROM actorfsm_inbox i USING t WHERE i.token = t.token AND i.consumed_by <> ''
-            AND NOT EXISTS (SELECT 1 FROM actorfsm_nodes n WHERE n.node = i.consumed_by AND n.expires_at > now())
-            RETURNING i.token)
-        SELECT t.token, coalesce(r.payload, ''), r.token IS NULL AS lost FROM t
-        LEFT JOIN actorfsm_replies r ON r.token = t.token
-        WHERE r.token IS NOT NULL OR t.token IN (SELECT token FROM orphaned)
-        OR NOT EXISTS (SELECT 1 FROM actorfsm_inbox i WHERE i.token = t.token)
-        """
-
-    /// Removes replies nobody took within ten minutes, and events recorded by nodes that died
-    /// (their successors complete them from the journal; a sender still waiting learns its
-    /// record is lost).
-    static let purge = """
-        WITH posts AS (
-            DELETE FROM actorfsm_inbox i WHERE i.consumed_by <> ''
-            AND NOT EXISTS (SELECT 1 FROM actorfsm_nodes n WHERE n.node = i.consumed_by AND n.expires_at > now()))
-        DELETE FROM actorfsm_replies WHERE created_at < now() - interval '10 minutes'
-        """
-
-    /// $1 node, $2 numbers to skip, $3 limit: the oldest forwarded events not yet recorded, for
-    /// machines $1 holds or no live node holds, but those numbered in $2 (in progress); with
-    /// whether $1 holds the machine.
-    static let inbox = """
-        SELECT i.id, i.machine, i.payload, i.reply_to, i.token, coalesce(l.node = $1, false) FROM actorfsm_inbox i
-        LEFT JOIN actorfsm_leases l ON l.machine = i.machine
-        WHERE i.consumed_by = '' AND i.id <> ALL($2::bigint[]) AND (l.node IS NULL OR l.node = $1 OR NOT EXISTS (
-            SELECT 1 FROM actorfsm_nodes n WHERE n.node = l.node AND n.expires_at > now()))
-        ORDER BY i.id LIMIT $3
-        """
-
-    /// $1 number: whether the forwarded event is still there, not yet recorded (1 or 0).
-    static let waiting = "SELECT count(*) FROM actorfsm_inbox WHERE id = $1 AND consumed_by = ''"
-
-    /// $1 numbers, $2 node, then for each number $3 its token, $4 its reply, $5 its reply
-    /// channel ('' for a post) and $6 its notification: removes the forwarded events that $2
-    /// recorded, or that no other node holds the machine of (a refusal), and for those only
-    /// keeps the replies and sends the notifications.
-    static let finish = """
-        WITH done AS (
-            DELETE FROM actorfsm_inbox i WHERE i.id = ANY($1::bigint[]) AND (i.consumed_by = $2 OR (i.consumed_by = ''
-            AND NOT EXISTS (SELECT 1 FROM actorfsm_leases l WHERE l.machine = i.machine AND l.node NOT IN ('', $2))))
-            RETURNING i.id),
-        r AS (
-            SELECT * FROM unnest($1::bigint[], $3::bigint[], $4::text[], $5::text[], $6::text[])
-                AS r(id, token, reply, channel, payload)
-            WHERE r.channel <> '' AND r.id IN (SELECT id FROM done)),
-        kept AS (
-            INSERT INTO actorfsm_replies (token, payload) SELECT token, reply FROM r ON CONFLICT (token) DO NOTHING)
-        SELECT pg_notify(r.channel, r.payload) FROM r
-        """
-
-    /// $1 token: takes a kept reply.
-    static let takeReply = "DELETE FROM actorfsm_replies WHERE token = $1 RETURNING payload"
-
     /// $1 machines, $2 numbers, $3 payloads, $4 epochs, $5 removal bounds, $6 node, $7 and $8
     /// the machines and numbers of forwarded events recorded, $9 and $10 the machines written
-    /// and whether each has work pending: writes each entry whose lease $6 still holds with that
-    /// epoch, holding the lease row (`FOR SHARE`) so that no takeover commits in between,
-    /// removes the older entries asked for, marks the forwarded events of the machines written
-    /// as recorded by $6 (no node delivers them again), and notes on the lease whether the
-    /// machine has work pending (a takeover restores those at once); returns the machines
-    /// written.
+    /// and whether each has work pending, $11 to $18 summaries, $19 to $21 the machines, numbers
+    /// and replies of forwarded events answered: writes each entry whose lease $6 still holds
+    /// with that epoch, holding the lease row (`FOR SHARE`) so that no takeover commits in
+    /// between, removes the older entries asked for, marks the forwarded events of the machines
+    /// written as recorded by $6 (no node delivers them again), removes those answered, keeping
+    /// each reply until its sender takes it and notifying the sender (with the reply, if it fits),
+    /// and notes on the lease whether the machine has work pending (a takeover restores those at
+    /// once); returns the machines written.
     static let append = """
         WITH w AS (
             SELECT * FROM unnest($1::text[], $2::bigint[], $3::bytea[], $4::bigint[], $5::bigint[])
@@ -214,6 +139,16 @@ enum PostgresSchema {
         consumed AS (
             UPDATE actorfsm_inbox i SET consumed_by = $6 FROM unnest($7::text[], $8::bigint[]) AS c(machine, id)
             WHERE i.id = c.id AND i.machine = c.machine AND c.machine IN (SELECT machine FROM fenced)),
+        answered AS (
+            DELETE FROM actorfsm_inbox i USING unnest($19::text[], $20::bigint[], $21::text[]) AS a(machine, id, reply)
+            WHERE i.id = a.id AND i.machine = a.machine AND a.machine IN (SELECT machine FROM fenced)
+            RETURNING i.token, i.reply_to, a.reply),
+        kept AS (
+            INSERT INTO actorfsm_replies (token, payload) SELECT token, reply FROM answered WHERE reply_to <> ''
+            ON CONFLICT (token) DO NOTHING),
+        notified AS (
+            SELECT pg_notify(reply_to, token || ':' || CASE WHEN octet_length(reply) < \(longestReplyNotification)
+                THEN reply ELSE '' END) FROM answered WHERE reply_to <> ''),
         pending AS (
             UPDATE actorfsm_leases l SET pending_work = p.pending FROM unnest($9::text[], $10::boolean[]) AS p(machine, pending)
             WHERE l.machine = p.machine AND l.pending_work <> p.pending AND p.machine IN (SELECT machine FROM fenced)),
@@ -224,8 +159,12 @@ enum PostgresSchema {
                 fingerprint = EXCLUDED.fingerprint, schema_version = EXCLUDED.schema_version,
                 last_transition = EXCLUDED.last_transition, waiting_until = EXCLUDED.waiting_until, change = EXCLUDED.change
             WHERE EXCLUDED.seq >= actorfsm_machines.seq)
-        SELECT DISTINCT machine FROM written
+        SELECT DISTINCT machine FROM written WHERE (SELECT count(*) FROM notified) >= 0
         """
+
+    /// How long a reply a notification carries may be (PostgreSQL takes payloads of up to 8000
+    /// bytes), with room for the token; a longer one the sender takes from the table.
+    static var longestReplyNotification: Int { 7_900 }
 
     /// Inserts the summaries given as eight arrays from parameter `first` on (machines, entry
     /// numbers, states, statuses, fingerprints, versions, times, next timers or 0), as `s`.

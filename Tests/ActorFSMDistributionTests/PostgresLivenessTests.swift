@@ -18,8 +18,7 @@ private final class LoadSwitch: Sendable {
     /// machine of every process takes sends again, from either process, whatever the failure
     /// policy. (Whether a write fails, or waits for the server inside the store's connect, and
     /// whether a takeover fences one, depends on timing; the test asks for liveness either way.)
-    @Test(.disabled("a send made during the outage can wait past the time limit: see issue 46, part 6"),
-          arguments: [FailurePolicy<Door.State>.resume, .stop])
+    @Test(arguments: [FailurePolicy<Door.State>.resume, .stop])
     func everyMachineTakesSendsAgainAfterTheDatabaseRestarts(policy: FailurePolicy<Door.State>) async throws {
         try await withPostgres { server in try await restartUnderLoad(on: server, policy: policy) }
     }

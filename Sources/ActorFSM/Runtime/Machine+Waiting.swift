@@ -90,7 +90,7 @@ extension Machine {
     }
 
     @inlinable
-    static func result(of record: consuming Record) throws(MachineError<Definition>) -> Record {
+    package static func result(of record: consuming Record) throws(MachineError<Definition>) -> Record {
         switch record.outcome {
         case .failed: throw MachineError(.actionFailed, machineID: record.machineID, record: record)
         case .stopped: throw MachineError(.stopped, machineID: record.machineID, record: record)

@@ -136,15 +136,19 @@ extension Machine {
     }
 
     /// Sends `event`, which another process forwarded through the store as its event number
-    /// `number`: the entry that records it marks it recorded in the store, in the same commit.
+    /// `number`: the entry that records it marks it recorded in the store, in the same commit,
+    /// and carries `reply`, made from its record, for the store to answer the sender with.
     ///
     /// It returns once the event's entry is durable, whatever the acknowledgement configured:
     /// its sender is answered, and the event removed from the store, only then.
     package func sendForwarded(
-        _ event: Event, predicates: PredicateContext?, number: Int64
+        _ event: Event, predicates: PredicateContext?, number: Int64,
+        reply: (@Sendable (TransitionRecord<Definition>) -> [UInt8])? = nil
     ) async throws(MachineError<Definition>) -> Record {
         guard core.isAcceptingEvents else { throw refusal(.stopped, origin: .send) }
         guard let journal else { return try await send(event, predicates: predicates) }
+        if let reply { journal.answer(number, with: reply) }
+        defer { if reply != nil { journal.forgetAnswer(number) } }
         let result: Result<Record, MachineError<Definition>>
         do {
             result = .success(try await sendDurably(event, predicates, forwarded: number))

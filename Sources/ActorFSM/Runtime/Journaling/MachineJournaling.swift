@@ -131,6 +131,14 @@ package protocol MachineJournaling<Definition>: AnyObject, Sendable {
     /// The event under `ticket` was answered without being processed.
     func forgetDelivered(_ ticket: UInt64)
 
+    /// The store's event `number` is answered with `reply(record)`, given the record of the
+    /// completed entry that records it: a store that delivers events writes the reply in that
+    /// entry's commit. Kept until ``forgetAnswer(_:)``.
+    func answer(_ number: Int64, with reply: @escaping @Sendable (TransitionRecord<Definition>) -> [UInt8])
+
+    /// Forgets the answer of the store's event `number`, recorded or not.
+    func forgetAnswer(_ number: Int64)
+
     // MARK: - Timers
 
     /// The machine entered a state with timeouts, whose deadlines run from now.
