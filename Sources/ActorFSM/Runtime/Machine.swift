@@ -223,8 +223,3 @@ public final actor Machine<Definition: MachineDefinition> {
     /// queued events, the batch's events count until the batch is done.
     public nonisolated var queuedCount: Int { mailbox.withLock { $0.inbox.count } }
 }
-
-extension Machine: SupervisedMachine {
-    /// Whether a write to its store failed, so that its state in memory is ahead of the store.
-    package nonisolated var hasStaleState: Bool { journal?.isClosed == true }
-}

@@ -43,3 +43,14 @@ final package class SchemaStorage<Definition: MachineDefinition>: Sendable {
         self.defaultSettings = MachineSettings(MachineConfiguration())
     }
 }
+
+extension MachineSettings {
+    /// The settings of a machine of `storage`'s schema configured by `configuration`: the
+    /// schema's shared settings when the configuration is the default one, so that a machine
+    /// made without a supervisor does not pay for a copy of its own.
+    package static func of<Definition>(
+        _ configuration: MachineConfiguration<State>, for storage: SchemaStorage<Definition>
+    ) -> MachineSettings<State> where Definition.State == State {
+        configuration.isDefault ? storage.defaultSettings : MachineSettings(configuration)
+    }
+}

@@ -14,15 +14,6 @@ package final class MachineSettings<State: Hashable & Sendable>: Sendable {
     @usableFromInline let standingPredicates: PredicateContext
     @usableFromInline let configuration: MachineConfiguration<State>
 
-    /// The settings of a machine of `storage`'s schema configured by `configuration`: the
-    /// schema's shared settings when the configuration is the default one, so that a machine
-    /// made without a supervisor does not pay for a copy of its own.
-    package static func of<Definition>(
-        _ configuration: MachineConfiguration<State>, for storage: SchemaStorage<Definition>
-    ) -> MachineSettings<State> where Definition.State == State {
-        configuration.isDefault ? storage.defaultSettings : MachineSettings(configuration)
-    }
-
     package init(_ configuration: MachineConfiguration<State>) {
         self.isInstrumented = configuration.instrument != nil
         self.instrument = configuration.instrument
