@@ -73,41 +73,44 @@ import TestSupport
     }
 
     @Test func eventsQueuedForAProcessThatDiesAreProcessedOnceByItsSuccessor() async throws {
-        try await withPostgres { server in
-            let first = try PostgresStore(url: server.url, node: "first")
-            let mine = try Supervisor(schema: try doorSchema(), durability: doorDurability(first))
-            try await mine.activate(id: "a", data: Door.Data())
-            try await mine.send(to: "a", .open)
+        try await withPostgres(eventsQueuedForADeadProcess)
+    }
 
-            let second = try PostgresStore(url: server.url, node: "second")
-            let theirs = try Supervisor(schema: try doorSchema(), durability: doorDurability(second))
-            let reports = theirs.reports()
-            // The holder stops (a long pause): the posts wait in the database.
-            first.pause()
-            try await theirs.post(to: "a", .close)
-            try await theirs.post(to: "a", .open)
-            #expect(try await first.integer("SELECT count(*) FROM actorfsm_inbox") == 2)
+    /// The body of the test above, a function: it type-checks faster than a long closure.
+    private func eventsQueuedForADeadProcess(on server: TemporaryPostgres) async throws {
+        let first = try PostgresStore(url: server.url, node: "first")
+        let mine = try Supervisor(schema: try doorSchema(), durability: doorDurability(first))
+        try await mine.activate(id: "a", data: Door.Data())
+        try await mine.send(to: "a", .open)
 
-            // Its time runs out: the second process takes the machine over and processes them.
-            try await first.expireNode()
-            var processed: [Door.Event?] = []
-            for await report in reports {
-                guard let record = report.record else { continue }
-                processed.append(record.event)
-                if processed.count == 2 { break }
-            }
-            #expect(processed == [.close, .open])
-            #expect(await theirs.machine(id: "a")?.state == .open)
-            let history = try await doorDurability(second).history(of: "a", schema: try doorSchema())
-            #expect(history.map(\.event) == [nil, .open, .close, .open])
-            // Each was marked recorded by the successor in the commit that journaled it (a later
-            // statement removes the rows, so they may still be there).
-            #expect(try await second.integer("SELECT count(*) FROM actorfsm_inbox WHERE consumed_by <> 'second'") == 0)
-            await mine.shutdown()
-            await theirs.shutdown()
-            first.close()
-            second.close()
+        let second = try PostgresStore(url: server.url, node: "second")
+        let theirs = try Supervisor(schema: try doorSchema(), durability: doorDurability(second))
+        let reports = theirs.reports()
+        // The holder stops (a long pause): the posts wait in the database.
+        first.pause()
+        try await theirs.post(to: "a", .close)
+        try await theirs.post(to: "a", .open)
+        #expect(try await first.integer("SELECT count(*) FROM actorfsm_inbox") == 2)
+
+        // Its time runs out: the second process takes the machine over and processes them.
+        try await first.expireNode()
+        var processed: [Door.Event?] = []
+        for await report in reports {
+            guard let record = report.record else { continue }
+            processed.append(record.event)
+            if processed.count == 2 { break }
         }
+        #expect(processed == [.close, .open])
+        #expect(await theirs.machine(id: "a")?.state == .open)
+        let history = try await doorDurability(second).history(of: "a", schema: try doorSchema())
+        #expect(history.map(\.event) == [nil, .open, .close, .open])
+        // Each was marked recorded by the successor in the commit that journaled it (a later
+        // statement removes the rows, so they may still be there).
+        #expect(try await second.integer("SELECT count(*) FROM actorfsm_inbox WHERE consumed_by <> 'second'") == 0)
+        await mine.shutdown()
+        await theirs.shutdown()
+        first.close()
+        second.close()
     }
 
     @Test func aForwardedEventPostponedByItsMachineIsAnsweredWhenItIsProcessed() async throws {
@@ -122,61 +125,67 @@ import TestSupport
                 when(.open) | postpone()
             }
         }
-        try await withPostgres { server in
-            let first = try PostgresStore(url: server.url, node: "first")
-            let mine = try Supervisor(schema: schema, durability: doorDurability(first))
-            try await mine.activate(id: "a", data: Door.Data())
-            try await mine.send(to: "a", .lock)
+        try await withPostgres { server in try await postponedForwardedEvent(on: server, schema: schema) }
+    }
 
-            let second = try PostgresStore(url: server.url, node: "second")
-            let theirs = try Supervisor(schema: schema, durability: doorDurability(second))
-            let opening = Task { try await theirs.send(to: "a", .open) }
-            // Locked, the holder keeps the event; unlocked, it processes it.
-            await mine.machine(id: "a")?.untilPostponed(1)
-            try await mine.send(to: "a", .unlock)
-            let opened = try await opening.value
-            #expect(opened.source == .closed && opened.target == .open && opened.postponements == 1)
-            let history = try await doorDurability(first).history(of: "a", schema: schema)
-            #expect(history.map(\.event) == [nil, .lock, .unlock, .open])
-            #expect(try await first.integer("SELECT count(*) FROM actorfsm_inbox") == 0)
-            await mine.shutdown()
-            await theirs.shutdown()
-            first.close()
-            second.close()
-        }
+    /// The body of the test above, a function: it type-checks faster than a long closure.
+    private func postponedForwardedEvent(on server: TemporaryPostgres, schema: Schema<Door>) async throws {
+        let first = try PostgresStore(url: server.url, node: "first")
+        let mine = try Supervisor(schema: schema, durability: doorDurability(first))
+        try await mine.activate(id: "a", data: Door.Data())
+        try await mine.send(to: "a", .lock)
+
+        let second = try PostgresStore(url: server.url, node: "second")
+        let theirs = try Supervisor(schema: schema, durability: doorDurability(second))
+        let opening = Task { try await theirs.send(to: "a", .open) }
+        // Locked, the holder keeps the event; unlocked, it processes it.
+        await mine.machine(id: "a")?.untilPostponed(1)
+        try await mine.send(to: "a", .unlock)
+        let opened = try await opening.value
+        #expect(opened.source == .closed && opened.target == .open && opened.postponements == 1)
+        let history = try await doorDurability(first).history(of: "a", schema: schema)
+        #expect(history.map(\.event) == [nil, .lock, .unlock, .open])
+        #expect(try await first.integer("SELECT count(*) FROM actorfsm_inbox") == 0)
+        await mine.shutdown()
+        await theirs.shutdown()
+        first.close()
+        second.close()
     }
 
     @Test func aSenderGivesUpAfterTheReplyTimeoutAndTheEventIsStillProcessedOnce() async throws {
-        try await withPostgres { server in
-            let first = try PostgresStore(url: server.url, node: "first", leaseDuration: .seconds(60))
-            let mine = try Supervisor(schema: try doorSchema(), durability: doorDurability(first))
-            try await mine.activate(id: "a", data: Door.Data(openings: 7))
-            first.pause()
+        try await withPostgres(giveUpAfterTheReplyTimeout)
+    }
 
-            let second = try PostgresStore(url: server.url, node: "second", replyTimeout: .seconds(1))
-            let theirs = try Supervisor(schema: try doorSchema(), durability: doorDurability(second))
-            let reports = theirs.reports()
-            let error = await #expect(throws: MachineError<Door>.self) { try await theirs.send(to: "a", .open) }
-            #expect(error?.kind == .notDurable)
-            #expect(error.flatMap { $0.underlying.map { "\($0)" } }?.contains("no reply within 1.0 seconds") == true)
-            #expect(try await second.integer("SELECT count(*) FROM actorfsm_inbox WHERE consumed_by = ''") == 1)
+    /// The body of the test above, a function: it type-checks faster than a long closure.
+    private func giveUpAfterTheReplyTimeout(on server: TemporaryPostgres) async throws {
+        let first = try PostgresStore(url: server.url, node: "first", leaseDuration: .seconds(60))
+        let mine = try Supervisor(schema: try doorSchema(), durability: doorDurability(first))
+        try await mine.activate(id: "a", data: Door.Data(openings: 7))
+        first.pause()
 
-            // The holder never comes back: the event waits for its successor, which takes the
-            // machine over (sent nothing yet, it is stored as it was made) and processes it.
-            try await first.expireNode()
-            for await report in reports {
-                guard let record = report.record else { continue }
-                #expect(record.event == .open && record.target == .open && record.sequenceNumber == 1)
-                break
-            }
-            #expect(await theirs.machine(id: "a")?.data.openings == 8)
-            let history = try await doorDurability(second).history(of: "a", schema: try doorSchema())
-            #expect(history.map(\.event) == [nil, .open])
-            await mine.shutdown()
-            await theirs.shutdown()
-            first.close()
-            second.close()
+        let second = try PostgresStore(url: server.url, node: "second", replyTimeout: .seconds(1))
+        let theirs = try Supervisor(schema: try doorSchema(), durability: doorDurability(second))
+        let reports = theirs.reports()
+        let error = await #expect(throws: MachineError<Door>.self) { try await theirs.send(to: "a", .open) }
+        #expect(error?.kind == .notDurable)
+        #expect(error.flatMap { $0.underlying.map { "\($0)" } }?.contains("no reply within 1.0 seconds") == true)
+        #expect(try await second.integer("SELECT count(*) FROM actorfsm_inbox WHERE consumed_by = ''") == 1)
+
+        // The holder never comes back: the event waits for its successor, which takes the
+        // machine over (sent nothing yet, it is stored as it was made) and processes it.
+        try await first.expireNode()
+        for await report in reports {
+            guard let record = report.record else { continue }
+            #expect(record.event == .open && record.target == .open && record.sequenceNumber == 1)
+            break
         }
+        #expect(await theirs.machine(id: "a")?.data.openings == 8)
+        let history = try await doorDurability(second).history(of: "a", schema: try doorSchema())
+        #expect(history.map(\.event) == [nil, .open])
+        await mine.shutdown()
+        await theirs.shutdown()
+        first.close()
+        second.close()
     }
 
     @Test func aReplyTimeoutOutOfRangeIsRefused() async throws {
@@ -212,57 +221,60 @@ import TestSupport
     }
 
     @Test func aDeadProcessesTimersFireOnceInTheProcessThatTakesItsMachinesOver() async throws {
-        try await withPostgres { server in
-            let firstClock = ManualClock()
-            let first = try PostgresStore(url: server.url, node: "first")
-            let mine = try Supervisor(schema: try doorSchema(), durability: doorDurability(first, clock: firstClock),
-                                      configuration: SupervisorConfiguration(machine: MachineConfiguration(clock: firstClock)))
-            try await mine.activate(id: "a", data: Door.Data())
-            try await mine.send(to: "a", .lock)
+        try await withPostgres(deadProcessesTimers)
+    }
 
-            let secondClock = ManualClock()
-            let second = try PostgresStore(url: server.url, node: "second")
-            let theirs = try Supervisor(schema: try doorSchema(), durability: doorDurability(second, clock: secondClock),
-                                        configuration: SupervisorConfiguration(machine: MachineConfiguration(clock: secondClock)))
-            let reports = theirs.reports()
-            first.pause()
-            try await first.expireNode()
-            // The second process adopts the machine unasked, and arms its timer again.
-            await secondClock.waitUntilSleeping(count: 1)
-            secondClock.advance(by: .seconds(60))
-            var fired: TransitionRecord<Door>?
-            for await report in reports {
-                if let record = report.record { fired = record; break }
-            }
-            #expect(fired?.target == .jammed)
-            #expect(fired?.origin.timeout == .seconds(60))
+    /// The body of the test above, a function: it type-checks faster than a long closure.
+    private func deadProcessesTimers(on server: TemporaryPostgres) async throws {
+        let firstClock = ManualClock()
+        let first = try PostgresStore(url: server.url, node: "first")
+        let mine = try Supervisor(schema: try doorSchema(), durability: doorDurability(first, clock: firstClock),
+                                  configuration: SupervisorConfiguration(machine: MachineConfiguration(clock: firstClock)))
+        try await mine.activate(id: "a", data: Door.Data())
+        try await mine.send(to: "a", .lock)
 
-            // The paused process's own timer fires late: its write is rejected, neither added
-            // nor written over the successor's entry (whose row version stays the same).
-            let version = "SELECT xmin::text::bigint FROM actorfsm_journal WHERE machine = 'a' AND seq = 2"
-            let written = try await second.integer(version)
-            let summaryBefore = try await second.integer("SELECT xmin::text::bigint FROM actorfsm_machines WHERE machine = 'a'")
-            let late = mine.reports()
-            firstClock.advance(by: .seconds(60))
-            for await report in late where report.record != nil {
-                #expect(report.record?.target == .jammed)
-                break
-            }
-            // Read through the paused process's store: after its rejected write.
-            #expect(try await first.integer("SELECT count(*) FROM actorfsm_journal WHERE machine = 'a'") == 3)
-            #expect(try await first.integer(version) == written)
-            let history = try await doorDurability(second).history(of: "a", schema: try doorSchema())
-            #expect(history.count == 3)
-            #expect(history.last?.state == .jammed && history.last?.event == nil)
-            // Nor did it write over the successor's summary.
-            let summaryVersion = "SELECT xmin::text::bigint FROM actorfsm_machines WHERE machine = 'a'"
-            #expect(try await first.integer(summaryVersion) == summaryBefore)
-            let problems = await SummaryAudit.disagreements(in: second)
-            #expect(problems.isEmpty, "\(problems)")
-            await mine.shutdown()
-            await theirs.shutdown()
-            first.close()
-            second.close()
+        let secondClock = ManualClock()
+        let second = try PostgresStore(url: server.url, node: "second")
+        let theirs = try Supervisor(schema: try doorSchema(), durability: doorDurability(second, clock: secondClock),
+                                    configuration: SupervisorConfiguration(machine: MachineConfiguration(clock: secondClock)))
+        let reports = theirs.reports()
+        first.pause()
+        try await first.expireNode()
+        // The second process adopts the machine unasked, and arms its timer again.
+        await secondClock.waitUntilSleeping(count: 1)
+        secondClock.advance(by: .seconds(60))
+        var fired: TransitionRecord<Door>?
+        for await report in reports {
+            if let record = report.record { fired = record; break }
         }
+        #expect(fired?.target == .jammed)
+        #expect(fired?.origin.timeout == .seconds(60))
+
+        // The paused process's own timer fires late: its write is rejected, neither added
+        // nor written over the successor's entry (whose row version stays the same).
+        let version = "SELECT xmin::text::bigint FROM actorfsm_journal WHERE machine = 'a' AND seq = 2"
+        let written = try await second.integer(version)
+        let summaryBefore = try await second.integer("SELECT xmin::text::bigint FROM actorfsm_machines WHERE machine = 'a'")
+        let late = mine.reports()
+        firstClock.advance(by: .seconds(60))
+        for await report in late where report.record != nil {
+            #expect(report.record?.target == .jammed)
+            break
+        }
+        // Read through the paused process's store: after its rejected write.
+        #expect(try await first.integer("SELECT count(*) FROM actorfsm_journal WHERE machine = 'a'") == 3)
+        #expect(try await first.integer(version) == written)
+        let history = try await doorDurability(second).history(of: "a", schema: try doorSchema())
+        #expect(history.count == 3)
+        #expect(history.last?.state == .jammed && history.last?.event == nil)
+        // Nor did it write over the successor's summary.
+        let summaryVersion = "SELECT xmin::text::bigint FROM actorfsm_machines WHERE machine = 'a'"
+        #expect(try await first.integer(summaryVersion) == summaryBefore)
+        let problems = await SummaryAudit.disagreements(in: second)
+        #expect(problems.isEmpty, "\(problems)")
+        await mine.shutdown()
+        await theirs.shutdown()
+        first.close()
+        second.close()
     }
 }

@@ -141,7 +141,9 @@ import TestSupport
             // Directly twice, and through two parents: a diamond.
             define(.unlocked, adopts: base, left, right, base)
         }
-        #expect(schema.transitions.filter { $0.source == .unlocked }.map(\.eventDescription) == ["reset", "coin", "pass"])
+        let fromUnlocked = schema.transitions.filter { (transition: Transition<Turnstile>) in transition.source == .unlocked }
+        let events: [String] = ["reset", "coin", "pass"]
+        #expect(fromUnlocked.map(\.eventDescription) == events)
         var driver = Driver(schema)
         try await driver.send(.coin)
         #expect(log.lines == ["base", "right"])

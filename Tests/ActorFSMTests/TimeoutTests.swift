@@ -219,7 +219,8 @@ import TestSupport
                 after(.seconds(20)) | then() | log.action("20s")
             }
         }
-        #expect(schema.timeouts(of: .pending).map(\.duration) == [.seconds(5), .seconds(20), .seconds(30)])
+        let chain: [Duration] = [.seconds(5), .seconds(20), .seconds(30)]
+        #expect(schema.timeouts(of: .pending).map(\.duration) == chain)
         var timed = await TimedMachine(schema)
         timed.clock.advance(by: .seconds(60))   // all three are due at once
         let durations = [await timed.next(), await timed.next(), await timed.next()].map { $0?.origin.timeout }
