@@ -33,7 +33,8 @@ extension EventOrigin: Codable {
         case "post": self = .post
         case "followUp": self = .followUp
         case "next": self = .next
-        case "delayedPost": self = .delayedPost
+        // Also the name a process of the previous release writes.
+        case "scheduled", "delayedPost": self = .scheduled
         case "stateTask": self = .stateTask
         case "timeout": self = .timeout(after: .nanoseconds(try container.decode(Int64.self, forKey: .timeoutNanoseconds)))
         default:
@@ -49,7 +50,7 @@ extension EventOrigin: Codable {
         case .post: "post"
         case .followUp: "followUp"
         case .next: "next"
-        case .delayedPost: "delayedPost"
+        case .scheduled: "scheduled"
         case .stateTask: "stateTask"
         case .timeout: "timeout"
         }

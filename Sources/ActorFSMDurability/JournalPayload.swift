@@ -125,7 +125,7 @@ package struct StoredOrigin: Equatable {
         case .followUp: code = 2
         case .next: code = 3
         case .timeout: code = 4
-        case .delayedPost: code = 5
+        case .scheduled: code = 5
         case .stateTask: code = 6
         }
         timeoutNanoseconds = origin.timeout.map(Self.nanoseconds) ?? 0
@@ -148,7 +148,7 @@ package struct StoredOrigin: Equatable {
         case 2: .followUp
         case 3: .next
         case 4: .timeout(after: .nanoseconds(timeoutNanoseconds))
-        case 5: .delayedPost
+        case 5: .scheduled
         default: .stateTask
         }
     }

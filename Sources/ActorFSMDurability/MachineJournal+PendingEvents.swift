@@ -6,7 +6,7 @@ import ActorFSM
 extension MachineJournal {
     // MARK: - Events the machine posts to itself
 
-    /// Registers an event an action posts to the machine (or a delayed post), so that it is
+    /// Registers an event an action posts to the machine (or a scheduled event), so that it is
     /// written with the machine's next entry until an entry processes it.
     ///
     /// - Returns: its ticket, or 0 if the event cannot be encoded (it is then not durable).
@@ -28,7 +28,7 @@ extension MachineJournal {
         }
     }
 
-    /// Registers a delayed post due `delay` from now. One made outside any action has no entry
+    /// Registers a scheduled event due `delay` from now. One made outside any action has no entry
     /// of its own to ride with, so the newest entry is written again with it; one an action
     /// makes is written with its transition's entry (and made again if that transition is
     /// processed again after a crash).
@@ -52,7 +52,7 @@ extension MachineJournal {
         state.withLock { state in state.timers.pending.removeAll { $0.ticket == ticket } }
     }
 
-    /// Forgets a delayed post cancelled before delivery, and writes the cancellation at once.
+    /// Forgets a scheduled event cancelled before delivery, and writes the cancellation at once.
     package func cancelled(_ ticket: UInt64) {
         unregister(ticket)
         amend(removing: ticket)

@@ -63,7 +63,7 @@ public struct JournalWrite: Sendable {
     /// answers its sender in the same commit. `nil`: the event is only marked recorded.
     package let reply: [UInt8]?
     /// Whether, once this entry is the machine's newest, the machine has work to do with no new
-    /// event: a timer or delayed post to fire, an event it posted to itself, or the transition
+    /// event: a timer or scheduled event to fire, an event it posted to itself, or the transition
     /// this intent starts. A store that several processes share restores such machines as soon
     /// as it takes them over from a dead process; the others wait for their next event.
     public let hasPendingWork: Bool

@@ -10,7 +10,7 @@ struct Recovery<Definition: MachineDefinition>: Sendable {
     /// Events to process before any other, in order: the interrupted event, then the events
     /// posted next, then the follow-ups.
     var requeued: [Entry] = []
-    /// Delayed posts still to deliver, with their tickets and deadlines (nanoseconds since 1970).
+    /// Scheduled events still to deliver, with their tickets and deadlines (nanoseconds since 1970).
     var delayed: [(event: Definition.Event, predicates: PredicateContext?, ticket: UInt64, deadline: Int64)] = []
     /// Whether the interrupted event is a state timeout: it is processed again from
     /// ``requeued``, so its alarm is not armed again.
@@ -125,7 +125,7 @@ struct Recovery<Definition: MachineDefinition>: Sendable {
 
     /// Queues the self-posted events the restore point holds (but `interrupted`, already
     /// queued): those posted next, then the follow-ups, each in the order posted; and keeps the
-    /// delayed posts to arm again.
+    /// scheduled events to arm again.
     mutating func requeuePending(excluding interrupted: UInt64, reader: EntryReader<Definition>) throws(DurabilityError) {
         let pending = point.timers.pending
         for kind in [PendingEvent.Kind.next, .followUp] {

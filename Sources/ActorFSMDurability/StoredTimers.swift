@@ -11,7 +11,7 @@ struct StoredTimers: Equatable {
     /// The ticket the next self-posted event takes.
     var nextTicket: UInt64 = 1
     /// Events the machine posted to itself and has not processed: follow-ups and events posted
-    /// next, in the order they will be processed, and delayed posts with their deadlines.
+    /// next, in the order they will be processed, and scheduled events with their deadlines.
     var pending: [PendingEvent] = []
     /// The child machines of the state, by their places among its tasks (bit `n` for place
     /// `n`), whose ends the machine has processed since that entry. Written after the timers,
@@ -96,7 +96,7 @@ struct PendingEvent: Equatable, Sendable {
     /// Identifies the event within its machine; the entry that processes it names it.
     var ticket: UInt64
     var kind: Kind
-    /// For a delayed post, when it is due, in nanoseconds since 1970.
+    /// For a scheduled event, when it is due, in nanoseconds since 1970.
     var deadline: Int64
     var event: [UInt8]
     var predicates: [StoredPredicate]

@@ -34,7 +34,7 @@ public struct StoredTransition<Definition: MachineDefinition>: Sendable {
     public let state: Definition.State?
     /// The data after the event; `nil` for an intent.
     public let data: Definition.Data?
-    /// How many self-posted events and delayed posts waited to be processed after it.
+    /// How many self-posted events and scheduled events waited to be processed after it.
     public let pendingEvents: Int
     /// How many of the state's timeouts had fired since the machine entered it.
     public let timeoutsFired: Int

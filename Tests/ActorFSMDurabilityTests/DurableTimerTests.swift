@@ -90,12 +90,12 @@ struct RestoredDoor {
         }
         let door = try await RestoredDoor(store, clock: clock, schema: schema)
         try await door.machine.send(.lock)
-        // The process dies before the delay runs out (its own delayed post would fire too).
+        // The process dies before the delay runs out (its own scheduled event would fire too).
         let crashed = store.crash()
         clock.advance(by: .seconds(45))
         var again = try await RestoredDoor(crashed, clock: clock, schema: schema)
         let delivered = await again.nextRecord()
-        #expect(delivered?.origin == .delayedPost)
+        #expect(delivered?.origin == .scheduled)
         #expect(delivered?.target == .jammed)
 
         let other = InMemoryStore()

@@ -199,8 +199,8 @@ final class FormerTracingInstrument: Instrument {
         try machine.schedule(.retry, after: .seconds(1))
         await clock.waitUntilSleeping(count: 1)
         clock.advance(by: .seconds(1))
-        #expect(await records.next()?.origin == .delayedPost)
-        #expect(instrument.lines.contains("fired delayedPost 0.0 seconds late"))
+        #expect(await records.next()?.origin == .scheduled)
+        #expect(instrument.lines.contains("fired scheduled 0.0 seconds late"))
     }
 
     /// The trace each action saw: an inline send's, then a queued send's (synchronous action),

@@ -328,7 +328,7 @@ struct TimeGuideSnippets {
         }
     }
 
-    func delayedPost(orders: Schema<Orders>) throws {
+    func scheduleAReminder(orders: Schema<Orders>) throws {
         let machine = Machine(schema: orders, id: "order-7")
         let reminder = try machine.schedule(.remind, after: .seconds(60))
         // …

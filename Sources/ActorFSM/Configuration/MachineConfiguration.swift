@@ -14,7 +14,7 @@ public struct MachineConfiguration<State: Hashable & Sendable>: Sendable {
     var chosenFailurePolicy: FailurePolicy<State>?
     /// The predicates used for events sent without predicates, and for state timeouts.
     public var standingPredicates: PredicateContext
-    /// The clock that state timeouts and delayed posts wait on: `ContinuousClock` by default, a
+    /// The clock that state timeouts and scheduled events wait on: `ContinuousClock` by default, a
     /// `ManualClock` from `ActorFSMTesting` in tests.
     public var clock: any Clock<Duration>
     /// What is told of the machine's life, events, records, failures and timers, for logs,

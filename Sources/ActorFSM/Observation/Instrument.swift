@@ -63,7 +63,7 @@ public protocol Instrument: AnyObject, Sendable {
     /// left the state it belonged to.
     func timerEventDropped<ID: Hashable & Sendable>(by id: ID, origin: EventOrigin)
 
-    /// A state timeout or a delayed post reached its deadline `lateness` late (on the machine's
+    /// A state timeout or a scheduled event reached its deadline `lateness` late (on the machine's
     /// clock), and its event joins the inbox.
     func timerFired<ID: Hashable & Sendable>(by id: ID, origin: EventOrigin, lateness: Duration)
 

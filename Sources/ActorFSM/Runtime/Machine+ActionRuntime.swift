@@ -1,4 +1,4 @@
-// What a machine offers its actions: follow-up events and delayed posts.
+// What a machine offers its actions: follow-up events and scheduled events.
 
 extension Machine: ActionRuntime {
     @usableFromInline nonisolated func scheduleFromAction<E: Sendable>(
@@ -9,8 +9,8 @@ extension Machine: ActionRuntime {
         return scheduleDelayed(event, after: delay, predicates: predicates, fromAction: true)
     }
 
-    @usableFromInline nonisolated func refusedDelayedPost() -> MachineErrorKind {
-        refusal(.stopped, origin: .delayedPost).kind
+    @usableFromInline nonisolated func refusedSchedule() -> MachineErrorKind {
+        refusal(.stopped, origin: .scheduled).kind
     }
 
     @usableFromInline nonisolated func postFollowUp<E: Sendable>(_ event: E, predicates: PredicateContext?) -> MachineErrorKind? {

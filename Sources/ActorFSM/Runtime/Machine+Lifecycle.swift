@@ -148,7 +148,7 @@ extension Machine {
     }
 
     /// Stops taking new events (or, when `stopping`, anything at all): refuses the senders
-    /// waiting for room and cancels every timer, task and delayed post. Timer events already in
+    /// waiting for room and cancels every timer, task and scheduled event. Timer events already in
     /// the inbox stay valid: they fired before, like any event queued before.
     ///
     /// - Returns: whether the inbox was idle (nothing queued or processing), to tell the core.
@@ -158,9 +158,9 @@ extension Machine {
         if journal == nil, let timers { leaveChildren(timers) }
         timers?.cancelAll()
         defer { resumeRefusalWatchers() }
-        // The delayed posts close first, in the turn of the lock that stops an idle inbox, so
+        // The scheduled events close first, in the turn of the lock that stops an idle inbox, so
         // that none is accepted once the inbox closes.
-        let (delayed, idle) = mailbox.withLock { ($0.delayedPosts.close(), $0.inbox.closeIfIdle()) }
+        let (delayed, idle) = mailbox.withLock { ($0.scheduledEvents.close(), $0.inbox.closeIfIdle()) }
         // Withdrawn, not cancelled: a durable machine keeps them in its store, to deliver them
         // when it is restored.
         for event in delayed { event.withdraw() }

@@ -77,7 +77,7 @@ public final actor Machine<Definition: MachineDefinition> {
     /// Timeouts and task results dropped as stale, for tests.
     @usableFromInline var droppedTimerEvents = 0
     /// The events accepted and not yet started, and those posted with a delay, behind a lock:
-    /// posts, follow-ups, delayed posts and withdrawals reach them from any thread, without a
+    /// posts, follow-ups, scheduled events and withdrawals reach them from any thread, without a
     /// hop onto the actor. Declared last, after the fields the actor writes per event, so that a
     /// producer's lock turns share as few cache lines as possible with the draining thread's stores.
     @usableFromInline nonisolated let mailbox: FencedMutex<Mailbox<Definition>>

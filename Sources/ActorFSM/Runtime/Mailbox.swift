@@ -1,7 +1,7 @@
 /// What a machine keeps behind its one lock: the ``Inbox`` of accepted events, and the
-/// ``DelayedPosts`` not yet delivered. Both are reached from any thread; sharing the lock keeps a
-/// machine at one lock. Closing stops the delayed posts first, in the same turn of the lock in
-/// which an idle inbox stops, so that no delayed post is accepted once the machine stops taking
+/// ``ScheduledEvents`` not yet delivered. Both are reached from any thread; sharing the lock keeps a
+/// machine at one lock. Closing stops the scheduled events first, in the same turn of the lock in
+/// which an idle inbox stops, so that no scheduled event is accepted once the machine stops taking
 /// events.
 @usableFromInline
 struct Mailbox<Definition: MachineDefinition>: Sendable {
@@ -11,7 +11,7 @@ struct Mailbox<Definition: MachineDefinition>: Sendable {
     /// The accepted events not yet started, and the senders waiting for room.
     @usableFromInline var inbox: Inbox<Definition>
     /// The events posted with a delay and not yet delivered.
-    var delayedPosts = DelayedPosts()
+    var scheduledEvents = ScheduledEvents()
 
     @inlinable
     init(capacity: Int) {

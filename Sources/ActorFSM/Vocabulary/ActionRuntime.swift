@@ -12,8 +12,8 @@ protocol ActionRuntime: AnyObject, Sendable {
     /// queued event, and returns `nil`; or tells the instrument of its refusal and returns why.
     func postNext<E: Sendable>(_ event: E, predicates: PredicateContext?) -> MachineErrorKind?
     func scheduleFromAction<E: Sendable>(_ event: E, after delay: Duration, predicates: PredicateContext?) -> ScheduledEvent?
-    /// Tells the instrument of a delayed post the machine refuses, and returns why.
-    func refusedDelayedPost() -> MachineErrorKind
+    /// Tells the instrument of a scheduled event the machine refuses, and returns why.
+    func refusedSchedule() -> MachineErrorKind
     /// The attempt the retried action `action` (counted from 0 among the transition's retried
     /// actions) of event `number` resumes at, and how long it still waits first, when a durable
     /// machine was restored in the middle of its retries; `nil` otherwise. Answered once.

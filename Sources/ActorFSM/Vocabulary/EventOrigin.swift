@@ -12,10 +12,14 @@ public enum EventOrigin: Sendable, Hashable {
     /// A state timeout, `after(duration)`, that fired: the record's event is `nil`.
     case timeout(after: Duration)
     /// `schedule(_:after:)`, on the machine or from an action, once its delay passed.
-    case delayedPost
+    case scheduled
     /// The result or error of a ``StateTask``.
     case stateTask
 
     /// The duration of a timeout, for ``timeout(after:)``.
     public var timeout: Duration? { if case .timeout(let duration) = self { duration } else { nil } }
+
+    /// The origin of an event scheduled with `schedule(_:after:)`.
+    @available(*, deprecated, renamed: "scheduled")
+    public static var delayedPost: EventOrigin { .scheduled }
 }

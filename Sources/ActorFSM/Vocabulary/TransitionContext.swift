@@ -178,7 +178,7 @@ public struct TransitionContext<Definition: MachineDefinition>: Sendable {
     /// clock (see ``MachineConfiguration/clock``). It never waits: the event joins the inbox when
     /// its time comes, even if the inbox is full then.
     ///
-    /// The event then joins the inbox with origin ``EventOrigin/delayedPost``. Cancel it with the
+    /// The event then joins the inbox with origin ``EventOrigin/scheduled``. Cancel it with the
     /// returned handle; stopping the machine cancels it too.
     ///
     /// ```swift
@@ -191,7 +191,7 @@ public struct TransitionContext<Definition: MachineDefinition>: Sendable {
     public func schedule(_ event: Event, after delay: Duration, predicates: PredicateContext? = nil) throws(MachineError<Definition>) -> ScheduledEvent {
         guard let runtime else { throw MachineError(.stopped, machineID: id) }
         guard let scheduled = runtime.scheduleFromAction(event, after: delay, predicates: predicates) else {
-            throw MachineError(runtime.refusedDelayedPost(), machineID: id)
+            throw MachineError(runtime.refusedSchedule(), machineID: id)
         }
         return scheduled
     }

@@ -21,7 +21,7 @@ public struct HistoryEntry: Sendable, Codable, Equatable {
         public var kind: String
         /// The event, as the codec wrote it.
         public var event: String
-        /// When a delayed post is due, in milliseconds since 1970; `nil` for the others.
+        /// When a scheduled event is due, in milliseconds since 1970; `nil` for the others.
         public var due: Int64?
     }
 
@@ -115,7 +115,7 @@ extension HistoryEntry {
         case .followUp: "followUp"
         case .next: "next"
         case .timeout(let after): "timeout \(Timeout(after))"
-        case .delayedPost: "delayedPost"
+        case .scheduled: "scheduled"
         case .stateTask: "stateTask"
         }
     }

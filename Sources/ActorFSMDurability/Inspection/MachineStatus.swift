@@ -2,7 +2,7 @@
 public enum MachineStatus: String, Sendable, Codable, CaseIterable {
     /// In a state that is not final, with no timer pending: it waits for its next event.
     case running
-    /// A timeout, a delayed post or a retry is due at ``MachineSummary/waitingUntil``.
+    /// A timeout, a scheduled event or a retry is due at ``MachineSummary/waitingUntil``.
     case waiting
     /// Its last event's actions failed (outcome `.failed`).
     case failed

@@ -1,7 +1,7 @@
 // A durable machine restored from its store: what it processes before anything else.
 
 extension Machine {
-    /// Queues what a restored machine processes first, and arms its delayed posts again.
+    /// Queues what a restored machine processes first, and arms its scheduled events again.
     nonisolated func resume(_ journal: any MachineJournaling<Definition>) {
         guard let resumption = journal.resumption else { return }
         for entry in resumption.requeued { perform(mailbox.withLock { $0.inbox.timerEvent(entry) }) }

@@ -109,7 +109,7 @@ package protocol MachineJournaling<Definition>: AnyObject, Sendable {
     /// The inbox refused the self-posted event with `ticket`.
     func unregister(_ ticket: UInt64)
 
-    /// The delayed post with `ticket` was cancelled before delivery.
+    /// The scheduled event with `ticket` was cancelled before delivery.
     func cancelled(_ ticket: UInt64)
 
     /// The event about to be processed is the self-posted one with `ticket`; 0: the event in
@@ -164,14 +164,14 @@ package protocol MachineJournaling<Definition>: AnyObject, Sendable {
     func childCancelled(_ ticket: UInt64)
 }
 
-/// What a restored machine processes before any other event, and the delayed posts it arms
+/// What a restored machine processes before any other event, and the scheduled events it arms
 /// again. Its state, data and number come through ``MachineJournaling/resumedState()`` and its
 /// siblings.
 @usableFromInline package struct Resumption<Definition: MachineDefinition>: Sendable {
     /// Events to process first, in order: the interrupted event, then those posted next, then
     /// the follow-ups.
     package var requeued: [InboxEntry<Definition>]
-    /// Delayed posts still to deliver, with their tickets and the time left.
+    /// Scheduled events still to deliver, with their tickets and the time left.
     package var delayed: [DelayedPost]
     /// Children the machine left before they had their cancelling event, to send it again.
     package var cancels: [ChildCancellation] = []
@@ -190,7 +190,7 @@ package protocol MachineJournaling<Definition>: AnyObject, Sendable {
         }
     }
 
-    /// A delayed post a restored machine arms again.
+    /// A scheduled event a restored machine arms again.
     package struct DelayedPost: Sendable {
         package var event: Definition.Event
         package var predicates: PredicateContext?

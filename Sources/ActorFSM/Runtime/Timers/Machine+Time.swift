@@ -1,9 +1,9 @@
-// Timers: state timeouts, delayed posts and state tasks. Everything that waits does so on the
+// Timers: state timeouts, scheduled events and state tasks. Everything that waits does so on the
 // configuration's clock, in a task of its own, and comes back to the actor to join the inbox.
 
 extension Machine {
     /// Posts `event` once `delay` has passed on the machine's clock (see
-    /// ``MachineConfiguration/clock``), with origin ``EventOrigin/delayedPost``.
+    /// ``MachineConfiguration/clock``), with origin ``EventOrigin/scheduled``.
     ///
     /// The event joins the inbox when its time comes, even if the inbox is full then, and from
     /// that moment gets a record like any other. Until then ``ScheduledEvent/cancel()`` withdraws
@@ -16,12 +16,12 @@ extension Machine {
         _ event: Event, after delay: Duration, predicates: PredicateContext? = nil
     ) throws(MachineError<Definition>) -> ScheduledEvent {
         guard let scheduled = scheduleDelayed(event, after: delay, predicates: predicates) else {
-            throw refusal(.stopped, origin: .delayedPost)
+            throw refusal(.stopped, origin: .scheduled)
         }
         return scheduled
     }
 
-    /// Schedules a delayed post, from the actor or from an action running off it. A durable
+    /// Schedules a scheduled event, from the actor or from an action running off it. A durable
     /// machine writes it to its journal (see ``MachineJournaling/registerDelayed(_:_:after:fromAction:)``), or,
     /// restoring one, passes its stored `ticket`.
     nonisolated func scheduleDelayed(
@@ -34,7 +34,7 @@ extension Machine {
         var onCancel: (@Sendable () -> Void)?
         if let journal, ticket != 0 { onCancel = { journal.cancelled(ticket) } }
         let scheduled = ScheduledEvent(onCancel: onCancel)
-        guard mailbox.withLock({ $0.delayedPosts.add(scheduled) }) else {
+        guard mailbox.withLock({ $0.scheduledEvents.add(scheduled) }) else {
             if ticket != 0 { journal?.cancelled(ticket) }
             return nil
         }
@@ -46,16 +46,16 @@ extension Machine {
         return scheduled
     }
 
-    /// Called when a delayed post's wait ends: `lateness` after its deadline, or `nil` if it was
+    /// Called when a scheduled event's wait ends: `lateness` after its deadline, or `nil` if it was
     /// cancelled.
     func deliver(
         _ scheduled: ScheduledEvent, _ event: Event, _ predicates: PredicateContext?, lateness: Duration?,
         trace: (any AnyObject & Sendable)?, ticket: UInt64 = 0
     ) {
-        mailbox.withLock { $0.delayedPosts.remove(scheduled) }
+        mailbox.withLock { $0.scheduledEvents.remove(scheduled) }
         guard let lateness, core.isAcceptingEvents, scheduled.markDelivered() else { return }
-        settings.instrument?.timerFired(by: id, origin: .delayedPost, lateness: lateness)
-        appendTimerEvent(event, predicates, origin: .delayedPost, epoch: 0, trace: trace, ticket: ticket)
+        settings.instrument?.timerFired(by: id, origin: .scheduled, lateness: lateness)
+        appendTimerEvent(event, predicates, origin: .scheduled, epoch: 0, trace: trace, ticket: ticket)
     }
 
     /// Starts the initial state's timeouts and tasks, whose deadlines `init` fixed, unless the

@@ -1,8 +1,8 @@
 /// The events a machine has posted with a delay and not yet delivered, so that `finish()` and
 /// `stop()` can cancel them. A pure value: the machine keeps it behind its mailbox's lock, since
-/// delayed posts are made from any thread, and closing it under that lock is what guarantees
-/// that no delayed post is accepted once the machine has stopped taking events.
-struct DelayedPosts: Sendable {
+/// scheduled events are made from any thread, and closing it under that lock is what guarantees
+/// that no scheduled event is accepted once the machine has stopped taking events.
+struct ScheduledEvents: Sendable {
     private var pending: [ObjectIdentifier: ScheduledEvent] = [:]
     private var isOpen = true
 
@@ -20,7 +20,7 @@ struct DelayedPosts: Sendable {
         if !pending.isEmpty { pending[ObjectIdentifier(event)] = nil }
     }
 
-    /// Takes no more delayed posts.
+    /// Takes no more scheduled events.
     ///
     /// - Returns: those still waiting: cancel them.
     mutating func close() -> [ScheduledEvent] {

@@ -3,7 +3,7 @@ import ActorFSMTesting
 import Testing
 import TestSupport
 
-@Suite(.timeLimit(.minutes(1))) struct DelayedPostTests {
+@Suite(.timeLimit(.minutes(1))) struct ScheduleTests {
     static let reminders = try! Schema<CheckoutFlow>(initial: .pending, final: [.cancelled]) {
         define(.pending) {
             when(.ping) | then()
@@ -27,7 +27,7 @@ import TestSupport
         timed.clock.advance(by: .seconds(1))
         let record = try #require(await timed.next())
         // `.reminded` is the target under `Mode.strict` only: the predicates came with the event.
-        #expect(record.event == .retry && record.origin == .delayedPost && record.target == .reminded)
+        #expect(record.event == .retry && record.origin == .scheduled && record.target == .reminded)
         #expect(!scheduled.isPending)
         #expect(!scheduled.cancel(), "a delivered event can no longer be cancelled")
     }
@@ -38,7 +38,7 @@ import TestSupport
         #expect(await timed.next()?.event == .pay)
         timed.clock.advance(by: .seconds(5))
         let record = try #require(await timed.next())
-        #expect(record.event == .retry && record.origin == .delayedPost)
+        #expect(record.event == .retry && record.origin == .scheduled)
         #expect(record.source == .paid && record.target == .reminded)
     }
 
@@ -76,7 +76,7 @@ import TestSupport
         #expect(!scheduled.isPending)
         do {
             try timed.machine.schedule(.retry, after: .seconds(5))
-            Issue.record("a finished machine took a delayed post")
+            Issue.record("a finished machine took a scheduled event")
         } catch {
             #expect(error.kind == .stopped)
         }
