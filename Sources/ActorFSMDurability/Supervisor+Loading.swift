@@ -28,7 +28,7 @@ extension Supervisor {
             // Stopping after a failure, until it has ended its supervisor has not restarted it,
             // and restoring a copy now would run two. A sender that gives up meanwhile (its task
             // cancelled) is answered at once; the machine ends on its own.
-            await machine.finishAndAwaitEnd(cancellable: true)
+            await machine.shutDownAndAwaitEnd(cancellable: true)
             if Task.isCancelled { throw MachineError(.cancelled, machineID: id) }
             let successor = registry.withLock { $0.core.remove(machine, from: id) }
             if let successor { return successor }

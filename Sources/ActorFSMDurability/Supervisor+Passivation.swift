@@ -31,7 +31,7 @@ extension Supervisor {
         tracking { _ = $0.passivating.insert(ObjectIdentifier(machine)) }
         // Not cancellable: the machine must have ended before it leaves the registry, or the
         // next send would restore a second copy while this one still writes.
-        await machine.finishAndAwaitEnd(cancellable: false)
+        await machine.shutDownAndAwaitEnd(cancellable: false)
         tracking { _ = $0.passivating.remove(ObjectIdentifier(machine)) }
         var newest: UInt64?
         if let journal = machine.durableJournal {

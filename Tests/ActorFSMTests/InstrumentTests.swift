@@ -131,7 +131,7 @@ final class FormerTracingInstrument: Instrument {
         #expect(Set(lines.dropFirst(3).prefix(2)) == ["accepted post", "processed pass transitioned"])
         #expect(lines.dropFirst(5) == [
             "accepted send", "failed reset", "processed reset failed: Boom()",
-            "ended 1 finished",
+            "ended 1 shut down",
             "refused post stopped",
         ])
         let heard = instrument.records.withLock { $0 }

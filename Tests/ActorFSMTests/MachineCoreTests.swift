@@ -127,26 +127,26 @@ import TestSupport
         #expect(core.turn(ofEventFrom: 2) == .dropStale, "leaving the table leaves the timed state too")
     }
 
-    @Test func finishingAnIdleMachineEndsItAtOnce() {
+    @Test func shuttingDownAnIdleMachineEndsItAtOnce() {
         var core = Core(startingIn: .pending, of: storage)
-        #expect(closes(core.finish(), stopping: false))
-        guard case .none = core.finish(), core.isFinishing else { Issue.record("a second caller waits for the same end"); return }
+        #expect(closes(core.shutDown(), stopping: false))
+        guard case .none = core.shutDown(), core.isShuttingDown else { Issue.record("a second caller waits for the same end"); return }
         let waits = core.awaitEnd(1)
         #expect(waits)
-        guard case .end(.finished, let waiters) = core.inboxClosed(idle: true) else {
-            Issue.record("an idle inbox ends a finishing machine")
+        guard case .end(.shutDown, let waiters) = core.inboxClosed(idle: true) else {
+            Issue.record("an idle inbox ends a machine shutting down")
             return
         }
         #expect(waiters == [1] && core.hasEnded)
-        guard case .none = core.finish(), !core.isFinishing else { Issue.record("an ended machine finishes nothing"); return }
+        guard case .none = core.shutDown(), !core.isShuttingDown else { Issue.record("an ended machine shuts nothing down"); return }
     }
 
     @Test func aBusyMachineEndsWhenProcessingEnds() {
         var core = Core(startingIn: .pending, of: storage)
-        #expect(closes(core.finish(), stopping: false))
+        #expect(closes(core.shutDown(), stopping: false))
         guard case .none = core.inboxClosed(idle: false) else { Issue.record("events are queued"); return }
-        #expect(closes(core.processingEnded(), stopping: true), "drained: it stops as finished")
-        guard case .end(.finished, let waiters) = core.inboxClosed(idle: true) else {
+        #expect(closes(core.processingEnded(), stopping: true), "drained: it stops as shut down")
+        guard case .end(.shutDown, let waiters) = core.inboxClosed(idle: true) else {
             Issue.record("nothing left: the machine ends")
             return
         }

@@ -45,7 +45,7 @@ import TestSupport
             #expect(error.machineID == 5)
             #expect(error.record == nil)
             #expect(error.underlying == nil)
-            #expect("\(error)" == "machine 5 is stopped or finishing and accepts no more events")
+            #expect("\(error)" == "machine 5 is stopped or shutting down and accepts no more events")
         }
     }
 

@@ -10,7 +10,7 @@ import TestSupport
     private func describe(_ lifecycle: Lifecycle) -> String {
         switch lifecycle.stage {
         case .running(let waiters): waiters.isEmpty ? "running" : "running \(waiters)"
-        case .finishing(let waiters): "finishing \(waiters)"
+        case .shuttingDown(let waiters): "shutting down \(waiters)"
         case .stopping(let reason, let waiters): "stopping \(reason) \(waiters)"
         case .stopped(let reason): "stopped \(reason)"
         }
@@ -19,14 +19,14 @@ import TestSupport
     private func describe(_ action: Lifecycle.EndAction) -> String {
         switch action {
         case .none: "none"
-        case .stopFinished: "stop finished"
+        case .stopShutDown: "stop shut down"
         case .end(let reason, let waiters): "end \(reason) \(waiters)"
         }
     }
 
     @Test func aRunningMachineTakesEventsAndHasNothingToEnd() {
         var lifecycle = Lifecycle()
-        #expect(lifecycle.isRunning && !lifecycle.isFinishing && !lifecycle.hasStopped && !lifecycle.hasEnded)
+        #expect(lifecycle.isRunning && !lifecycle.isShuttingDown && !lifecycle.hasStopped && !lifecycle.hasEnded)
         let ended = describe(lifecycle.processingEnded())
         #expect(ended == "none")
         #expect(describe(lifecycle) == "running")
@@ -38,31 +38,31 @@ import TestSupport
         let waits = lifecycle.awaitEnd(1)
         #expect(waits, "run() waits for the end while the machine runs")
         #expect(describe(lifecycle) == "running [1]")
-        let finish = lifecycle.finish()
-        #expect(finish == .closeInbox)
-        #expect(describe(lifecycle) == "finishing [1]", "the waiter carries over to the finish")
+        let shutdown = lifecycle.shutDown()
+        #expect(shutdown == .closeInbox)
+        #expect(describe(lifecycle) == "shutting down [1]", "the waiter carries over to the shutdown")
         _ = lifecycle.stop(.stopped)
         let ended = describe(lifecycle.processingEnded())
         #expect(ended == "end stopped [1]")
         #expect(lifecycle.termination.map { "\($0)" } == "stopped")
     }
 
-    @Test func finishingClosesTheInboxOnceAndEndsAfterProcessing() {
+    @Test func shuttingDownClosesTheInboxOnceAndEndsAfterProcessing() {
         var lifecycle = Lifecycle()
-        let first = lifecycle.finish()
-        let second = lifecycle.finish()
+        let first = lifecycle.shutDown()
+        let second = lifecycle.shutDown()
         #expect(first == .closeInbox && second == .awaitEnd)
-        #expect(lifecycle.isFinishing && !lifecycle.isRunning && !lifecycle.hasStopped)
+        #expect(lifecycle.isShuttingDown && !lifecycle.isRunning && !lifecycle.hasStopped)
         let waits = (lifecycle.awaitEnd(1), lifecycle.awaitEnd(2))
         #expect(waits == (true, true))
-        // Processing ends: the machine must stop as finished, which keeps the waiters.
+        // Processing ends: the machine must stop as shut down, which keeps the waiters.
         let drained = describe(lifecycle.processingEnded())
-        #expect(drained == "stop finished")
-        let stop = lifecycle.stop(.finished)
+        #expect(drained == "stop shut down")
+        let stop = lifecycle.stop(.shutDown)
         #expect(stop == .closeInboxAndCancel)
-        #expect(describe(lifecycle) == "stopping finished [1, 2]")
+        #expect(describe(lifecycle) == "stopping shut down [1, 2]")
         let ended = describe(lifecycle.processingEnded())
-        #expect(ended == "end finished [1, 2]")
+        #expect(ended == "end shut down [1, 2]")
         #expect(lifecycle.hasEnded && lifecycle.hasStopped)
         let late = lifecycle.awaitEnd(3)
         let again = describe(lifecycle.processingEnded())
@@ -72,15 +72,15 @@ import TestSupport
 
     @Test func stoppingTakesOverAFinishAndItsWaiters() {
         var lifecycle = Lifecycle()
-        _ = lifecycle.finish()
+        _ = lifecycle.shutDown()
         _ = lifecycle.awaitEnd(7)
         let stop = lifecycle.stop(.stopped)
-        let secondStop = lifecycle.stop(.finished)
-        let finish = lifecycle.finish()
+        let secondStop = lifecycle.stop(.shutDown)
+        let shutdown = lifecycle.shutDown()
         let waits = lifecycle.awaitEnd(8)
         #expect(stop == .closeInboxAndCancel)
         #expect(secondStop == .none, "the first reason stands")
-        #expect(finish == .none && waits)
+        #expect(shutdown == .none && waits)
         let ended = describe(lifecycle.processingEnded())
         #expect(ended == "end stopped [7, 8]")
         #expect(describe(lifecycle) == "stopped stopped")
@@ -93,18 +93,18 @@ import TestSupport
         #expect(stop == .closeInboxAndCancel)
         #expect(lifecycle.hasStopped && !lifecycle.hasEnded && !lifecycle.isRunning)
         let ended = describe(lifecycle.processingEnded())
-        let later = (lifecycle.stop(.stopped), lifecycle.finish())
+        let later = (lifecycle.stop(.stopped), lifecycle.shutDown())
         #expect(ended == "end failed: Boom() []")
         #expect(later == (.none, .none))
     }
 
     @Test func closingAnIdleInboxEndsAFinishingOrStoppingMachineAtOnce() {
-        var finishing = Lifecycle()
-        _ = finishing.finish()
-        _ = finishing.awaitEnd(4)
-        #expect(describe(finishing.inboxClosedIdle()) == "end finished [4]")
-        #expect(describe(finishing) == "stopped finished")
-        #expect(describe(finishing.inboxClosedIdle()) == "none", "it ends once")
+        var shuttingDown = Lifecycle()
+        _ = shuttingDown.shutDown()
+        _ = shuttingDown.awaitEnd(4)
+        #expect(describe(shuttingDown.inboxClosedIdle()) == "end shut down [4]")
+        #expect(describe(shuttingDown) == "stopped shut down")
+        #expect(describe(shuttingDown.inboxClosedIdle()) == "none", "it ends once")
         var stopping = Lifecycle()
         _ = stopping.stop(.stopped)
         #expect(describe(stopping.inboxClosedIdle()) == "end stopped []")

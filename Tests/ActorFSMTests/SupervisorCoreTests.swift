@@ -47,14 +47,14 @@ import Testing
 
     @Test func aMachineThatEndsWithoutFailingLeaves() {
         var (core, _) = core(with: "a")
-        guard case .removed = ended(&core, "a", .finished) else { Issue.record("not removed"); return }
+        guard case .removed = ended(&core, "a", .shutDown) else { Issue.record("not removed"); return }
         #expect(core.machines.isEmpty)
         #expect(core.admit("a") == .make)
     }
 
     @Test func aPassivatedMachineIsReportedSo() {
         var (core, _) = core(with: "a")
-        guard case .passivated = ended(&core, "a", .finished, passivating: true) else { Issue.record("not passivated"); return }
+        guard case .passivated = ended(&core, "a", .shutDown, passivating: true) else { Issue.record("not passivated"); return }
         #expect(core.machines.isEmpty)
     }
 

@@ -202,7 +202,7 @@ func failingResetSchema() throws -> Schema<NumberedTurnstile> {
         var terminated: [Int] = []
         for await event in events {
             if let record = event.record { outcomes["\(record.eventDescription) \(record.outcomeName)", default: 0] += 1 }
-            if case .terminated(let id, .finished) = event { terminated.append(id) }
+            if case .terminated(let id, .shutDown) = event { terminated.append(id) }
         }
         #expect(outcomes == ["coin transitioned": 10, "pass transitioned": 10])
         #expect(terminated.sorted() == Array(0..<15))

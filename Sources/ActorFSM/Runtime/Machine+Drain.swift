@@ -147,7 +147,7 @@ extension Machine {
     @inlinable
     func settle() {
         if core.isAcceptingEvents { return }
-        // A finishing machine may have more queued; a stopping one has let go of its inbox.
+        // A machine shutting down may have more queued; a stopping one has let go of its inbox.
         if !core.hasStopped && mailbox.withLock({ $0.inbox.isProcessing }) { return }
         processingEnded()
     }

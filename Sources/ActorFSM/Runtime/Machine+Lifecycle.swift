@@ -1,4 +1,4 @@
-// Finishing, stopping, failing: how a machine ends, and what it answers on the way.
+// Shutting down, stopping, failing: how a machine ends, and what it answers on the way.
 
 extension Machine {
     /// Stops taking events, processes those already queued, then stops: the graceful end, as
@@ -6,7 +6,7 @@ extension Machine {
     /// from one of the machine's own actions, it returns at once and the machine stops when its
     /// inbox is empty. After `stop()` it returns at once.
     public func shutdown() async {
-        guard beginFinishing() else { return }
+        guard closeForShutdown() else { return }
         if ActionScope.machines.contains(ObjectIdentifier(self)) { return }
         let waiter = EndWaiter()
         if waitsForEnd(waiter) { await waiter.wait() }
@@ -39,26 +39,26 @@ extension Machine {
     ///
     /// - Returns: whether the machine still has events to process before it stops.
     @discardableResult
-    func beginFinishing() -> Bool {
-        perform(core.finish())
-        return core.isFinishing
+    func closeForShutdown() -> Bool {
+        perform(core.shutDown())
+        return core.isShuttingDown
     }
 
-    /// Begins the graceful end of a supervisor's shutdown: as ``beginFinishing()``.
+    /// Begins the graceful end of a supervisor's shutdown: as ``closeForShutdown()``.
     ///
     /// - Returns: whether the machine has yet to end: it has events to process, or it was
     ///   stopping already and has not ended, so that the shutdown waits for its last record,
     ///   write and report too.
     package func beginShutdown() -> Bool {
-        beginFinishing()
+        closeForShutdown()
         return !core.hasEnded
     }
 
     /// Finishes, and returns once the machine has ended, also if it was stopping already
     /// (`shutdown()` returns at once then); if `cancellable`, also once the calling task is
     /// cancelled (see ``awaitEnd(cancellable:)``).
-    package func finishAndAwaitEnd(cancellable: Bool) async {
-        beginFinishing()
+    package func shutDownAndAwaitEnd(cancellable: Bool) async {
+        closeForShutdown()
         await awaitEnd(cancellable: cancellable)
     }
 

@@ -32,7 +32,7 @@ extension Machine {
         }
     }
 
-    /// Returns once the machine has stopped taking events (it is finishing or stopped).
+    /// Returns once the machine has stopped taking events (it is shutting down or stopped).
     package func untilRefusingEvents() async {
         guard core.isAcceptingEvents else { return }
         await withCheckedContinuation { watchers.refusal.append($0) }

@@ -81,7 +81,7 @@ extension Machine {
         }
         waiter.answer(.withdrawn, admission: .withdrawn)
         perform(resumptions)
-        // A finishing machine whose last queued event this was can now complete.
+        // A machine shutting down whose last queued event this was can now complete.
         if idle { Task { await self.settleIfIdle() } }
     }
 

@@ -56,7 +56,7 @@ public struct MachineError<Definition: MachineDefinition>: Error, Sendable, Cust
         return switch kind.code {
         case .stopped where supervisorShutDown:
             "the supervisor is shut down and takes no more events (\(machine))\(cause.map { ": \($0)" } ?? "")"
-        case .stopped: "\(machine) is stopped or finishing and accepts no more events\(event)"
+        case .stopped: "\(machine) is stopped or shutting down and accepts no more events\(event)"
         case .inboxFull: "\(machine)'s inbox is full; use send or post, which wait for room, or raise inboxCapacity"
         case .reentrantSend:
             "an action awaited send on its own machine, \(machine), which would wait for itself forever; use context.tryPost for follow-up events"
@@ -80,7 +80,7 @@ public struct MachineErrorKind: Sendable, Hashable, CustomStringConvertible {
 
     @usableFromInline package init(code: Code) { self.code = code }
 
-    /// The machine is stopped, or finishing, and takes no new event.
+    /// The machine is stopped, or shutting down, and takes no new event.
     public static let stopped = Self(code: .stopped)
     /// The inbox is full and the event was refused (only `tryPost` and follow-ups refuse; `send` and `post` wait).
     public static let inboxFull = Self(code: .inboxFull)

@@ -1,16 +1,20 @@
 /// How a machine ended.
 public enum MachineTermination: Sendable, CustomStringConvertible {
-    /// `finish()` drained the inbox.
-    case finished
+    /// `shutdown()` drained the inbox.
+    case shutDown
     /// `stop()` was called.
     case stopped
     /// An action threw under the failure policy `.stop`.
     case failed(any Error)
 
-    /// `finished`, `stopped` or `failed: …`.
+    /// The end of a machine that `shutdown()` drained (`finish()`'s, as it was called).
+    @available(*, deprecated, renamed: "shutDown")
+    public static var finished: MachineTermination { .shutDown }
+
+    /// `shut down`, `stopped` or `failed: …`.
     public var description: String {
         switch self {
-        case .finished: "finished"
+        case .shutDown: "shut down"
         case .stopped: "stopped"
         case .failed(let error): "failed: \(error)"
         }

@@ -142,8 +142,8 @@ public struct TransitionContext<Definition: MachineDefinition>: Sendable {
     /// Posts a follow-up event to the machine running the action, or refuses it at once.
     ///
     /// The event is queued at once, behind the events waiting at that moment, and processed
-    /// after the current transition completes, with origin ``EventOrigin/followUp``. A finishing
-    /// machine still takes follow-ups. An action cannot wait for room that only its own
+    /// after the current transition completes, with origin ``EventOrigin/followUp``. A machine
+    /// shutting down still takes follow-ups. An action cannot wait for room that only its own
     /// completion would make, so there is no waiting form.
     ///
     /// - Throws: ``MachineError`` `.inboxFull` if the inbox is at capacity, `.stopped` if the
@@ -165,7 +165,7 @@ public struct TransitionContext<Definition: MachineDefinition>: Sendable {
     /// ```
     ///
     /// Events posted this way from one transition are processed in the order posted, and count
-    /// against no capacity. A finishing machine still takes them.
+    /// against no capacity. A machine shutting down still takes them.
     ///
     /// - Throws: ``MachineError`` `.stopped` if the machine has stopped (or no machine runs the
     ///   action).

@@ -25,7 +25,7 @@ struct Inbox<Definition: MachineDefinition>: Sendable {
     enum Intake: Sendable {
         /// Every event.
         case open
-        /// The machine is finishing: follow-ups and timer events, not new events.
+        /// The machine is shutting down: follow-ups and timer events, not new events.
         case closed
         /// The machine has stopped: nothing.
         case stopped

@@ -24,7 +24,7 @@ package struct MachineCore<Definition: MachineDefinition, Waiter: Sendable>: Sen
     // specialized for the machine's types (a supervisor's shutdown) reaches them at fixed
     // offsets, without looking up the core's generic metadata.
 
-    /// Running, finishing, stopping or stopped, and who waits for the end.
+    /// Running, shutting down, stopping or stopped, and who waits for the end.
     @usableFromInline private(set) var lifecycle = MachineLifecycle<Waiter>()
     /// The number of the last event taken: processed, or recorded as stopped.
     @usableFromInline private(set) var sequenceNumber: UInt64 = 0
@@ -237,14 +237,14 @@ package struct MachineCore<Definition: MachineDefinition, Waiter: Sendable>: Sen
     @usableFromInline typealias Effect = MachineEffect<Waiter>
 
     /// `shutdown()` was called: the machine stops taking events, and ends once it has processed
-    /// those queued. Afterwards ``isFinishing`` says whether the caller waits for that end.
+    /// those queued. Afterwards ``isShuttingDown`` says whether the caller waits for that end.
     @inlinable
-    mutating func finish() -> Effect {
-        lifecycle.finish() == .closeInbox ? .closeInbox(stopping: false) : .none
+    mutating func shutDown() -> Effect {
+        lifecycle.shutDown() == .closeInbox ? .closeInbox(stopping: false) : .none
     }
 
     /// Whether the machine is processing its queued events before it ends.
-    @inlinable var isFinishing: Bool { mutating get { lifecycle.isFinishing } }
+    @inlinable var isShuttingDown: Bool { mutating get { lifecycle.isShuttingDown } }
 
     /// The machine must stop, for `reason`.
     @inlinable
@@ -262,12 +262,12 @@ package struct MachineCore<Definition: MachineDefinition, Waiter: Sendable>: Sen
         return ended(lifecycle.inboxClosedIdle())
     }
 
-    /// Nothing owns processing any more: a finishing machine has processed everything and
+    /// Nothing owns processing any more: a machine shutting down has processed everything and
     /// stops as finished; a stopping one ends.
     @inlinable
     mutating func processingEnded() -> Effect {
         switch lifecycle.processingEnded() {
-        case .stopFinished: stop(.finished)
+        case .stopShutDown: stop(.shutDown)
         case let action: ended(action)
         }
     }

@@ -3,11 +3,11 @@
 /// tested input by input without a machine.
 ///
 /// ```
-/// running ──finish()──► finishing ──processing ends──► stopping(.finished) ──► stopped(.finished)
+/// running ──shutDown()──► shuttingDown ──processing ends──► stopping(.shutDown) ──► stopped(.shutDown)
 ///    │                      │
 ///    └──stop(reason)──► stopping(reason) ──processing ends──► stopped(reason)
 ///
-/// A finishing or stopping machine whose inbox is closed while idle ends at once.
+/// A machine shutting down or stopping whose inbox is closed while idle ends at once.
 /// ```
 ///
 /// `Waiter` is what callers of `finish()` and `run()` wait on (a continuation, in a machine).
@@ -19,7 +19,7 @@ struct MachineLifecycle<Waiter: Sendable>: Sendable {
         /// It takes events; `waiters` wait for its end (callers of `run()`).
         case running(waiters: [Waiter])
         /// It refuses new events and processes the queued ones; `waiters` wait for the end.
-        case finishing(waiters: [Waiter])
+        case shuttingDown(waiters: [Waiter])
         /// It takes nothing: the event in progress completes, then the machine ends.
         case stopping(MachineTermination, waiters: [Waiter])
         /// It has ended: queued events got `.stopped`, streams finished, the parent was told.
@@ -30,7 +30,7 @@ struct MachineLifecycle<Waiter: Sendable>: Sendable {
         didSet {
             phase = switch stage {
             case .running: .running
-            case .finishing: .finishing
+            case .shuttingDown: .shuttingDown
             case .stopping: .stopping
             case .stopped: .stopped
             }
@@ -43,7 +43,7 @@ struct MachineLifecycle<Waiter: Sendable>: Sendable {
 
     /// The cases of ``Stage``, without payloads.
     @usableFromInline
-    enum Phase: UInt8, Sendable { case running, finishing, stopping, stopped }
+    enum Phase: UInt8, Sendable { case running, shuttingDown, stopping, stopped }
 
     @inlinable init() {}
 
@@ -51,7 +51,7 @@ struct MachineLifecycle<Waiter: Sendable>: Sendable {
     @inlinable var isRunning: Bool { phase == .running }
 
     /// Whether it is processing its queued events before it ends.
-    @inlinable var isFinishing: Bool { phase == .finishing }
+    @inlinable var isShuttingDown: Bool { phase == .shuttingDown }
 
     /// Whether it has stopped taking anything: it is stopping or has ended.
     @inlinable var hasStopped: Bool { phase.rawValue >= Phase.stopping.rawValue }
@@ -68,10 +68,10 @@ struct MachineLifecycle<Waiter: Sendable>: Sendable {
 
     /// What `finish()` requires.
     @usableFromInline
-    enum FinishAction: Equatable {
+    enum ShutdownAction: Equatable {
         /// Close the inbox to new events; the machine ends once processing ends.
         case closeInbox
-        /// Nothing to do: the machine is already finishing. The caller waits for the end.
+        /// Nothing to do: the machine is already shutting down. The caller waits for the end.
         case awaitEnd
         /// Nothing: the machine is stopping or has ended. The caller returns at once (the action
         /// in progress of a stopping machine may be waiting for it to go on).
@@ -80,12 +80,12 @@ struct MachineLifecycle<Waiter: Sendable>: Sendable {
 
     /// `finish()` was called.
     @usableFromInline
-    mutating func finish() -> FinishAction {
+    mutating func shutDown() -> ShutdownAction {
         switch stage {
         case .running(let waiters):
-            stage = .finishing(waiters: waiters)
+            stage = .shuttingDown(waiters: waiters)
             return .closeInbox
-        case .finishing:
+        case .shuttingDown:
             return .awaitEnd
         case .stopping, .stopped:
             return .none
@@ -107,7 +107,7 @@ struct MachineLifecycle<Waiter: Sendable>: Sendable {
     @usableFromInline
     mutating func stop(_ reason: MachineTermination) -> StopAction {
         switch stage {
-        case .running(let waiters), .finishing(let waiters):
+        case .running(let waiters), .shuttingDown(let waiters):
             stage = .stopping(reason, waiters: waiters)
         case .stopping, .stopped:
             return .none
@@ -120,9 +120,9 @@ struct MachineLifecycle<Waiter: Sendable>: Sendable {
     enum EndAction {
         /// Nothing: the machine is running, or has ended already.
         case none
-        /// A finishing machine has processed everything: stop it with `.finished` (close the
+        /// A machine shutting down has processed everything: stop it with `.shutDown` (close the
         /// inbox to everything), then end it.
-        case stopFinished
+        case stopShutDown
         /// End the machine: stop its queued events, tell its parent `reason`, finish its
         /// streams and resume `waiters`.
         case end(MachineTermination, waiters: [Waiter])
@@ -134,8 +134,8 @@ struct MachineLifecycle<Waiter: Sendable>: Sendable {
         switch stage {
         case .running, .stopped:
             return .none
-        case .finishing:
-            return .stopFinished
+        case .shuttingDown:
+            return .stopShutDown
         case .stopping(let reason, let waiters):
             stage = .stopped(reason)
             return .end(reason, waiters: waiters)
@@ -143,15 +143,15 @@ struct MachineLifecycle<Waiter: Sendable>: Sendable {
     }
 
     /// The inbox was closed (after ``finish()`` or ``stop(_:)``) with nothing queued or in
-    /// progress, and now takes nothing: a finishing or stopping machine ends at once.
+    /// progress, and now takes nothing: a machine shutting down or stopping ends at once.
     @usableFromInline
     mutating func inboxClosedIdle() -> EndAction {
         switch stage {
         case .running, .stopped:
             return .none
-        case .finishing(let waiters):
-            stage = .stopped(.finished)
-            return .end(.finished, waiters: waiters)
+        case .shuttingDown(let waiters):
+            stage = .stopped(.shutDown)
+            return .end(.shutDown, waiters: waiters)
         case .stopping(let reason, let waiters):
             stage = .stopped(reason)
             return .end(reason, waiters: waiters)
@@ -170,9 +170,9 @@ struct MachineLifecycle<Waiter: Sendable>: Sendable {
         case .running(var waiters):
             waiters.append(waiter)
             stage = .running(waiters: waiters)
-        case .finishing(var waiters):
+        case .shuttingDown(var waiters):
             waiters.append(waiter)
-            stage = .finishing(waiters: waiters)
+            stage = .shuttingDown(waiters: waiters)
         case .stopping(let reason, var waiters):
             waiters.append(waiter)
             stage = .stopping(reason, waiters: waiters)

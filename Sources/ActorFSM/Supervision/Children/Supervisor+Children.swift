@@ -202,7 +202,7 @@ extension Supervisor {
         switch termination {
         case .failed(let failure) where journaling == nil || !livesOnInStore:
             error = failure
-        case .failed, .finished, .stopped:
+        case .failed, .shutDown, .stopped:
             guard journaling == nil else { return }
             error = ChildMachineEnded(machine: "\(id)", termination: termination.description)
         }

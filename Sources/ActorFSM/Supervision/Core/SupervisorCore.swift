@@ -146,7 +146,7 @@ package struct SupervisorCore<ID: Hashable & Sendable, Child: SupervisedMachine,
         guard case .failed(let error) = termination, !isShutDown, !failed.hasStaleState else {
             machines[id] = nil
             restartBook.forget(id)
-            if case .finished = termination, isPassivating(failed) { return .passivated }
+            if case .shutDown = termination, isPassivating(failed) { return .passivated }
             return .removed
         }
         let limit: Limit?
