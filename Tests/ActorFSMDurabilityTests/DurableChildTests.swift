@@ -287,10 +287,9 @@ extension DurableChildTests {
             await orders.stop()
             await payments.stop()
         } else {
-            let ending = Task {
-                await orders.shutdown()
-                await payments.shutdown()
-            }
+            // The parent has ended before the child can finish: its end waits for the restore.
+            await orders.shutdown()
+            let ending = Task { await payments.shutdown() }
             held.open()
             await ending.value
         }
