@@ -160,7 +160,7 @@ extension Supervisor {
         guard let durable else { return }
         durableSupervision?.routing?.forget(machines)
         let stale = registry.withLock { registry in
-            machines.compactMap { key -> Child? in
+            machines.compactMap { key -> Machine<Definition>? in
                 guard let id = durable.id(key), let machine = registry.core.removeMachine(at: id) else { return nil }
                 machine.durableJournal?.discard()
                 return machine

@@ -152,7 +152,7 @@ extension Supervisor {
     /// - Throws: ``MachineError`` `.notDurable` if the store fails or holds an entry the schema
     ///   cannot read (``MachineError/underlying`` is the ``DurabilityError``), `.stopped` after shutdown.
     @discardableResult
-    public func activate(id: ID, data: Definition.Data) async throws(MachineError<Definition>) -> Child {
+    public func activate(id: ID, data: Definition.Data) async throws(MachineError<Definition>) -> Machine<Definition> {
         if let machine = machine(id: id) { return machine }
         guard durable != nil else {
             do { return try spawn(id: id, data: data) } catch where error.kind == .duplicateMachine {
@@ -185,7 +185,7 @@ extension Supervisor {
     /// - Throws: ``MachineError`` `.unknownMachine` if neither this supervisor nor its store has
     ///   the machine; `.notDurable` if the store fails or holds an entry the schema cannot read;
     ///   `.stopped` after shutdown.
-    public func restore(id: ID) async throws(MachineError<Definition>) -> Child {
+    public func restore(id: ID) async throws(MachineError<Definition>) -> Machine<Definition> {
         if let machine = try await machineRestoring(id: id, origin: .send) { return machine }
         throw noMachine(id, origin: .send)
     }
@@ -198,7 +198,7 @@ extension Supervisor {
     ///   holds one (which then runs, as ``activate(id:data:)`` would leave it); `.notDurable` if
     ///   the store fails; `.stopped` after shutdown.
     @discardableResult
-    public func create(id: ID, data: Definition.Data) async throws(MachineError<Definition>) -> Child {
+    public func create(id: ID, data: Definition.Data) async throws(MachineError<Definition>) -> Machine<Definition> {
         guard durable != nil else { return try spawn(id: id, data: data) }
         if machine(id: id) != nil { throw MachineError(.duplicateMachine, machineID: id) }
         do {
@@ -217,7 +217,7 @@ extension Supervisor {
 
     /// The machine under `id` for a definition without data; see ``activate(id:data:)``.
     @discardableResult
-    public func activate(id: ID) async throws(MachineError<Definition>) -> Child where Definition.Data == Void {
+    public func activate(id: ID) async throws(MachineError<Definition>) -> Machine<Definition> where Definition.Data == Void {
         try await activate(id: id, data: ())
     }
 }

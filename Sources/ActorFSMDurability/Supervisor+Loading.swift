@@ -6,7 +6,7 @@ import ActorFSM
 extension Supervisor {
     /// The machine under `id`, restored from the store if this is a durable supervisor and the
     /// store holds it.
-    package func machineRestoring(id: ID, origin: EventOrigin) async throws(MachineError<Definition>) -> Child? {
+    package func machineRestoring(id: ID, origin: EventOrigin) async throws(MachineError<Definition>) -> Machine<Definition>? {
         if let machine = machine(id: id) {
             let journalClosed = machine.durableJournal?.isClosed == true
             let accepting = journalClosed ? false : await machine.isAcceptingEvents
@@ -47,7 +47,7 @@ extension Supervisor {
 
     /// A machine a restore returned, and whether this very call made it new.
     package struct Loaded: Sendable {
-        package let machine: Child
+        package let machine: Machine<Definition>
         package let isNew: Bool
     }
 
@@ -56,7 +56,7 @@ extension Supervisor {
     ///
     /// - Returns: the machine, or `nil` if the store does not hold it (and no `data`), or it is
     ///   in a final state and `skippingFinal`.
-    func restore(id: ID, data: Definition.Data?, skippingFinal: Bool) async throws -> Child? {
+    func restore(id: ID, data: Definition.Data?, skippingFinal: Bool) async throws -> Machine<Definition>? {
         try await load(id: id, data: data, skippingFinal: skippingFinal)?.machine
     }
 
@@ -64,7 +64,7 @@ extension Supervisor {
     /// caller that started the load can have.
     func load(id: ID, data: Definition.Data?, skippingFinal: Bool) async throws -> Loaded? {
         guard let durable else { return nil }
-        let started = registry.withLock { registry -> Result<(Task<(machine: Child, isNew: Bool)?, any Error>, Bool), MachineError<Definition>>? in
+        let started = registry.withLock { registry -> Result<(Task<(machine: Machine<Definition>, isNew: Bool)?, any Error>, Bool), MachineError<Definition>>? in
             if registry.machines[id] != nil { return nil }
             if registry.isShutDown {
                 return .failure(shutDownError(id, escalated: registry.core.escalation))
@@ -100,7 +100,7 @@ extension Supervisor {
             await coding.durability.store.release([key])
             return nil
         }
-        let made = registry.withLock { registry -> (machine: Child, isNew: Bool)? in
+        let made = registry.withLock { registry -> (machine: Machine<Definition>, isNew: Bool)? in
             guard !registry.isShutDown else { return nil }
             if let running = registry.machines[id] { return (running, false) }
             let machine = makeMachine(id: id, data: recovery?.point.data ?? data!, in: &registry,

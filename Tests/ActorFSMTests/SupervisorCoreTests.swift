@@ -5,7 +5,7 @@ import Testing
 /// and the end runs once, without a supervisor, a lock or a clock.
 @Suite struct SupervisorCoreTests {
     /// A registered machine: its generation and whether its store refused a write.
-    final class Child: SupervisedMachine {
+    final class Member: SupervisedMachine {
         let generation: UInt64
         let hasStaleState: Bool
 
@@ -17,16 +17,16 @@ import Testing
 
     struct Failure: Error {}
 
-    typealias Core = SupervisorCore<String, Child, Int, String>
+    typealias Core = SupervisorCore<String, Member, Int, String>
 
     let start = ContinuousClock.now
     let configuration = SupervisorConfiguration<Int>(intensity: RestartIntensity(maxRestarts: 1, within: .seconds(10)))
 
     /// A core with one machine of generation 1 under `id`.
-    func core(with id: String, stale: Bool = false) -> (Core, Child) {
+    func core(with id: String, stale: Bool = false) -> (Core, Member) {
         var core = Core()
         #expect(core.admit(id) == .make)
-        let child = Child(core.nextGeneration(), stale: stale)
+        let child = Member(core.nextGeneration(), stale: stale)
         core.register(child, as: id)
         return (core, child)
     }
@@ -68,7 +68,7 @@ import Testing
         var (core, child) = core(with: "a")
         guard case .restart(let predecessor) = ended(&core, "a", .failed(Failure())) else { Issue.record("no restart"); return }
         #expect(predecessor === child)
-        let successor = Child(core.nextGeneration())
+        let successor = Member(core.nextGeneration())
         core.register(successor, as: "a")
         guard case .escalate(let escalated, let machines) = ended(&core, "a", generation: 2, .failed(Failure())) else {
             Issue.record("no escalation")
@@ -88,7 +88,7 @@ import Testing
 
     @Test func removalLeavesASuccessorInPlace() {
         var (core, old) = core(with: "a")
-        let successor = Child(core.nextGeneration())
+        let successor = Member(core.nextGeneration())
         core.register(successor, as: "a")
         let left = core.remove(old, from: "a")
         #expect(left === successor)

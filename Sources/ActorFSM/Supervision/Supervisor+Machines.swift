@@ -9,7 +9,7 @@ extension Supervisor {
     func makeMachine(
         id: ID, data: Definition.Data, startingIn state: State?, in registry: inout Registry,
         resuming predecessor: (any MachineJournaling<Definition>)? = nil
-    ) -> Child {
+    ) -> Machine<Definition> {
         make(id: id, data: data, startingIn: state, in: &registry,
              journal: journaling?.journal(for: id, resuming: predecessor, of: self))
     }
@@ -19,16 +19,16 @@ extension Supervisor {
     /// store holds.
     package func makeMachine(
         id: ID, data: Definition.Data, in registry: inout Registry, journal: any MachineJournaling<Definition>
-    ) -> Child {
+    ) -> Machine<Definition> {
         make(id: id, data: data, startingIn: nil, in: &registry, journal: journal)
     }
 
     private func make(
         id: ID, data: Definition.Data, startingIn state: State?, in registry: inout Registry,
         journal: (any MachineJournaling<Definition>)?
-    ) -> Child {
+    ) -> Machine<Definition> {
         let link = sharedLink(&registry)
-        let machine = Child(schema: schema, id: id, data: data, startingIn: state, settings: settings, link: link,
+        let machine = Machine<Definition>(schema: schema, id: id, data: data, startingIn: state, settings: settings, link: link,
                             generation: registry.core.nextGeneration(), journal: journal)
         registry.core.register(machine, as: id)
         return machine

@@ -21,7 +21,8 @@ public final class Supervisor<Definition: MachineDefinition>: Sendable {
     public typealias Event = Definition.Event
     /// The definition's machine id type.
     public typealias ID = Definition.ID
-    /// The machines' type.
+    /// The machines' type, `Machine<Definition>`.
+    @available(*, deprecated, message: "write Machine<Definition>: a child is a child machine (StateTask.child)")
     public typealias Child = Machine<Definition>
     /// What the supervisor publishes.
     public typealias Report = SupervisorReport<Definition>
@@ -32,7 +33,7 @@ public final class Supervisor<Definition: MachineDefinition>: Sendable {
     public let configuration: SupervisorConfiguration<State>
 
     /// The pure part of the supervisor, as its registry holds it.
-    package typealias Core = SupervisorCore<ID, Child, CheckedContinuation<Void, Never>, Task<Void, Never>>
+    package typealias Core = SupervisorCore<ID, Machine<Definition>, CheckedContinuation<Void, Never>, Task<Void, Never>>
 
     /// What the supervisor keeps under its lock: its core, and the link its machines share.
     package struct Registry {
@@ -44,7 +45,7 @@ public final class Supervisor<Definition: MachineDefinition>: Sendable {
         var watches: [ID: ChildWatch<Definition>] = [:]
 
         /// The live machines.
-        package var machines: [ID: Child] { core.machines }
+        package var machines: [ID: Machine<Definition>] { core.machines }
         /// Whether the supervisor refuses new machines.
         package var isShutDown: Bool { core.isShutDown }
     }
@@ -99,10 +100,10 @@ public final class Supervisor<Definition: MachineDefinition>: Sendable {
     ///
     /// - Throws: ``MachineError`` `.duplicateMachine` if `id` is taken, `.stopped` after shutdown.
     @discardableResult
-    public func spawn(id: ID, data: Definition.Data, startingIn state: State? = nil) throws(MachineError<Definition>) -> Child {
+    public func spawn(id: ID, data: Definition.Data, startingIn state: State? = nil) throws(MachineError<Definition>) -> Machine<Definition> {
         // An optional, not a `Result`: the spawn path is not specialized for the machine's
         // types, and a generic error in the result would cost a metadata lookup per machine.
-        let created = registry.withLock { (registry: inout Registry) -> Child? in
+        let created = registry.withLock { (registry: inout Registry) -> Machine<Definition>? in
             guard registry.core.admit(id) == .make else { return nil }
             return makeMachine(id: id, data: data, startingIn: state, in: &registry)
         }
@@ -116,13 +117,13 @@ public final class Supervisor<Definition: MachineDefinition>: Sendable {
     ///
     /// - Throws: ``MachineError`` `.duplicateMachine` if `id` is taken, `.stopped` after shutdown.
     @discardableResult
-    public func spawn(id: ID, startingIn state: State? = nil) throws(MachineError<Definition>) -> Child
+    public func spawn(id: ID, startingIn state: State? = nil) throws(MachineError<Definition>) -> Machine<Definition>
     where Definition.Data == Void {
         try spawn(id: id, data: (), startingIn: state)
     }
 
     /// The machine under `id`, if there is one.
-    public func machine(id: ID) -> Child? {
+    public func machine(id: ID) -> Machine<Definition>? {
         registry.withLock { $0.machines[id] }
     }
 
@@ -226,7 +227,7 @@ public final class Supervisor<Definition: MachineDefinition>: Sendable {
     }
 
     /// Stops every machine in `machines`, then waits for each to end.
-    static func stopNow(_ machines: [Child]) async {
+    static func stopNow(_ machines: [Machine<Definition>]) async {
         _ = await MachineSweep.apply(.stop, to: machines)
         _ = await MachineSweep.apply(.awaitEnd, to: machines)
     }

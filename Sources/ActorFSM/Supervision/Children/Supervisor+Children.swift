@@ -72,7 +72,7 @@ extension Supervisor {
 
     /// What starting a child found.
     enum ChildStart {
-        case made, linked(Child), durable, refused(MachineError<Definition>)
+        case made, linked(Machine<Definition>), durable, refused(MachineError<Definition>)
     }
 
     /// The parent of child `id` left the state, or ended: it no longer waits for the child's
@@ -85,7 +85,7 @@ extension Supervisor {
     func leaveChild(
         _ id: ID, _ watch: ChildWatch<Definition>, cancelling: Event?, settled: (@Sendable () -> Void)? = nil
     ) -> Bool {
-        let (watching, machine) = registry.withLock { registry -> (Bool, Child?) in
+        let (watching, machine) = registry.withLock { registry -> (Bool, Machine<Definition>?) in
             watch.release()
             guard registry.watches[id] === watch else { return (false, nil) }
             registry.watches[id] = nil
@@ -149,7 +149,7 @@ extension Supervisor {
 
     /// Hands `machine`'s end over now if it is already in a final state: linked after it got
     /// there, it will not report it.
-    func handOverIfFinal(_ machine: Child) async {
+    func handOverIfFinal(_ machine: Machine<Definition>) async {
         let state = await machine.state
         guard schema.finalStates.contains(state) else { return }
         childReachedFinal(machine, state, data: await machine.data)
@@ -161,7 +161,7 @@ extension Supervisor {
     /// - Returns: whether `machine` is a child in memory whose end was handed over, which then
     ///   stops.
     @discardableResult
-    func childReachedFinal(_ machine: Child, _ state: State, data: Definition.Data) -> Bool {
+    func childReachedFinal(_ machine: Machine<Definition>, _ state: State, data: Definition.Data) -> Bool {
         let id = machine.id
         let taken = registry.withLock { registry -> ChildWatch<Definition>? in
             guard registry.machines[id] === machine, let watch = registry.watches.removeValue(forKey: id) else { return nil }

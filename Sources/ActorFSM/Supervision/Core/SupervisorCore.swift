@@ -12,9 +12,9 @@
 ///
 /// `Child` is what it registers (a machine), `Waiter` what callers of `run()` wait on (a
 /// continuation) and `Ending` the work that ends every machine (a task).
-package struct SupervisorCore<ID: Hashable & Sendable, Child: SupervisedMachine, Waiter: Sendable, Ending: Sendable>: Sendable {
+package struct SupervisorCore<ID: Hashable & Sendable, Member: SupervisedMachine, Waiter: Sendable, Ending: Sendable>: Sendable {
     /// The live machines.
-    package private(set) var machines: [ID: Child] = [:]
+    package private(set) var machines: [ID: Member] = [:]
     /// The generation of the machine made last; each machine made takes the next.
     private(set) var generation: UInt64 = 0
     /// The restarts counted against the intensities.
@@ -95,7 +95,7 @@ package struct SupervisorCore<ID: Hashable & Sendable, Child: SupervisedMachine,
 
     /// `machine` was made under `id` and now runs there.
     @inline(__always)
-    package mutating func register(_ machine: Child, as id: ID) {
+    package mutating func register(_ machine: Member, as id: ID) {
         machines[id] = machine
     }
 
@@ -104,7 +104,7 @@ package struct SupervisorCore<ID: Hashable & Sendable, Child: SupervisedMachine,
     ///
     /// - Returns: the machine under `id` afterwards, a successor, if there is one.
     @discardableResult
-    package mutating func remove(_ machine: Child, from id: ID) -> Child? {
+    package mutating func remove(_ machine: Member, from id: ID) -> Member? {
         if machines[id] === machine { machines[id] = nil }
         return machines[id]
     }
@@ -112,7 +112,7 @@ package struct SupervisorCore<ID: Hashable & Sendable, Child: SupervisedMachine,
     /// The machine under `id` leaves, whichever it is (its state in memory is stale).
     ///
     /// - Returns: the machine that left, if there was one.
-    package mutating func removeMachine(at id: ID) -> Child? {
+    package mutating func removeMachine(at id: ID) -> Member? {
         machines.removeValue(forKey: id)
     }
 
@@ -128,16 +128,16 @@ package struct SupervisorCore<ID: Hashable & Sendable, Child: SupervisedMachine,
         /// It left after a passivation: report that.
         case passivated
         /// Make it again from `predecessor` (its data, its journal): the restart was counted.
-        case restart(predecessor: Child)
+        case restart(predecessor: Member)
         /// Stop every machine in `machines` with `Ending` (see ``escalating(with:)``), then
         /// report `escalation`: the supervisor now refuses new machines.
-        case escalate(Escalated, machines: [Child])
+        case escalate(Escalated, machines: [Member])
     }
 
     /// The machine of `generation` under `id` ended, for `termination`, at `instant`.
     /// `isPassivating` says whether it is being passivated.
     mutating func machineEnded<State>(
-        _ id: ID, generation: UInt64, _ termination: MachineTermination, isPassivating: (Child) -> Bool,
+        _ id: ID, generation: UInt64, _ termination: MachineTermination, isPassivating: (Member) -> Bool,
         at instant: ContinuousClock.Instant, under configuration: SupervisorConfiguration<State>
     ) -> EndDecision {
         guard let failed = machines[id], failed.generation == generation else { return .none }
@@ -183,7 +183,7 @@ package struct SupervisorCore<ID: Hashable & Sendable, Child: SupervisedMachine,
         case awaitEscalation(Ending)
         /// Wait for the end in progress; if `hurrying` is not empty, stop those machines now
         /// first (a `stop()` during a graceful shutdown).
-        case join(Ending, hurrying: [Child])
+        case join(Ending, hurrying: [Member])
         /// Nothing: every machine has ended.
         case ended
     }
