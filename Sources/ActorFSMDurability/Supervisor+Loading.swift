@@ -72,7 +72,7 @@ extension Supervisor {
             return tracking { tracking in
                 if let running = tracking.restoring[id] { return .success((running, false)) }
                 let task = Task {
-                    try await self.loadFromStore(id: id, data: data, coding: durable, skippingFinal: skippingFinal)
+                    try await self.restoreFromStore(id: id, data: data, coding: durable, skippingFinal: skippingFinal)
                         .map { (machine: $0.machine, isNew: $0.isNew) }
                 }
                 tracking.restoring[id] = task
@@ -88,7 +88,7 @@ extension Supervisor {
     }
 
     /// Reads machine `id` from the store and registers it.
-    private func loadFromStore(
+    private func restoreFromStore(
         id: ID, data: Definition.Data?, coding: DurableCoding<Definition>, skippingFinal: Bool
     ) async throws -> Loaded? {
         let key = coding.key(id)

@@ -38,7 +38,7 @@ extension Supervisor {
     /// Starts the task that restores the machines awaiting the store, unless it runs.
     func startStoreRecovery(_ tracking: inout DurableSupervision<Definition>.Tracking) {
         guard tracking.storeRecovery == nil else { return }
-        tracking.storeRecovery = Task.detached { [weak self] in await self?.recoverFromStore() }
+        tracking.storeRecovery = Task.detached { [weak self] in await self?.restoreAfterOutage() }
     }
 
     /// Restores, in turn, every machine whose store failed, waiting longer after each pass that
@@ -46,7 +46,7 @@ extension Supervisor {
     /// machines' clock), until none is left or the supervisor shuts down. A machine restored
     /// whose writes fail again is back in the set, and waits the longer delay: the wait starts
     /// over only once every machine writes again.
-    func recoverFromStore() async {
+    func restoreAfterOutage() async {
         let clock = configuration.machine.clock
         var delay = StoreRetry.initial
         while true {

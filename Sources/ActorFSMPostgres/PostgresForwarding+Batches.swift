@@ -37,7 +37,7 @@ extension PostgresForwarding {
     }
 
     func submitFlush(_ needed: Bool) {
-        guard needed, !thread.submit(.run({ [self] journal in flush(journal) })) else { return }
+        guard needed, !thread.submit(.run({ [self] session in flush(session) })) else { return }
         // Closed: fail what waits (and let the next enqueue find the thread closed too).
         let (outgoing, finished) = state.withLock { state in
             defer { (state.outgoing, state.finished, state.isFlushQueued) = ([], [], false) }
@@ -51,7 +51,7 @@ extension PostgresForwarding {
     /// On the store's thread: queues every outgoing event in one statement, then removes every
     /// delivered one and sends the replies in another. What is enqueued meanwhile waits for the
     /// next flush: the busier the store, the larger the batches.
-    func flush(_ journal: PostgresJournal) {
+    func flush(_ session: PostgresSession) {
         let (outgoing, finished) = state.withLock { state in
             defer { (state.outgoing, state.finished, state.isFlushQueued) = ([], [], false) }
             return (state.outgoing, state.finished)
@@ -62,7 +62,7 @@ extension PostgresForwarding {
                 return state.taken
             }
             do throws(StoreError) {
-                try journal.forward(outgoing.map { ($0.event, $0.replyTo, $0.token) }, taken: taken)
+                try session.forward(outgoing.map { ($0.event, $0.replyTo, $0.token) }, taken: taken)
                 for item in outgoing { item.queued(nil) }
             } catch {
                 for item in outgoing { item.queued(error) }
@@ -70,7 +70,7 @@ extension PostgresForwarding {
         }
         if !finished.isEmpty {
             do throws(StoreError) {
-                try journal.finish(finished.map { ($0.row, $0.reply) })
+                try session.finish(finished.map { ($0.row, $0.reply) })
                 for item in finished { item.done() }
             } catch {
                 // Tried again at the next ticks, for a minute: the senders wait for these replies.
@@ -102,9 +102,9 @@ extension PostgresForwarding {
     /// Answers the senders whose reply came while no notification could (the listener was
     /// reconnecting), and fails those whose event was recorded by a node that died before
     /// replying: the node that takes the machine over completes it, but its record is lost.
-    func checkPendingReplies(_ journal: PostgresJournal) {
+    func checkPendingReplies(_ session: PostgresSession) {
         let tokens = state.withLock { state in state.waiters.filter(\.value.isQueued).map(\.key) }
-        guard let found = try? journal.pendingReplies(tokens) else { return }
+        guard let found = try? session.pendingReplies(tokens) else { return }
         for (token, reply) in found {
             if let reply {
                 answer(token, .success(reply))

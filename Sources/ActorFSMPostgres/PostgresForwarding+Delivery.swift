@@ -5,12 +5,12 @@ import ActorFSMDurability
 // machine, delivered in order, and answered.
 
 extension PostgresForwarding {
-    func fetch(_ journal: PostgresJournal) {
+    func fetch(_ session: PostgresSession) {
         let skipping = state.withLock { state in
             state.isFetchQueued = false
             return Array(state.delivering)
         }
-        guard let rows = try? journal.inbox(skipping: skipping, limit: Self.fetchLimit), !rows.isEmpty else { return }
+        guard let rows = try? session.inbox(skipping: skipping, limit: Self.fetchLimit), !rows.isEmpty else { return }
         dispatch(rows)
         if rows.count == Self.fetchLimit { scheduleFetch() }
     }
@@ -40,9 +40,9 @@ extension PostgresForwarding {
             // An event for a machine nobody held: another process may have read it too. Only the
             // one that claims the machine delivers it, if no one recorded it meanwhile.
             if !row.isHeld {
-                let claim = try? await run { journal throws(StoreError) -> (claimed: Bool, waiting: Bool) in
-                    guard try !journal.claim([row.event.machine]).isEmpty else { return (false, false) }
-                    return (true, try journal.isWaiting(row.event.number))
+                let claim = try? await run { session throws(StoreError) -> (claimed: Bool, waiting: Bool) in
+                    guard try !session.claim([row.event.machine]).isEmpty else { return (false, false) }
+                    return (true, try session.isWaiting(row.event.number))
                 }
                 guard claim?.waiting == true else {
                     // Recorded by a process that died since: this one now holds the machine.
@@ -59,7 +59,7 @@ extension PostgresForwarding {
             case .leftQueued:
                 // Recorded here before its write failed, it has no reply to come: its sender
                 // learns that its record is lost, as when the recording process dies.
-                thread.submit(.run { journal in try? journal.dropRecorded(row.event.number) })
+                thread.submit(.run { session in try? session.dropRecorded(row.event.number) })
                 done()
             }
         }

@@ -8,7 +8,7 @@ import ActorFSMDurability
 /// Database work runs on the store's thread; the listener's thread hands notifications in;
 /// deliveries run as tasks, one at a time per machine, in the order the events were queued.
 final class PostgresForwarding: Sendable {
-    typealias Thread = StoreThread<StoreOperation<PostgresJournal>>
+    typealias Thread = StoreThread<StoreOperation<PostgresSession>>
 
     struct Waiter {
         let machine: String
@@ -117,7 +117,7 @@ final class PostgresForwarding: Sendable {
         let reply = try result.get()
         guard reply.isEmpty else { return reply }
         // Too long for a notification: the holder kept it in a table.
-        guard let kept = try await run({ journal throws(StoreError) in try journal.takeReply(token) }) else {
+        guard let kept = try await run({ session throws(StoreError) in try session.takeReply(token) }) else {
             throw StoreError("the reply for machine \(event.machine) was lost")
         }
         return kept
@@ -171,21 +171,21 @@ final class PostgresForwarding: Sendable {
             state.isFetchQueued = true
             return true
         }
-        if schedule { thread.submit(.run { [self] journal in fetch(journal) }) }
+        if schedule { thread.submit(.run { [self] session in fetch(session) }) }
     }
 
     /// On the store's thread: renews nothing, but takes over the machines of dead processes
     /// that have work pending, reads the forwarded events waiting, and gives up on senders
     /// waiting too long.
-    func tick(_ journal: PostgresJournal) {
+    func tick(_ session: PostgresSession) {
         expireWaiters()
-        checkPendingReplies(journal)
+        checkPendingReplies(session)
         let purging = state.withLock { state -> Bool in
             guard ContinuousClock.now - state.purgedAt >= .seconds(60) else { return false }
             state.purgedAt = .now
             return true
         }
-        if purging { try? journal.purge() }
+        if purging { try? session.purge() }
         let unfinished = state.withLock { state in
             defer { state.unfinished = [] }
             return state.unfinished
@@ -195,10 +195,10 @@ final class PostgresForwarding: Sendable {
             defer { state.taken = [] }
             return state.taken
         }
-        try? journal.removeReplies(taken)
+        try? session.removeReplies(taken)
         guard let host = state.withLock({ $0.host }), host.isServing else { return }
-        adoptOrphans(journal, host: host)
-        fetch(journal)
+        adoptOrphans(session, host: host)
+        fetch(session)
     }
 
     /// How many machines of dead processes one statement takes over.
@@ -208,13 +208,13 @@ final class PostgresForwarding: Sendable {
     /// work pending, has `host` restore them, and queues the next chunk behind the work queued
     /// meanwhile, so that this process's own sends are not held up. The other machines of dead
     /// processes are taken by the first process that uses them.
-    func adoptOrphans(_ journal: PostgresJournal, host: any ForwardingHost) {
-        guard let adopted = try? journal.adoptOrphans(limit: Self.adoptionChunk), !adopted.isEmpty else { return }
+    func adoptOrphans(_ session: PostgresSession, host: any ForwardingHost) {
+        guard let adopted = try? session.adoptOrphans(limit: Self.adoptionChunk), !adopted.isEmpty else { return }
         Task { await host.adopt(adopted) }
         guard adopted.count == Self.adoptionChunk else { return }
-        thread.submit(.run { [self] journal in
+        thread.submit(.run { [self] session in
             guard let host = state.withLock({ $0.host }), host.isServing else { return }
-            adoptOrphans(journal, host: host)
+            adoptOrphans(session, host: host)
         })
     }
 
@@ -235,7 +235,7 @@ final class PostgresForwarding: Sendable {
     }
 
     func run<Value: Sendable>(
-        _ body: @escaping @Sendable (PostgresJournal) throws(StoreError) -> Value
+        _ body: @escaping @Sendable (PostgresSession) throws(StoreError) -> Value
     ) async throws(StoreError) -> Value {
         try await thread.run(closed: closedError, body)
     }
