@@ -45,18 +45,21 @@ let package = Package(
         .target(name: "TestFixtures", dependencies: ["ActorFSM"], path: "Tests/Fixtures"),
         .executableTarget(name: "takeover-worker", dependencies: ["ActorFSM", "ActorFSMDurability", "ActorFSMPostgres", "ActorFSMTesting", "TestFixtures"],
                           path: "Tests/TakeoverWorker"),
-        // Helpers the test targets share: machines, clocks, gates, stores, a PostgreSQL server.
-        .target(name: "TestSupport", dependencies: ["ActorFSM", "ActorFSMDurability", "ActorFSMTesting", "ActorFSMPostgres"],
-                path: "Tests/Support"),
+        // Helpers the test targets share: machines, clocks, gates, stores.
+        .target(name: "TestSupport", dependencies: ["ActorFSM", "ActorFSMDurability", "ActorFSMTesting"], path: "Tests/Support"),
+        // A PostgreSQL server for the tests that need one, apart, so that no other test links libpq.
+        .target(name: "PostgresTestSupport", dependencies: ["ActorFSM", "ActorFSMDurability", "ActorFSMTesting", "ActorFSMPostgres",
+                                                            "TestSupport"],
+                path: "Tests/PostgresSupport"),
         // One test target per module, and one for the examples of the docs.
         .testTarget(name: "ActorFSMTests", dependencies: ["ActorFSM", "ActorFSMTesting", "ExampleSchemas", "TestSupport"],
-                    path: "Tests/ActorFSMTests", exclude: ["Golden"]),
+                    path: "Tests/ActorFSMTests", exclude: ["Diagrams/Golden"]),
         .testTarget(name: "ActorFSMDurabilityTests", dependencies: ["ActorFSM", "ActorFSMDurability", "ActorFSMTesting",
                                                                    "ActorFSMSQLite", "ActorFSMTool", "TestSupport"],
                     path: "Tests/ActorFSMDurabilityTests"),
         .testTarget(name: "ActorFSMDistributionTests", dependencies: ["ActorFSM", "ActorFSMDurability", "ActorFSMDistribution",
                                                                      "ActorFSMTesting", "ActorFSMPostgres", "TestFixtures",
-                                                                     "TestSupport"],
+                                                                     "TestSupport", "PostgresTestSupport"],
                     path: "Tests/ActorFSMDistributionTests"),
         .testTarget(name: "ActorFSMTestingTests", dependencies: ["ActorFSMTesting"], path: "Tests/ActorFSMTestingTests"),
         .testTarget(name: "DocumentationTests", dependencies: ["ActorFSM", "ActorFSMDurability", "ActorFSMDistribution",

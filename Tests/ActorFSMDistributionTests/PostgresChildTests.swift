@@ -4,6 +4,7 @@ import ActorFSMPostgres
 import ActorFSMTesting
 import Synchronization
 import Testing
+import PostgresTestSupport
 import TestSupport
 
 /// A payment, run as an order's child on PostgreSQL: it captures once its gate opens.

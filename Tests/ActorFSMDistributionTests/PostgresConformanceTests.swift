@@ -2,6 +2,7 @@ import ActorFSMDurability
 import ActorFSMPostgres
 import ActorFSMTesting
 import Testing
+import PostgresTestSupport
 import TestSupport
 
 /// The shared store keeps the store contract, fencing against a second instance included.

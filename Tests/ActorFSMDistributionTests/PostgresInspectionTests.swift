@@ -3,6 +3,7 @@ import ActorFSMDurability
 @testable import ActorFSMPostgres
 import ActorFSMTesting
 import Testing
+import PostgresTestSupport
 import TestSupport
 
 @Suite(.serialized, needsPostgres, .timeLimit(.minutes(2))) struct PostgresInspectionTests {

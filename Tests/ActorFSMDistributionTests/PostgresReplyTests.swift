@@ -3,6 +3,7 @@ import ActorFSMDurability
 import ActorFSMPostgres
 import ActorFSMTesting
 import Testing
+import PostgresTestSupport
 import TestSupport
 
 /// Replies to forwarded sends: the holder writes each in the commit that records its event,

@@ -3,6 +3,7 @@ import ActorFSMDurability
 import ActorFSMPostgres
 import ActorFSMTesting
 import Testing
+import PostgresTestSupport
 import TestSupport
 
 @Suite(needsPostgres, .timeLimit(.minutes(2))) struct PostgresRestartTests {

@@ -4,6 +4,7 @@ import ActorFSMPostgres
 import ActorFSMTesting
 import Synchronization
 import Testing
+import PostgresTestSupport
 import TestSupport
 
 /// A charge tried again while its service fails, on PostgreSQL.

@@ -4,6 +4,7 @@ import ActorFSMPostgres
 import ActorFSMTesting
 import Glibc
 import Testing
+import PostgresTestSupport
 import TestSupport
 
 @Suite(needsPostgres, .timeLimit(.minutes(2))) struct PostgresStoreTests {

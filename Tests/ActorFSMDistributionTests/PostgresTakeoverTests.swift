@@ -3,6 +3,7 @@ import ActorFSMDurability
 import ActorFSMPostgres
 import ActorFSMTesting
 import Testing
+import PostgresTestSupport
 import TestSupport
 import TestFixtures
 

@@ -4,6 +4,7 @@ import ActorFSMPostgres
 import ActorFSMTesting
 import Foundation
 import Testing
+import TestSupport
 
 /// Enables a test when a PostgreSQL server can start here; otherwise the test is skipped, with
 /// the reason printed (`.ci/run` fails if any is skipped).

@@ -17,7 +17,7 @@ enum QuotedTable: MachineDefinition {
 }
 
 @Suite struct DiagramTests {
-    /// The expected output, kept in Tests/ActorFSMTests/Golden.
+    /// The expected output, kept in Tests/ActorFSMTests/Diagrams/Golden.
     func golden(_ name: String) throws -> String {
         let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Golden")
         return try String(contentsOf: folder.appendingPathComponent(name), encoding: .utf8)
