@@ -44,6 +44,9 @@ let package = Package(
         .target(name: "ActorFSMInspector", dependencies: [
             .product(name: "ActorFSM", package: "ActorFSM"), .product(name: "ActorFSMDurability", package: "ActorFSM"),
             .product(name: "Hummingbird", package: "hummingbird"), .product(name: "NIOCore", package: "swift-nio"),
+        ], resources: [
+            // The page, its styles and its script, compiled into the binary (`PackageResources`).
+            .embedInCode("Page/index.html"), .embedInCode("Page/inspector.css"), .embedInCode("Page/inspector.js"),
         ]),
         .executableTarget(name: "actorfsm-inspector", dependencies: [
             "ActorFSMInspector", .product(name: "ActorFSMSQLite", package: "ActorFSM"),
