@@ -93,9 +93,11 @@ extension Supervisor {
         let encode = forwarding.replies.encodeReply
         var answer: (@Sendable (TransitionRecord<Definition>) -> [UInt8])?
         if answering {
+            // A post's sender waits for no reply: its event is only removed.
+            let wantsReply = forwarded.wantsReply
             answer = { record in
                 answered.withLock { $0 = true }
-                return encode(Self.reply(to: record))
+                return wantsReply ? encode(Self.reply(to: record)) : []
             }
         }
         let reply: ForwardCoding<Definition>.Reply

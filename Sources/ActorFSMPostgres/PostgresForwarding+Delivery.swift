@@ -59,7 +59,8 @@ extension PostgresForwarding {
             case .leftQueued:
                 // Recorded here before its write failed, it has no reply to come: its sender
                 // learns that its record is lost, as when the recording process dies.
-                thread.submit(.run { session in try? session.dropRecorded(row.event.number) })
+                state.withLock { $0.unanswered.append((row.event.number, 0)) }
+                thread.submit(.run { [self] session in dropUnanswered(session) })
                 done()
             }
         }
@@ -71,5 +72,22 @@ extension PostgresForwarding {
         if let answering = host as? any AnsweringHost { return await answering.deliverAnswering(event) }
         guard let reply = await host.deliver(event) else { return .leftQueued }
         return .reply(reply)
+    }
+
+    /// On the store's thread: removes the events this process recorded but cannot answer (see
+    /// ``PostgresSession/dropRecorded(_:)``); those the database refuses are tried again at the
+    /// next ticks, for a minute.
+    func dropUnanswered(_ session: PostgresSession) {
+        let events = state.withLock { state in
+            defer { state.unanswered = [] }
+            return state.unanswered
+        }
+        guard !events.isEmpty else { return }
+        do throws(StoreError) {
+            try session.dropRecorded(events.map(\.number))
+        } catch {
+            let retried = events.map { ($0.number, $0.failures + 1) }.filter { $0.1 < 60 }
+            state.withLock { $0.unanswered += retried }
+        }
     }
 }

@@ -43,6 +43,9 @@ final class PostgresForwarding: Sendable {
         var finished: [Finished] = []
         /// Delivered events whose removal failed: tried again at the next ticks.
         var unfinished: [Finished] = []
+        /// Events this process recorded whose answering write failed, to remove (with how many
+        /// times that failed).
+        var unanswered: [(number: Int64, failures: Int)] = []
         var isFlushQueued = false
         /// Senders waiting for a reply, by token.
         var waiters: [Int64: Waiter] = [:]
@@ -196,6 +199,7 @@ final class PostgresForwarding: Sendable {
             return state.taken
         }
         try? session.removeReplies(taken)
+        dropUnanswered(session)
         guard let host = state.withLock({ $0.host }), host.isServing else { return }
         adoptOrphans(session, host: host)
         fetch(session)

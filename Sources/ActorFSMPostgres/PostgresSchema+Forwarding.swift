@@ -42,9 +42,9 @@ extension PostgresSchema {
     /// $1 tokens: removes the replies their senders have taken.
     static let removeReplies = "DELETE FROM actorfsm_replies WHERE token = ANY($1::bigint[])"
 
-    /// $1 number, $2 node: removes the forwarded event if $2 recorded it (its reply, which the
-    /// entry's failed write was to carry, will not come).
-    static let dropRecorded = "DELETE FROM actorfsm_inbox WHERE id = $1 AND consumed_by = $2"
+    /// $1 numbers, $2 node: removes those of the forwarded events that $2 recorded (their
+    /// replies, which the entries' failed writes were to carry, will not come).
+    static let dropRecorded = "DELETE FROM actorfsm_inbox WHERE id = ANY($1::bigint[]) AND consumed_by = $2"
 
     /// Removes replies nobody took within ten minutes, and events recorded by nodes that died
     /// (their successors complete them from the journal; a sender still waiting learns its

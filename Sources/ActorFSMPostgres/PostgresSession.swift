@@ -134,10 +134,11 @@ final class PostgresSession {
         try connection.query(PostgresSchema.removeReplies, [.integers(tokens)])
     }
 
-    /// Removes the forwarded event `number` if this process recorded it: the write that was to
-    /// answer its sender failed, so its sender learns that the record is lost.
-    func dropRecorded(_ number: Int64) throws(StoreError) {
-        try connection.query(PostgresSchema.dropRecorded, [.integer(number), .text(node)])
+    /// Removes those of the forwarded events `numbers` that this process recorded: the writes
+    /// that were to answer their senders failed, so the senders learn that the records are lost.
+    func dropRecorded(_ numbers: [Int64]) throws(StoreError) {
+        guard !numbers.isEmpty else { return }
+        try connection.query(PostgresSchema.dropRecorded, [.integers(numbers), .text(node)])
     }
 
     /// What became of the events of senders still waiting (by token): the replies whose

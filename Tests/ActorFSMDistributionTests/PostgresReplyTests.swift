@@ -35,4 +35,44 @@ import TestSupport
         first.close()
         second.close()
     }
+
+    /// The holder journals the intent of a forwarded event with an asynchronous action, and the
+    /// database dies before the entry that would answer it: the sender learns at once, once the
+    /// database is back, that the event was recorded and its record lost, rather than waiting out
+    /// its reply timeout; the holder, restored, completes the event once.
+    @Test func aSenderLearnsOfAnEventRecordedWhoseAnswerWasLost() async throws {
+        try await withPostgres(answerLostWithTheDatabase)
+    }
+
+    /// The body of the test above, a function: it type-checks faster than a long closure.
+    private func answerLostWithTheDatabase(on server: TemporaryPostgres) async throws {
+        let gate = Gate()
+        let schema = try Schema<Door>(initial: .closed) {
+            define(.closed) { when(.open) | then(.open) | { (_: TransitionContext<Door>) async in await gate.wait() } }
+            define(.open) { when(.close) | then(.closed) }
+        }
+        let first = try PostgresStore(url: server.url, node: "first", leaseDuration: .seconds(60))
+        let mine = try Supervisor(schema: schema, durability: doorDurability(first))
+        try await mine.activate(id: "a", data: Door.Data())
+        let reports = mine.reports()
+        let second = try PostgresStore(url: server.url, node: "second", leaseDuration: .seconds(60))
+        let theirs = try Supervisor(schema: schema, durability: doorDurability(second))
+        let sending = Task { () async throws(MachineError<Door>) -> TransitionRecord<Door> in try await theirs.send(to: "a", .open) }
+        await gate.untilArrivals(1)
+        try await serverWork { try server.kill() }
+        gate.open()
+        try await serverWork { try server.restart() }
+        let error = await #expect(throws: MachineError<Door>.self) { try await sending.value }
+        #expect(error?.kind == .notDurable && "\(error!)".contains("record is lost"), "\(String(describing: error))")
+        for await report in reports {
+            if case .transition(let record) = report, record.target == .open { break }
+        }
+        let history = try await doorDurability(first).history(of: "a", schema: schema)
+        #expect(history.compactMap(\.event) == [.open])
+        #expect(try await first.integer("SELECT count(*) FROM actorfsm_inbox") == 0)
+        await mine.shutdown()
+        await theirs.shutdown()
+        first.close()
+        second.close()
+    }
 }
