@@ -85,11 +85,22 @@ package final class MachineJournal<Definition: MachineDefinition>: MachineJourna
     }
 
     package func completed(_ record: TransitionRecord<Definition>, in current: State, stateID: Int32, data: Definition.Data) {
-        // A postponement is answered by the entry that finally records the event.
-        let answer = record.isPostponement ? nil : state.withLock { $0.consuming == 0 ? nil : $0.answers[$0.consuming] }
+        let answer = state.withLock { state in Self.answer(for: record, in: state) }
         write(.completed, sequenceNumber: record.sequenceNumber, outcome: JournalPayload.Outcome(record.outcome),
               origin: record.origin, event: record.event, predicates: nil, state: current, stateID: stateID, data: data,
               reply: answer?(record))
+    }
+
+    /// How the completed entry of `record` answers the forwarded event it records, if it records
+    /// one and is written: not for a postponement (the entry that finally records the event
+    /// answers it), nor for an event stopped midway, nor once the journal writes nothing more
+    /// (the sender is then answered otherwise).
+    private static func answer(
+        for record: TransitionRecord<Definition>, in state: JournalState<Definition>
+    ) -> (@Sendable (TransitionRecord<Definition>) -> [UInt8])? {
+        guard state.consuming != 0, !record.isPostponement, state.failure == nil, !state.isSealed else { return nil }
+        if case .stopped = record.outcome { return nil }
+        return state.answers[state.consuming]
     }
 
     package var acknowledgement: JournalAcknowledgement {

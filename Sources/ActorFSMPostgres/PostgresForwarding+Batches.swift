@@ -65,6 +65,7 @@ extension PostgresForwarding {
                 try session.forward(outgoing.map { ($0.event, $0.replyTo, $0.token) }, taken: taken)
                 for item in outgoing { item.queued(nil) }
             } catch {
+                state.withLock { $0.taken += taken }
                 for item in outgoing { item.queued(error) }
             }
         }
@@ -107,7 +108,7 @@ extension PostgresForwarding {
         guard let found = try? session.pendingReplies(tokens) else { return }
         for (token, reply) in found {
             if let reply {
-                answer(token, .success(reply))
+                answer(token, .success(reply), taking: true)
                 continue
             }
             guard let waiter = state.withLock({ $0.waiters.removeValue(forKey: token) }) else { continue }

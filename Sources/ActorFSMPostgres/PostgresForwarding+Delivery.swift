@@ -59,7 +59,7 @@ extension PostgresForwarding {
             case .leftQueued:
                 // Recorded here before its write failed, it has no reply to come: its sender
                 // learns that its record is lost, as when the recording process dies.
-                state.withLock { $0.unanswered.append((row.event.number, 0)) }
+                state.withLock { $0.unanswered.append((row.event.number, .now)) }
                 thread.submit(.run { [self] session in dropUnanswered(session) })
                 done()
             }
@@ -76,7 +76,7 @@ extension PostgresForwarding {
 
     /// On the store's thread: removes the events this process recorded but cannot answer (see
     /// ``PostgresSession/dropRecorded(_:)``); those the database refuses are tried again at the
-    /// next ticks, for a minute.
+    /// next ticks, until the senders' reply timeout has passed.
     func dropUnanswered(_ session: PostgresSession) {
         let events = state.withLock { state in
             defer { state.unanswered = [] }
@@ -86,7 +86,8 @@ extension PostgresForwarding {
         do throws(StoreError) {
             try session.dropRecorded(events.map(\.number))
         } catch {
-            let retried = events.map { ($0.number, $0.failures + 1) }.filter { $0.1 < 60 }
+            let now = ContinuousClock.now
+            let retried = events.filter { now - $0.since < replyTimeout }
             state.withLock { $0.unanswered += retried }
         }
     }

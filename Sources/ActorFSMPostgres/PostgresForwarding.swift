@@ -43,9 +43,10 @@ final class PostgresForwarding: Sendable {
         var finished: [Finished] = []
         /// Delivered events whose removal failed: tried again at the next ticks.
         var unfinished: [Finished] = []
-        /// Events this process recorded whose answering write failed, to remove (with how many
-        /// times that failed).
-        var unanswered: [(number: Int64, failures: Int)] = []
+        /// Events this process recorded whose answering write failed, to remove, with when that
+        /// was first tried: a removal the database refuses is tried again until the senders'
+        /// reply timeout has passed.
+        var unanswered: [(number: Int64, since: ContinuousClock.Instant)] = []
         var isFlushQueued = false
         /// Senders waiting for a reply, by token.
         var waiters: [Int64: Waiter] = [:]

@@ -23,18 +23,17 @@ extension PostgresSchema {
         """
 
     /// $1 tokens of senders waiting: for each whose reply is there (its notification lost), the
-    /// reply, taken from the table; for each whose event was recorded by a node that died since (removing it), or is
+    /// reply (left in the table: a sender that takes it removes it later, and one whose
+    /// notification said to take it from the table still finds it); for each whose event was recorded by a node that died since (removing it), or is
     /// gone with no reply, `lost`. The others are left out: their events wait, or are in progress.
     static let pendingReplies = """
         WITH t AS (SELECT unnest($1::bigint[]) AS token),
         orphaned AS (
             DELETE FROM actorfsm_inbox i USING t WHERE i.token = t.token AND i.consumed_by <> ''
             AND NOT EXISTS (SELECT 1 FROM actorfsm_nodes n WHERE n.node = i.consumed_by AND n.expires_at > now())
-            RETURNING i.token),
-        taken AS (
-            DELETE FROM actorfsm_replies r USING t WHERE r.token = t.token RETURNING r.token, r.payload)
+            RETURNING i.token)
         SELECT t.token, coalesce(r.payload, ''), r.token IS NULL AS lost FROM t
-        LEFT JOIN taken r ON r.token = t.token
+        LEFT JOIN actorfsm_replies r ON r.token = t.token
         WHERE r.token IS NOT NULL OR t.token IN (SELECT token FROM orphaned)
         OR NOT EXISTS (SELECT 1 FROM actorfsm_inbox i WHERE i.token = t.token)
         """

@@ -47,10 +47,7 @@ import TestSupport
     /// The body of the test above, a function: it type-checks faster than a long closure.
     private func answerLostWithTheDatabase(on server: TemporaryPostgres) async throws {
         let gate = Gate()
-        let schema = try Schema<Door>(initial: .closed) {
-            define(.closed) { when(.open) | then(.open) | { (_: TransitionContext<Door>) async in await gate.wait() } }
-            define(.open) { when(.close) | then(.closed) }
-        }
+        let schema = try Self.gatedDoor(gate)
         let first = try PostgresStore(url: server.url, node: "first", leaseDuration: .seconds(60))
         let mine = try Supervisor(schema: schema, durability: doorDurability(first))
         try await mine.activate(id: "a", data: Door.Data())
@@ -74,5 +71,45 @@ import TestSupport
         await theirs.shutdown()
         first.close()
         second.close()
+    }
+
+    /// The holder's machine is stopped while a forwarded event's action runs: the entry that
+    /// would have answered is never written, and the sender hears `.stopped` at once.
+    @Test func aSenderHearsThatItsEventWasStoppedMidway() async throws {
+        try await withPostgres(stoppedMidway)
+    }
+
+    /// The body of the test above, a function: it type-checks faster than a long closure.
+    private func stoppedMidway(on server: TemporaryPostgres) async throws {
+        let gate = Gate()
+        let schema = try Self.gatedDoor(gate)
+        let first = try PostgresStore(url: server.url, node: "first", leaseDuration: .seconds(60))
+        let mine = try Supervisor(schema: schema, durability: doorDurability(first))
+        let machine = try await mine.activate(id: "a", data: Door.Data())
+        let second = try PostgresStore(url: server.url, node: "second", leaseDuration: .seconds(60))
+        let theirs = try Supervisor(schema: schema, durability: doorDurability(second))
+        let sending = Task { () async throws(MachineError<Door>) -> TransitionRecord<Door> in try await theirs.send(to: "a", .open) }
+        await gate.untilArrivals(1)
+        // The stop cancels the action, which throws: the event ends `.stopped`, unwritten.
+        await machine.stop()
+        let error = await #expect(throws: MachineError<Door>.self) { try await sending.value }
+        #expect(error?.kind == .stopped, "\(String(describing: error))")
+        await mine.shutdown()
+        await theirs.shutdown()
+        first.close()
+        second.close()
+    }
+
+    /// A door whose opening waits in an asynchronous action for `gate`, or for the action's
+    /// cancellation, which it then throws.
+    private static func gatedDoor(_ gate: Gate) throws -> Schema<Door> {
+        @Sendable func waitForGate(_: TransitionContext<Door>) async throws {
+            await withTaskCancellationHandler { await gate.wait() } onCancel: { gate.open() }
+            try Task.checkCancellation()
+        }
+        return try Schema<Door>(initial: .closed) {
+            define(.closed) { when(.open) | then(.open) | waitForGate }
+            define(.open) { when(.close) | then(.closed) }
+        }
     }
 }
