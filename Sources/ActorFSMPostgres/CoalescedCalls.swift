@@ -9,7 +9,7 @@ import ActorFSMDurability
 /// A call sees every write completed before it was made (a write queued meanwhile may come
 /// after it).
 final class CoalescedCalls<Input: Sendable, Output: Sendable>: Sendable {
-    typealias Thread = StoreThread<StoreOperation<PostgresSession>>
+    typealias Thread = StoreThread<StoreOperation<PostgresDatabase>>
     typealias Waiter = CheckedContinuation<Result<Output, StoreError>, Never>
 
     private struct Pending {
@@ -20,12 +20,12 @@ final class CoalescedCalls<Input: Sendable, Output: Sendable>: Sendable {
     private let pending = Locked(Pending())
     private let thread: Thread
     private let closed: @Sendable () -> StoreError
-    private let answer: @Sendable (PostgresSession, [Input]) throws(StoreError) -> [Output]
+    private let answer: @Sendable (PostgresDatabase, [Input]) throws(StoreError) -> [Output]
 
     /// - Parameter answer: on the store's thread, the output of each input, in order.
     init(
         thread: Thread, closed: @escaping @Sendable () -> StoreError,
-        answer: @escaping @Sendable (PostgresSession, [Input]) throws(StoreError) -> [Output]
+        answer: @escaping @Sendable (PostgresDatabase, [Input]) throws(StoreError) -> [Output]
     ) {
         self.thread = thread
         self.closed = closed
@@ -40,7 +40,7 @@ final class CoalescedCalls<Input: Sendable, Output: Sendable>: Sendable {
                 defer { pending.isQueued = true }
                 return !pending.isQueued
             }
-            guard queuing, !thread.submit(.run({ [self] session in answerAll(session) })) else { return }
+            guard queuing, !thread.submit(.run({ [self] database in answerAll(database) })) else { return }
             for call in takeAll() { call.waiter.resume(returning: .failure(closed())) }
         }
         return try result.get()
@@ -54,11 +54,11 @@ final class CoalescedCalls<Input: Sendable, Output: Sendable>: Sendable {
     }
 
     /// On the store's thread: answers every call waiting.
-    private func answerAll(_ session: PostgresSession) {
+    private func answerAll(_ database: PostgresDatabase) {
         let calls = takeAll()
         guard !calls.isEmpty else { return }
         do throws(StoreError) {
-            let outputs = try answer(session, calls.map(\.input))
+            let outputs = try answer(database, calls.map(\.input))
             for (call, output) in zip(calls, outputs) { call.waiter.resume(returning: .success(output)) }
         } catch {
             for call in calls { call.waiter.resume(returning: .failure(error)) }

@@ -37,7 +37,7 @@ extension PostgresForwarding {
     }
 
     func submitFlush(_ needed: Bool) {
-        guard needed, !thread.submit(.run({ [self] session in flush(session) })) else { return }
+        guard needed, !thread.submit(.run({ [self] database in flush(database) })) else { return }
         // Closed: fail what waits (and let the next enqueue find the thread closed too).
         let (outgoing, finished) = state.withLock { state in
             defer { (state.outgoing, state.finished, state.isFlushQueued) = ([], [], false) }
@@ -51,7 +51,7 @@ extension PostgresForwarding {
     /// On the store's thread: queues every outgoing event in one statement, then removes every
     /// delivered one and sends the replies in another. What is enqueued meanwhile waits for the
     /// next flush: the busier the store, the larger the batches.
-    func flush(_ session: PostgresSession) {
+    func flush(_ database: PostgresDatabase) {
         let (outgoing, finished) = state.withLock { state in
             defer { (state.outgoing, state.finished, state.isFlushQueued) = ([], [], false) }
             return (state.outgoing, state.finished)
@@ -62,7 +62,7 @@ extension PostgresForwarding {
                 return state.taken
             }
             do throws(StoreError) {
-                try session.forward(outgoing.map { ($0.event, $0.replyTo, $0.token) }, taken: taken)
+                try database.forward(outgoing.map { ($0.event, $0.replyTo, $0.token) }, taken: taken)
                 for item in outgoing { item.queued(nil) }
             } catch {
                 state.withLock { $0.taken += taken }
@@ -71,7 +71,7 @@ extension PostgresForwarding {
         }
         if !finished.isEmpty {
             do throws(StoreError) {
-                try session.finish(finished.map { ($0.row, $0.reply) })
+                try database.finish(finished.map { ($0.row, $0.reply) })
                 for item in finished { item.done() }
             } catch {
                 // Tried again at the next ticks, for a minute: the senders wait for these replies.
@@ -103,9 +103,9 @@ extension PostgresForwarding {
     /// Answers the senders whose reply came while no notification could (the listener was
     /// reconnecting), and fails those whose event was recorded by a node that died before
     /// replying: the node that takes the machine over completes it, but its record is lost.
-    func checkPendingReplies(_ session: PostgresSession) {
+    func checkPendingReplies(_ database: PostgresDatabase) {
         let tokens = state.withLock { state in state.waiters.filter(\.value.isQueued).map(\.key) }
-        guard let found = try? session.pendingReplies(tokens) else { return }
+        guard let found = try? database.pendingReplies(tokens) else { return }
         for (token, reply) in found {
             if let reply {
                 answer(token, .success(reply), taking: true)

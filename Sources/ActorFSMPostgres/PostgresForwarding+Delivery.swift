@@ -5,12 +5,12 @@ import ActorFSMDurability
 // machine, delivered in order, and answered.
 
 extension PostgresForwarding {
-    func fetch(_ session: PostgresSession) {
+    func fetch(_ database: PostgresDatabase) {
         let skipping = state.withLock { state in
             state.isFetchQueued = false
             return Array(state.delivering)
         }
-        guard let rows = try? session.inbox(skipping: skipping, limit: Self.fetchLimit), !rows.isEmpty else { return }
+        guard let rows = try? database.inbox(skipping: skipping, limit: Self.fetchLimit), !rows.isEmpty else { return }
         dispatch(rows)
         if rows.count == Self.fetchLimit { scheduleFetch() }
     }
@@ -40,9 +40,9 @@ extension PostgresForwarding {
             // An event for a machine nobody held: another process may have read it too. Only the
             // one that claims the machine delivers it, if no one recorded it meanwhile.
             if !row.isHeld {
-                let claim = try? await run { session throws(StoreError) -> (claimed: Bool, waiting: Bool) in
-                    guard try !session.claim([row.event.machine]).isEmpty else { return (false, false) }
-                    return (true, try session.isWaiting(row.event.number))
+                let claim = try? await run { database throws(StoreError) -> (claimed: Bool, waiting: Bool) in
+                    guard try !database.claim([row.event.machine]).isEmpty else { return (false, false) }
+                    return (true, try database.isWaiting(row.event.number))
                 }
                 guard claim?.waiting == true else {
                     // Recorded by a process that died since: this one now holds the machine.
@@ -60,7 +60,7 @@ extension PostgresForwarding {
                 // Recorded here before its write failed, it has no reply to come: its sender
                 // learns that its record is lost, as when the recording process dies.
                 state.withLock { $0.unanswered.append((row.event.number, .now)) }
-                thread.submit(.run { [self] session in dropUnanswered(session) })
+                thread.submit(.run { [self] database in dropUnanswered(database) })
                 done()
             }
         }
@@ -75,16 +75,16 @@ extension PostgresForwarding {
     }
 
     /// On the store's thread: removes the events this process recorded but cannot answer (see
-    /// ``PostgresSession/dropRecorded(_:)``); those the database refuses are tried again at the
+    /// ``PostgresDatabase/dropRecorded(_:)``); those the database refuses are tried again at the
     /// next ticks, until the senders' reply timeout has passed.
-    func dropUnanswered(_ session: PostgresSession) {
+    func dropUnanswered(_ database: PostgresDatabase) {
         let events = state.withLock { state in
             defer { state.unanswered = [] }
             return state.unanswered
         }
         guard !events.isEmpty else { return }
         do throws(StoreError) {
-            try session.dropRecorded(events.map(\.number))
+            try database.dropRecorded(events.map(\.number))
         } catch {
             let now = ContinuousClock.now
             let retried = events.filter { now - $0.since < replyTimeout }

@@ -8,7 +8,7 @@ import ActorFSMDurability
 /// Database work runs on the store's thread; the listener's thread hands notifications in;
 /// deliveries run as tasks, one at a time per machine, in the order the events were queued.
 final class PostgresForwarding: Sendable {
-    typealias Thread = StoreThread<StoreOperation<PostgresSession>>
+    typealias Thread = StoreThread<StoreOperation<PostgresDatabase>>
 
     struct Waiter {
         let machine: String
@@ -121,7 +121,7 @@ final class PostgresForwarding: Sendable {
         let reply = try result.get()
         guard reply.isEmpty else { return reply }
         // Too long for a notification: the holder kept it in a table.
-        guard let kept = try await run({ session throws(StoreError) in try session.takeReply(token) }) else {
+        guard let kept = try await run({ database throws(StoreError) in try database.takeReply(token) }) else {
             throw StoreError("the reply for machine \(event.machine) was lost")
         }
         return kept
@@ -175,21 +175,21 @@ final class PostgresForwarding: Sendable {
             state.isFetchQueued = true
             return true
         }
-        if schedule { thread.submit(.run { [self] session in fetch(session) }) }
+        if schedule { thread.submit(.run { [self] database in fetch(database) }) }
     }
 
     /// On the store's thread: renews nothing, but takes over the machines of dead processes
     /// that have work pending, reads the forwarded events waiting, and gives up on senders
     /// waiting too long.
-    func tick(_ session: PostgresSession) {
+    func tick(_ database: PostgresDatabase) {
         expireWaiters()
-        checkPendingReplies(session)
+        checkPendingReplies(database)
         let purging = state.withLock { state -> Bool in
             guard ContinuousClock.now - state.purgedAt >= .seconds(60) else { return false }
             state.purgedAt = .now
             return true
         }
-        if purging { try? session.purge() }
+        if purging { try? database.purge() }
         let unfinished = state.withLock { state in
             defer { state.unfinished = [] }
             return state.unfinished
@@ -199,11 +199,11 @@ final class PostgresForwarding: Sendable {
             defer { state.taken = [] }
             return state.taken
         }
-        try? session.removeReplies(taken)
-        dropUnanswered(session)
+        try? database.removeReplies(taken)
+        dropUnanswered(database)
         guard let host = state.withLock({ $0.host }), host.isServing else { return }
-        adoptOrphans(session, host: host)
-        fetch(session)
+        adoptOrphans(database, host: host)
+        fetch(database)
     }
 
     /// How many machines of dead processes one statement takes over.
@@ -213,13 +213,13 @@ final class PostgresForwarding: Sendable {
     /// work pending, has `host` restore them, and queues the next chunk behind the work queued
     /// meanwhile, so that this process's own sends are not held up. The other machines of dead
     /// processes are taken by the first process that uses them.
-    func adoptOrphans(_ session: PostgresSession, host: any ForwardingHost) {
-        guard let adopted = try? session.adoptOrphans(limit: Self.adoptionChunk), !adopted.isEmpty else { return }
+    func adoptOrphans(_ database: PostgresDatabase, host: any ForwardingHost) {
+        guard let adopted = try? database.adoptOrphans(limit: Self.adoptionChunk), !adopted.isEmpty else { return }
         Task { await host.adopt(adopted) }
         guard adopted.count == Self.adoptionChunk else { return }
-        thread.submit(.run { [self] session in
+        thread.submit(.run { [self] database in
             guard let host = state.withLock({ $0.host }), host.isServing else { return }
-            adoptOrphans(session, host: host)
+            adoptOrphans(database, host: host)
         })
     }
 
@@ -240,7 +240,7 @@ final class PostgresForwarding: Sendable {
     }
 
     func run<Value: Sendable>(
-        _ body: @escaping @Sendable (PostgresSession) throws(StoreError) -> Value
+        _ body: @escaping @Sendable (PostgresDatabase) throws(StoreError) -> Value
     ) async throws(StoreError) -> Value {
         try await thread.run(closed: closedError, body)
     }

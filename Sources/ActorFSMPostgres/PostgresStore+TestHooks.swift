@@ -6,17 +6,17 @@ import ActorFSMDurability
 extension PostgresStore {
     /// Runs `sql` on the store's thread (tests use it to play a process whose time ran out).
     package func execute(_ sql: String) async throws(StoreError) {
-        try await run { session throws(StoreError) in try session.connection.execute(sql) }
+        try await run { database throws(StoreError) in try database.connection.execute(sql) }
     }
 
     /// The integer the query `sql` returns (tests count rows with it).
     package func integer(_ sql: String) async throws(StoreError) -> Int64 {
-        try await run { session throws(StoreError) in try session.connection.query(sql).integer(0, 0) }
+        try await run { database throws(StoreError) in try database.connection.query(sql).integer(0, 0) }
     }
 
     /// Renews this node's life now, as the store's next tick would, also after ``pause()``: a
     /// paused process that wakes up.
     package func renewNow() async throws(StoreError) {
-        try await run { session throws(StoreError) in try session.renew() }
+        try await run { database throws(StoreError) in try database.renew() }
     }
 }

@@ -74,7 +74,7 @@ public final class PostgresStore: ForwardingStore, RoutingStore {
     public let target: String
     /// The schema of the database that holds the store's tables, if one was given.
     public let namespace: String?
-    let thread: StoreThread<StoreOperation<PostgresSession>>
+    let thread: StoreThread<StoreOperation<PostgresDatabase>>
     /// Carries events between processes; `nil` once closed (it and the thread refer to each other).
     private let forwarding: Locked<PostgresForwarding?>
     private let listener: PostgresListener
@@ -124,10 +124,10 @@ public final class PostgresStore: ForwardingStore, RoutingStore {
         self.namespace = namespace
         self.leaseDuration = leaseDuration
         self.replyTimeout = replyTimeout
-        let session = Confined(try PostgresSession(url: url, node: node, instance: Self.instance(), leaseDuration: leaseDuration,
+        let database = Confined(try PostgresDatabase(url: url, node: node, instance: Self.instance(), leaseDuration: leaseDuration,
                                                    namespace: namespace))
-        let target = session.value.connection.target
-        let channel = session.value.channel
+        let target = database.value.connection.target
+        let channel = database.value.channel
         self.target = target
         let forwarding = Locked<PostgresForwarding?>(nil)
         self.forwarding = forwarding
@@ -139,22 +139,22 @@ public final class PostgresStore: ForwardingStore, RoutingStore {
         let renewing = Locked(true)
         self.renewing = renewing
         let tick = (interval: min(leaseDuration / 3, .seconds(1)), body: { @Sendable in
-            if renewing.withLock({ $0 }) { try? session.value.renew() }
-            forwarding.withLock { $0 }?.tick(session.value)
+            if renewing.withLock({ $0 }) { try? database.value.renew() }
+            forwarding.withLock { $0 }?.tick(database.value)
         })
-        let thread = StoreThread<StoreOperation<PostgresSession>>(name: "postgres \(node)", tick: tick) { batch in
-            StoreThread.perform(batch, on: session.value) { writes in session.value.commit(writes) }
+        let thread = StoreThread<StoreOperation<PostgresDatabase>>(name: "postgres \(node)", tick: tick) { batch in
+            StoreThread.perform(batch, on: database.value) { writes in database.value.commit(writes) }
         }
         self.thread = thread
         let closed = { @Sendable in StoreError("the store at \(target) is closed") }
-        claims = CoalescedCalls(thread: thread, closed: closed) { session, calls throws(StoreError) in
-            let claimed = Set(try session.claim(calls.flatMap { $0 }))
+        claims = CoalescedCalls(thread: thread, closed: closed) { database, calls throws(StoreError) in
+            let claimed = Set(try database.claim(calls.flatMap { $0 }))
             return calls.map { machines in machines.filter(claimed.contains) }
         }
-        reads = CoalescedCalls(thread: thread, closed: closed) { session, calls throws(StoreError) in
+        reads = CoalescedCalls(thread: thread, closed: closed) { database, calls throws(StoreError) in
             var found: [Int: [String: [JournalEntry]]] = [:]
             for count in Set(calls.map(\.count)) {
-                found[count] = try session.entries(of: calls.filter { $0.count == count }.flatMap(\.machines), newest: count)
+                found[count] = try database.entries(of: calls.filter { $0.count == count }.flatMap(\.machines), newest: count)
             }
             return calls.map { call in
                 var entries: [String: [JournalEntry]] = [:]
@@ -177,9 +177,9 @@ public final class PostgresStore: ForwardingStore, RoutingStore {
             forwarding = nil
         }
         listener.close()
-        thread.close(after: .run { session in
-            try? session.expire()
-            session.connection.close()
+        thread.close(after: .run { database in
+            try? database.expire()
+            database.connection.close()
         })
     }
 
@@ -197,7 +197,7 @@ public final class PostgresStore: ForwardingStore, RoutingStore {
 
     /// Gives up the leases of `machines`, claimed but not restored; see `MachineStore/release(_:)`.
     public func release(_ machines: [String]) async {
-        _ = try? await run { session throws(StoreError) in try session.release(machines) }
+        _ = try? await run { database throws(StoreError) in try database.release(machines) }
     }
 
     /// The newest `count` entries of `machine`, newest first. Reads made at the same time share
@@ -213,7 +213,7 @@ public final class PostgresStore: ForwardingStore, RoutingStore {
 
     /// Every entry of `machine`, oldest first.
     public func entries(of machine: String) async throws(StoreError) -> [JournalEntry] {
-        try await run { session throws(StoreError) in try session.entries(of: [machine], newest: nil)[machine] ?? [] }
+        try await run { database throws(StoreError) in try database.entries(of: [machine], newest: nil)[machine] ?? [] }
     }
 
     /// Queues `event` for the process holding its machine, and waits for its reply; see
@@ -233,12 +233,12 @@ public final class PostgresStore: ForwardingStore, RoutingStore {
 
     /// The ids of every machine with an entry.
     public func machineIDs() async throws(StoreError) -> [String] {
-        try await run { session throws(StoreError) in try session.machineIDs() }
+        try await run { database throws(StoreError) in try database.machineIDs() }
     }
 
     /// Runs `body` on the store's thread, after the writes queued before it.
     func run<Value: Sendable>(
-        _ body: @escaping @Sendable (PostgresSession) throws(StoreError) -> Value
+        _ body: @escaping @Sendable (PostgresDatabase) throws(StoreError) -> Value
     ) async throws(StoreError) -> Value {
         try await thread.run(closed: StoreError("the store at \(target) is closed"), body)
     }

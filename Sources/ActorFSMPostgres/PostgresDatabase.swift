@@ -4,7 +4,7 @@ import ActorFSMDurability
 
 /// The store's side of the database: its connection, the tables, and the leases this process
 /// holds. Used only on the store's thread (and by `PostgresStore.init` before it starts).
-final class PostgresSession {
+final class PostgresDatabase {
     let connection: PostgresConnection
     let node: String
     /// This store's instance among those that ever had the node's name: its host, process id

@@ -1,6 +1,6 @@
 import ActorFSMDurability
 
-extension PostgresSession {
+extension PostgresDatabase {
     /// Fills the summary table from the journal when a database written by an earlier release
     /// has entries and no summaries: each machine's newest completed entry, decoded. A write
     /// that lands meanwhile keeps its own, newer row.

@@ -1,6 +1,6 @@
 import ActorFSMDurability
 
-extension PostgresSession {
+extension PostgresDatabase {
     /// The writes of one commit, as the arrays the append statement takes. Two writes of the same
     /// entry keep the later one; entries a later write of the batch removes are not sent.
     struct Batch {
