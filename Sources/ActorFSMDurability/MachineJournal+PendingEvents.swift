@@ -32,7 +32,7 @@ extension MachineJournal {
     /// of its own to ride with, so the newest entry is written again with it; one an action
     /// makes is written with its transition's entry (and made again if that transition is
     /// processed again after a crash).
-    package func registerDelayed(_ event: Event, _ predicates: PredicateContext?, after delay: Duration, fromAction: Bool) -> UInt64 {
+    package func registerScheduled(_ event: Event, _ predicates: PredicateContext?, after delay: Duration, fromAction: Bool) -> UInt64 {
         guard let pending = registered(.delayed, event, predicates, deadline: now() + StoredOrigin.nanoseconds(delay))
         else { return 0 }
         if !fromAction { amend(adding: pending) }

@@ -55,7 +55,7 @@ import TestSupport
         #expect(await timed.machine.state == .pending)
     }
 
-    @Test func stoppingTheMachineCancelsEveryDelayedPost() async throws {
+    @Test func stoppingTheMachineCancelsEveryScheduledEvent() async throws {
         var timed = await TimedMachine(Self.reminders)
         let fromOutside = try timed.machine.schedule(.retry, after: .seconds(60))
         try await timed.machine.send(.pay)   // its action posts .retry in 5 s

@@ -2,7 +2,7 @@
 /// `ActorFSMDurability`, which conforms its journal to it. A machine in memory has none, and
 /// checks only that.
 ///
-/// The machine calls it on its actor, except for ``register(_:_:_:)``, ``registerDelayed(_:_:after:fromAction:)``,
+/// The machine calls it on its actor, except for ``register(_:_:_:)``, ``registerScheduled(_:_:after:fromAction:)``,
 /// ``unregister(_:)`` and ``cancelled(_:)``, which actions reach from their own tasks.
 @usableFromInline
 package protocol MachineJournaling<Definition>: AnyObject, Sendable {
@@ -102,7 +102,7 @@ package protocol MachineJournaling<Definition>: AnyObject, Sendable {
     /// `event` is posted to the machine after `delay`, from an action or not.
     ///
     /// - Returns: its ticket, or 0 if it cannot be kept.
-    func registerDelayed(
+    func registerScheduled(
         _ event: Definition.Event, _ predicates: PredicateContext?, after delay: Duration, fromAction: Bool
     ) -> UInt64
 
@@ -172,7 +172,7 @@ package protocol MachineJournaling<Definition>: AnyObject, Sendable {
     /// the follow-ups.
     package var requeued: [InboxEntry<Definition>]
     /// Scheduled events still to deliver, with their tickets and the time left.
-    package var delayed: [DelayedPost]
+    package var delayed: [Scheduled]
     /// Children the machine left before they had their cancelling event, to send it again.
     package var cancels: [ChildCancellation] = []
 
@@ -191,7 +191,7 @@ package protocol MachineJournaling<Definition>: AnyObject, Sendable {
     }
 
     /// A scheduled event a restored machine arms again.
-    package struct DelayedPost: Sendable {
+    package struct Scheduled: Sendable {
         package var event: Definition.Event
         package var predicates: PredicateContext?
         package var ticket: UInt64
@@ -205,7 +205,7 @@ package protocol MachineJournaling<Definition>: AnyObject, Sendable {
         }
     }
 
-    package init(requeued: [InboxEntry<Definition>], delayed: [DelayedPost]) {
+    package init(requeued: [InboxEntry<Definition>], delayed: [Scheduled]) {
         self.requeued = requeued
         self.delayed = delayed
     }

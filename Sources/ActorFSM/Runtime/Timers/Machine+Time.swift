@@ -22,14 +22,14 @@ extension Machine {
     }
 
     /// Schedules a scheduled event, from the actor or from an action running off it. A durable
-    /// machine writes it to its journal (see ``MachineJournaling/registerDelayed(_:_:after:fromAction:)``), or,
+    /// machine writes it to its journal (see ``MachineJournaling/registerScheduled(_:_:after:fromAction:)``), or,
     /// restoring one, passes its stored `ticket`.
     nonisolated func scheduleDelayed(
         _ event: Event, after delay: Duration, predicates: PredicateContext?, ticket stored: UInt64? = nil,
         fromAction: Bool = false
     ) -> ScheduledEvent? {
         let ticket = journal.map {
-            stored ?? $0.registerDelayed(event, predicates, after: delay, fromAction: fromAction)
+            stored ?? $0.registerScheduled(event, predicates, after: delay, fromAction: fromAction)
         } ?? 0
         var onCancel: (@Sendable () -> Void)?
         if let journal, ticket != 0 { onCancel = { journal.cancelled(ticket) } }
