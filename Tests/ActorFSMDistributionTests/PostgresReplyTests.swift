@@ -15,11 +15,8 @@ import TestSupport
 
     /// The body of the test above, a function: it type-checks faster than a long closure.
     private func repliesTakenAndRemoved(on server: TemporaryPostgres) async throws {
-        let first = try PostgresStore(url: server.url, node: "first")
-        let mine = try Supervisor(schema: try doorSchema(), durability: doorDurability(first))
-        try await mine.activate(id: "a", data: Door.Data())
-        let second = try PostgresStore(url: server.url, node: "second")
-        let theirs = try Supervisor(schema: try doorSchema(), durability: doorDurability(second))
+        let processes = try await TwoProcesses(on: server, schema: try doorSchema())
+        let (first, mine, theirs) = (processes.first, processes.mine, processes.theirs)
         var numbers: [UInt64] = []
         for round in 1...20 {
             numbers.append(try await theirs.send(to: "a", round.isMultiple(of: 2) ? .close : .open).sequenceNumber)
@@ -30,10 +27,7 @@ import TestSupport
         #expect(try await theirs.send(to: "a", .kick).sequenceNumber == 21)
         #expect(try await first.integer("SELECT count(*) FROM actorfsm_replies") <= 1)
         #expect(await mine.machine(id: "a")?.data.openings == 10)
-        await mine.shutdown()
-        await theirs.shutdown()
-        first.close()
-        second.close()
+        await processes.close()
     }
 
     /// The holder journals the intent of a forwarded event with an asynchronous action, and the
@@ -48,12 +42,9 @@ import TestSupport
     private func answerLostWithTheDatabase(on server: TemporaryPostgres) async throws {
         let gate = Gate()
         let schema = try Self.gatedDoor(gate)
-        let first = try PostgresStore(url: server.url, node: "first", leaseDuration: .seconds(60))
-        let mine = try Supervisor(schema: schema, durability: doorDurability(first))
-        try await mine.activate(id: "a", data: Door.Data())
+        let processes = try await TwoProcesses(on: server, schema: schema)
+        let (first, mine, theirs) = (processes.first, processes.mine, processes.theirs)
         let reports = mine.reports()
-        let second = try PostgresStore(url: server.url, node: "second", leaseDuration: .seconds(60))
-        let theirs = try Supervisor(schema: schema, durability: doorDurability(second))
         let sending = Task { () async throws(MachineError<Door>) -> TransitionRecord<Door> in try await theirs.send(to: "a", .open) }
         await gate.untilArrivals(1)
         try await serverWork { try server.kill() }
@@ -67,10 +58,7 @@ import TestSupport
         let history = try await doorDurability(first).history(of: "a", schema: schema)
         #expect(history.compactMap(\.event) == [.open])
         #expect(try await first.integer("SELECT count(*) FROM actorfsm_inbox") == 0)
-        await mine.shutdown()
-        await theirs.shutdown()
-        first.close()
-        second.close()
+        await processes.close()
     }
 
     /// The holder's machine is stopped while a forwarded event's action runs: the entry that
@@ -83,21 +71,15 @@ import TestSupport
     private func stoppedMidway(on server: TemporaryPostgres) async throws {
         let gate = Gate()
         let schema = try Self.gatedDoor(gate)
-        let first = try PostgresStore(url: server.url, node: "first", leaseDuration: .seconds(60))
-        let mine = try Supervisor(schema: schema, durability: doorDurability(first))
-        let machine = try await mine.activate(id: "a", data: Door.Data())
-        let second = try PostgresStore(url: server.url, node: "second", leaseDuration: .seconds(60))
-        let theirs = try Supervisor(schema: schema, durability: doorDurability(second))
+        let processes = try await TwoProcesses(on: server, schema: schema)
+        let (machine, theirs) = (processes.machine, processes.theirs)
         let sending = Task { () async throws(MachineError<Door>) -> TransitionRecord<Door> in try await theirs.send(to: "a", .open) }
         await gate.untilArrivals(1)
         // The stop cancels the action, which throws: the event ends `.stopped`, unwritten.
         await machine.stop()
         let error = await #expect(throws: MachineError<Door>.self) { try await sending.value }
         #expect(error?.kind == .stopped, "\(String(describing: error))")
-        await mine.shutdown()
-        await theirs.shutdown()
-        first.close()
-        second.close()
+        await processes.close()
     }
 
     /// A door whose opening waits in an asynchronous action for `gate`, or for the action's
@@ -111,5 +93,31 @@ import TestSupport
             define(.closed) { when(.open) | then(.open) | waitForGate }
             define(.open) { when(.close) | then(.closed) }
         }
+    }
+}
+
+/// Two processes sharing a database: `first` holds machine "a", made on `mine`; `theirs`, over
+/// `second`, sends to it through the store. Leases of a minute: no takeover in a test's time.
+private struct TwoProcesses {
+    let first: PostgresStore
+    let second: PostgresStore
+    let mine: Supervisor<Door>
+    let theirs: Supervisor<Door>
+    let machine: Machine<Door>
+
+    init(on server: TemporaryPostgres, schema: Schema<Door>) async throws {
+        first = try PostgresStore(url: server.url, node: "first", leaseDuration: .seconds(60))
+        mine = try Supervisor(schema: schema, durability: doorDurability(first))
+        machine = try await mine.activate(id: "a", data: Door.Data())
+        second = try PostgresStore(url: server.url, node: "second", leaseDuration: .seconds(60))
+        theirs = try Supervisor(schema: schema, durability: doorDurability(second))
+    }
+
+    /// Shuts both supervisors down and closes both stores.
+    func close() async {
+        await mine.shutdown()
+        await theirs.shutdown()
+        first.close()
+        second.close()
     }
 }
