@@ -56,15 +56,28 @@ public struct Inspector: Sendable {
 
     /// An application serving the inspector alone on `host` and `port` (0: a free port).
     ///
+    /// Bound to the loopback address, it answers only requests whose `Host` names it
+    /// (`localhost`, `127.0.0.1`, `[::1]`) and refuses others with 421 Misdirected Request, so
+    /// that a page of another site cannot read it through a DNS rebinding.
+    ///
     /// - Parameters:
     ///   - host: the address to listen on; the loopback address by default, so that only this
     ///     machine reaches the store's data.
     ///   - port: the port to listen on.
+    ///   - allowedHosts: the names a request's `Host` may give (its port aside); `nil`: the
+    ///     loopback's names when `host` is a loopback address, any name otherwise.
     ///   - onStarted: called with the port listened on once the server runs.
     public func application(
-        host: String = "127.0.0.1", port: Int = 8080, onStarted: @escaping @Sendable (Int) async -> Void = { _ in }
+        host: String = "127.0.0.1", port: Int = 8080, allowedHosts: Set<String>? = nil,
+        onStarted: @escaping @Sendable (Int) async -> Void = { _ in }
     ) -> some ApplicationProtocol {
         let router = Router()
+        let loopback = HostCheck<BasicRequestContext>.loopbackNames
+        let isLoopback = loopback.contains(HostCheck<BasicRequestContext>.name(of: host)) || host.hasPrefix("127.")
+            || host == "::1"
+        if let allowed = allowedHosts ?? (isLoopback ? loopback : nil) {
+            router.add(middleware: HostCheck(allowed: Set(allowed.map { $0.lowercased() })))
+        }
         addRoutes(to: router)
         return Application(
             router: router, configuration: ApplicationConfiguration(address: .hostname(host, port: port), serverName: "actorfsm-inspector"),

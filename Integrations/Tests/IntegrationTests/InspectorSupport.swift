@@ -129,10 +129,11 @@ final class RunningInspector: Sendable {
 
     var base: String { "http://127.0.0.1:\(port)/" }
 
-    /// The status and body of a GET of `path`.
-    func get(_ path: String) async throws -> (status: Int, body: String) {
-        let url = try #require(URL(string: base + path))
-        let (data, response) = try await URLSession.shared.data(from: url)
+    /// The status and body of a GET of `path`, with `host` as the `Host` header if given.
+    func get(_ path: String, host: String? = nil) async throws -> (status: Int, body: String) {
+        var request = URLRequest(url: try #require(URL(string: base + path)))
+        if let host { request.setValue(host, forHTTPHeaderField: "Host") }
+        let (data, response) = try await URLSession.shared.data(for: request)
         let status = (response as? HTTPURLResponse)?.statusCode ?? 0
         return (status, String(decoding: data, as: UTF8.self))
     }

@@ -43,6 +43,19 @@ import Testing
         await served.stop()
     }
 
+    /// Bound to the loopback address, the inspector answers only to its names: a page of
+    /// another site that a DNS rebinding points at 127.0.0.1 is refused.
+    @Test func aRequestNamingAnotherHostIsRefused() async throws {
+        let served = try await Served.start()
+        let port = served.server.port
+        #expect(try await served.server.get("", host: "attacker.example").status == 421)
+        #expect(try await served.server.get("api/overview", host: "attacker.example:\(port)").status == 421)
+        #expect(try await served.server.get("api/overview", host: "127.0.0.1.attacker.example").status == 421)
+        #expect(try await served.server.get("api/overview", host: "localhost:\(port)").status == 200)
+        #expect(try await served.server.get("api/overview").status == 200)
+        await served.stop()
+    }
+
     @Test func theDiagramCarriesTheCountOnEachState() async throws {
         let served = try await Served.start()
         let fingerprint = try #require(try await served.reader.storedSchemas().first?.fingerprint)
