@@ -39,8 +39,6 @@ let package = Package(
                           path: "Examples/OrderWorkflow"),
         .executableTarget(name: "feedback-loop", dependencies: ["ActorFSM"], path: "Examples/FeedbackLoop"),
         .executableTarget(name: "fsm-diagram", dependencies: ["ActorFSM", "ExampleSchemas"], path: "Examples/Diagram"),
-        .executableTarget(name: "fsm-benchmarks", dependencies: ["ActorFSM", "ActorFSMDurability", "ActorFSMSQLite", "ActorFSMPostgres",
-                                                                  "ActorFSMTesting"], path: "Sources/fsm-benchmarks"),
         // A process the takeover tests kill: it holds reminders of the fixtures' schema.
         .target(name: "TestFixtures", dependencies: ["ActorFSM"], path: "Tests/Fixtures"),
         .executableTarget(name: "takeover-worker", dependencies: ["ActorFSM", "ActorFSMDurability", "ActorFSMPostgres", "ActorFSMTesting", "TestFixtures"],

@@ -11,7 +11,8 @@ import ActorFSM
 /// A thread of a store's own, which runs the store's blocking work (disk writes, fsyncs,
 /// database calls) in order, so that none of it runs on Swift's cooperative thread pool. Work
 /// queued while the thread is busy is handed over together: a store commits it as one batch.
-package final class StoreThread<Work: Sendable>: Sendable {
+/// Stores (this package's, and the benchmarks' wrappers) reach it through the `Stores` SPI.
+@_spi(Stores) public final class StoreThread<Work: Sendable>: Sendable {
     private struct Queue: Sendable {
         var work: [Work] = []
         var isClosed = false
@@ -23,7 +24,7 @@ package final class StoreThread<Work: Sendable>: Sendable {
     /// Starts a thread that calls `run` with each batch of work, in order, until ``close()``,
     /// and `tick.body` every `tick.interval` between batches (a lease's renewal, say): on the
     /// thread, so that neither waits for Swift's cooperative pool.
-    package init(
+    @_spi(Stores) public init(
         name: String, tick: (interval: Duration, body: @Sendable () -> Void)? = nil,
         run: @escaping @Sendable ([Work]) -> Void
     ) {
@@ -39,7 +40,7 @@ package final class StoreThread<Work: Sendable>: Sendable {
 
     /// Queues `work`; `false` once the thread is closed.
     @discardableResult
-    package func submit(_ work: Work) -> Bool {
+    @_spi(Stores) public func submit(_ work: Work) -> Bool {
         queue.withLockSignalling { queue in
             guard !queue.isClosed else { return false }
             queue.work.append(work)
@@ -50,7 +51,7 @@ package final class StoreThread<Work: Sendable>: Sendable {
     /// Lets the thread finish the work queued and then `last`, if given, then ends it; nothing
     /// queued after `last` is taken. Waits for the thread unless called from the thread itself
     /// (the last reference to a store may go in a completion it runs).
-    package func close(after last: Work? = nil) {
+    @_spi(Stores) public func close(after last: Work? = nil) {
         let wasOpen = queue.withLockSignalling { queue in
             defer { queue.isClosed = true }
             if !queue.isClosed, let last { queue.work.append(last) }

@@ -1,6 +1,6 @@
 import ActorFSM
 import ActorFSMDistribution
-import ActorFSMDurability
+@_spi(Stores) import ActorFSMDurability
 
 /// Calls of one kind (claims, reads of entries) that share a trip to the database: a call made
 /// while another of its kind waits for the store's thread joins it, and one statement answers

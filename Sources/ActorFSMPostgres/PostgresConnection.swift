@@ -10,8 +10,9 @@ import Darwin
 #endif
 
 /// One libpq connection. Its calls block, so only a store's own thread uses it (and the store's
-/// `init`, before that thread starts); the benchmarks use one to measure a bare commit.
-package final class PostgresConnection {
+/// `init`, before that thread starts). The benchmarks measure a bare commit with one, through
+/// the `Benchmarks` SPI.
+@_spi(Benchmarks) public final class PostgresConnection {
     private var connection: OpaquePointer?
     /// Where it connects, without a password: what messages name.
     let target: String
@@ -25,7 +26,7 @@ package final class PostgresConnection {
     /// for the settings it does not give; with `searchPath`, unqualified names resolve in that
     /// schema first, and with `readOnly`, every transaction is read-only, on this connection
     /// and every reconnection.
-    package init(url: String, searchPath: String? = nil, readOnly: Bool = false) throws(StoreError) {
+    @_spi(Benchmarks) public init(url: String, searchPath: String? = nil, readOnly: Bool = false) throws(StoreError) {
         target = Self.redacting(url)
         // With expand_dbname, `url` is read as a connection string or URL, and what it gives
         // overrides the keywords before it; the search path, after it, overrides the URL's.
@@ -48,13 +49,14 @@ package final class PostgresConnection {
 
     deinit { close() }
 
-    package func close() {
+    /// Closes the connection; a later call reconnects.
+    @_spi(Benchmarks) public func close() {
         PQfinish(connection)
         connection = nil
     }
 
     /// Runs `sql`, which takes no parameters (it may hold several statements).
-    package func execute(_ sql: String) throws(StoreError) {
+    @_spi(Benchmarks) public func execute(_ sql: String) throws(StoreError) {
         let connection = try open()
         let result = PQexec(connection, sql)
         defer { PQclear(result) }
@@ -64,7 +66,7 @@ package final class PostgresConnection {
     /// Runs `sql` with `parameters` ($1, $2, …), and returns its rows in binary form. The
     /// server parses and plans `sql` once per connection: the statement is prepared on first use.
     @discardableResult
-    package func query(_ sql: String, _ parameters: [PostgresParameter] = []) throws(StoreError) -> PostgresRows {
+    @_spi(Benchmarks) public func query(_ sql: String, _ parameters: [PostgresParameter] = []) throws(StoreError) -> PostgresRows {
         let connection = try open()
         let name = try preparedName(of: sql, parameters: parameters.count, on: connection)
         let result = Self.withParameters(parameters) { values, lengths, formats in
@@ -201,12 +203,12 @@ package final class PostgresConnection {
 
 /// A parameter of a statement: text PostgreSQL parses by the parameter's type, or raw bytes for
 /// a `bytea`.
-package enum PostgresParameter {
+@_spi(Benchmarks) public enum PostgresParameter {
     case text(String)
     case binary([UInt8])
 
     /// A `bigint`.
-    package static func integer(_ value: Int64) -> Self { .text(String(value)) }
+    @_spi(Benchmarks) public static func integer(_ value: Int64) -> Self { .text(String(value)) }
 
     /// A `text[]`.
     static func texts(_ values: [String]) -> Self {
@@ -260,7 +262,7 @@ package enum PostgresParameter {
 }
 
 /// The rows of a result, in binary form; freed with the value.
-package final class PostgresRows {
+@_spi(Benchmarks) public final class PostgresRows {
     private let result: OpaquePointer
 
     init(_ result: OpaquePointer) { self.result = result }

@@ -1,6 +1,6 @@
 import ActorFSM
 import ActorFSMDistribution
-import ActorFSMDurability
+@_spi(Stores) import ActorFSMDurability
 
 // The forwarding's writes, batched: events to send and replies to give, flushed together on
 // the store's thread.

@@ -1,5 +1,5 @@
 import ActorFSMDistribution
-import ActorFSMDurability
+@_spi(Stores) import ActorFSMDurability
 
 // The forwarded events this process delivers to its machines: read from the inbox, queued per
 // machine, delivered in order, and answered.

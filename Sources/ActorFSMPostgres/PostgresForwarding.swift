@@ -1,6 +1,6 @@
 import ActorFSM
 import ActorFSMDistribution
-import ActorFSMDurability
+@_spi(Stores) import ActorFSMDurability
 
 /// The side of a ``PostgresStore`` that carries events between processes: the senders waiting
 /// for replies, and the forwarded events this process is delivering to its machines.

@@ -1,5 +1,5 @@
 import ActorFSM
-import ActorFSMDurability
+@_spi(Stores) import ActorFSMDurability
 
 /// A PostgreSQL store opened for reading only: one connection whose transactions are read-only, that
 /// takes no lease and registers no node, so it runs beside the processes that write.

@@ -1,4 +1,4 @@
-import ActorFSMDurability
+@_spi(Stores) import ActorFSMDurability
 
 extension PostgresStore: StoreInspection, SchemaRecording, PassivationRecording {
     /// Every schema that has written to the store's namespace.

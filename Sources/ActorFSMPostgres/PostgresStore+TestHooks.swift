@@ -5,7 +5,7 @@ import ActorFSMDurability
 
 extension PostgresStore {
     /// Runs `sql` on the store's thread (tests use it to play a process whose time ran out).
-    package func execute(_ sql: String) async throws(StoreError) {
+    @_spi(Benchmarks) public func execute(_ sql: String) async throws(StoreError) {
         try await run { database throws(StoreError) in try database.connection.execute(sql) }
     }
 

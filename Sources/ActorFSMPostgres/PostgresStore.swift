@@ -1,6 +1,6 @@
 import ActorFSM
 import ActorFSMDistribution
-import ActorFSMDurability
+@_spi(Stores) import ActorFSMDurability
 
 #if canImport(Glibc)
 import Glibc

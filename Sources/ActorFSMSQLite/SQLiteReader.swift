@@ -1,5 +1,5 @@
 import ActorFSM
-import ActorFSMDurability
+@_spi(Stores) import ActorFSMDurability
 
 /// A SQLite store opened for reading only, beside the process that writes it: it takes no
 /// lock the writer needs, and sees each commit once it is made.

@@ -1,4 +1,4 @@
-import ActorFSMDurability
+@_spi(Stores) import ActorFSMDurability
 
 extension SQLiteStore: StoreInspection, SchemaRecording, PassivationRecording {
     /// Every schema that has written to the store.
@@ -40,7 +40,7 @@ extension SQLiteStore: StoreInspection, SchemaRecording, PassivationRecording {
 extension SQLiteStore {
     /// Runs `sql` on the store's thread, after the writes queued before it (benchmarks fill
     /// the summary table with it).
-    package func execute(_ sql: String) async throws(StoreError) {
+    @_spi(Benchmarks) public func execute(_ sql: String) async throws(StoreError) {
         try await read { connection throws(StoreError) in try connection.execute(sql) }
     }
 }

@@ -1,5 +1,5 @@
 import ActorFSM
-import ActorFSMDurability
+@_spi(Stores) import ActorFSMDurability
 
 #if canImport(Glibc)
 import Glibc

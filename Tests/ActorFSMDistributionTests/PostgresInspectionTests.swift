@@ -1,6 +1,6 @@
 import ActorFSM
 import ActorFSMDurability
-@testable import ActorFSMPostgres
+@_spi(Benchmarks) @testable import ActorFSMPostgres
 import ActorFSMTesting
 import Testing
 import PostgresTestSupport

@@ -1,6 +1,6 @@
 import ActorFSM
 import ActorFSMDurability
-import ActorFSMSQLite
+@_spi(Benchmarks) import ActorFSMSQLite
 import ActorFSMTesting
 import Foundation
 import Testing

@@ -1,6 +1,6 @@
 import ActorFSM
 import ActorFSMDurability
-import ActorFSMPostgres
+@_spi(Benchmarks) import ActorFSMPostgres
 import ActorFSMTesting
 import Foundation
 import Testing

@@ -23,15 +23,15 @@ extension ActionTable {
 
 extension Schema {
     /// The synchronous core step: finds the transition, runs its exit, transition and entry
-    /// actions and returns the new state's id. Used by the benchmarks, to measure the table and
-    /// the actions without a machine; a context an action reads names the machine `id` and
+    /// actions and returns the new state's id: the table and the actions without a machine, which
+    /// the benchmarks measure and the core's tests drive (through the `Benchmarks` SPI); a context an action reads names the machine `id` and
     /// holds `data` (made for the step, so what the actions write to it is lost).
     ///
     /// - Returns: the new state id; `stateID` itself if nothing fired, or if the transition has
     ///   an asynchronous action (then nothing runs).
     /// - Throws: what an action throws.
     @inlinable
-    package func step(
+    @_spi(Benchmarks) public func step(
         _ stateID: Int32, _ event: Event, _ predicates: PredicateContext, id: ID, data: Definition.Data
     ) throws -> Int32 {
         let storage = self.storage

@@ -138,8 +138,8 @@ public struct Schema<Definition: MachineDefinition>: Sendable {
         runsEntryAndExit(transition) ? storage.actions.entryActions[Int(transition.compiled.target)] : Actions()
     }
 
-    /// The id of `state` in this schema's dense numbering, for the core step.
-    package func stateID(of state: State) -> Int32? { storage.table.stateID(of: state) }
+    /// The id of `state` in this schema's dense numbering, for the core step (``step(_:_:_:id:data:)``).
+    @_spi(Benchmarks) public func stateID(of state: State) -> Int32? { storage.table.stateID(of: state) }
 
     private func runsEntryAndExit(_ transition: Transition<Definition>) -> Bool {
         storage.actions.policy == .executeAlways || transition.compiled.source != transition.compiled.target

@@ -1,4 +1,4 @@
-@testable import ActorFSM
+@_spi(Benchmarks) @testable import ActorFSM
 import Testing
 import TestSupport
 

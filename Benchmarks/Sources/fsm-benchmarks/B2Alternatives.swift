@@ -1,4 +1,4 @@
-import ActorFSM
+@_spi(Benchmarks) import ActorFSM
 
 /// A payment step whose next state depends on its data: tried in order through `firstOf`, or
 /// decided by one conditioned row, the baseline the issue sets.

@@ -1,6 +1,6 @@
 import ActorFSMDurability
-import ActorFSMPostgres
-import ActorFSMSQLite
+@_spi(Benchmarks) import ActorFSMPostgres
+@_spi(Benchmarks) import ActorFSMSQLite
 
 /// B12: what operators ask of a store of 1,000,000 machines, as `actorfsm`, the inspector and
 /// a program ask it: the counts per state, the first page of 100 machines stuck in one state

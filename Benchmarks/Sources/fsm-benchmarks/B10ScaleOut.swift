@@ -179,15 +179,15 @@ func runB10Worker(index: Int, url: String, machines: Int) async throws {
             }
             ChildProcess.writeLine("\(words[0]) " + latencies.map(String.init).joined(separator: ","))
         case "burst":
-            let latencies = Locked<[Int]>([])
+            let latencies = SharedSamples()
             let start = clock.now
             try await inParallel(Array(0..<count), width: width) { step in
                 let sent = clock.now
                 try await supervisor.send(to: others[(step * 13 + index * 7) % others.count], .coin)
                 let elapsed = Int((clock.now - sent).nanoseconds / 1_000)
-                latencies.withLock { $0.append(elapsed) }
+                latencies.append(elapsed)
             }
-            let all = latencies.withLock { $0 }.map(String.init).joined(separator: ",")
+            let all = latencies.all.map(String.init).joined(separator: ",")
             ChildProcess.writeLine("burst \(Int((clock.now - start).nanoseconds)) \(all)")
         case "create":
             let ids = (0..<count).map { "n\(index)-\(created + $0)" }

@@ -1,4 +1,4 @@
-import ActorFSM
+@_spi(Benchmarks) import ActorFSM
 
 func benchmarkB2(_ settings: Settings) async throws -> [Measurement] {
     let clock = ContinuousClock()

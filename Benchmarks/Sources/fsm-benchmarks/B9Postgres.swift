@@ -1,6 +1,6 @@
 import ActorFSM
 import ActorFSMDurability
-import ActorFSMPostgres
+@_spi(Benchmarks) import ActorFSMPostgres
 import ActorFSMTesting
 
 /// B9: durable machines on a PostgreSQL store, in one process, beside a bare commit of an

@@ -151,3 +151,12 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+
+/// Samples that concurrent tasks add to, under a lock.
+final class SharedSamples: Sendable {
+    private let samples = Mutex<[Int]>([])
+
+    func append(_ sample: Int) { samples.withLock { $0.append(sample) } }
+
+    var all: [Int] { samples.withLock { $0 } }
+}

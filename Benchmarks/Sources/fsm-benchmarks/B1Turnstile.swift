@@ -1,4 +1,4 @@
-import ActorFSM
+@_spi(Benchmarks) import ActorFSM
 
 enum TurnstileState: Hashable, Sendable { case locked, unlocked }
 enum TurnstileEvent: Hashable, Sendable { case coin, pass }

@@ -1,5 +1,5 @@
 import ActorFSM
-import ActorFSMDurability
+@_spi(Stores) import ActorFSMDurability
 import ActorFSMSQLite
 
 #if canImport(Glibc)

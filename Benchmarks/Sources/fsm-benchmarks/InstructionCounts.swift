@@ -1,4 +1,4 @@
-import ActorFSM
+@_spi(Benchmarks) import ActorFSM
 
 /// `--count`: B1's and B2's core steps once each, untimed and without awaiting, so that
 /// valgrind's callgrind (which cannot follow the benchmarks' async code) counts the

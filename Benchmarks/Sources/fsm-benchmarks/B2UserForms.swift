@@ -1,4 +1,4 @@
-import ActorFSM
+@_spi(Benchmarks) import ActorFSM
 
 /// B2 in the forms users write, each next to its prepared form, measured in turn:
 /// the core step with a context made from predicate values per event, the public `resolve`,
