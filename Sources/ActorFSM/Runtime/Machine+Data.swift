@@ -11,9 +11,9 @@ extension Machine {
     /// made the first time an action takes the context.
     @inlinable
     func dataCell() -> DataCell<Definition.Data> {
-        if let cell = cell { return cell }
+        if let cell = running.cell { return cell }
         let cell = DataCell(committedData)
-        self.cell = cell
+        running.cell = cell
         return cell
     }
 
@@ -25,13 +25,13 @@ extension Machine {
     /// action started) is let go, so that such a task's late writes reach no later transition.
     @inlinable
     func settleData(failed: Bool) {
-        guard MemoryLayout<Definition.Data>.size != 0, let cell else { return }
+        guard MemoryLayout<Definition.Data>.size != 0, let cell = running.cell else { return }
         if failed {
             cell.restore(committedData)
         } else if let changed = cell.takeChange() {
             committedData = changed
             if let extras, !extras.dataSubscribers.isEmpty { extras.dataSubscribers.publish(changed) }
         }
-        if !isKnownUniquelyReferenced(&self.cell) { self.cell = nil }
+        if !isKnownUniquelyReferenced(&running.cell) { running.cell = nil }
     }
 }

@@ -23,10 +23,10 @@ extension Machine {
         // Whether the last batch was smaller than the limit: the drain is keeping up.
         var keepingUp = false
         let batchLimit = mailbox.withLock { $0.inbox.batchLimit }
-        isDraining = true
+        publishing.isDraining = true
         defer {
-            isDraining = false
-            subscribers.wakeReaders()
+            publishing.isDraining = false
+            publishing.records.wakeReaders()
         }
         while !core.hasStopped {
             var resumptions = Inbox<Definition>.Resumptions()
@@ -44,7 +44,7 @@ extension Machine {
                 } else {
                     // Still nothing after a turn: a subscriber waiting for the records may be
                     // what the producer waits for.
-                    subscribers.wakeReaders()
+                    publishing.records.wakeReaders()
                 }
                 await Task.yield()
                 continue

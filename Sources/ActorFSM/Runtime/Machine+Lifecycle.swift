@@ -93,9 +93,10 @@ extension Machine {
     /// - Returns: `false` if the machine has ended already: the caller does not wait.
     func waitsForEnd(_ waiter: EndWaiter) -> Bool {
         guard core.awaitEnd(waiter) else { return false }
-        watchers.endWaiters += 1
-        if !watchers.endWaiting.isEmpty {
-            for watcher in watchers.endWaiting.reached(watchers.endWaiters) { watcher.resume() }
+        let extras = makeExtras()
+        extras.watchers.endWaiters += 1
+        if !extras.watchers.endWaiting.isEmpty {
+            for watcher in extras.watchers.endWaiting.reached(extras.watchers.endWaiters) { watcher.resume() }
         }
         return true
     }
@@ -129,7 +130,7 @@ extension Machine {
                 return
             case .closeInbox(let stopping):
                 let idle = closeInbox(stopping: stopping)
-                if stopping { inFlight?.cancel() }
+                if stopping { running.task?.cancel() }
                 closed = true
                 effect = core.inboxClosed(idle: idle)
             case .end(let reason, let waiters):
@@ -141,7 +142,7 @@ extension Machine {
             case .enterOffTable:
                 if let timers { leaveChildren(timers) }
                 timers?.cancelAll()
-                if !stateSubscribers.isEmpty, let errorState = core.offTableState { stateSubscribers.publish(errorState) }
+                if !publishing.states.isEmpty, let errorState = core.offTableState { publishing.states.publish(errorState) }
                 return
             }
         }
@@ -184,9 +185,9 @@ extension Machine {
         }
         settings.instrument?.machineEnded(id, termination: reason)
         if let link, link.wantsStopReport { link.stopped(id, generation, reason) }
-        if hasHadSubscribers {
-            subscribers.finish()
-            stateSubscribers.finish()
+        if publishing.hasHadSubscribers {
+            publishing.records.finish()
+            publishing.states.finish()
             extras?.dataSubscribers.finish()
         }
         for waiter in waiters { waiter.resume() }
@@ -194,9 +195,9 @@ extension Machine {
 
     /// Resumes the tests waiting for the machine to refuse events.
     func resumeRefusalWatchers() {
-        guard !watchers.refusal.isEmpty else { return }
-        for watcher in watchers.refusal { watcher.resume() }
-        watchers.refusal = []
+        guard let extras, !extras.watchers.refusal.isEmpty else { return }
+        for watcher in extras.watchers.refusal { watcher.resume() }
+        extras.watchers.refusal = []
     }
 
     /// Gives an event a stopped machine will not process the outcome `.stopped`, or drops it

@@ -80,7 +80,7 @@ extension Machine {
         let storage = schema.storage
         let transition = storage.actions.hot[Int(index)]
         // Subscribers must not wait for the records before this one while the actions suspend.
-        if isDraining { subscribers.wakeReaders() }
+        if publishing.isDraining { publishing.records.wakeReaders() }
         if journal != nil {
             if let failure = await journalIntent(turn.event, turn.predicates, turn.origin, number: turn.number) {
                 return refusedForStore(index, turn, failure: failure, replying: replying)
@@ -111,7 +111,7 @@ extension Machine {
     /// Whether anyone reads the record of the event in progress.
     @inlinable
     func isObserved(replying: Bool) -> Bool {
-        replying || !subscribers.isEmpty || link?.isListenedTo == true || settings.isInstrumented
+        replying || !publishing.records.isEmpty || link?.isListenedTo == true || settings.isInstrumented
     }
 
     /// The record of a transition that fired, once its actions ran; applies the failure policy
@@ -146,9 +146,9 @@ extension Machine {
                 await self.runAsynchronously(exit, actions, entry, to: target, in: context)
             }
         }
-        inFlight = task
+        running.task = task
         var run = await task.value
-        inFlight = nil
+        running.task = nil
         // Only the runtime cancels the task: an action that throws once cancelled was stopped.
         if run.failure != nil && task.isCancelled { run.isInterrupted = true }
         return run
@@ -160,9 +160,9 @@ extension Machine {
     /// data after seeing the new state reads the transition's.
     @usableFromInline func showCommittedState(leaving source: State) {
         stateShownDuringActions = nil
-        guard !stateSubscribers.isEmpty else { return }
+        guard !publishing.states.isEmpty else { return }
         let state = currentState
-        if state != source { stateSubscribers.publish(state) }
+        if state != source { publishing.states.publish(state) }
     }
 
     /// The record of a transition whose asynchronous actions the runtime stopped: `stop()`, a
@@ -218,8 +218,8 @@ extension Machine {
     @inlinable
     func perform(_ commit: Core.Commit) {
         if commit.stateChanged && postponedCount > 0 { retryPostponed() }
-        if commit.stateChanged && !stateSubscribers.isEmpty && stateShownDuringActions == nil {
-            stateSubscribers.publish(currentState)
+        if commit.stateChanged && !publishing.states.isEmpty && stateShownDuringActions == nil {
+            publishing.states.publish(currentState)
         }
         if case .keep = commit.timers { return }
         changeTimers(commit.timers)
@@ -235,7 +235,7 @@ extension Machine {
             completedAt: observed ? .now : turn.acceptedAt, data: recordsCarryData ? committedData : nil)
         if journal != nil { journalUnlessFailed(record) }
         guard observed else { return record }
-        if !subscribers.isEmpty { subscribers.publish(record, deferringWakeAt: isDraining ? record.completed : nil) }
+        if !publishing.records.isEmpty { publishing.records.publish(record, deferringWakeAt: publishing.isDraining ? record.completed : nil) }
         if link != nil { reportToSupervisor(record) }
         if settings.isInstrumented { reportToInstrument(record) }
         return record

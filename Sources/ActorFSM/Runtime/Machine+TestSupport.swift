@@ -1,10 +1,26 @@
 // Hooks for tests that must know a machine has reached a point, without sleeping.
 
+/// What tests wait for on a machine, and the counts they wait on. It lives in the machine's
+/// ``MachineExtras``, made when a test first waits or a count first moves.
+@usableFromInline
+struct MachineWatchers {
+    /// Tests waiting for the machine to stop taking events.
+    @usableFromInline var refusal: [CheckedContinuation<Void, Never>] = []
+    /// How many timeouts and task results were dropped as stale, and the tests waiting for a count.
+    @usableFromInline var droppedTimerEvents = 0
+    @usableFromInline var dropped = CountWatchers()
+    /// How many callers have waited for the machine's end, and the tests waiting for a count.
+    @usableFromInline var endWaiters = 0
+    @usableFromInline var endWaiting = CountWatchers()
+
+    @usableFromInline init() {}
+}
+
 extension Machine {
     /// Returns once at least `count` unbounded subscribers wait for a record (for tests); at
     /// once if the machine has no unbounded subscriber.
     package func untilSubscribersWait(_ count: Int) async {
-        guard let broadcast = subscribers.log?.broadcast else { return }
+        guard let broadcast = publishing.records.log?.broadcast else { return }
         await broadcast.untilParked(count)
     }
 
@@ -35,17 +51,20 @@ extension Machine {
     /// Returns once the machine has stopped taking events (it is shutting down or stopped).
     package func untilRefusingEvents() async {
         guard core.isAcceptingEvents else { return }
-        await withCheckedContinuation { watchers.refusal.append($0) }
+        await withCheckedContinuation { makeExtras().watchers.refusal.append($0) }
     }
 
     /// Returns once at least `count` callers have waited for the machine's end (a shutdown,
     /// `run()`, a sweep or a send waiting for its successor).
     package func untilEndAwaited(_ count: Int) async {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            if !watchers.endWaiting.wait(until: count, continuation, current: watchers.endWaiters) { continuation.resume() }
+            let extras = makeExtras()
+            if !extras.watchers.endWaiting.wait(until: count, continuation, current: extras.watchers.endWaiters) {
+                continuation.resume()
+            }
         }
     }
 
     /// How many subscriptions to ``records(buffering:)`` are live.
-    package var transitionSubscriberCount: Int { subscribers.count }
+    package var transitionSubscriberCount: Int { publishing.records.count }
 }

@@ -51,31 +51,22 @@ public final actor Machine<Definition: MachineDefinition> {
     /// The state, the sequence number, the timer epoch and the lifecycle, which decide what every
     /// input does.
     @exclusivity(unchecked) @usableFromInline var core: Core
-    @exclusivity(unchecked) @usableFromInline var subscribers = Subscribers<Record>()
-    @exclusivity(unchecked) @usableFromInline var stateSubscribers = Subscribers<State>()
-    /// Whether anyone ever subscribed to records or states: until then, finishing the streams
-    /// has nothing to do, and skipping it spares code that is not specialized for the machine's
-    /// types two look-ups of generic metadata (a shutdown meets a million such machines).
-    @usableFromInline var hasHadSubscribers = false
-    /// Whether the drain is working through the inbox: subscribers waiting for records are
-    /// then woken once per run of records (see `LogWriter.append`), and at the latest when the
-    /// inbox stays empty for a turn, or the drain stops or suspends.
-    @exclusivity(unchecked) @usableFromInline var isDraining = false
-    @usableFromInline var watchers = Watchers()
-    @usableFromInline var inFlight: Task<ActionRun, Never>?
-    /// What the machine keeps only once a feature needs it; see ``MachineExtras``.
-    @exclusivity(unchecked) @usableFromInline var extras: MachineExtras<Definition>?
-    /// The data as the last completed transition left it.
+    /// The subscribers to records and states, and when they are woken.
+    @exclusivity(unchecked) @usableFromInline var publishing = Publishing<Definition>()
+    // The two fields whose layout depends on the machine's types stay apart: in a struct of
+    // their own, code not specialized for those types (a supervisor's spawn, a machine's
+    // deinit) would look up the struct's metadata for every machine it makes or frees.
+    /// The data as the last completed transition left it: what ``data`` reads.
     @exclusivity(unchecked) @usableFromInline var committedData: Definition.Data
     /// The source state of the asynchronous transition in progress, which ``state`` shows until
-    /// the transition completes; `nil` otherwise.
+    /// the transition completes, when it changes together with ``data``; `nil` otherwise.
     @exclusivity(unchecked) @usableFromInline var stateShownDuringActions: State?
-    /// The data as the actions of the transition in progress see it; see ``dataCell()``.
-    @exclusivity(unchecked) @usableFromInline var cell: DataCell<Definition.Data>?
+    /// The task of the asynchronous transition in progress, and the cell actions change the data through.
+    @exclusivity(unchecked) @usableFromInline var running = RunningTransition<Definition>()
+    /// What the machine keeps only once a feature needs it; see ``MachineExtras``.
+    @exclusivity(unchecked) @usableFromInline var extras: MachineExtras<Definition>?
     /// The current state's timeouts and tasks, for schemas that have any.
     @exclusivity(unchecked) @usableFromInline var timers: StateTimers?
-    /// Timeouts and task results dropped as stale, for tests.
-    @usableFromInline var droppedTimerEvents = 0
     /// The events accepted and not yet started, and those posted with a delay, behind a lock:
     /// posts, follow-ups, scheduled events and withdrawals reach them from any thread, without a
     /// hop onto the actor. Declared last, after the fields the actor writes per event, so that a
@@ -86,31 +77,6 @@ public final actor Machine<Definition: MachineDefinition> {
     @usableFromInline nonisolated let hasUpNext = Atomic<Bool>(false)
     /// Where a durable machine writes its transitions; `nil` for a machine in memory only.
     @usableFromInline nonisolated package let journal: (any MachineJournaling<Definition>)?
-
-    /// Continuations of tests waiting for the machine to reach a point.
-    @usableFromInline
-    struct Watchers {
-        @usableFromInline var refusal: [CheckedContinuation<Void, Never>] = []
-        @usableFromInline var dropped = CountWatchers()
-        /// How many callers have waited for the machine's end, and the tests waiting for them.
-        @usableFromInline var endWaiters = 0
-        @usableFromInline var endWaiting = CountWatchers()
-
-        @usableFromInline init() {}
-    }
-
-    @usableFromInline
-    struct ActionRun: Sendable {
-        @usableFromInline var completed = 0
-        /// How many times a retry policy tried an action again.
-        @usableFromInline var retries = 0
-        @usableFromInline var failure: (any Error)?
-        /// Whether the runtime cancelled the actions (`stop()`, a supervisor's shutdown or
-        /// escalation) and they threw: the event was interrupted, not failed.
-        @usableFromInline var isInterrupted = false
-
-        @usableFromInline init() {}
-    }
 
     /// Creates a machine that owns `data`, in the schema's initial state or in `state`.
     ///

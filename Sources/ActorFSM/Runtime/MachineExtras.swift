@@ -1,5 +1,5 @@
-/// What a machine keeps only once a feature needs it: postponed events and the subscribers to
-/// its data. Made on first use, so that a machine that uses neither (a supervisor may hold a
+/// What a machine keeps only once a feature needs it: postponed events, the subscribers to
+/// its data, and the tests waiting for it to reach a point. Made on first use, so that a machine that uses neither (a supervisor may hold a
 /// million idle ones) pays one reference for them. Only its machine's actor touches it.
 @usableFromInline
 final class MachineExtras<Definition: MachineDefinition> {
@@ -14,6 +14,8 @@ final class MachineExtras<Definition: MachineDefinition> {
     @exclusivity(unchecked) @usableFromInline var dataSubscribers = Subscribers<Definition.Data>()
     /// Tests waiting for a count of postponed events.
     @exclusivity(unchecked) @usableFromInline var postponedWatchers = CountWatchers()
+    /// Tests waiting for the machine's refusal, its dropped timer events or its end's waiters.
+    @exclusivity(unchecked) @usableFromInline var watchers = MachineWatchers()
 
     @usableFromInline init() {}
 }

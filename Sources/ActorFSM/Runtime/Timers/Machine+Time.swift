@@ -189,14 +189,20 @@ extension Machine {
     /// taking events) before it could be processed.
     @usableFromInline func droppedTimerEvent(_ origin: EventOrigin) {
         settings.instrument?.timerEventDropped(by: id, origin: origin)
-        droppedTimerEvents += 1
-        if !watchers.dropped.isEmpty { for watcher in watchers.dropped.reached(droppedTimerEvents) { watcher.resume() } }
+        let extras = makeExtras()
+        extras.watchers.droppedTimerEvents += 1
+        if !extras.watchers.dropped.isEmpty {
+            for watcher in extras.watchers.dropped.reached(extras.watchers.droppedTimerEvents) { watcher.resume() }
+        }
     }
 
     /// Returns once at least `count` timeouts or task results have been dropped as stale.
     package func untilDroppedTimerEvents(_ count: Int) async {
         await withCheckedContinuation { continuation in
-            if !watchers.dropped.wait(until: count, continuation, current: droppedTimerEvents) { continuation.resume() }
+            let extras = makeExtras()
+            if !extras.watchers.dropped.wait(until: count, continuation, current: extras.watchers.droppedTimerEvents) {
+                continuation.resume()
+            }
         }
     }
 }
