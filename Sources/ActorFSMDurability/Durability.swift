@@ -10,7 +10,7 @@ import ActorFSM
 /// ```
 ///
 /// States, events, data and the machine id must be `Codable` (the id as text, through
-/// `LosslessStringConvertible`). See `Docs/Durability.md` for what a crash can and cannot lose.
+/// `LosslessStringConvertible`). See <doc:DurableMachines> for what a crash can and cannot lose.
 public struct Durability<Definition: MachineDefinition>: Sendable {
     /// Where the journal is written.
     public var store: any MachineStore

@@ -4,7 +4,7 @@ import ActorFSM
 /// machine's sequence numbers, each an opaque payload the machine writes and reads back.
 ///
 /// A store is a journal of bytes; the machines decide what the bytes mean (see
-/// `Docs/Durability.md`). `ActorFSMSQLite` provides `SQLiteStore`, the embedded default.
+/// <doc:DurableMachines>). `ActorFSMSQLite` provides `SQLiteStore`, the embedded default.
 ///
 /// **What a store promises.** ``append(_:completion:)`` makes each write durable atomically
 /// (all of it or none of it, including the removal of older entries it asks for), in the order

@@ -12,7 +12,7 @@ import TestSupport
 // Every ```swift example in a doc comment of the package's sources, verbatim, in a context that
 // declares the names it uses: this file compiles only if the examples do, and the first test
 // fails if an example is missing here or differs from its doc comment. The second test does the
-// same for the examples of README.md (ReadmeTests) and Docs/*.md (GuideSnippetTests).
+// same for the examples of README.md (ReadmeTests) and the articles (GuideSnippetTests).
 
 enum DocOrderState: Hashable, Sendable, Codable { case placed, paymentPending, paid, waiting, delivered, cancelled, failed }
 enum DocOrderEvent: Hashable, Sendable, Codable { case submit, pay, paid, cancel, declined, retry, remind }
@@ -193,12 +193,19 @@ let configuration = MachineConfiguration<OrderState>(instrument: FailureLog())
         return examples
     }
 
-    /// Every ```swift block of README.md and Docs/*.md, except those right after a line that
-    /// starts with `<!-- not compiled`.
+    /// Every ```swift block of README.md, Docs/*.md and the articles of the modules' DocC
+    /// catalogs, except those right after a line that starts with `<!-- not compiled`.
     static func guideExamples() throws -> [(place: String, lines: [String])] {
-        let docs = root.appendingPathComponent("Docs")
-        let pages = try FileManager.default.contentsOfDirectory(at: docs, includingPropertiesForKeys: nil)
-            .filter { $0.pathExtension == "md" }.sorted { $0.path < $1.path }
+        let sources = root.appendingPathComponent("Sources")
+        let catalogs = try FileManager.default.contentsOfDirectory(at: sources, includingPropertiesForKeys: nil)
+            .map { $0.appendingPathComponent($0.lastPathComponent + ".docc") }
+            .filter { FileManager.default.fileExists(atPath: $0.path) }
+        var pages: [URL] = []
+        for folder in [root.appendingPathComponent("Docs")] + catalogs {
+            pages += try FileManager.default.contentsOfDirectory(at: folder, includingPropertiesForKeys: nil)
+                .filter { $0.pathExtension == "md" }
+        }
+        pages.sort { $0.path < $1.path }
         var examples: [(String, [String])] = []
         for page in [root.appendingPathComponent("README.md")] + pages {
             var block: [String]?

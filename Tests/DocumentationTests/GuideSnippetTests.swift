@@ -8,9 +8,10 @@ import Distributed
 import Testing
 import TestSupport
 
-// Every ```swift example of Docs/*.md that is not marked `<!-- not compiled -->`, verbatim
-// (their `import` lines aside), in a context that declares the names it uses (the README's is in
-// `ReadmeTests`). `DocSnippetTests` checks that each example is here.
+// Every ```swift example of Docs/*.md and of the DocC articles that is not marked
+// `<!-- not compiled -->`, verbatim (their `import` lines aside), in a context that declares the
+// names it uses (the README's is in `ReadmeTests`). `DocSnippetTests` checks that each example
+// is here.
 
 /// The orders the Time guide's test example runs: a 30 s timeout to `.cancelled`.
 private enum TimedOrders: MachineDefinition {
@@ -224,6 +225,13 @@ struct GuideSnippets {
             }
         }
         _ = till
+    }
+
+    /// The overview of ActorFSM's catalog.
+    func catalogOverview(turnstile: Schema<Turnstile>) async throws {
+        let gate = Machine(schema: turnstile, id: "gate-7")
+        let record = try await gate.send(.coin)
+        _ = record
     }
 
     func diagrams(turnstile: Schema<Turnstile>) {
@@ -536,7 +544,7 @@ struct TimeGuideSnippets {
     }
 }
 
-/// The examples of Docs/Durability.md, compiled; the durability tests run what they show.
+/// The examples of the DurableMachines article (ActorFSMDurability's catalog), compiled; the durability tests run what they show.
 enum DurabilityGuideSnippets {
     static func readBack(orders: Supervisor<StoredOrders>) async throws {
         let order = try await orders.restore(id: "o-1042")   // throws .unknownMachine if never made
@@ -599,7 +607,7 @@ enum DurabilityGuideSnippets {
     }
 }
 
-/// The examples of Docs/Distribution.md, compiled; the PostgreSQL and distributed actor tests
+/// The examples of the Distribution article (ActorFSMDistribution's catalog), compiled; the PostgreSQL and distributed actor tests
 /// run what they show.
 enum DistributionGuideSnippets {
     static func postgresStore(orderSchema: Schema<StoredOrders>) async throws {

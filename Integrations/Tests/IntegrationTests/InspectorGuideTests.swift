@@ -5,7 +5,7 @@ import Foundation
 import Hummingbird
 import Testing
 
-// The inspector's examples in Docs/Operations.md and in Inspector's documentation, verbatim,
+// The inspector's examples in the Operations article of ActorFSMDurability and in Inspector's documentation, verbatim,
 // where the compiler checks them against Hummingbird; the tests below check each is here.
 
 enum InspectorGuideExamples {
@@ -24,7 +24,7 @@ enum InspectorGuideExamples {
 
 @Suite struct InspectorGuideTests {
     @Test func everyExampleOfTheGuideMarkedAsHeldHereIsHereVerbatim() throws {
-        let examples = try GuideBlocks.examples(in: "Docs/Operations.md", heldBy: "InspectorGuideTests.swift")
+        let examples = try GuideBlocks.examples(in: "Sources/ActorFSMDurability/ActorFSMDurability.docc/Operations.md", heldBy: "InspectorGuideTests.swift")
         #expect(examples.count == 2)
         for example in examples {
             #expect(try GuideBlocks.file(#filePath, holds: example),

@@ -53,7 +53,7 @@ struct KeptLog: LogHandler {
     }
 }
 
-/// The examples of a page of Docs/ that a test file of this package compiles, verbatim.
+/// The examples of a page of the docs that a test file of this package compiles, verbatim.
 enum GuideBlocks {
     /// Every ```swift block of `page` (a path from the repository's root) that a comment before
     /// it says `file` holds, its lines without indentation, import lines or blank lines.

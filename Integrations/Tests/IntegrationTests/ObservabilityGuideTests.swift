@@ -12,7 +12,7 @@ import ServiceLifecycle
 import Testing
 import Tracing
 
-// The examples of Docs/Observability.md that use other packages, verbatim (their `import` lines
+// The examples of the Observability article of ActorFSM that use other packages, verbatim (their `import` lines
 // aside), in a context that declares the names they use; the test below checks each is here.
 
 enum GuideExamples {
@@ -50,7 +50,7 @@ enum GuideExamples {
 
 @Suite struct ObservabilityGuideTests {
     @Test func everyExampleMarkedAsHeldHereIsHereVerbatim() throws {
-        let examples = try GuideBlocks.examples(in: "Docs/Observability.md", heldBy: "ObservabilityGuideTests.swift")
+        let examples = try GuideBlocks.examples(in: "Sources/ActorFSM/ActorFSM.docc/Observability.md", heldBy: "ObservabilityGuideTests.swift")
         #expect(examples.count == 2)
         for example in examples {
             #expect(try GuideBlocks.file(#filePath, holds: example),

@@ -20,7 +20,7 @@
 /// thread may be processed, and its `eventProcessed` called, before its `eventAccepted`. Hooks
 /// about different machines may run concurrently. They must return quickly, must not wait for a
 /// machine, and must not call a supervisor (`machineStarted` runs under its lock). The package
-/// itself logs nothing. `Docs/Observability.md` has the adapters to swift-log, swift-metrics
+/// itself logs nothing. <doc:Observability> has the adapters to swift-log, swift-metrics
 /// and swift-distributed-tracing.
 public protocol Instrument: AnyObject, Sendable {
     /// A machine was made: by `Machine.init`, or by a supervisor's `spawn` or restart.

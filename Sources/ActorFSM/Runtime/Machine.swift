@@ -20,7 +20,7 @@ import Synchronization
 /// and ``data`` read the source state and the data from before the transition until then, and
 /// the target state with the transition's data after it.
 ///
-/// See `Docs/Concurrency.md` for failures, back-pressure, cancellation and the lifecycle.
+/// See <doc:Concurrency> for failures, back-pressure, cancellation and the lifecycle.
 public final actor Machine<Definition: MachineDefinition> {
     /// The definition's state type.
     public typealias State = Definition.State

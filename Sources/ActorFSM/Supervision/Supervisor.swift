@@ -164,7 +164,7 @@ public final class Supervisor<Definition: MachineDefinition>: Sendable {
     /// `CancellationError`.
     ///
     /// Machines run whether or not anyone calls `run()`; call it to tie the supervisor's life to
-    /// a task, for example a service group's (see `Docs/Supervisor.md`). After a cancellation it
+    /// a task, for example a service group's (see <doc:SupervisingMachines>). After a cancellation it
     /// returns once every machine's event in progress has completed, which takes as long as
     /// their actions take to honour the cancellation.
     ///

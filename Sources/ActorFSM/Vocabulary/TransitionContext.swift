@@ -79,7 +79,7 @@ public struct TransitionContext<Definition: MachineDefinition>: Sendable {
 
     /// A key for calls to outside services that must take effect once: the machine's id and the
     /// event's sequence number, `order-1042#7`. An action that a crash interrupted runs again on
-    /// recovery with the same key (see `Docs/Durability.md`), so a service that remembers the
+    /// recovery with the same key (see the Durability article of `ActorFSMDurability`), so a service that remembers the
     /// keys it has seen (as payment APIs do) applies the call once.
     ///
     /// ```swift
