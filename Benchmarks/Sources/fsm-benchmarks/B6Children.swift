@@ -27,7 +27,8 @@ func b6ParentSchema(_ children: Supervisor<B6Child>) throws -> Schema<B6Parent> 
 }
 
 /// A parent and one child, round trip by round trip (start the child, it finishes, the parent
-/// moves on), beside two plain sends, the yardstick.
+/// moves on), beside two plain sends, the target's yardstick, and the floor of the same hops in
+/// bare Swift concurrency.
 func benchmarkB6Children(_ settings: Settings) async throws -> [Measurement] {
     let clock = ContinuousClock()
     let rounds = settings.quick ? 2_000 : 20_000
@@ -80,6 +81,9 @@ func benchmarkB6Children(_ settings: Settings) async throws -> [Measurement] {
                 _ = await states.next()
             }
             return (clock.now - start, await machine.data)
+        },
+        Variant(name: "B6 child floor: a new actor and a task per round, bare Swift") {
+            await childFloorRounds(rounds, clock: clock)
         },
         Variant(name: "B6 two sends") {
             let schema = try Schema<B6Parent>(initial: .idle) {

@@ -39,7 +39,10 @@ struct Report {
         add("B2 firstOf, first fires/one condition", "B2 firstOf core, the first fires", "B2 condition core, 1 row", "")
         add("B2 firstOf/one condition, send", "B2 firstOf send, 3 alternatives", "B2 condition send, 1 row", "≤ 1.2")
         let tasks = "\(settings.cores) tasks"
-        add("B6 child round trip/two sends", "B6 parent and child, round trip", "B6 two sends", "≤ 3")
+        add("B6 child round trip/two sends", "B6 parent and child, round trip", "B6 two sends", "≤ 10")
+        add("B6 child floor/two sends", "B6 child floor: a new actor and a task per round, bare Swift", "B6 two sends", "")
+        add("B6 child round trip/child floor", "B6 parent and child, round trip",
+            "B6 child floor: a new actor and a task per round, bare Swift", "")
         add("B6 child finished by a send/two sends", "B6 parent and child, child sent its end", "B6 two sends", "")
         add("B6 child round trip/two awaited posts", "B6 parent and child, round trip",
             "B6 two posts, each awaited on the state stream", "")
