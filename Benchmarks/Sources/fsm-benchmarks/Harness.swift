@@ -89,7 +89,7 @@ extension Duration {
     }
 }
 
-/// The seeded linear congruential generator of BENCHMARKS.md; never the system RNG.
+/// The seeded linear congruential generator the workloads draw from; never the system RNG.
 struct LCG {
     private var state: UInt64
 

@@ -5,7 +5,7 @@
 /// instructions they execute, a figure that does not drift with the machine's state:
 ///
 ///     valgrind --tool=callgrind --toggle-collect='*countedB2Steps*KF' \
-///         .build/release/fsm-benchmarks --count 200000
+///         Benchmarks/.build/release/fsm-benchmarks --count 200000
 ///
 /// The pattern ends in `KF` so that it matches the function and not its closure or their
 /// specializations (each match toggles collection). The count includes building the schema:

@@ -1,5 +1,6 @@
-// fsm-benchmarks: the workloads of Docs/Performance.md (B1–B11), each reported with the baselines
-// measured in the same run. Usage: swift run -c release fsm-benchmarks [--quick] [--json] [B1 B3 …],
+// fsm-benchmarks: the workloads of Docs/Performance.md (B1–B12), each reported with the baselines
+// measured in the same run. Usage, from the repository's root:
+// swift run -c release --package-path Benchmarks fsm-benchmarks [--quick] [--json] [B1 B3 …],
 // or fsm-benchmarks --count EVENTS (B1's and B2's core steps untimed, for callgrind; other arguments ignored).
 // B10 and B11 start this program again as their workers: fsm-benchmarks --b10-worker (or --b11-worker)
 // INDEX URL MACHINES.

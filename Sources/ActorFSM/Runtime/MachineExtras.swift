@@ -1,6 +1,8 @@
-/// What a machine keeps only once a feature needs it: postponed events, the subscribers to
-/// its data, and the tests waiting for it to reach a point. Made on first use, so that a machine that uses neither (a supervisor may hold a
-/// million idle ones) pays one reference for them. Only its machine's actor touches it.
+/// What a machine keeps only once something needs it: postponed events, the subscribers to
+/// its data, and what tests wait for (with the counts they wait on: the callers that awaited
+/// the machine's end, the stale timer events dropped). Made on first use, so that a machine
+/// that needs none of it (a supervisor may hold a million idle ones) pays one reference for
+/// it. Only its machine's actor touches it.
 @usableFromInline
 final class MachineExtras<Definition: MachineDefinition> {
     // The fields skip the run-time exclusivity check, as the machine's own per-event fields do:
