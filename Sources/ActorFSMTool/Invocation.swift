@@ -13,6 +13,8 @@ struct Invocation {
     /// A SQLite file, or a PostgreSQL URL or connection string.
     var store: String
     var namespace: String?
+    /// The schema `--schema` names; ``Tool`` turns it into the query's fingerprint.
+    var schemaName: String?
     var query = MachineQuery()
     var olderThan: Duration?
     var format = Format.table
@@ -27,16 +29,17 @@ struct Invocation {
         commands:
           machines              list machines, longest since their last transition first
               --state NAME  --status running|waiting|failed|final|passivated
-              --older-than 1h   --schema-version N   --fingerprint HEX
+              --older-than 1h   --schema NAME   --schema-version N
               --limit N (100)   --after CURSOR (from the previous page)   --json
           history ID            what happened to one machine, entry by entry   [--json]
-          states                machines per state, per schema   [--dot | --mermaid | --json]
+          states                machines per state, per schema   [--schema NAME] [--dot | --mermaid | --json]
           watch                 print machines as their transitions are written, until interrupted
               --interval 1s     --from-start
 
         --store takes a SQLite file (read beside its writer, without its lock) or a PostgreSQL
         URL (postgresql://…, or a connection string with host=…); --namespace names the
-        PostgreSQL schema a PostgresStore(namespace:) writes to.
+        PostgreSQL schema a PostgresStore(namespace:) writes to. --schema takes a schema's name;
+        where two versions of a schema share the name, --fingerprint HEX tells them apart.
         """
 
     init(_ arguments: [String]) throws(UsageError) {
@@ -74,6 +77,7 @@ struct Invocation {
                 let text = try value()
                 guard let version = Int(text) else { throw UsageError("--schema-version takes a number, not \(text)") }
                 query.schemaVersion = version
+            case "--schema": schemaName = try value()
             case "--fingerprint": query.fingerprint = try value()
             case "--limit":
                 let text = try value()

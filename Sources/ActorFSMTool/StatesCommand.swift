@@ -15,12 +15,7 @@ struct StatesCommand {
         let wanted = invocation.query.fingerprint
         switch invocation.format {
         case .dot, .mermaid:
-            let chosen = schemas.filter { wanted == nil || $0.fingerprint == wanted }
-            guard let schema = chosen.first else { throw CommandFailure("the store describes no schema\(wanted.map { " \($0)" } ?? "")") }
-            if chosen.count > 1 {
-                throw CommandFailure("the store holds \(chosen.count) schemas: choose one with --fingerprint "
-                                     + chosen.map(\.fingerprint).joined(separator: " or "))
-            }
+            let schema = try SchemaChoice.one(name: nil, fingerprint: wanted, among: schemas)
             let perState = try await store.counts(of: schema.fingerprint)
             var all = perState
             for state in schema.description.states where all[state.name] == nil { all[state.name] = 0 }

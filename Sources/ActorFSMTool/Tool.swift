@@ -10,8 +10,10 @@ package enum Tool {
         _ arguments: [String], output: @escaping @Sendable (String) -> Void, errors: @escaping @Sendable (String) -> Void
     ) async -> Int32 {
         do {
-            let invocation = try Invocation(arguments)
+            var invocation = try Invocation(arguments)
             let store = try StoreOpening.open(invocation.store, namespace: invocation.namespace)
+            invocation.query.fingerprint = try await SchemaChoice.fingerprint(
+                name: invocation.schemaName, fingerprint: invocation.query.fingerprint, among: { try await store.storedSchemas() })
             let context = CommandContext(invocation: invocation, store: store, output: output, errors: errors)
             switch invocation.command {
             case .machines: try await MachinesCommand(context: context).run()
