@@ -1,6 +1,6 @@
 import Hummingbird
 
-/// Refuses a request whose `Host` names no address of `allowed` (the port aside), with 421:
+/// Refuses a request whose `Host` names no address of `allowed` (the port aside), with 403:
 /// a page of another site that a DNS rebinding points at the loopback address cannot read
 /// the inspector through the browser of someone on this machine.
 struct HostCheck<Context: RequestContext>: RouterMiddleware {
@@ -14,7 +14,7 @@ struct HostCheck<Context: RequestContext>: RouterMiddleware {
         _ request: Request, context: Context, next: (Request, Context) async throws -> Response
     ) async throws -> Response {
         guard let authority = request.head.authority, allowed.contains(Self.name(of: authority)) else {
-            return Response(status: .misdirectedRequest)
+            return Response(status: .forbidden)
         }
         return try await next(request, context)
     }

@@ -57,7 +57,7 @@ public struct Inspector: Sendable {
     /// An application serving the inspector alone on `host` and `port` (0: a free port).
     ///
     /// Bound to the loopback address, it answers only requests whose `Host` names it
-    /// (`localhost`, `127.0.0.1`, `[::1]`) and refuses others with 421 Misdirected Request, so
+    /// (`localhost`, `127.0.0.1`, `[::1]`) and refuses others with 403 Forbidden, so
     /// that a page of another site cannot read it through a DNS rebinding.
     ///
     /// - Parameters:
