@@ -47,6 +47,7 @@ public struct Durability<Definition: MachineDefinition>: Sendable {
     ///   - wallClock: the calendar clock of timer deadlines.
     ///   - restoresBeforeParking: how many restores in a row a machine whose writes fail gets
     ///     before its supervisor parks it; see ``restoresBeforeParking``.
+    @inlinable
     public init(
         store: any MachineStore, acknowledgement: Acknowledgement = .durable, compactionInterval: Int = 100,
         schemaVersion: Int = 1, migration: SchemaMigration<Definition>? = nil,
@@ -59,5 +60,8 @@ public struct Durability<Definition: MachineDefinition>: Sendable {
         self.migration = migration
         self.wallClock = wallClock
         self.restoresBeforeParking = max(1, restoresBeforeParking)
+        // Made here, where the definition's types are concrete: the durable machines' drains,
+        // started by the store's threads and timers, then run specialized code.
+        DrainStarters.register(Definition.self)
     }
 }

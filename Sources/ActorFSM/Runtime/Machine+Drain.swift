@@ -7,7 +7,7 @@ extension Machine {
     @inlinable
     func processingFinished() {
         if mailbox.withLock({ $0.inbox.endInline(stopped: core.hasStopped) }) {
-            Task.detached { await self.drain() }
+            startDrain()
             return
         }
         settle()
@@ -138,9 +138,19 @@ extension Machine {
     /// Carries out what an inbox operation asks for, outside its lock.
     @inlinable
     nonisolated func perform(_ resumptions: Inbox<Definition>.Resumptions) {
-        if resumptions.startProcessing { Task.detached { await self.drain() } }
+        if resumptions.startProcessing { startDrain() }
         for sender in resumptions.admitted { sender.resume(returning: .queued) }
         for watcher in resumptions.watchers { watcher.resume() }
+    }
+
+    /// Starts a drain in a task of its own, through the definition's starter if one was made.
+    @inlinable
+    nonisolated func startDrain() {
+        if let starter = DrainStarters.starter(for: Definition.self) {
+            starter.start(self)
+        } else {
+            Task.detached { await self.drain() }
+        }
     }
 
     /// After processing: completes a `shutdown()` once drained, and ends a stopping machine.

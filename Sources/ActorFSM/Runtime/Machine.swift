@@ -90,10 +90,12 @@ public final actor Machine<Definition: MachineDefinition> {
     ///   - data: the machine's data, which its actions read and change (see ``data``).
     ///   - state: where to start; the schema's initial state by default.
     ///   - configuration: inbox capacity, failure policy and standing predicates.
+    @inlinable
     public init(
         schema: Schema<Definition>, id: ID, data: Definition.Data, startingIn state: State? = nil,
         configuration: MachineConfiguration<State> = MachineConfiguration()
     ) {
+        DrainStarters.register(Definition.self)
         self.init(schema: schema, id: id, data: data, startingIn: state,
                   settings: MachineSettings.of(configuration, for: schema.storage),
                   link: nil, generation: 0)
@@ -107,6 +109,7 @@ public final actor Machine<Definition: MachineDefinition> {
     ///   - id: the machine's id, carried by its records.
     ///   - state: where to start; the schema's initial state by default.
     ///   - configuration: inbox capacity, failure policy and standing predicates.
+    @inlinable
     public init(
         schema: Schema<Definition>, id: ID, startingIn state: State? = nil,
         configuration: MachineConfiguration<State> = MachineConfiguration()
@@ -116,6 +119,7 @@ public final actor Machine<Definition: MachineDefinition> {
 
     /// Creates a machine; a durable one reports to `journal`, and resumes from its
     /// ``MachineJournaling/resumption`` if it has one.
+    @usableFromInline
     package init(
         schema: Schema<Definition>, id: ID, data: Definition.Data, startingIn state: State?, settings: MachineSettings<State>,
         link: ParentLink<Definition>?, generation: UInt64, journal: (any MachineJournaling<Definition>)? = nil

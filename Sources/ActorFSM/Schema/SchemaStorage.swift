@@ -48,6 +48,7 @@ extension MachineSettings {
     /// The settings of a machine of `storage`'s schema configured by `configuration`: the
     /// schema's shared settings when the configuration is the default one, so that a machine
     /// made without a supervisor does not pay for a copy of its own.
+    @usableFromInline
     package static func of<Definition>(
         _ configuration: MachineConfiguration<State>, for storage: SchemaStorage<Definition>
     ) -> MachineSettings<State> where Definition.State == State {

@@ -69,13 +69,16 @@ public final class Supervisor<Definition: MachineDefinition>: Sendable {
     let now: @Sendable () -> ContinuousClock.Instant
 
     /// Creates a supervisor for machines of `schema`.
+    @inlinable
     public convenience init(
         schema: Schema<Definition>, configuration: SupervisorConfiguration<State> = SupervisorConfiguration()
     ) {
+        DrainStarters.register(Definition.self)
         self.init(schema: schema, configuration: configuration, now: { .now })
     }
 
     /// Creates a supervisor whose restart intensity reads time from `now` (for tests).
+    @usableFromInline
     package convenience init(
         schema: Schema<Definition>, configuration: SupervisorConfiguration<State>,
         now: @escaping @Sendable () -> ContinuousClock.Instant
