@@ -1,5 +1,3 @@
-import Synchronization
-
 /// Starts the drain of a machine of one definition, from code specialized for its types.
 ///
 /// It is made in a public initializer that is inlined into the caller's module, where the
@@ -8,7 +6,7 @@ import Synchronization
 /// result) starts a drain through it rather than starting one of its own, which would run the
 /// drain's generic code and look up the metadata of its types on every event.
 @usableFromInline
-final class DrainStarter<Definition: MachineDefinition>: Sendable {
+package final class DrainStarter<Definition: MachineDefinition>: Sendable {
     @usableFromInline let start: @Sendable (Machine<Definition>) -> Void
 
     @inlinable init() {
@@ -19,7 +17,8 @@ final class DrainStarter<Definition: MachineDefinition>: Sendable {
 /// The drain starters made so far, one per definition type.
 @usableFromInline
 package enum DrainStarters {
-    @usableFromInline static let made = Mutex<[ObjectIdentifier: AnyObject]>([:])
+    /// A `Locked` (a pthread mutex), which ThreadSanitizer follows, rather than a `Mutex`.
+    @usableFromInline static let made = Locked<[ObjectIdentifier: any AnyObject & Sendable]>([:])
 
     /// Makes the starter of `Definition`'s machines, if none is made yet: called where the
     /// definition's types are concrete.
@@ -33,7 +32,7 @@ package enum DrainStarters {
 
     /// The starter of `Definition`'s machines, if one was made.
     @usableFromInline
-    static func starter<Definition: MachineDefinition>(for definition: Definition.Type) -> DrainStarter<Definition>? {
+    package static func starter<Definition: MachineDefinition>(for definition: Definition.Type) -> DrainStarter<Definition>? {
         guard let starter = made.withLock({ $0[ObjectIdentifier(definition)] }) else { return nil }
         // The key is the definition's type, and only a starter of that type is stored under it.
         return unsafeDowncast(starter, to: DrainStarter<Definition>.self)

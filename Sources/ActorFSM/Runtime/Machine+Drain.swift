@@ -146,8 +146,8 @@ extension Machine {
     /// Starts a drain in a task of its own, through the definition's starter if one was made.
     @inlinable
     nonisolated func startDrain() {
-        if let starter = DrainStarters.starter(for: Definition.self) {
-            starter.start(self)
+        if let drainStarter {
+            drainStarter.start(self)
         } else {
             Task.detached { await self.drain() }
         }

@@ -75,6 +75,8 @@ public final actor Machine<Definition: MachineDefinition> {
     /// Whether an action posted events to be processed next since the drain last looked: read
     /// after each event, so that the drain takes the lock only when there are some.
     @usableFromInline nonisolated let hasUpNext = Atomic<Bool>(false)
+    /// What starts its drains in specialized code, if its definition's starter was made.
+    @usableFromInline nonisolated let drainStarter: DrainStarter<Definition>?
     /// Where a durable machine writes its transitions; `nil` for a machine in memory only.
     @usableFromInline nonisolated package let journal: (any MachineJournaling<Definition>)?
 
@@ -122,7 +124,8 @@ public final actor Machine<Definition: MachineDefinition> {
     @usableFromInline
     package init(
         schema: Schema<Definition>, id: ID, data: Definition.Data, startingIn state: State?, settings: MachineSettings<State>,
-        link: ParentLink<Definition>?, generation: UInt64, journal: (any MachineJournaling<Definition>)? = nil
+        link: ParentLink<Definition>?, generation: UInt64, journal: (any MachineJournaling<Definition>)? = nil,
+        drainStarter: DrainStarter<Definition>? = nil
     ) {
         // A machine in memory never touches a value of the durability's generic types here:
         // code not specialized for the machine's types (a supervisor's spawn) would look up
@@ -136,6 +139,7 @@ public final actor Machine<Definition: MachineDefinition> {
         self.link = link
         self.generation = generation
         self.journal = journal
+        self.drainStarter = drainStarter ?? DrainStarters.starter(for: Definition.self)
         self.mailbox = FencedMutex(Mailbox(capacity: settings.configuration.inboxCapacity))
         let start = resuming ? journal!.resumedState() : state ?? schema.initialState
         let storage = schema.storage
