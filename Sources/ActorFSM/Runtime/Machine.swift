@@ -124,8 +124,7 @@ public final actor Machine<Definition: MachineDefinition> {
     @usableFromInline
     package init(
         schema: Schema<Definition>, id: ID, data: Definition.Data, startingIn state: State?, settings: MachineSettings<State>,
-        link: ParentLink<Definition>?, generation: UInt64, journal: (any MachineJournaling<Definition>)? = nil,
-        drainStarter: DrainStarter<Definition>? = nil
+        link: ParentLink<Definition>?, generation: UInt64, journal: (any MachineJournaling<Definition>)? = nil
     ) {
         // A machine in memory never touches a value of the durability's generic types here:
         // code not specialized for the machine's types (a supervisor's spawn) would look up
@@ -139,7 +138,7 @@ public final actor Machine<Definition: MachineDefinition> {
         self.link = link
         self.generation = generation
         self.journal = journal
-        self.drainStarter = drainStarter ?? DrainStarters.starter(for: Definition.self)
+        self.drainStarter = DrainStarters.starter(for: Definition.self)
         self.mailbox = FencedMutex(Mailbox(capacity: settings.configuration.inboxCapacity))
         let start = resuming ? journal!.resumedState() : state ?? schema.initialState
         let storage = schema.storage

@@ -29,7 +29,7 @@ extension Supervisor {
     ) -> Machine<Definition> {
         let link = sharedLink(&registry)
         let machine = Machine<Definition>(schema: schema, id: id, data: data, startingIn: state, settings: settings, link: link,
-                            generation: registry.core.nextGeneration(), journal: journal, drainStarter: drainStarter)
+                            generation: registry.core.nextGeneration(), journal: journal)
         registry.core.register(machine, as: id)
         return machine
     }

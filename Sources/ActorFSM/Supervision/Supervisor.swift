@@ -67,8 +67,6 @@ public final class Supervisor<Definition: MachineDefinition>: Sendable {
     /// What keeps a durable supervisor's machines; `nil` in memory only.
     package let journaling: (any SupervisorJournaling<Definition>)?
     let now: @Sendable () -> ContinuousClock.Instant
-    /// What starts its machines' drains in specialized code, looked up once.
-    let drainStarter: DrainStarter<Definition>?
 
     /// Creates a supervisor for machines of `schema`.
     @inlinable
@@ -98,7 +96,6 @@ public final class Supervisor<Definition: MachineDefinition>: Sendable {
         self.settings = MachineSettings(configuration.supervisedMachine)
         self.now = now
         self.journaling = journaling
-        self.drainStarter = DrainStarters.starter(for: Definition.self)
     }
 
     /// Creates a machine under `id` that owns `data`, in the initial state or in `state`. A
