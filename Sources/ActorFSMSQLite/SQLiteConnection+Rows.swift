@@ -57,4 +57,12 @@ extension SQLiteConnection {
         try rows("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?1", [.text(name)]) { _ in found = true }
         return found
     }
+
+    /// Whether the store's flag says that summaries may lag the journal: a writer has them
+    /// waiting, or one ended without closing the store.
+    func summariesLag() -> Bool {
+        var flagged = false
+        try? rows("SELECT value FROM summary_flags WHERE name = 'lagging'") { flagged = $0.int(0) != 0 }
+        return flagged
+    }
 }

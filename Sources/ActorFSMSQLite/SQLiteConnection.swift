@@ -19,9 +19,11 @@ final class SQLiteConnection {
     private var rollback: OpaquePointer?
     private var isClosed = false
 
-    /// Opens (creating if need be) the database at `path`, in WAL mode, fsyncing each commit;
-    /// or, `readOnly`, opens a store that is there for reading beside its writer.
-    init(path: String, readOnly: Bool = false) throws(StoreError) {
+    /// Opens (creating if need be) the database at `path`, in WAL mode, fsyncing each commit,
+    /// its summaries written at most `summaryDelay` after their entries (none, if `nil`: a
+    /// journal alone, which benchmarks compare with); or, `readOnly`, opens a store that is
+    /// there for reading beside its writer.
+    init(path: String, readOnly: Bool = false, summaryDelay: Duration? = .zero) throws(StoreError) {
         var handle: OpaquePointer?
         let flags = readOnly ? SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX
             : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX
@@ -61,8 +63,8 @@ final class SQLiteConnection {
                 """)
             insert = try prepare("INSERT OR REPLACE INTO journal (machine, sequence, payload) VALUES (?1, ?2, ?3)")
             removeBelow = try prepare("DELETE FROM journal WHERE machine = ?1 AND sequence < ?2")
-            summaries = try SQLiteSummaries(self)
             try prepareReading()
+            if let summaryDelay { summaries = try SQLiteSummaries(self, delay: summaryDelay) }
             begin = try prepare("BEGIN IMMEDIATE")
             end = try prepare("COMMIT")
             rollback = try prepare("ROLLBACK")
@@ -82,6 +84,7 @@ final class SQLiteConnection {
     func close() {
         guard !isClosed else { return }
         isClosed = true
+        summaries?.flush(closing: true)
         summaries?.finalize()
         summaries = nil
         for statement in [insert, removeBelow, latest, all, machines, begin, end, rollback] { sqlite3_finalize(statement) }
@@ -111,7 +114,7 @@ final class SQLiteConnection {
                         _ = sqlite3_bind_blob(statement, 3, bytes.baseAddress, Int32(bytes.count), transient)
                     }
                 }
-                if let summary = write.summary { try summaries?.write(summary, of: entry) }
+                if let summary = write.summary { try summaries?.take(summary, of: entry) }
                 if write.removingEntriesBelow > 0 {
                     try run(removeBelow) { statement in
                         sqlite3_bind_text(statement, 1, entry.machine, -1, transient)

@@ -9,7 +9,10 @@ import ActorFSM
 /// for count in try await store.stateCounts() { print(count.state, count.count) }
 /// ```
 ///
-/// Its queries run on a thread of its own, like the store's.
+/// Its queries run on a thread of its own, like the store's. It sees each machine's summary
+/// up to the writing store's `summaryDelay` after the entry's commit, never before it. A store
+/// left by a crash with summaries waiting, which no process writes now, gets them from its
+/// journal when a reader opens it.
 public final class SQLiteReader: StoreInspection {
     /// The database file.
     public let path: String
@@ -20,7 +23,11 @@ public final class SQLiteReader: StoreInspection {
     /// - Throws: `StoreError` if the file is missing or is not a store SQLite can read.
     public init(path: String) throws(StoreError) {
         self.path = path
-        let connection = Confined(try SQLiteConnection(path: path, readOnly: true))
+        let opened = try SQLiteConnection(path: path, readOnly: true)
+        if opened.summariesLag() {
+            Self.catchUpIfUnwritten(path)
+        }
+        let connection = Confined(opened)
         thread = StoreThread(name: "sqlite reader \(path)") { batch in
             StoreThread.perform(batch, on: connection.value) { writes in
                 Array(repeating: StoreError("a reader does not write"), count: writes.count)
@@ -29,6 +36,14 @@ public final class SQLiteReader: StoreInspection {
     }
 
     deinit { close() }
+
+    /// Opens the store for writing, which brings its waiting summaries up to date, unless a
+    /// process writes it (and so writes them within its delay) or the file cannot be written.
+    private static func catchUpIfUnwritten(_ path: String) {
+        guard let lock = try? FileLock(path: path + "-lock", guarding: path) else { return }
+        defer { lock.release() }
+        (try? SQLiteConnection(path: path))?.close()
+    }
 
     /// Closes the database.
     public func close() {

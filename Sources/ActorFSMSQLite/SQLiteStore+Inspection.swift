@@ -3,27 +3,27 @@
 extension SQLiteStore: StoreInspection, SchemaRecording, PassivationRecording {
     /// Every schema that has written to the store.
     public func storedSchemas() async throws(StoreError) -> [StoredSchema] {
-        try await read { connection throws(StoreError) in try connection.storedSchemas() }
+        try await inspect { connection throws(StoreError) in try connection.storedSchemas() }
     }
 
     /// How many machines are in each state, per schema.
     public func stateCounts() async throws(StoreError) -> [StateCount] {
-        try await read { connection throws(StoreError) in try connection.stateCounts() }
+        try await inspect { connection throws(StoreError) in try connection.stateCounts() }
     }
 
     /// One page of the machines `query` lets through, through the state and status indexes.
     public func machines(_ query: MachineQuery) async throws(StoreError) -> MachinePage {
-        try await read { connection throws(StoreError) in try connection.machines(query) }
+        try await inspect { connection throws(StoreError) in try connection.machines(query) }
     }
 
     /// The machine with key `id`, if the store holds it.
     public func machine(_ id: String) async throws(StoreError) -> StoredMachine? {
-        try await read { connection throws(StoreError) in try connection.machine(id) }
+        try await inspect { connection throws(StoreError) in try connection.machine(id) }
     }
 
     /// Machines whose summary changed after change number `change`, in order.
     public func changes(after change: Int64, limit: Int) async throws(StoreError) -> [StoredMachine] {
-        try await read { connection throws(StoreError) in try connection.changes(after: change, limit: limit) }
+        try await inspect { connection throws(StoreError) in try connection.changes(after: change, limit: limit) }
     }
 
     /// Marks `machines` passivated, on the store's thread after the writes queued before.
@@ -41,6 +41,6 @@ extension SQLiteStore {
     /// Runs `sql` on the store's thread, after the writes queued before it (benchmarks fill
     /// the summary table with it).
     @_spi(Benchmarks) public func execute(_ sql: String) async throws(StoreError) {
-        try await read { connection throws(StoreError) in try connection.execute(sql) }
+        try await inspect { connection throws(StoreError) in try connection.execute(sql) }
     }
 }

@@ -25,6 +25,14 @@ import Darwin
 /// process, or this one again) gets a `StoreError` whose `isLocked` is `true`, naming the
 /// holder's process id. The lock ends with the process, however it ends.
 ///
+/// **Summaries.** Each machine's summary (state, status, times), which `actorfsm`, the web
+/// inspector and ``StoreInspection`` queries read, is written at most `summaryDelay` after the
+/// commit of its entry, the newest per machine, so that a machine that moves many times within
+/// the delay costs one row write. Queries through the store itself write the waiting summaries
+/// first and see every commit; a ``SQLiteReader`` sees them up to the delay late, never ahead of
+/// the journal. After a crash, opening the store (or a reader, when no process writes it)
+/// rewrites the summaries that waited, before anything reads them.
+///
 /// **Torn writes.** A commit is atomic: SQLite's write-ahead log checksums its frames and
 /// drops a partly written transaction at the next open. Each entry also carries the machine's
 /// own CRC-32, so damage that SQLite cannot see is reported at recovery, never applied.
@@ -47,9 +55,24 @@ public final class SQLiteStore: MachineStore {
     ///   - path: the database file.
     ///   - codec: how machines encode their values; JSON by default.
     ///   - mustExist: whether to refuse a file that is missing or empty.
+    ///   - summaryDelay: how long a machine's summary may wait after its entry's commit; zero
+    ///     writes it in that commit, at the cost of a row write per transition.
     /// - Throws: `StoreError` if another process (or another `SQLiteStore` here) has it open,
     ///   if `mustExist` and the file is missing or empty, or if SQLite cannot open or set it up.
-    public init(path: String, codec: any DurableCodec = JSONCodec(), mustExist: Bool = false) throws(StoreError) {
+    public convenience init(
+        path: String, codec: any DurableCodec = JSONCodec(), mustExist: Bool = false,
+        summaryDelay: Duration = .milliseconds(100)
+    ) throws(StoreError) {
+        try self.init(path: path, codec: codec, mustExist: mustExist, summaries: summaryDelay)
+    }
+
+    /// Opens the store at `path` without summaries: the journal alone, whose cost benchmarks
+    /// set beside the store's. Inspection queries on it fail.
+    @_spi(Benchmarks) public convenience init(journalAloneAt path: String) throws(StoreError) {
+        try self.init(path: path, codec: JSONCodec(), mustExist: false, summaries: nil)
+    }
+
+    private init(path: String, codec: any DurableCodec, mustExist: Bool, summaries summaryDelay: Duration?) throws(StoreError) {
         self.codec = codec
         self.path = path
         if mustExist {
@@ -60,8 +83,10 @@ public final class SQLiteStore: MachineStore {
             }
         }
         lock = try FileLock(path: path + "-lock", guarding: path)
-        let connection = Confined(try SQLiteConnection(path: path))
-        thread = StoreThread(name: "sqlite \(path)") { batch in
+        let connection = Confined(try SQLiteConnection(path: path, summaryDelay: summaryDelay))
+        let flush: @Sendable () -> Void = { connection.value.summaries?.flush() }
+        let tick = summaryDelay.flatMap { delay in delay > .zero ? (interval: delay, body: flush) : nil }
+        thread = StoreThread(name: "sqlite \(path)", tick: tick) { batch in
             StoreThread.perform(batch, on: connection.value) { writes in
                 do throws(StoreError) {
                     try connection.value.commit(writes)
@@ -109,6 +134,16 @@ public final class SQLiteStore: MachineStore {
     /// The ids of every machine with an entry.
     public func machineIDs() async throws(StoreError) -> [String] {
         try await read { connection throws(StoreError) in try connection.machineIDs() }
+    }
+
+    /// Runs `body` on the store's thread once the waiting summaries are written.
+    func inspect<Value: Sendable>(
+        _ body: @escaping @Sendable (SQLiteConnection) throws(StoreError) -> Value
+    ) async throws(StoreError) -> Value {
+        try await read { connection throws(StoreError) in
+            connection.summaries?.flush()
+            return try body(connection)
+        }
     }
 
     func read<Value: Sendable>(

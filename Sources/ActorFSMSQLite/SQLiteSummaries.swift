@@ -2,15 +2,24 @@ import ActorFSM
 import ActorFSMDurability
 import CSQLite
 
-/// The machines' summaries and the schemas' descriptions of a SQLite store, written in the
-/// journal's own transactions. Used only on the store's thread.
+/// The machines' summaries and the schemas' descriptions of a SQLite store. Used only on the
+/// store's thread.
 ///
 /// `machines` holds a row per machine (its newest state, status, schema and times), indexed
 /// by state; its rows are stored in the order of their change numbers, which are their rowids,
 /// so that listing changes needs no index of its own. `schemas` holds each schema's
 /// description as JSON.
+///
+/// With a delay, a summary is kept in memory, newest per machine, and written at most `delay`
+/// after its entry's commit, in a transaction that waits for no fsync of its own (the next
+/// journal commit's fsync covers it): a machine that moves many times within the delay costs
+/// one row write. A row is never newer than the journal, since it is written after its entry's
+/// commit. While summaries wait, the store's `summary_flags` table says so; an open after a
+/// crash then rewrites every row that lags its machine's journal before anything reads it.
 final class SQLiteSummaries {
-    private unowned let connection: SQLiteConnection
+    unowned let connection: SQLiteConnection
+    /// How long a summary may wait after its entry's commit; zero writes it in that commit.
+    let delay: Duration
     private var upsert: OpaquePointer?
     private var insertSchema: OpaquePointer?
     /// The change number the next summary gets.
@@ -24,6 +33,23 @@ final class SQLiteSummaries {
     /// Whether rows were filled from the journal at this open: a schema recorded later names
     /// their states and says which are final, so they are filled again then.
     private var refillOnRecord = false
+    /// The summaries of committed entries that wait to be written, newest per machine.
+    private var waiting: [String: WaitingSummary] = [:]
+    /// Summaries taken in the transaction in progress, which wait once it commits.
+    private var taken: [WaitingSummary] = []
+    /// Summaries written in the transaction in progress, which stop waiting once it commits.
+    private var writing: [WaitingSummary] = []
+    /// Whether the store's flag says that summaries may lag the journal (committed, or set in
+    /// the transaction in progress).
+    private var isFlagged = false
+    private var flagSetInTransaction = false
+
+    /// A summary and its entry.
+    struct WaitingSummary {
+        let machine: String
+        let sequenceNumber: UInt64
+        let summary: MachineSummary
+    }
 
     static let tables = [
         """
@@ -34,6 +60,7 @@ final class SQLiteSummaries {
         )
         """,
         "CREATE INDEX IF NOT EXISTS machines_by_state ON machines (state, fingerprint, last_transition)",
+        "CREATE TABLE IF NOT EXISTS summary_flags (name TEXT NOT NULL PRIMARY KEY, value INTEGER NOT NULL) WITHOUT ROWID",
         """
         CREATE TABLE IF NOT EXISTS schemas (
             fingerprint TEXT NOT NULL PRIMARY KEY, schema_version INTEGER NOT NULL, description TEXT NOT NULL
@@ -41,10 +68,12 @@ final class SQLiteSummaries {
         """,
     ]
 
-    /// Makes the tables if need be, and fills `machines` from the journal of a store written
-    /// before it existed.
-    init(_ connection: SQLiteConnection) throws(StoreError) {
+    /// Makes the tables if need be, fills `machines` from the journal of a store written
+    /// before it existed, and brings up to date the rows of a store whose summaries were left
+    /// waiting by a crash.
+    init(_ connection: SQLiteConnection, delay: Duration) throws(StoreError) {
         self.connection = connection
+        self.delay = delay
         let existed = try connection.hasTable("machines")
         // A store written before the summaries gets its tables and rows in one transaction: a
         // crash in between leaves no table, and the next open fills again.
@@ -74,6 +103,8 @@ final class SQLiteSummaries {
                 rolledBack()
                 throw error
             }
+        } else if connection.summariesLag() {
+            try catchUp()
         }
     }
 
@@ -82,6 +113,47 @@ final class SQLiteSummaries {
         sqlite3_finalize(insertSchema)
         upsert = nil
         insertSchema = nil
+    }
+
+    /// Takes `summary`, the summary of `entry`, which the transaction in progress journals:
+    /// writes it in that transaction without a delay, or keeps it to write within the delay
+    /// once the transaction commits.
+    func take(_ summary: MachineSummary, of entry: JournalEntry) throws(StoreError) {
+        guard delay > .zero else { return try write(summary, of: entry) }
+        if !isFlagged {
+            try connection.execute("INSERT OR REPLACE INTO summary_flags (name, value) VALUES ('lagging', 1)")
+            isFlagged = true
+            flagSetInTransaction = true
+        }
+        taken.append(WaitingSummary(machine: entry.machine, sequenceNumber: entry.sequenceNumber, summary: summary))
+    }
+
+    /// Writes every waiting summary in the transaction in progress.
+    func writeWaiting() throws(StoreError) {
+        for summary in waiting.values {
+            try write(summary.summary, of: JournalEntry(machine: summary.machine, sequenceNumber: summary.sequenceNumber, payload: []))
+            writing.append(summary)
+        }
+    }
+
+    /// Writes the waiting summaries in a transaction of their own that does not wait for an
+    /// fsync, and, `closing`, clears the flag in it, fsynced: the rows are then up to date. If
+    /// it fails, they keep waiting.
+    func flush(closing: Bool = false) {
+        guard !waiting.isEmpty || (closing && isFlagged) else { return }
+        do {
+            if !closing { try connection.execute("PRAGMA synchronous = NORMAL") }
+            defer { if !closing { try? connection.execute("PRAGMA synchronous = FULL") } }
+            try connection.execute("BEGIN IMMEDIATE")
+            try writeWaiting()
+            if closing { try connection.execute("DELETE FROM summary_flags WHERE name = 'lagging'") }
+            try connection.execute("COMMIT")
+            committed()
+            if closing { isFlagged = false }
+        } catch {
+            try? connection.execute("ROLLBACK")
+            rolledBack()
+        }
     }
 
     /// Writes `summary` as the row of `entry`'s machine, in the transaction in progress.
@@ -124,6 +196,8 @@ final class SQLiteSummaries {
     func markPassivated(_ machines: [(id: String, sequenceNumber: UInt64)]) {
         do {
             try connection.execute("BEGIN IMMEDIATE")
+            // A summary still waiting would otherwise overwrite the mark.
+            try writeWaiting()
             for machine in machines {
                 let change = nextChange
                 nextChange += 1
@@ -155,45 +229,22 @@ final class SQLiteSummaries {
     func committed() {
         pendingSchemas = []
         changeAtBegin = nextChange
+        for summary in writing where waiting[summary.machine]?.sequenceNumber == summary.sequenceNumber {
+            waiting[summary.machine] = nil
+        }
+        for summary in taken where summary.sequenceNumber >= waiting[summary.machine]?.sequenceNumber ?? 0 {
+            waiting[summary.machine] = summary
+        }
+        writing = []
+        taken = []
+        flagSetInTransaction = false
     }
 
     func rolledBack() {
         nextChange = changeAtBegin
-    }
-
-    /// Fills `machines` from the newest completed entry of each machine in the journal.
-    /// Writes, in the transaction in progress, each machine's summary from its newest completed
-    /// entry in the journal, its state named from the schemas the store describes.
-    ///
-    /// - Returns: whether it wrote any.
-    private func fill() throws(StoreError) -> Bool {
-        var schemas: [StoredSchema] = []
-        try connection.rows("SELECT description FROM schemas") { row in
-            if let schema = StoredSchema(json: row.text(0)) { schemas.append(schema) }
-        }
-        var machines: [StoredMachine] = []
-        var current: (id: String, entries: [JournalEntry])?
-        func flush() {
-            if let current, let machine = StoredMachine(id: current.id, newestFirst: current.entries, schemas: schemas) {
-                machines.append(machine)
-            }
-        }
-        try connection.rows("SELECT machine, sequence, payload FROM journal ORDER BY machine, sequence DESC") { row in
-            let id = row.text(0)
-            if current?.id != id {
-                flush()
-                current = (id, [])
-            }
-            // The newest few suffice: an intent may sit on top of the newest completed entry.
-            if current?.entries.count ?? 0 < 4 {
-                current?.entries.append(JournalEntry(machine: id, sequenceNumber: UInt64(bitPattern: row.int(1)),
-                                                     payload: row.blob(2)))
-            }
-        }
-        flush()
-        for machine in machines {
-            try write(machine.summary, of: JournalEntry(machine: machine.id, sequenceNumber: machine.sequenceNumber, payload: []))
-        }
-        return !machines.isEmpty
+        writing = []
+        taken = []
+        if flagSetInTransaction { isFlagged = false }
+        flagSetInTransaction = false
     }
 }

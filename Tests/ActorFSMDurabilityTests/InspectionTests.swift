@@ -20,7 +20,10 @@ enum InspectedStore: String, CaseIterable, CustomTestStringConvertible {
         let folder = try TemporaryFolder()
         let clock = jobClock()
         let memory = InMemoryStore()
-        let sqlite = kind == .sqlite || kind == .sqliteReader ? try SQLiteStore(path: folder.file("jobs.sqlite")) : nil
+        // A reader beside the writer sees each summary at its commit when the writer has no delay.
+        let delay: Duration = kind == .sqliteReader ? .zero : .milliseconds(100)
+        let sqlite = kind == .sqlite || kind == .sqliteReader
+            ? try SQLiteStore(path: folder.file("jobs.sqlite"), summaryDelay: delay) : nil
         let store: any MachineStore = sqlite ?? memory
         let durability = Durability<Job>(store: store, wallClock: clock)
         let jobs = try await runJobs(on: store, clock: clock)

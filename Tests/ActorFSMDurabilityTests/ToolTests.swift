@@ -51,7 +51,8 @@ func firstColumn(_ text: String) -> [String] {
         init() async throws {
             folder = try TemporaryFolder()
             path = folder.file("jobs.sqlite")
-            store = try SQLiteStore(path: path)
+            // The tool reads beside the writer: with no delay, it sees each summary at its commit.
+            store = try SQLiteStore(path: path, summaryDelay: .zero)
             jobs = try await runJobs(on: store, clock: jobClock())
         }
 

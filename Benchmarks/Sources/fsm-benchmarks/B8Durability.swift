@@ -1,6 +1,6 @@
 import ActorFSM
 @_spi(Stores) import ActorFSMDurability
-import ActorFSMSQLite
+@_spi(Benchmarks) import ActorFSMSQLite
 
 #if canImport(Glibc)
 import Glibc
@@ -67,11 +67,18 @@ func benchmarkB8(_ settings: Settings) async throws -> [Measurement] {
     }
 
     // 1,000 machines, each sent events one after another by a task of its own: every send is
-    // durable, and concurrent sends share commits.
-    results.append(try await DurableWorkloads.throughput(
-        named: "B8 durable transitions, 1,000 machines", machines: 1_000, perMachine: settings.quick ? 20 : 100,
-        repetitions: settings.quick ? 1 : 3,
-        makeStore: { try SQLiteStore(path: folder.file("many-\(RunNumber.next()).sqlite")) }, close: { $0.close() }))
+    // durable, and concurrent sends share commits. In turn with summaries written in each
+    // commit, and with the journal alone, without the summaries that inspection reads: what
+    // keeping them costs.
+    results += try await DurableWorkloads.throughputs([
+        .init(name: "B8 durable transitions, 1,000 machines",
+              open: { try SQLiteStore(path: folder.file("many-\(RunNumber.next()).sqlite")) }, close: { $0.close() }),
+        .init(name: "B8 durable transitions, 1,000 machines, summaries in each commit",
+              open: { try SQLiteStore(path: folder.file("many-\(RunNumber.next()).sqlite"), summaryDelay: .zero) },
+              close: { $0.close() }),
+        .init(name: "B8 durable transitions, 1,000 machines, journal alone",
+              open: { try SQLiteStore(journalAloneAt: folder.file("many-\(RunNumber.next()).sqlite")) }, close: { $0.close() }),
+    ], machines: 1_000, perMachine: settings.quick ? 20 : 100, repetitions: settings.quick ? 1 : 3)
 
     // Bytes per transition: the database file, checkpointed, over the transitions it holds.
     do {

@@ -18,40 +18,64 @@ enum DurableWorkloads {
                            checksum: Int(await machine.state == .locked ? 0 : 1))
     }
 
-    /// `machines` machines on a store `makeStore` opens for each repetition (and `close` closes),
-    /// each sent `perMachine` events one after another by a task of its own, so that concurrent
-    /// sends share commits: durable transitions per second.
+    /// A store to run a workload on: how each repetition opens it, and how it is closed.
+    struct StoreVariant<Store: MachineStore> {
+        let name: String
+        let open: () throws -> Store
+        let close: (Store) -> Void
+    }
+
+    /// `machines` machines on a store each variant opens for each repetition, each sent
+    /// `perMachine` events one after another by a task of its own, so that concurrent sends
+    /// share commits: durable transitions per second. The variants take turns within each
+    /// repetition, so that the host's drift hits them alike.
+    static func throughputs<Store: MachineStore>(
+        _ variants: [StoreVariant<Store>], machines: Int, perMachine: Int, repetitions: Int
+    ) async throws -> [Measurement] {
+        var rates: [[Double]] = Array(repeating: [], count: variants.count)
+        for _ in 0..<repetitions {
+            for (index, variant) in variants.enumerated() {
+                let store = try variant.open()
+                let elapsed = try await run(on: store, machines: machines, perMachine: perMachine)
+                variant.close(store)
+                rates[index].append(Double(machines * perMachine) / (elapsed.nanoseconds / 1e9))
+            }
+        }
+        return zip(variants, rates).map { variant, rates in
+            let sorted = rates.sorted()
+            return Measurement(name: variant.name, unit: "transitions/s", median: sorted[sorted.count / 2], min: sorted.first!,
+                               max: sorted.last!, checksum: machines * perMachine)
+        }
+    }
+
+    /// The same workload on one store.
     static func throughput<Store: MachineStore>(
         named name: String, machines: Int, perMachine: Int, repetitions: Int,
-        makeStore: () throws -> Store, close: (Store) -> Void
+        makeStore: @escaping () throws -> Store, close: @escaping (Store) -> Void
     ) async throws -> Measurement {
+        try await throughputs([StoreVariant(name: name, open: makeStore, close: close)], machines: machines,
+                              perMachine: perMachine, repetitions: repetitions)[0]
+    }
+
+    private static func run(on store: some MachineStore, machines: Int, perMachine: Int) async throws -> Duration {
         let clock = ContinuousClock()
-        let measured = try await measure(name, unit: "transitions/s", repetitions: repetitions, units: 1) {
-            let store = try makeStore()
-            let run = RunNumber.next()
-            let supervisor = try Supervisor(schema: try storedTurnstileSchema(Counter()),
-                                            durability: Durability(store: store, compactionInterval: 0))
-            for id in 0..<machines { try await supervisor.activate(id: "m\(run)-\(id)") }
-            let start = clock.now
-            try await withThrowingTaskGroup(of: Void.self) { group in
-                for id in 0..<machines {
-                    group.addTask {
-                        for index in 0..<perMachine {
-                            try await supervisor.send(to: "m\(run)-\(id)", index % 2 == 0 ? .coin : .pass)
-                        }
+        let run = RunNumber.next()
+        let supervisor = try Supervisor(schema: try storedTurnstileSchema(Counter()),
+                                        durability: Durability(store: store, compactionInterval: 0))
+        for id in 0..<machines { try await supervisor.activate(id: "m\(run)-\(id)") }
+        let start = clock.now
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for id in 0..<machines {
+                group.addTask {
+                    for index in 0..<perMachine {
+                        try await supervisor.send(to: "m\(run)-\(id)", index % 2 == 0 ? .coin : .pass)
                     }
                 }
-                try await group.waitForAll()
             }
-            let elapsed = clock.now - start
-            await supervisor.shutdown()
-            close(store)
-            return (elapsed, machines * perMachine)
+            try await group.waitForAll()
         }
-        // `measure` reports time per unit; these report the rate.
-        let transitions = Double(machines * perMachine)
-        return Measurement(name: measured.name, unit: measured.unit, median: transitions / (measured.median / 1e9),
-                           min: transitions / (measured.max / 1e9), max: transitions / (measured.min / 1e9),
-                           checksum: measured.checksum)
+        let elapsed = clock.now - start
+        await supervisor.shutdown()
+        return elapsed
     }
 }
