@@ -14,7 +14,7 @@ extension PostgresDatabase {
         /// Whether each machine has work pending after its newest write of the batch.
         private var pendingWork: [String: (number: UInt64, pending: Bool)] = [:]
         /// Each machine's summary after its newest write of the batch that has one.
-        private var summaries: [String: (number: UInt64, summary: MachineSummary)] = [:]
+        private var summaries: [String: (number: UInt64, summary: MachineSummary, epoch: Int64)] = [:]
 
         var isEmpty: Bool { indices.isEmpty }
 
@@ -33,7 +33,7 @@ extension PostgresDatabase {
                 pendingWork[entry.machine] = (entry.sequenceNumber, write.hasPendingWork)
             }
             if let summary = write.summary, entry.sequenceNumber >= summaries[entry.machine]?.number ?? 0 {
-                summaries[entry.machine] = (entry.sequenceNumber, summary)
+                summaries[entry.machine] = (entry.sequenceNumber, summary, epoch)
             }
             let key = "\(entry.sequenceNumber)#\(entry.machine)"
             let item = (entry.machine, entry.sequenceNumber, entry.payload, epoch, write.removingEntriesBelow)
@@ -67,15 +67,9 @@ extension PostgresDatabase {
             return [.texts(machines), .booleans(machines.map { pendingWork[$0]!.pending })]
         }
 
-        /// The machines' summaries (`$11` to `$18`), one per machine; 0 for no timer.
-        var summaryParameters: [PostgresParameter] {
-            // In machine order, as the journal's rows: rows are locked in one order by every statement.
-            let rows = summaries.map { (machine: $0.key, number: $0.value.number, summary: $0.value.summary) }
-                .sorted { $0.machine < $1.machine }
-            return [.texts(rows.map(\.machine)), .integers(rows.map { Int64(bitPattern: $0.number) }),
-                    .texts(rows.map(\.summary.state)), .texts(rows.map(\.summary.status.rawValue)),
-                    .texts(rows.map(\.summary.fingerprint)), .integers(rows.map { Int64($0.summary.schemaVersion) }),
-                    .integers(rows.map(\.summary.lastTransition)), .integers(rows.map { $0.summary.waitingUntil ?? 0 })]
+        /// The machines' summaries, one per machine: the newest of the batch.
+        var summaryRows: [PostgresSummaries.Row] {
+            summaries.map { (machine: $0.key, number: $0.value.number, summary: $0.value.summary, epoch: $0.value.epoch) }
         }
 
         func parameters(node: String) -> [PostgresParameter] {

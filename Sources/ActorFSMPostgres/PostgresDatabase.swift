@@ -26,14 +26,19 @@ final class PostgresDatabase {
     /// Whether summaries were filled from the journal at this connection: a schema recorded
     /// later names their states, so they are filled again then.
     private var refillOnRecord = false
+    /// The summaries of committed entries that wait to be written.
+    let summaries: PostgresSummaries
 
     /// The channel this process listens on, for forwarded events and replies.
     let channel: String
 
-    init(url: String, node: String, instance: String, leaseDuration: Duration, namespace: String?) throws(StoreError) {
+    init(
+        url: String, node: String, instance: String, leaseDuration: Duration, namespace: String?, summaryDelay: Duration?
+    ) throws(StoreError) {
         connection = try PostgresConnection(url: url, searchPath: namespace)
         self.node = node
         self.instance = instance
+        summaries = PostgresSummaries(delay: summaryDelay)
         leaseSeconds = Double(leaseDuration.components.seconds) + Double(leaseDuration.components.attoseconds) * 1e-18
         try connection.execute(PostgresSchema.creation(in: namespace))
         channel = try connection.query(PostgresSchema.channel, [.text(node)]).text(0, 0)
@@ -42,7 +47,9 @@ final class PostgresDatabase {
             connection.close()
             throw displaced
         }
-        refillOnRecord = try fillSummariesIfEmpty()
+        refillOnRecord = try connection.fillSummariesIfEmpty()
+        // If this fails (another process doing the same), the store's next renewal does it.
+        try? connection.catchUpSummaries()
     }
 
     // MARK: - Leases
@@ -53,7 +60,12 @@ final class PostgresDatabase {
     func renew() throws(StoreError) {
         guard displaced == nil else { return }
         let rows = try connection.query(PostgresSchema.renew, [.text(node), .text("\(leaseSeconds) seconds"), .text(instance)])
-        guard rows.count == 0 else { return }
+        guard rows.count == 0 else {
+            // Written again at each renewal: a store that found this process dead during a
+            // pause made its summaries again and forgot it.
+            if summaries.wait { try connection.query(PostgresSchema.registerSummaryWriter, [.text(node), .text(instance)]) }
+            return
+        }
         let holder = try connection.query(PostgresSchema.nodeHolder, [.text(node)])
         let other = holder.count > 0 ? "\(holder.text(0, 0)), whose life runs for \(holder.text(0, 1)) more" : "another process"
         displaced = StoreError("the node name \(node) is taken by a live process (\(other)): every process sharing "
@@ -85,6 +97,14 @@ final class PostgresDatabase {
         try connection.query(PostgresSchema.releaseSome, [.texts(machines), .text(node)])
     }
 
+    /// Writes the waiting summaries, and then says that this process has none to write, as the
+    /// store closes; if they cannot be written, another process writes them from the journal
+    /// once this one's life is over.
+    func closeSummaries() {
+        guard summaries.wait, (try? summaries.flush(on: connection, node: node)) != nil else { return }
+        _ = try? connection.query(PostgresSchema.forgetSummaryWriter, [.text(node), .text(instance)])
+    }
+
     /// Ends this process's life in the database: other processes take its machines over at once.
     func expire() throws(StoreError) {
         epochs = [:]
@@ -94,6 +114,10 @@ final class PostgresDatabase {
     /// Marks `machines` passivated in their summaries, of those this process holds the lease
     /// of: a process whose lease was taken over (fenced) marks nothing.
     func markPassivated(_ machines: [(id: String, sequenceNumber: UInt64)]) throws(StoreError) {
+        // A summary still waiting would otherwise overwrite the mark, and one a dead process
+        // left waiting would keep the row at an older entry than the one marked.
+        try summaries.flush(on: connection, node: node)
+        try connection.catchUpSummaries(of: machines.map(\.id))
         let held = machines.compactMap { machine in epochs[machine.id].map { (machine, $0) } }.sorted { $0.0.id < $1.0.id }
         guard !held.isEmpty else { return }
         try connection.query(PostgresSchema.markPassivated, [
@@ -225,10 +249,13 @@ final class PostgresDatabase {
         let written: Set<String>
         do {
             try recordPendingSchemas()
+            let summaryRows = batch.summaryRows
             let rows = try connection.query(PostgresSchema.append, batch.parameters(node: node)
-                + batch.consumedParameters + batch.pendingWorkParameters + batch.summaryParameters
+                + batch.consumedParameters + batch.pendingWorkParameters
+                + PostgresSummaries.parameters(summaries.areWrittenWithEntries ? summaryRows : [])
                 + batch.answeredParameters)
             written = Set((0..<rows.count).map { rows.text($0, 0) })
+            if summaries.wait { summaries.keep(summaryRows, writtenFor: written) }
         } catch {
             for index in batch.indices { results[index] = error }
             interrupted.formUnion(batch.machineOfIndex)
@@ -247,7 +274,7 @@ final class PostgresDatabase {
         guard recordedSchemas.insert(schema.fingerprint).inserted else { return }
         pendingSchemas.append(schema)
         try? recordPendingSchemas()
-        if refillOnRecord && pendingSchemas.isEmpty { try? fillSummaries(replacing: true) }
+        if refillOnRecord && pendingSchemas.isEmpty { try? connection.fillSummaries(PostgresSchema.refillSummaries) }
     }
 
     private func recordPendingSchemas() throws(StoreError) {
@@ -256,29 +283,6 @@ final class PostgresDatabase {
                                      [.text(schema.fingerprint), .integer(Int64(schema.schemaVersion)), .text(schema.json())])
             pendingSchemas.removeFirst()
         }
-    }
-
-    /// The newest `count` entries of each of `machines`, newest first; all of them, oldest first,
-    /// when `count` is `nil` (one machine).
-    func entries(of machines: [String], newest count: Int?) throws(StoreError) -> [String: [JournalEntry]] {
-        let rows = if let count {
-            try connection.query(PostgresSchema.latest, [.texts(machines), .integer(Int64(count))])
-        } else {
-            try connection.query(PostgresSchema.all, [.texts(machines)])
-        }
-        var entries: [String: [JournalEntry]] = [:]
-        for machine in machines { entries[machine] = [] }
-        for row in 0..<rows.count {
-            let machine = rows.text(row, 0)
-            entries[machine, default: []].append(JournalEntry(
-                machine: machine, sequenceNumber: UInt64(bitPattern: rows.integer(row, 1)), payload: rows.bytes(row, 2)))
-        }
-        return entries
-    }
-
-    func machineIDs() throws(StoreError) -> [String] {
-        let rows = try connection.query(PostgresSchema.machines)
-        return (0..<rows.count).map { rows.text($0, 0) }
     }
 }
 

@@ -12,6 +12,8 @@ public final class PostgresReader: StoreInspection {
     /// Where it reads, without the password.
     public let target: String
     private let thread: StoreThread<StoreOperation<PostgresConnection>>
+    /// Makes the summaries that dead processes left waiting before a query reads them.
+    private let catchUp: SummaryCatchUp
 
     /// Connects to `url` for reading the store in `namespace` (the connection's search path if `nil`).
     ///
@@ -22,6 +24,7 @@ public final class PostgresReader: StoreInspection {
                              + "give 1 to 63 lowercase letters, digits and underscores, not starting with a digit")
         }
         let connection = try PostgresConnection(url: url, searchPath: namespace, readOnly: true)
+        catchUp = SummaryCatchUp(url: url, namespace: namespace)
         target = connection.target
         let confined = Confined(connection)
         thread = StoreThread(name: "postgres reader") { batch in
@@ -68,7 +71,18 @@ public final class PostgresReader: StoreInspection {
         try await read { connection throws(StoreError) in try connection.allEntries(of: machine) }
     }
 
+    /// Runs `body` once the summaries that dead processes left waiting are made again (on a
+    /// connection that writes; if the reader's role may not write, it reads them as they are).
     private func read<Value: Sendable>(
+        _ body: @escaping @Sendable (PostgresConnection) throws(StoreError) -> Value
+    ) async throws(StoreError) -> Value {
+        if (try? await attempt({ connection throws(StoreError) in try connection.hasDeadSummaryWriters() })) == true {
+            await catchUp.run()
+        }
+        return try await attempt(body)
+    }
+
+    private func attempt<Value: Sendable>(
         _ body: @escaping @Sendable (PostgresConnection) throws(StoreError) -> Value
     ) async throws(StoreError) -> Value {
         try await thread.run(closed: StoreError("the reader of \(target) is closed")) { connection throws(StoreError) in

@@ -12,7 +12,7 @@ enum PostgresSchema {
         BEGIN
             PERFORM pg_advisory_xact_lock(4617245463531);
             \(namespace.map { "IF to_regnamespace('\($0)') IS NULL THEN CREATE SCHEMA \($0); END IF;" } ?? "")
-            IF to_regclass('actorfsm_nodes_by_instance') IS NOT NULL THEN RETURN; END IF;
+            IF to_regclass('actorfsm_summary_writers') IS NOT NULL THEN RETURN; END IF;
             CREATE TABLE IF NOT EXISTS actorfsm_journal (
                 machine text NOT NULL, seq bigint NOT NULL, payload bytea NOT NULL,
                 PRIMARY KEY (machine, seq));
@@ -44,8 +44,10 @@ enum PostgresSchema {
                 fingerprint text PRIMARY KEY, schema_version bigint NOT NULL, description text NOT NULL);
             CREATE INDEX IF NOT EXISTS actorfsm_machines_by_change ON actorfsm_machines (change);
             ALTER TABLE actorfsm_nodes ADD COLUMN IF NOT EXISTS instance text NOT NULL DEFAULT '';
-            -- The newest object, made last: its presence says everything above is done.
             CREATE INDEX IF NOT EXISTS actorfsm_nodes_by_instance ON actorfsm_nodes (instance);
+            -- The newest object, made last: its presence says everything above is done.
+            CREATE TABLE IF NOT EXISTS actorfsm_summary_writers (
+                node text NOT NULL, instance text NOT NULL, PRIMARY KEY (node, instance));
         END
         $$;
         """
@@ -155,10 +157,7 @@ enum PostgresSchema {
         summarized AS (
             \(insertSummaries(from: 11))
             WHERE s.machine IN (SELECT machine FROM fenced)
-            ON CONFLICT (machine) DO UPDATE SET seq = EXCLUDED.seq, state = EXCLUDED.state, status = EXCLUDED.status,
-                fingerprint = EXCLUDED.fingerprint, schema_version = EXCLUDED.schema_version,
-                last_transition = EXCLUDED.last_transition, waiting_until = EXCLUDED.waiting_until, change = EXCLUDED.change
-            WHERE EXCLUDED.seq >= actorfsm_machines.seq)
+            \(replacingOlderSummaries))
         SELECT DISTINCT machine FROM written WHERE (SELECT count(*) FROM notified) >= 0
         """
 
@@ -168,7 +167,7 @@ enum PostgresSchema {
 
     /// Inserts the summaries given as eight arrays from parameter `first` on (machines, entry
     /// numbers, states, statuses, fingerprints, versions, times, next timers or 0), as `s`.
-    private static func insertSummaries(from first: Int) -> String {
+    static func insertSummaries(from first: Int) -> String {
         let types = ["text", "bigint", "text", "text", "text", "bigint", "bigint", "bigint"]
         let arrays = types.enumerated().map { "$\(first + $0.offset)::\($0.element)[]" }.joined(separator: ", ")
         return """
@@ -179,20 +178,6 @@ enum PostgresSchema {
             FROM unnest(\(arrays)) AS s(machine, seq, state, status, fingerprint, version, at, until)
             """
     }
-
-    /// $1 to $8 as the append's $11 to $18: summaries of machines that have none.
-    static let fillSummaries = """
-        \(insertSummaries(from: 1))
-        ON CONFLICT (machine) DO NOTHING
-        """
-
-    /// $1 to $8 as the append's $11 to $18: summaries that replace those of the same entry.
-    static let refillSummaries = """
-        \(insertSummaries(from: 1))
-        ON CONFLICT (machine) DO UPDATE SET state = EXCLUDED.state, status = EXCLUDED.status,
-            waiting_until = EXCLUDED.waiting_until, change = EXCLUDED.change
-        WHERE EXCLUDED.seq = actorfsm_machines.seq
-        """
 
     /// $1 machines, $2 their newest entries' numbers, $3 node, $4 the epochs it claimed them
     /// with: marks those still at that entry, running or waiting, passivated, if $3 still holds

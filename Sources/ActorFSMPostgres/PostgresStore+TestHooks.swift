@@ -1,4 +1,4 @@
-import ActorFSMDurability
+@_spi(Stores) import ActorFSMDurability
 
 // What the package's tests do to a store beside its public API: run SQL on its connection, and
 // play a process that wakes up from a pause.
@@ -6,7 +6,7 @@ import ActorFSMDurability
 extension PostgresStore {
     /// Runs `sql` on the store's thread (tests use it to play a process whose time ran out).
     @_spi(Benchmarks) public func execute(_ sql: String) async throws(StoreError) {
-        try await run { database throws(StoreError) in try database.connection.execute(sql) }
+        try await inspect { database throws(StoreError) in try database.connection.execute(sql) }
     }
 
     /// The integer the query `sql` returns (tests count rows with it).
@@ -18,5 +18,17 @@ extension PostgresStore {
     /// paused process that wakes up.
     package func renewNow() async throws(StoreError) {
         try await run { database throws(StoreError) in try database.renew() }
+    }
+
+    /// Stops the store as a killed process stops: the work queued is done, but no waiting
+    /// summary is written and the node's life is not ended; its machines are taken over once
+    /// its life runs out.
+    package func abandon() {
+        forwarding.withLock { forwarding in
+            forwarding?.close()
+            forwarding = nil
+        }
+        listener.close()
+        thread.close(after: .run { $0.connection.close() })
     }
 }

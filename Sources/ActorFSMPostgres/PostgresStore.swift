@@ -41,6 +41,16 @@ import Darwin
 /// of nodes whose time is up (`FOR UPDATE SKIP LOCKED`, so that two nodes share them out) and
 /// restores them: their timers fire there, once, and the events queued for them are processed.
 ///
+/// **Summaries.** Each machine's summary (state, status, times), which `actorfsm`, the web
+/// inspector and `StoreInspection` queries read, is written at most `summaryDelay` after its
+/// entry's commit, the newest per machine, in one statement for all of them: a machine that
+/// moves many times within the delay costs one row version. Queries through the store write
+/// its waiting summaries first; other processes and a `PostgresReader` see them up to the delay
+/// late, never ahead of the journal, and never older than a row another process wrote for a
+/// newer entry. If a process dies with summaries waiting, a store opened later, and any store or
+/// `PostgresReader` before it answers a query, first rewrites every summary behind its
+/// machine's journal.
+///
 /// **Threads.** Once `init` has connected and set up the tables, every libpq call runs on a
 /// thread of the store's own, never on Swift's cooperative pool (one more thread listens for
 /// notifications on a second connection); so does the renewal of the node's life. Writes
@@ -76,13 +86,15 @@ public final class PostgresStore: ForwardingStore, RoutingStore {
     public let namespace: String?
     let thread: StoreThread<StoreOperation<PostgresDatabase>>
     /// Carries events between processes; `nil` once closed (it and the thread refer to each other).
-    private let forwarding: Locked<PostgresForwarding?>
-    private let listener: PostgresListener
+    let forwarding: Locked<PostgresForwarding?>
+    let listener: PostgresListener
     /// Whether the store's thread renews the node's life (tests turn it off, to play a pause).
     private let renewing: Locked<Bool>
     /// Claims, and reads of the newest entries, made at the same time: one statement each.
     private let claims: CoalescedCalls<[String], [String]>
     private let reads: CoalescedCalls<(machines: [String], count: Int), [String: [JournalEntry]]>
+    /// Makes the summaries that dead processes left waiting before a query reads them.
+    let catchUp: SummaryCatchUp
 
     /// Connects to the database at `url` (a `postgresql://` URL or a libpq connection string),
     /// creates the store's tables if need be, and registers this process as `node`. Unless `url`
@@ -104,19 +116,32 @@ public final class PostgresStore: ForwardingStore, RoutingStore {
     ///     be), so that the machines of several supervisors share one database, each
     ///     supervisor with a store of its own (see "Several supervisors" above); `nil` for the
     ///     connection's search path, `public` by default.
+    ///   - summaryDelay: how long a machine's summary may wait after its entry's commit (see
+    ///     "Summaries" above); zero writes it in that commit, at the cost of a row version per
+    ///     transition.
     /// - Throws: `StoreError` if the database cannot be reached or set up, `namespace` is not a
     ///   lowercase identifier, or another live process has the node's name.
-    public init(
+    public convenience init(
         url: String, node: String? = nil, leaseDuration: Duration = .seconds(10), replyTimeout: Duration = .seconds(300),
-        codec: any DurableCodec = JSONCodec(), namespace: String? = nil
+        codec: any DurableCodec = JSONCodec(), namespace: String? = nil, summaryDelay: Duration = .milliseconds(500)
+    ) throws(StoreError) {
+        try self.init(url: url, node: node, leaseDuration: leaseDuration, replyTimeout: replyTimeout, codec: codec,
+                      namespace: namespace, summaries: summaryDelay)
+    }
+
+    /// Connects to the database at `url` as a store without summaries: the journal alone, whose
+    /// cost benchmarks set beside the store's. Inspection queries on it read no summary of its.
+    @_spi(Benchmarks) public convenience init(journalAloneAt url: String) throws(StoreError) {
+        try self.init(url: url, node: nil, leaseDuration: .seconds(10), replyTimeout: .seconds(300), codec: JSONCodec(),
+                      namespace: nil, summaries: nil)
+    }
+
+    private init(
+        url: String, node: String?, leaseDuration: Duration, replyTimeout: Duration, codec: any DurableCodec,
+        namespace: String?, summaries summaryDelay: Duration?
     ) throws(StoreError) {
         try Self.check(namespace: namespace)
-        guard leaseDuration >= .milliseconds(100), leaseDuration <= .seconds(86_400) else {
-            throw StoreError("a lease duration of \(leaseDuration) is out of range: give 100 milliseconds to a day")
-        }
-        guard replyTimeout >= .seconds(1), replyTimeout <= .seconds(86_400) else {
-            throw StoreError("a reply timeout of \(replyTimeout) is out of range: give 1 second to a day")
-        }
+        try Self.check(leaseDuration: leaseDuration, replyTimeout: replyTimeout)
         let node = node ?? Self.defaultNode()
         guard !node.isEmpty else { throw StoreError("a node needs a name: give a non-empty one, or none for the default") }
         self.codec = codec
@@ -125,7 +150,7 @@ public final class PostgresStore: ForwardingStore, RoutingStore {
         self.leaseDuration = leaseDuration
         self.replyTimeout = replyTimeout
         let database = Confined(try PostgresDatabase(url: url, node: node, instance: Self.instance(), leaseDuration: leaseDuration,
-                                                   namespace: namespace))
+                                                   namespace: namespace, summaryDelay: summaryDelay))
         let target = database.value.connection.target
         let channel = database.value.channel
         self.target = target
@@ -134,14 +159,11 @@ public final class PostgresStore: ForwardingStore, RoutingStore {
         listener = try PostgresListener(
             url: url, channel: channel, receive: { payloads in forwarding.withLock { $0 }?.receive(payloads) },
             reconnected: { forwarding.withLock { $0 }?.scheduleFetch() })
-        // The node's life is renewed on the store's own thread, so that a busy cooperative
-        // pool cannot make it lose its leases; the same tick takes over dead nodes' machines.
         let renewing = Locked(true)
         self.renewing = renewing
-        let tick = (interval: min(leaseDuration / 3, .seconds(1)), body: { @Sendable in
-            if renewing.withLock({ $0 }) { try? database.value.renew() }
-            forwarding.withLock { $0 }?.tick(database.value)
-        })
+        let tick = Self.tick(of: database, renewing: renewing, forwarding: forwarding, leaseDuration: leaseDuration,
+                             summaryDelay: summaryDelay)
+        catchUp = SummaryCatchUp(url: url, namespace: namespace)
         let thread = StoreThread<StoreOperation<PostgresDatabase>>(name: "postgres \(node)", tick: tick) { batch in
             StoreThread.perform(batch, on: database.value) { writes in database.value.commit(writes) }
         }
@@ -154,7 +176,7 @@ public final class PostgresStore: ForwardingStore, RoutingStore {
         reads = CoalescedCalls(thread: thread, closed: closed) { database, calls throws(StoreError) in
             var found: [Int: [String: [JournalEntry]]] = [:]
             for count in Set(calls.map(\.count)) {
-                found[count] = try database.entries(of: calls.filter { $0.count == count }.flatMap(\.machines), newest: count)
+                found[count] = try database.connection.entries(of: calls.filter { $0.count == count }.flatMap(\.machines), newest: count)
             }
             return calls.map { call in
                 var entries: [String: [JournalEntry]] = [:]
@@ -165,6 +187,29 @@ public final class PostgresStore: ForwardingStore, RoutingStore {
         forwarding.withLock {
             $0 = PostgresForwarding(thread: thread, channel: channel, replyTimeout: replyTimeout, target: target)
         }
+    }
+
+    /// What the store's thread does between batches. The node's life is renewed there, so that
+    /// a busy cooperative pool cannot make it lose its leases; the same tick takes over dead
+    /// nodes' machines, and writes this process's waiting summaries once they have waited
+    /// `summaryDelay`. Each is done at the last tick before it is due.
+    private static func tick(
+        of database: Confined<PostgresDatabase>, renewing: Locked<Bool>, forwarding: Locked<PostgresForwarding?>,
+        leaseDuration: Duration, summaryDelay: Duration?
+    ) -> (interval: Duration, body: @Sendable () -> Void) {
+        let renewal = Cadence(every: min(leaseDuration / 3, .seconds(1)))
+        let summaries = summaryDelay.flatMap { $0 > .zero ? Cadence(every: $0) : nil }
+        let interval = min(renewal.interval, summaries?.interval ?? renewal.interval)
+        return (interval, {
+            let database = database.value
+            if renewal.isDue(within: interval) {
+                if renewing.withLock({ $0 }) { try? database.renew() }
+                forwarding.withLock { $0 }?.tick(database)
+            }
+            if summaries?.isDue(within: interval / 2) == true {
+                try? database.summaries.flush(on: database.connection, node: database.node)
+            }
+        })
     }
 
     deinit { close() }
@@ -178,6 +223,7 @@ public final class PostgresStore: ForwardingStore, RoutingStore {
         }
         listener.close()
         thread.close(after: .run { database in
+            database.closeSummaries()
             try? database.expire()
             database.connection.close()
         })
@@ -213,7 +259,7 @@ public final class PostgresStore: ForwardingStore, RoutingStore {
 
     /// Every entry of `machine`, oldest first.
     public func entries(of machine: String) async throws(StoreError) -> [JournalEntry] {
-        try await run { database throws(StoreError) in try database.entries(of: [machine], newest: nil)[machine] ?? [] }
+        try await run { database throws(StoreError) in try database.connection.entries(of: [machine], newest: nil)[machine] ?? [] }
     }
 
     /// Queues `event` for the process holding its machine, and waits for its reply; see
@@ -233,7 +279,7 @@ public final class PostgresStore: ForwardingStore, RoutingStore {
 
     /// The ids of every machine with an entry.
     public func machineIDs() async throws(StoreError) -> [String] {
-        try await run { database throws(StoreError) in try database.machineIDs() }
+        try await run { database throws(StoreError) in try database.connection.machineIDs() }
     }
 
     /// Runs `body` on the store's thread, after the writes queued before it.
@@ -247,39 +293,5 @@ public final class PostgresStore: ForwardingStore, RoutingStore {
     package func pause() {
         renewing.withLock { $0 = false }
         forwarding.withLock { $0 }?.pause()
-    }
-
-    /// The host name, the process id and a random number.
-    private static func defaultNode() -> String {
-        "\(hostName())-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
-    }
-
-    /// What tells this store apart from any other that ever had its node's name, and names its
-    /// process to a person: `host pid 4242 #91c3a2f0`.
-    private static func instance() -> String {
-        "\(hostName()) pid \(getpid()) #\(String(UInt32.random(in: 0...UInt32.max), radix: 16))"
-    }
-
-    private static func hostName() -> String {
-        var name = [CChar](repeating: 0, count: 256)
-        gethostname(&name, name.count - 1)
-        return String(decoding: name.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-    }
-
-    /// Refuses a namespace that is not a lowercase schema name.
-    private static func check(namespace: String?) throws(StoreError) {
-        guard let namespace, !isIdentifier(namespace) else { return }
-        throw StoreError("the namespace \"\(namespace)\" is not a schema name: "
-                         + "give 1 to 63 lowercase letters, digits and underscores, not starting with a digit")
-    }
-
-    /// Whether `name` is a lowercase identifier PostgreSQL takes unquoted as a schema's name.
-    static func isIdentifier(_ name: String) -> Bool {
-        let bytes = Array(name.utf8)
-        guard (1...63).contains(bytes.count), !(UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[0]) else { return false }
-        return bytes.allSatisfy { byte in
-            (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte) || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
-                || byte == UInt8(ascii: "_")
-        }
     }
 }

@@ -26,7 +26,7 @@ import Darwin
 /// holder's process id. The lock ends with the process, however it ends.
 ///
 /// **Summaries.** Each machine's summary (state, status, times), which `actorfsm`, the web
-/// inspector and ``StoreInspection`` queries read, is written at most `summaryDelay` after the
+/// inspector and `StoreInspection` queries read, is written at most `summaryDelay` after the
 /// commit of its entry, the newest per machine, so that a machine that moves many times within
 /// the delay costs one row write. Queries through the store itself write the waiting summaries
 /// first and see every commit; a ``SQLiteReader`` sees them up to the delay late, never ahead of
@@ -61,7 +61,7 @@ public final class SQLiteStore: MachineStore {
     ///   if `mustExist` and the file is missing or empty, or if SQLite cannot open or set it up.
     public convenience init(
         path: String, codec: any DurableCodec = JSONCodec(), mustExist: Bool = false,
-        summaryDelay: Duration = .milliseconds(100)
+        summaryDelay: Duration = .milliseconds(500)
     ) throws(StoreError) {
         try self.init(path: path, codec: codec, mustExist: mustExist, summaries: summaryDelay)
     }

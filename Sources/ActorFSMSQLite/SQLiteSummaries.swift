@@ -33,8 +33,10 @@ final class SQLiteSummaries {
     /// Whether rows were filled from the journal at this open: a schema recorded later names
     /// their states and says which are final, so they are filled again then.
     private var refillOnRecord = false
-    /// The summaries of committed entries that wait to be written, newest per machine.
-    private var waiting: [String: WaitingSummary] = [:]
+    /// The summaries of committed entries that wait to be written, newest per machine, each
+    /// with its place in the order of the commits.
+    private var waiting: [String: (summary: WaitingSummary, order: Int)] = [:]
+    private var commitsOfWaiting = 0
     /// Summaries taken in the transaction in progress, which wait once it commits.
     private var taken: [WaitingSummary] = []
     /// Summaries written in the transaction in progress, which stop waiting once it commits.
@@ -128,9 +130,10 @@ final class SQLiteSummaries {
         taken.append(WaitingSummary(machine: entry.machine, sequenceNumber: entry.sequenceNumber, summary: summary))
     }
 
-    /// Writes every waiting summary in the transaction in progress.
+    /// Writes every waiting summary in the transaction in progress, in the order of their
+    /// entries' commits: their change numbers follow it.
     func writeWaiting() throws(StoreError) {
-        for summary in waiting.values {
+        for summary in waiting.values.sorted(by: { $0.order < $1.order }).map(\.summary) {
             try write(summary.summary, of: JournalEntry(machine: summary.machine, sequenceNumber: summary.sequenceNumber, payload: []))
             writing.append(summary)
         }
@@ -229,11 +232,12 @@ final class SQLiteSummaries {
     func committed() {
         pendingSchemas = []
         changeAtBegin = nextChange
-        for summary in writing where waiting[summary.machine]?.sequenceNumber == summary.sequenceNumber {
+        for summary in writing where waiting[summary.machine]?.summary.sequenceNumber == summary.sequenceNumber {
             waiting[summary.machine] = nil
         }
-        for summary in taken where summary.sequenceNumber >= waiting[summary.machine]?.sequenceNumber ?? 0 {
-            waiting[summary.machine] = summary
+        for summary in taken where summary.sequenceNumber >= waiting[summary.machine]?.summary.sequenceNumber ?? 0 {
+            commitsOfWaiting += 1
+            waiting[summary.machine] = (summary, commitsOfWaiting)
         }
         writing = []
         taken = []

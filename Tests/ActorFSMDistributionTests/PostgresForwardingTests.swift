@@ -255,6 +255,8 @@ import TestSupport
         // nor written over the successor's entry (whose row version stays the same).
         let version = "SELECT xmin::text::bigint FROM actorfsm_journal WHERE machine = 'a' AND seq = 2"
         let written = try await second.integer(version)
+        // The successor writes its waiting summaries when asked through its store.
+        _ = try await second.stateCounts()
         let summaryBefore = try await second.integer("SELECT xmin::text::bigint FROM actorfsm_machines WHERE machine = 'a'")
         let late = mine.reports()
         firstClock.advance(by: .seconds(60))

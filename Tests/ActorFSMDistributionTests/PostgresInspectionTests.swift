@@ -42,7 +42,8 @@ import TestSupport
     /// The body of the test above, a function: it type-checks faster than a long closure.
     private func readAcrossARestart(on server: TemporaryPostgres) async throws {
         let clock = jobClock()
-        let store = try PostgresStore(url: server.url)
+        // The reader reads beside the writer: with no delay, it sees each summary at its commit.
+        let store = try PostgresStore(url: server.url, summaryDelay: .zero)
         let jobs = try await runJobs(on: store, clock: clock)
         let reader = try PostgresReader(url: server.url)
         try await JobChecks.countsPerStateNameEveryStateOfEverySchema(reader, clock: clock)

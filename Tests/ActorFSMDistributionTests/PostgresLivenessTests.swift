@@ -64,6 +64,8 @@ private final class LoadSwitch: Sendable {
                 #expect(answer.record?.machineID == id, "machine \(id) takes no send: \(answer.lastError)")
             }
         }
+        // Each process writes the summaries it has waiting when it is asked through its store.
+        for store in stores { _ = try await store.stateCounts() }
         let problems = await SummaryAudit.disagreements(in: stores[0])
         #expect(problems.isEmpty, "\(problems)")
         for supervisor in supervisors { await supervisor.shutdown() }

@@ -21,7 +21,7 @@ enum InspectedStore: String, CaseIterable, CustomTestStringConvertible {
         let clock = jobClock()
         let memory = InMemoryStore()
         // A reader beside the writer sees each summary at its commit when the writer has no delay.
-        let delay: Duration = kind == .sqliteReader ? .zero : .milliseconds(100)
+        let delay: Duration = kind == .sqliteReader ? .zero : .milliseconds(500)
         let sqlite = kind == .sqlite || kind == .sqliteReader
             ? try SQLiteStore(path: folder.file("jobs.sqlite"), summaryDelay: delay) : nil
         let store: any MachineStore = sqlite ?? memory
@@ -102,7 +102,8 @@ enum InspectedStore: String, CaseIterable, CustomTestStringConvertible {
     @Test func aReaderSeesEachCommitOfTheWriterBesideIt() async throws {
         let folder = try TemporaryFolder()
         let path = folder.file("doors.sqlite")
-        let store = try SQLiteStore(path: path)
+        // Its summaries too, with no delay; with one, `SummaryDelayTests` shows what it sees.
+        let store = try SQLiteStore(path: path, summaryDelay: .zero)
         let doors = try Supervisor(schema: try doorSchema(), durability: doorDurability(store))
         try await doors.activate(id: "d1", data: Door.Data())
         let reader = try SQLiteReader(path: path)

@@ -22,7 +22,8 @@ import TestSupport
         init(withSecondJobVersion: Bool) async throws {
             folder = try TemporaryFolder()
             path = folder.file("mixed.sqlite")
-            store = try SQLiteStore(path: path)
+            // The tool reads beside the writer: with no delay, it sees each summary at its commit.
+            store = try SQLiteStore(path: path, summaryDelay: .zero)
             let clock = jobClock()
             jobs = try await runJobs(on: store, clock: clock)
             chores = try Supervisor(schema: try choreSchema(), durability: Durability(store: store, wallClock: clock))

@@ -54,6 +54,18 @@ package enum JobChecks {
         (try? StoredSchema(schema: try jobSchema(), durability: Durability<Job>(store: InMemoryStore())).fingerprint) ?? ""
     }()
 
+    /// A reader beside a store whose summaries all wait (the jobs' entries are committed): it
+    /// sees none until a query through the store writes them, and then every one.
+    package static func aReaderSeesWaitingSummariesOnceTheStoreWritesThem(
+        _ store: any MachineStore & StoreInspection, reader: any StoreInspection, clock: ManualClock
+    ) async throws {
+        #expect(try await reader.stateCounts().isEmpty)
+        #expect(try await store.entries(of: "j4").count == 3)
+        try await countsPerStateNameEveryStateOfEverySchema(store, clock: clock)
+        try await countsPerStateNameEveryStateOfEverySchema(reader, clock: clock)
+        try await statusesSayWhatEachMachineWaitsFor(reader, clock: clock)
+    }
+
     package static func countsPerStateNameEveryStateOfEverySchema(_ store: any StoreInspection, clock: ManualClock) async throws {
         let counts = try await store.stateCounts()
         let expected: [StateCount] = [StateCount(fingerprint: fingerprintOfJobs, state: "done", count: 1),

@@ -36,10 +36,15 @@ func benchmarkB9(_ settings: Settings) async throws -> [Measurement] {
         store.close()
     }
 
-    // 1,000 machines in this process: concurrent sends share commits.
-    results.append(try await DurableWorkloads.throughput(
-        named: "B9 durable transitions on PostgreSQL, 1,000 machines", machines: 1_000,
-        perMachine: settings.quick ? 10 : 50, repetitions: settings.quick ? 1 : 3,
-        makeStore: { try PostgresStore(url: url) }, close: { $0.close() }))
+    // 1,000 machines in this process: concurrent sends share commits. In turn with summaries
+    // written in each commit, and with the journal alone: what keeping them costs.
+    results += try await DurableWorkloads.throughputs([
+        .init(name: "B9 durable transitions on PostgreSQL, 1,000 machines",
+              open: { try PostgresStore(url: url) }, close: { $0.close() }),
+        .init(name: "B9 durable transitions on PostgreSQL, 1,000 machines, summaries in each commit",
+              open: { try PostgresStore(url: url, summaryDelay: .zero) }, close: { $0.close() }),
+        .init(name: "B9 durable transitions on PostgreSQL, 1,000 machines, journal alone",
+              open: { try PostgresStore(journalAloneAt: url) }, close: { $0.close() }),
+    ], machines: 1_000, perMachine: settings.quick ? 10 : 50, repetitions: settings.quick ? 1 : 5)
     return results
 }

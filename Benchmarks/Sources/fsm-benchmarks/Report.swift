@@ -72,6 +72,8 @@ struct Report {
         add("B9 durable send/commit, PostgreSQL", "B9 durable send on PostgreSQL, one machine",
             "B9 PostgreSQL commit of one entry", "≤ 2")
         limit("B9 durable transitions/s, 1 process, 1,000 machines", "B9 durable transitions on PostgreSQL, 1,000 machines", "")
+        add("B9 journal alone/with summaries, transitions/s", "B9 durable transitions on PostgreSQL, 1,000 machines, journal alone",
+            "B9 durable transitions on PostgreSQL, 1,000 machines", "≤ 1.1")
         for store in ["SQLite", "PostgreSQL"] {
             limit("B12 counts per state, \(store), 1M machines (ms)", "B12 counts per state, \(store), 1M machines", "< 1000")
             limit("B12 page of 100 stuck, \(store), 1M machines (ms)", "B12 page of 100 stuck machines, \(store), 1M machines",

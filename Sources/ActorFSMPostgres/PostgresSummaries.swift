@@ -1,0 +1,74 @@
+import ActorFSMDurability
+
+/// The summaries of a `PostgresStore`'s committed entries that wait to be written: newest per
+/// machine, written together at most `delay` after their entries' commits, so that a machine
+/// that moves many times within the delay costs one row version. Used only on the store's
+/// thread.
+///
+/// A row is never newer than the journal: it is written after its entry's commit, and only
+/// while this process holds the machine's lease with the epoch it wrote the entry under (the
+/// lease row locked, as the append locks it), so that it never lands over what a successor
+/// wrote. A summary fenced off so is made again from the journal, where it lags. While this
+/// process writes summaries late, a row of `actorfsm_summary_writers` names it (written again
+/// at each renewal); if it dies without closing its store, the first store that finds its
+/// life over rewrites every row behind its machine's journal
+/// (`PostgresConnection.catchUpSummaries()`).
+final class PostgresSummaries {
+    /// A machine's summary and the number of its entry.
+    typealias Row = (machine: String, number: UInt64, summary: MachineSummary, epoch: Int64)
+
+    /// How long a summary may wait: zero writes it in its entry's statement, `nil` writes none
+    /// (the journal alone, which benchmarks compare with).
+    let delay: Duration?
+    /// Newest per machine, each with its place in the order of the commits.
+    private var waiting: [String: (row: Row, order: Int)] = [:]
+    private var commitsOfWaiting = 0
+
+    init(delay: Duration?) {
+        self.delay = delay
+    }
+
+    /// Whether the append statement writes the summaries of its entries.
+    var areWrittenWithEntries: Bool { delay == .zero }
+
+    /// Whether summaries wait to be written after their entries' commits.
+    var wait: Bool { delay.map { $0 > .zero } ?? false }
+
+    /// Keeps `rows` to write, the summaries of entries just committed, but those of machines
+    /// not in `written` (whose writes were fenced).
+    func keep(_ rows: [Row], writtenFor written: Set<String>) {
+        for row in rows where written.contains(row.machine) && row.number >= waiting[row.machine]?.row.number ?? 0 {
+            commitsOfWaiting += 1
+            waiting[row.machine] = (row, commitsOfWaiting)
+        }
+    }
+
+    /// Writes the waiting summaries of the machines whose leases `node` still holds, in one
+    /// statement and in the order of their commits (their change numbers follow it), and makes
+    /// those of the others from the journal where they lag; if it fails, they wait for the next
+    /// try.
+    func flush(on connection: PostgresConnection, node: String) throws(StoreError) {
+        guard !waiting.isEmpty else { return }
+        let rows = waiting.values.sorted { $0.order < $1.order }.map(\.row)
+        let written = try connection.query(PostgresSchema.writeWaitingSummaries,
+                                           Self.parameters(rows, sorted: false) + [.integers(rows.map(\.epoch)), .text(node)])
+        waiting = [:]
+        let kept = Set((0..<written.count).map { written.text($0, 0) })
+        let fenced = rows.map(\.machine).filter { !kept.contains($0) }
+        if !fenced.isEmpty { try connection.catchUpSummaries(of: fenced) }
+    }
+
+    /// Whether summaries wait to be written.
+    var isEmpty: Bool { waiting.isEmpty }
+
+    /// `rows` as the eight arrays of the statements that write summaries, in machine order
+    /// unless `sorted` is `false` (every statement locks rows in one order: one that takes them
+    /// in another order sorts them itself).
+    static func parameters(_ rows: [Row], sorted: Bool = true) -> [PostgresParameter] {
+        let rows = sorted ? rows.sorted { $0.machine < $1.machine } : rows
+        return [.texts(rows.map(\.machine)), .integers(rows.map { Int64(bitPattern: $0.number) }),
+                .texts(rows.map(\.summary.state)), .texts(rows.map(\.summary.status.rawValue)),
+                .texts(rows.map(\.summary.fingerprint)), .integers(rows.map { Int64($0.summary.schemaVersion) }),
+                .integers(rows.map(\.summary.lastTransition)), .integers(rows.map { $0.summary.waitingUntil ?? 0 })]
+    }
+}
