@@ -146,7 +146,8 @@ extension BrowserTests {
     @Test(.enabled(if: TemporaryPostgres.unavailableReason == nil || Chromium.required, "PostgreSQL cannot start here"))
     func thePageShowsAPostgreSQLStore() async throws {
         let server = try await offThePool { try TemporaryPostgres.start() }
-        let store = try PostgresStore(url: server.url)
+        // The inspector reads beside the writer: with no delay, it sees each summary at its commit.
+        let store = try PostgresStore(url: server.url, summaryDelay: .zero)
         let shop = try await ShopStore(store: store) { store.close() }
         let reader = try PostgresReader(url: server.url)
         let inspector = try await RunningInspector(Inspector(store: reader, title: "Shop on PostgreSQL"))

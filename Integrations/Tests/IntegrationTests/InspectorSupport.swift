@@ -60,7 +60,8 @@ final class ShopStore: Sendable {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("inspector-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let path = folder.appendingPathComponent("shop.sqlite").path
-        let store = try SQLiteStore(path: path)
+        // The inspector reads beside the writer: with no delay, it sees each summary at its commit.
+        let store = try SQLiteStore(path: path, summaryDelay: .zero)
         try await self.init(store: store, path: path) {
             store.close()
             try? FileManager.default.removeItem(at: folder)
