@@ -138,7 +138,8 @@ public final actor Machine<Definition: MachineDefinition> {
         self.link = link
         self.generation = generation
         self.journal = journal
-        self.drainStarter = DrainStarters.starter(for: Definition.self)
+        // A supervisor's machines share the starter its link looked up; a machine alone looks it up.
+        self.drainStarter = link?.drainStarter ?? DrainStarters.starter(for: Definition.self)
         self.mailbox = FencedMutex(Mailbox(capacity: settings.configuration.inboxCapacity))
         let start = resuming ? journal!.resumedState() : state ?? schema.initialState
         let storage = schema.storage

@@ -18,6 +18,8 @@ package final class ParentLink<Definition: MachineDefinition>: Sendable {
     /// some of the parent's machines are children of other machines; answers whether the
     /// machine, a child whose end is handed over, stops now.
     let reachedFinal: @Sendable (Machine<Definition>, State, Definition.Data) -> Bool
+    /// The drain starter of the definition, looked up once for every machine of the parent.
+    let drainStarter: DrainStarter<Definition>?
 
     init(
         flags: ParentFlags, recorded: @escaping @Sendable (TransitionRecord<Definition>) -> Void,
@@ -28,6 +30,7 @@ package final class ParentLink<Definition: MachineDefinition>: Sendable {
         self.recorded = recorded
         self.stopped = stopped
         self.reachedFinal = reachedFinal
+        drainStarter = DrainStarters.starter(for: Definition.self)
     }
 
     /// Whether the parent listens for the machines' records.
