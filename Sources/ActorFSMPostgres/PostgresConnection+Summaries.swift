@@ -44,15 +44,18 @@ extension PostgresConnection {
             add(Self.entries(in: rows))
         }
         machines.sort { $0.id < $1.id }
-        try execute("BEGIN")
+        // A catch-up commits each chunk alone, so that it holds few rows' locks at a time while
+        // the machines' holders write theirs; a fill of a store's first summaries, all at once.
+        let together = ids == nil
+        if together { try execute("BEGIN") }
         do {
-            for start in stride(from: 0, to: machines.count, by: 10_000) {
-                let chunk = machines[start..<min(start + 10_000, machines.count)]
+            for start in stride(from: 0, to: machines.count, by: together ? 10_000 : 1_000) {
+                let chunk = machines[start..<min(start + (together ? 10_000 : 1_000), machines.count)]
                 _ = try query(statement, PostgresSummaries.parameters(chunk.map { ($0.id, $0.sequenceNumber, $0.summary, 0) }))
             }
-            try execute("COMMIT")
+            if together { try execute("COMMIT") }
         } catch {
-            try? execute("ROLLBACK")
+            if together { try? execute("ROLLBACK") }
             throw error
         }
     }

@@ -48,7 +48,7 @@ final class PostgresDatabase {
             throw displaced
         }
         refillOnRecord = try connection.fillSummariesIfEmpty()
-        // If this fails (another process doing the same), the store's next renewal does it.
+        // If this fails (another process doing the same), the store's first query does it.
         try? connection.catchUpSummaries()
     }
 
@@ -101,7 +101,9 @@ final class PostgresDatabase {
     /// store closes; if they cannot be written, another process writes them from the journal
     /// once this one's life is over.
     func closeSummaries() {
-        guard summaries.wait, (try? summaries.flush(on: connection, node: node)) != nil else { return }
+        guard summaries.wait else { return }
+        try? summaries.flush(on: connection, node: node)
+        guard summaries.isEmpty else { return }
         _ = try? connection.query(PostgresSchema.forgetSummaryWriter, [.text(node), .text(instance)])
     }
 
@@ -259,6 +261,8 @@ final class PostgresDatabase {
         } catch {
             for index in batch.indices { results[index] = error }
             interrupted.formUnion(batch.machineOfIndex)
+            // The commit may have landed before the connection failed.
+            if summaries.wait { summaries.suspect(batch.machineOfIndex) }
             return results
         }
         for (index, machine) in zip(batch.indices, batch.machineOfIndex) where !written.contains(machine) {

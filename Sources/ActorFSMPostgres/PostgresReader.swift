@@ -2,7 +2,10 @@ import ActorFSM
 @_spi(Stores) import ActorFSMDurability
 
 /// A PostgreSQL store opened for reading only: one connection whose transactions are read-only, that
-/// takes no lease and registers no node, so it runs beside the processes that write.
+/// takes no lease and registers no node, so it runs beside the processes that write. Before it
+/// answers, it makes again, on a second connection, the summaries that a process which died
+/// left waiting (see `PostgresStore`); if its role may not write, it answers from the summaries
+/// as they are, and tries again a minute later.
 ///
 /// ```swift
 /// let store = try PostgresReader(url: "postgresql://orders@db.internal/orders", namespace: "orders")

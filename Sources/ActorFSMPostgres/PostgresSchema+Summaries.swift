@@ -13,7 +13,8 @@ extension PostgresSchema {
     /// their entries were written under, $10 node: writes each summary whose lease $10 still
     /// holds with that epoch, holding the lease row (`FOR SHARE`, in machine order) until the
     /// commit as the append does, over that of an older entry or of the same one, numbering
-    /// the changes in the order given; returns the machines whose leases it held.
+    /// the changes in the order given and writing the rows in machine order (as every statement
+    /// that writes summaries does); returns the machines whose leases it held.
     static let writeWaitingSummaries = """
         WITH s AS (
             SELECT * FROM unnest($1::text[], $2::bigint[], $3::text[], $4::text[], $5::text[], $6::bigint[], $7::bigint[],
@@ -26,8 +27,9 @@ extension PostgresSchema {
         summarized AS (
             INSERT INTO actorfsm_machines (machine, seq, state, status, fingerprint, schema_version, last_transition,
                                            waiting_until, change)
-            SELECT machine, seq, state, status, fingerprint, version, at, NULLIF(until, 0), nextval('actorfsm_changes')
-            FROM (SELECT * FROM fenced ORDER BY place) AS ordered
+            SELECT machine, seq, state, status, fingerprint, version, at, NULLIF(until, 0), change
+            FROM (SELECT *, nextval('actorfsm_changes') AS change FROM (SELECT * FROM fenced ORDER BY place) AS o) AS n
+            ORDER BY machine
             \(replacingOlderSummaries))
         SELECT machine FROM fenced
         """

@@ -206,7 +206,7 @@ public final class PostgresStore: ForwardingStore, RoutingStore {
                 if renewing.withLock({ $0 }) { try? database.renew() }
                 forwarding.withLock { $0 }?.tick(database)
             }
-            if summaries?.isDue(within: interval / 2) == true {
+            if summaries?.isDue(within: interval) == true {
                 try? database.summaries.flush(on: database.connection, node: database.node)
             }
         })

@@ -23,6 +23,10 @@ final class PostgresSummaries {
     /// Newest per machine, each with its place in the order of the commits.
     private var waiting: [String: (row: Row, order: Int)] = [:]
     private var commitsOfWaiting = 0
+    /// Machines whose summaries are made again from the journal at the next flush, where they
+    /// lag it: those of an append whose outcome is unknown (the connection failed; the commit
+    /// may have landed), and those fenced off whose catch-up failed.
+    private var suspects: Set<String> = []
 
     init(delay: Duration?) {
         self.delay = delay
@@ -43,23 +47,31 @@ final class PostgresSummaries {
         }
     }
 
-    /// Writes the waiting summaries of the machines whose leases `node` still holds, in one
-    /// statement and in the order of their commits (their change numbers follow it), and makes
-    /// those of the others from the journal where they lag; if it fails, they wait for the next
-    /// try.
-    func flush(on connection: PostgresConnection, node: String) throws(StoreError) {
-        guard !waiting.isEmpty else { return }
-        let rows = waiting.values.sorted { $0.order < $1.order }.map(\.row)
-        let written = try connection.query(PostgresSchema.writeWaitingSummaries,
-                                           Self.parameters(rows, sorted: false) + [.integers(rows.map(\.epoch)), .text(node)])
-        waiting = [:]
-        let kept = Set((0..<written.count).map { written.text($0, 0) })
-        let fenced = rows.map(\.machine).filter { !kept.contains($0) }
-        if !fenced.isEmpty { try connection.catchUpSummaries(of: fenced) }
+    /// Takes `machines`, whose append failed, as suspects: the commit may have landed.
+    func suspect(_ machines: [String]) {
+        suspects.formUnion(machines)
     }
 
-    /// Whether summaries wait to be written.
-    var isEmpty: Bool { waiting.isEmpty }
+    /// Writes the waiting summaries of the machines whose leases `node` still holds, in one
+    /// statement (their change numbers follow the order of their commits), and makes those of
+    /// the others, and of the suspects, from the journal where they lag; what fails is tried
+    /// again at the next flush.
+    func flush(on connection: PostgresConnection, node: String) throws(StoreError) {
+        if !waiting.isEmpty {
+            let rows = waiting.values.sorted { $0.order < $1.order }.map(\.row)
+            let written = try connection.query(PostgresSchema.writeWaitingSummaries,
+                                               Self.parameters(rows, sorted: false) + [.integers(rows.map(\.epoch)), .text(node)])
+            waiting = [:]
+            let kept = Set((0..<written.count).map { written.text($0, 0) })
+            suspects.formUnion(rows.map(\.machine).filter { !kept.contains($0) })
+        }
+        guard !suspects.isEmpty else { return }
+        try connection.catchUpSummaries(of: suspects.sorted())
+        suspects = []
+    }
+
+    /// Whether nothing is left to write: no summary waits, and no machine is suspect.
+    var isEmpty: Bool { waiting.isEmpty && suspects.isEmpty }
 
     /// `rows` as the eight arrays of the statements that write summaries, in machine order
     /// unless `sorted` is `false` (every statement locks rows in one order: one that takes them

@@ -20,6 +20,9 @@ final class SummaryCatchUp: Sendable {
     private let namespace: String?
     /// The queries waiting for the catch-up running, if one is.
     private let waiting = Locked<[CheckedContinuation<Void, Never>]?>(nil)
+    /// When the last catch-up failed: the next is tried a minute later, not at every query of
+    /// a reader whose role may not write.
+    private let failedAt = Locked<ContinuousClock.Instant?>(nil)
 
     init(url: String, namespace: String?) {
         self.url = url
@@ -29,6 +32,7 @@ final class SummaryCatchUp: Sendable {
     /// Makes the summaries again, or waits for the catch-up running. If it fails (the database
     /// is out of reach, the connection may not write), the query reads the summaries as they are.
     func run() async {
+        if let failed = failedAt.withLock({ $0 }), ContinuousClock.now < failed + .seconds(60) { return }
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             let starts = waiting.withLock { waiting in
                 defer { waiting = (waiting ?? []) + [continuation] }
@@ -47,10 +51,15 @@ final class SummaryCatchUp: Sendable {
     }
 
     private func catchUp() {
-        guard let connection = try? PostgresConnection(url: url, searchPath: namespace) else { return }
-        defer { connection.close() }
-        guard (try? connection.query(PostgresSchema.lockCatchUp)) != nil else { return }
-        try? connection.catchUpSummaries()
-        _ = try? connection.query(PostgresSchema.unlockCatchUp)
+        do throws(StoreError) {
+            let connection = try PostgresConnection(url: url, searchPath: namespace)
+            defer { connection.close() }
+            try connection.query(PostgresSchema.lockCatchUp)
+            defer { _ = try? connection.query(PostgresSchema.unlockCatchUp) }
+            try connection.catchUpSummaries()
+            failedAt.withLock { $0 = nil }
+        } catch {
+            failedAt.withLock { $0 = .now }
+        }
     }
 }

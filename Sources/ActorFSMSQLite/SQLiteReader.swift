@@ -12,7 +12,9 @@ import ActorFSM
 /// Its queries run on a thread of its own, like the store's. It sees each machine's summary
 /// up to the writing store's `summaryDelay` after the entry's commit, never before it. A store
 /// left by a crash with summaries waiting, which no process writes now, gets them from its
-/// journal when a reader opens it.
+/// journal when a reader opens it: the reader then holds the store's lock for as long as that
+/// takes (a scan of the journal), and a `SQLiteStore` opened meanwhile is refused with
+/// `isLocked`, as beside any other holder.
 public final class SQLiteReader: StoreInspection {
     /// The database file.
     public let path: String

@@ -141,7 +141,7 @@ public final class SQLiteStore: MachineStore {
         _ body: @escaping @Sendable (SQLiteConnection) throws(StoreError) -> Value
     ) async throws(StoreError) -> Value {
         try await read { connection throws(StoreError) in
-            connection.summaries?.flush()
+            if let failure = connection.summaries?.flush() { throw failure }
             return try body(connection)
         }
     }

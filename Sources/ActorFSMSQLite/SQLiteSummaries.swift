@@ -141,21 +141,25 @@ final class SQLiteSummaries {
 
     /// Writes the waiting summaries in a transaction of their own that does not wait for an
     /// fsync, and, `closing`, clears the flag in it, fsynced: the rows are then up to date. If
-    /// it fails, they keep waiting.
-    func flush(closing: Bool = false) {
-        guard !waiting.isEmpty || (closing && isFlagged) else { return }
-        do {
-            if !closing { try connection.execute("PRAGMA synchronous = NORMAL") }
-            defer { if !closing { try? connection.execute("PRAGMA synchronous = FULL") } }
+    /// it fails, they keep waiting, and the error is returned.
+    @discardableResult
+    func flush(closing: Bool = false) -> StoreError? {
+        guard !waiting.isEmpty || (closing && isFlagged) else { return nil }
+        // Set outside the transaction, and back before any journal commit, however this ends.
+        if !closing { try? connection.execute("PRAGMA synchronous = NORMAL") }
+        defer { if !closing { try? connection.execute("PRAGMA synchronous = FULL") } }
+        do throws(StoreError) {
             try connection.execute("BEGIN IMMEDIATE")
             try writeWaiting()
             if closing { try connection.execute("DELETE FROM summary_flags WHERE name = 'lagging'") }
             try connection.execute("COMMIT")
             committed()
             if closing { isFlagged = false }
+            return nil
         } catch {
             try? connection.execute("ROLLBACK")
             rolledBack()
+            return error
         }
     }
 
