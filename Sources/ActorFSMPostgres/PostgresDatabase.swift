@@ -97,16 +97,6 @@ final class PostgresDatabase {
         try connection.query(PostgresSchema.releaseSome, [.texts(machines), .text(node)])
     }
 
-    /// Writes the waiting summaries, and then says that this process has none to write, as the
-    /// store closes; if they cannot be written, another process writes them from the journal
-    /// once this one's life is over.
-    func closeSummaries() {
-        guard summaries.wait else { return }
-        try? summaries.flush(on: connection, node: node)
-        guard summaries.isEmpty else { return }
-        _ = try? connection.query(PostgresSchema.forgetSummaryWriter, [.text(node), .text(instance)])
-    }
-
     /// Ends this process's life in the database: other processes take its machines over at once.
     func expire() throws(StoreError) {
         epochs = [:]

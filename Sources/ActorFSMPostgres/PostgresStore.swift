@@ -223,7 +223,7 @@ public final class PostgresStore: ForwardingStore, RoutingStore {
         }
         listener.close()
         thread.close(after: .run { database in
-            database.closeSummaries()
+            database.summaries.close(on: database.connection, node: database.node, instance: database.instance)
             try? database.expire()
             database.connection.close()
         })

@@ -70,6 +70,16 @@ final class PostgresSummaries {
         suspects = []
     }
 
+    /// Writes what waits, and then says that the process (`node`, `instance`) has nothing to
+    /// write, as its store closes; if something cannot be written, another process makes it
+    /// from the journal once this one's life is over.
+    func close(on connection: PostgresConnection, node: String, instance: String) {
+        guard wait else { return }
+        try? flush(on: connection, node: node)
+        guard isEmpty else { return }
+        _ = try? connection.query(PostgresSchema.forgetSummaryWriter, [.text(node), .text(instance)])
+    }
+
     /// Whether nothing is left to write: no summary waits, and no machine is suspect.
     var isEmpty: Bool { waiting.isEmpty && suspects.isEmpty }
 
