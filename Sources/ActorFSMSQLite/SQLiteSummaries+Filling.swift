@@ -40,8 +40,7 @@ extension SQLiteSummaries {
     ///
     /// A machine whose newest entry is an intent is read again too, and keeps its row.
     func catchUp() throws(StoreError) {
-        try connection.execute("BEGIN IMMEDIATE")
-        do {
+        try inTransaction { () throws(StoreError) in
             let schemas = try storedSchemas()
             var lagging: [String] = []
             try connection.rows("""
@@ -54,12 +53,6 @@ extension SQLiteSummaries {
                 if let machine = StoredMachine(id: id, newestFirst: entries, schemas: schemas) { try write(machine) }
             }
             try connection.execute("DELETE FROM summary_flags WHERE name = 'lagging'")
-            try connection.execute("COMMIT")
-            committed()
-        } catch {
-            try? connection.execute("ROLLBACK")
-            rolledBack()
-            throw error
         }
     }
 

@@ -149,16 +149,13 @@ final class SQLiteSummaries {
         if !closing { try? connection.execute("PRAGMA synchronous = NORMAL") }
         defer { if !closing { try? connection.execute("PRAGMA synchronous = FULL") } }
         do throws(StoreError) {
-            try connection.execute("BEGIN IMMEDIATE")
-            try writeWaiting()
-            if closing { try connection.execute("DELETE FROM summary_flags WHERE name = 'lagging'") }
-            try connection.execute("COMMIT")
-            committed()
+            try inTransaction { () throws(StoreError) in
+                try writeWaiting()
+                if closing { try connection.execute("DELETE FROM summary_flags WHERE name = 'lagging'") }
+            }
             if closing { isFlagged = false }
             return nil
         } catch {
-            try? connection.execute("ROLLBACK")
-            rolledBack()
             return error
         }
     }
@@ -187,22 +184,13 @@ final class SQLiteSummaries {
         pendingSchemas.append(schema)
         try? connection.commit([])
         guard refillOnRecord, pendingSchemas.isEmpty else { return }
-        do {
-            try connection.execute("BEGIN IMMEDIATE")
-            _ = try fill()
-            try connection.execute("COMMIT")
-            committed()
-        } catch {
-            try? connection.execute("ROLLBACK")
-            rolledBack()
-        }
+        try? inTransaction { () throws(StoreError) in _ = try fill() }
     }
 
     /// Marks `machines` passivated where their newest entry is the one given and they were
     /// running or waiting, in a transaction of its own.
     func markPassivated(_ machines: [(id: String, sequenceNumber: UInt64)]) {
-        do {
-            try connection.execute("BEGIN IMMEDIATE")
+        try? inTransaction { () throws(StoreError) in
             // A summary still waiting would otherwise overwrite the mark.
             try writeWaiting()
             for machine in machines {
@@ -211,11 +199,21 @@ final class SQLiteSummaries {
                 try connection.rows(Self.markPassivated,
                                     [.text(machine.id), .int(Int64(bitPattern: machine.sequenceNumber)), .int(change)]) { _ in }
             }
+        }
+    }
+
+    /// Runs `body` in a transaction of its own, and keeps the change numbers and the waiting
+    /// summaries in step with whether it commits.
+    func inTransaction(_ body: () throws(StoreError) -> Void) throws(StoreError) {
+        do throws(StoreError) {
+            try connection.execute("BEGIN IMMEDIATE")
+            try body()
             try connection.execute("COMMIT")
             committed()
         } catch {
             try? connection.execute("ROLLBACK")
             rolledBack()
+            throw error
         }
     }
 
