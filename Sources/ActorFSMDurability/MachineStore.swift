@@ -23,7 +23,8 @@ public protocol MachineStore: AnyObject, Sendable {
     func latestEntries(of machine: String, count: Int) async throws(StoreError) -> [JournalEntry]
 
     /// The newest `count` entries of each of `machines`, newest first, by machine: what a
-    /// supervisor restores many machines from. A store answers it in one pass where it can.
+    /// supervisor restores many machines from. A store answers it in one pass where it can; a
+    /// machine named more than once is answered as if named once.
     func latestEntries(of machines: [String], count: Int) async throws(StoreError) -> [String: [JournalEntry]]
 
     /// Every entry of `machine`, oldest first (for audits and tests).

@@ -3,8 +3,10 @@ import ActorFSMDurability
 /// Reads of the journal.
 extension PostgresConnection {
     /// The newest `count` entries of each of `machines`, newest first; all of them, oldest first,
-    /// when `count` is `nil` (one machine).
+    /// when `count` is `nil` (one machine). A machine named twice (two reads that share the
+    /// query) is read once: the statement would answer its rows once per name.
     func entries(of machines: [String], newest count: Int?) throws(StoreError) -> [String: [JournalEntry]] {
+        let machines = Array(Set(machines))
         let rows = if let count {
             try query(PostgresSchema.latest, [.texts(machines), .integer(Int64(count))])
         } else {

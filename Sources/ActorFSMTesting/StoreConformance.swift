@@ -19,7 +19,8 @@ import Synchronization
 ///   sequence number of an existing entry replaces it.
 /// - **Order and numbers.** `latestEntries` answers newest first and at most `count`;
 ///   `entries(of:)` answers every entry oldest first, numbered without gaps as written; the
-///   batch `latestEntries(of:count:)` agrees with one machine at a time; `machineIDs()` lists
+///   batch `latestEntries(of:count:)` agrees with one machine at a time (a machine it names
+///   twice included), and so do two reads of one machine at the same time; `machineIDs()` lists
 ///   every machine written.
 /// - **Compaction.** A write that removes the entries below it removes exactly those.
 /// - **Group commit.** Thousands of writes queued at once, across machines, all complete, each

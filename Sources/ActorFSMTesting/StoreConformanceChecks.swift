@@ -53,7 +53,8 @@ struct ConformanceRun: Sendable {
     }
 
     /// Newest first and at most `count`; every entry oldest first, without gaps; the batch read
-    /// agrees with one machine at a time; every machine written is listed.
+    /// agrees with one machine at a time, a machine it names twice included, and so do two reads
+    /// of one machine at the same time; every machine written is listed.
     func checkOrder(in store: any MachineStore) async throws {
         let machines = (0..<3).map { id("order-\($0)") }
         try await claim(machines, in: store, for: "order")
@@ -69,12 +70,19 @@ struct ConformanceRun: Sendable {
         try expect(all.map(\.sequenceNumber) == Array(0...6), "order",
                    "entries(of:) answered numbers \(all.map(\.sequenceNumber)), not 0 through 6 in order")
         try expect(all.allSatisfy { $0.machine == machines[2] }, "order", "entries(of:) answered another machine's entries")
-        let batch = try await store.latestEntries(of: machines + [id("order-none")], count: 3)
+        // A machine named twice (as reads made at the same time may name it) is answered once.
+        let batch = try await store.latestEntries(of: machines + [id("order-none"), machines[1]], count: 3)
         for machine in machines {
             let single = try await store.latestEntries(of: machine, count: 3)
             try expect(batch[machine] == single, "order",
                        "the batch read of \(machine) differs from the read of that machine alone")
         }
+        async let first = store.latestEntries(of: machines[0], count: 2)
+        async let second = store.latestEntries(of: machines[0], count: 2)
+        let (firstRead, secondRead) = try await (first, second)
+        try expect(firstRead.map(\.sequenceNumber) == [4, 3] && secondRead.map(\.sequenceNumber) == [4, 3], "order",
+                   "two reads of one machine at the same time answered \(firstRead.map(\.sequenceNumber)) and "
+                   + "\(secondRead.map(\.sequenceNumber)), not [4, 3]")
         try expect(batch[id("order-none")]?.isEmpty ?? true, "order", "the batch read invented entries")
         let listed = Set(try await store.machineIDs())
         try expect(Set(machines).isSubset(of: listed), "order",
