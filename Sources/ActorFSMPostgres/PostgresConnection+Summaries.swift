@@ -63,13 +63,32 @@ extension PostgresConnection {
     /// Rewrites from the journal the summaries that processes which died left waiting: once a
     /// process that wrote summaries late has no life left (it ended without closing its store),
     /// every row behind its machine's journal is written again, and the process forgotten.
+    ///
+    /// The rows are written in chunks that commit alone; the forgetting commits with a second
+    /// pass, over what lags once the processes' rows are deleted, so that a failure leaves them
+    /// named for the next catch-up. An append locks its process's row until it commits: a
+    /// process only paused commits its entries either before the deletion (which waits for the
+    /// lock), so that the second pass reads them, or after it, naming itself again.
     func catchUpSummaries() throws(StoreError) {
         let dead = try query(PostgresSchema.deadSummaryWriters)
         guard dead.count > 0 else { return }
+        try fillSummaries(PostgresSchema.writeNewerSummaries, only: try laggingMachines())
+        try execute("BEGIN")
+        do {
+            try query(PostgresSchema.forgetDeadSummaryWriters, [.texts((0..<dead.count).map { dead.text($0, 0) }),
+                                                                 .texts((0..<dead.count).map { dead.text($0, 1) })])
+            try fillSummaries(PostgresSchema.writeNewerSummaries, only: try laggingMachines())
+            try execute("COMMIT")
+        } catch {
+            try? execute("ROLLBACK")
+            throw error
+        }
+    }
+
+    /// The machines whose summaries lag their journals.
+    private func laggingMachines() throws(StoreError) -> [String] {
         let lagging = try query(PostgresSchema.laggingSummaries)
-        try fillSummaries(PostgresSchema.writeNewerSummaries, only: (0..<lagging.count).map { lagging.text($0, 0) })
-        try query(PostgresSchema.forgetDeadSummaryWriters, [.texts((0..<dead.count).map { dead.text($0, 0) }),
-                                                             .texts((0..<dead.count).map { dead.text($0, 1) })])
+        return (0..<lagging.count).map { lagging.text($0, 0) }
     }
 
     /// Rewrites from the journal the summaries of those of `machines` whose rows lag it.

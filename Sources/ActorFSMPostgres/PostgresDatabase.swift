@@ -245,7 +245,7 @@ final class PostgresDatabase {
             let rows = try connection.query(PostgresSchema.append, batch.parameters(node: node)
                 + batch.consumedParameters + batch.pendingWorkParameters
                 + PostgresSummaries.parameters(summaries.areWrittenWithEntries ? summaryRows : [])
-                + batch.answeredParameters)
+                + batch.answeredParameters + [.text(summaries.wait ? instance : "")])
             written = Set((0..<rows.count).map { rows.text($0, 0) })
             if summaries.wait { summaries.keep(summaryRows, writtenFor: written) }
         } catch {

@@ -114,13 +114,16 @@ enum PostgresSchema {
     /// $1 machines, $2 numbers, $3 payloads, $4 epochs, $5 removal bounds, $6 node, $7 and $8
     /// the machines and numbers of forwarded events recorded, $9 and $10 the machines written
     /// and whether each has work pending, $11 to $18 summaries, $19 to $21 the machines, numbers
-    /// and replies of forwarded events answered: writes each entry whose lease $6 still holds
+    /// and replies of forwarded events answered, $22 the instance if it writes summaries late (or
+    /// empty): writes each entry whose lease $6 still holds
     /// with that epoch, holding the lease row (`FOR SHARE`) so that no takeover commits in
     /// between, removes the older entries asked for, marks the forwarded events of the machines
     /// written as recorded by $6 (no node delivers them again), removes those answered, keeping
     /// each reply until its sender takes it and notifying the sender (with the reply, if it fits),
     /// and notes on the lease whether the machine has work pending (a takeover restores those at
-    /// once); returns the machines written.
+    /// once), and names the instance among the summary writers again if a catch-up that took it
+    /// for dead forgot it (a pause, not a death), or locks its row until the commit (so that a
+    /// catch-up forgetting it waits, and then reads these entries); returns the machines written.
     static let append = """
         WITH w AS (
             SELECT * FROM unnest($1::text[], $2::bigint[], $3::bytea[], $4::bigint[], $5::bigint[])
@@ -154,6 +157,9 @@ enum PostgresSchema {
         pending AS (
             UPDATE actorfsm_leases l SET pending_work = p.pending FROM unnest($9::text[], $10::boolean[]) AS p(machine, pending)
             WHERE l.machine = p.machine AND l.pending_work <> p.pending AND p.machine IN (SELECT machine FROM fenced)),
+        registered AS (
+            INSERT INTO actorfsm_summary_writers (node, instance) SELECT $6, $22 WHERE $22 <> ''
+            ON CONFLICT (node, instance) DO UPDATE SET node = EXCLUDED.node WHERE false),
         summarized AS (
             \(insertSummaries(from: 11))
             WHERE s.machine IN (SELECT machine FROM fenced)

@@ -91,4 +91,33 @@ import TestSupport
             successor.close()
         }
     }
+
+    @Test func aProcessThatACatchUpTookForDeadWritesItsRowAgainWithItsNextCommit() async throws {
+        try await withPostgres { server in
+            let paused = try PostgresStore(url: server.url, node: "paused", summaryDelay: Self.long)
+            let door = try await Machine(schema: try doorSchema(), id: "d", data: Door.Data(), durability: doorDurability(paused))
+            try await door.send(.open)
+            // The process pauses past its life; a reader takes it for dead, makes its summary
+            // from the journal, and forgets it.
+            paused.pause()
+            let sql = try PostgresConnection(url: server.url)
+            try sql.execute("UPDATE actorfsm_nodes SET expires_at = now() - interval '1 second' WHERE node = 'paused'")
+            let reader = try PostgresReader(url: server.url)
+            #expect(try await reader.machine("d")?.sequenceNumber == 1)
+            let writers = "SELECT count(*) FROM actorfsm_summary_writers WHERE node = 'paused'"
+            #expect(try sql.query(writers).integer(0, 0) == 0)
+
+            // It wakes (its lease still stands), commits, and is killed before it renews its life.
+            try await door.send(.close)
+            #expect(try sql.query(writers).integer(0, 0) == 1)
+            paused.abandon()
+            #expect(try await reader.machine("d")?.sequenceNumber == 2)
+            let successor = try PostgresStore(url: server.url, node: "successor")
+            let problems = await SummaryAudit.disagreements(in: successor)
+            #expect(problems.isEmpty, "\(problems)")
+            reader.close()
+            sql.close()
+            successor.close()
+        }
+    }
 }
