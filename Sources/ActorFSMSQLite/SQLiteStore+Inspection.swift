@@ -1,6 +1,6 @@
 @_spi(Stores) import ActorFSMDurability
 
-extension SQLiteStore: StoreInspection, SchemaRecording, PassivationRecording {
+extension SQLiteStore: StoreInspection, SchemaRecording, PassivationRecording, MachinePurging {
     /// Every schema that has written to the store.
     public func storedSchemas() async throws(StoreError) -> [StoredSchema] {
         try await inspect { connection throws(StoreError) in try connection.storedSchemas() }
@@ -24,6 +24,17 @@ extension SQLiteStore: StoreInspection, SchemaRecording, PassivationRecording {
     /// Machines whose summary changed after change number `change`, in order.
     public func changes(after change: Int64, limit: Int) async throws(StoreError) -> [StoredMachine] {
         try await inspect { connection throws(StoreError) in try connection.changes(after: change, limit: limit) }
+    }
+
+    /// Deletes the journals of those of `machines` still final at the entries given, in one
+    /// transaction on the store's thread; see `MachinePurging`.
+    public func deleteJournals(
+        of machines: [(id: String, sequenceNumber: UInt64)], keepingSummaries: Bool
+    ) async throws(StoreError) -> [String] {
+        try await read { connection throws(StoreError) in
+            guard let summaries = connection.summaries else { throw StoreError("the store \(connection.path) keeps no summaries to purge by") }
+            return try summaries.deleteJournals(of: machines, keepingSummaries: keepingSummaries)
+        }
     }
 
     /// Marks `machines` passivated, on the store's thread after the writes queued before.

@@ -7,6 +7,7 @@ struct Invocation {
         case history(String)
         case states
         case watch
+        case purge
     }
 
     var command: Command
@@ -20,6 +21,12 @@ struct Invocation {
     var format = Format.table
     var interval = Duration.seconds(1)
     var fromStart = false
+    /// `purge`: whether the summaries of the machines purged stay.
+    var keepsSummaries = false
+    /// `purge`: count what would go, and delete nothing.
+    var dryRun = false
+    /// `purge`: skip the confirmation.
+    var assumesYes = false
 
     enum Format { case table, json, dot, mermaid }
 
@@ -35,8 +42,12 @@ struct Invocation {
           states                machines per state, per schema   [--schema NAME] [--dot | --mermaid | --json]
           watch                 print machines as their transitions are written, until interrupted
               --interval 1s     --from-start
+          purge                 delete the journals of final machines at least --older-than old
+              --older-than 30d (required)   --state NAME   --schema NAME   --keep-summaries
+              --dry-run (count, delete nothing)   --yes (no question for more than one machine)
 
-        --store takes a SQLite file (read beside its writer, without its lock) or a PostgreSQL
+        --store takes a SQLite file (read beside its writer, without its lock; purge takes the
+        lock, so it runs while no process writes the file) or a PostgreSQL
         URL (postgresql://…, or a connection string with host=…); --namespace names the
         PostgreSQL schema a PostgresStore(namespace:) writes to. --schema takes a schema's name;
         where two versions of a schema share the name, --fingerprint HEX tells them apart.
@@ -54,6 +65,7 @@ struct Invocation {
             command = .history(id)
         case "states": command = .states
         case "watch": command = .watch
+        case "purge": command = .purge
         case "help", "--help", "-h": throw UsageError("")
         default: throw UsageError("unknown command \(name)")
         }
@@ -88,6 +100,9 @@ struct Invocation {
                 interval = try Self.duration(try value())
                 guard interval >= .milliseconds(10) else { throw UsageError("--interval takes 10ms or more") }
             case "--from-start": fromStart = true
+            case "--keep-summaries": keepsSummaries = true
+            case "--dry-run": dryRun = true
+            case "--yes": assumesYes = true
             case "--json": format = .json
             case "--dot": format = .dot
             case "--mermaid": format = .mermaid

@@ -22,6 +22,12 @@ enum TextFormat {
         }
     }
 
+    /// A duration as `12ms`, `42s`, `3m`, `5h` or `2d`.
+    static func duration(_ duration: Duration) -> String {
+        let milliseconds = duration.components.seconds * 1_000 + duration.components.attoseconds / 1_000_000_000_000_000
+        return milliseconds < 1_000 ? "\(milliseconds)ms" : age(0, now: milliseconds)
+    }
+
     /// Now, in milliseconds since 1970.
     static func now() -> Int64 {
         SystemWallClock().nanosecondsSince1970() / 1_000_000

@@ -3,15 +3,20 @@ import ActorFSMDurability
 /// The `actorfsm` command: reads a store's machines without the program that wrote them.
 package enum Tool {
     /// Runs the command `arguments` ask for (without the program's name), writing what it
-    /// prints to `output` and what goes wrong to `errors`.
+    /// prints to `output` and what goes wrong to `errors`, and asking the operator's yes or no
+    /// with `confirm` (`true` for yes).
     ///
     /// - Returns: the exit status: 0 done, 1 failed, 2 a command line that cannot be run.
     package static func run(
-        _ arguments: [String], output: @escaping @Sendable (String) -> Void, errors: @escaping @Sendable (String) -> Void
+        _ arguments: [String], output: @escaping @Sendable (String) -> Void, errors: @escaping @Sendable (String) -> Void,
+        confirm: @escaping @Sendable (String) async -> Bool = { _ in false }
     ) async -> Int32 {
         do {
             var invocation = try Invocation(arguments)
-            let store = try StoreOpening.open(invocation.store, namespace: invocation.namespace)
+            let writable = invocation.command == .purge
+                ? try StoreOpening.openForWriting(invocation.store, namespace: invocation.namespace) : nil
+            defer { writable?.close() }
+            let store = try writable?.store ?? StoreOpening.open(invocation.store, namespace: invocation.namespace)
             invocation.query.fingerprint = try await SchemaChoice.fingerprint(
                 name: invocation.schemaName, fingerprint: invocation.query.fingerprint, among: { try await store.storedSchemas() })
             let context = CommandContext(invocation: invocation, store: store, output: output, errors: errors)
@@ -20,6 +25,9 @@ package enum Tool {
             case .history(let id): try await HistoryCommand(context: context).run(id: id)
             case .states: try await StatesCommand(context: context).run()
             case .watch: try await WatchCommand(context: context).run()
+            case .purge:
+                guard let writable else { return 1 }
+                try await PurgeCommand(context: context, store: writable.store, confirm: confirm).run()
             }
             return 0
         } catch let error as UsageError {

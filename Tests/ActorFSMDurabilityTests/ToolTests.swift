@@ -11,6 +11,8 @@ import TestSupport
 final class ToolOutput: Sendable {
     let text = Locked("")
     let errors = Locked("")
+    /// The questions the tool asked.
+    let questions = Locked<[String]>([])
     let lines: AsyncStream<String>
     private let continuation: AsyncStream<String>.Continuation
 
@@ -18,11 +20,15 @@ final class ToolOutput: Sendable {
         (lines, continuation) = AsyncStream.makeStream()
     }
 
-    func run(_ arguments: [String]) async -> Int32 {
+    /// Runs `arguments`, answering each question of the tool with `answer`.
+    func run(_ arguments: [String], answer: Bool = false) async -> Int32 {
         let status = await Tool.run(arguments, output: { [self] printed in
             text.withLock { $0 += printed }
             for line in printed.split(separator: "\n") { continuation.yield(String(line)) }
-        }, errors: { [self] printed in errors.withLock { $0 += printed } })
+        }, errors: { [self] printed in errors.withLock { $0 += printed } }, confirm: { [self] question in
+            questions.withLock { $0.append(question) }
+            return answer
+        })
         // A command that ends lets a reader of the lines end too.
         continuation.finish()
         return status

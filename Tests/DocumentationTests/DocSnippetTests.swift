@@ -315,6 +315,11 @@ let configuration = MachineConfiguration<OrderState>(instrument: FailureLog())
         print(turnstile.dot(name: "Turnstile"))   // render with `dot -Tsvg`
     }
 
+    func purging(store: SQLiteStore) async throws {
+        let report = try await store.purge(MachineQuery().olderThan(.seconds(30 * 86_400)))
+        print("purged \(report.purged) machines")
+    }
+
     func inspection(store: SQLiteStore) async throws {
         for count in try await store.stateCounts() { print(count.state, count.count) }
         let stuck = try await store.machines(MachineQuery(state: "paymentPending").olderThan(.seconds(3600)))

@@ -648,6 +648,14 @@ enum DistributionGuideSnippets {
         }
     }
 
+    static func operationsPurge(store: SQLiteStore) async throws {
+        let month = MachineQuery().olderThan(.seconds(30 * 86_400))
+        let preview = try await store.purge(month, dryRun: true)
+        print("\(preview.purged) machines would go, first \(preview.firstIDs.prefix(5))")
+        let report = try await store.purge(month)
+        _ = report
+    }
+
     static func operationsReaders() async throws {
         do {
             let store = try SQLiteReader(path: "orders.sqlite")

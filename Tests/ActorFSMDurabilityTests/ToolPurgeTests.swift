@@ -1,0 +1,98 @@
+import ActorFSM
+import ActorFSMDurability
+import ActorFSMSQLite
+import ActorFSMTesting
+@testable import ActorFSMTool
+import Testing
+import TestSupport
+
+@Suite(.timeLimit(.minutes(1))) struct ToolPurgeTests {
+    /// A SQLite file, closed, with the jobs of `runJobs` (j4 done) and `done` more jobs done,
+    /// all in 1970 by their clock.
+    func storeWithJobs(done: Int) async throws -> (TemporaryFolder, String) {
+        let folder = try TemporaryFolder()
+        let path = folder.file("jobs.sqlite")
+        let store = try SQLiteStore(path: path)
+        let jobs = try await runJobs(on: store, clock: jobClock())
+        for index in 0..<done {
+            try await jobs.activate(id: "d\(index)", data: Job.Data())
+            try await jobs.send(to: "d\(index)", .start)
+            try await jobs.send(to: "d\(index)", .finish)
+        }
+        await jobs.shutdown()
+        store.close()
+        return (folder, path)
+    }
+
+    func doneCount(_ path: String) async throws -> Int {
+        let reader = try SQLiteReader(path: path)
+        return try await reader.counts(of: JobChecks.fingerprintOfJobs)["done"] ?? 0
+    }
+
+    @Test func aDryRunCountsAndDeletesNothing() async throws {
+        let (folder, path) = try await storeWithJobs(done: 30)
+        let run = ToolOutput()
+        #expect(await run.run(["purge", "--store", path, "--older-than", "1d", "--dry-run"]) == 0)
+        let text = run.text.withLock { $0 }
+        #expect(text.hasPrefix("31 final machines older than 24h: journal and summary to delete\n"))
+        #expect(text.contains("  j4\n") && text.contains("… and 11 more"))
+        #expect(run.questions.withLock { $0 }.isEmpty)
+        #expect(try await doneCount(path) == 31)
+        _ = folder
+    }
+
+    @Test func morethanOneMachineIsPurgedOnlyOnceTheOperatorSaysYes() async throws {
+        let (folder, path) = try await storeWithJobs(done: 2)
+        let refused = ToolOutput()
+        #expect(await refused.run(["purge", "--store", path, "--older-than", "1h"], answer: false) == 1)
+        #expect(refused.questions.withLock { $0 } == ["Delete the journal and summary of 3 machines? [y/N] "])
+        #expect(refused.errors.withLock { $0 }.contains("not confirmed: nothing was purged"))
+        #expect(try await doneCount(path) == 3)
+
+        let confirmed = ToolOutput()
+        #expect(await confirmed.run(["purge", "--store", path, "--older-than", "1h"], answer: true) == 0)
+        #expect(confirmed.text.withLock { $0 }.contains("Purged 3 machines"))
+        #expect(try await doneCount(path) == 0)
+        let reader = try SQLiteReader(path: path)
+        #expect(try await reader.entries(of: "j4").isEmpty)
+        #expect(try await reader.entries(of: "j3").count == 2)
+        _ = folder
+    }
+
+    @Test func yesSkipsTheQuestionAndKeptSummariesStayListed() async throws {
+        let (folder, path) = try await storeWithJobs(done: 4)
+        let run = ToolOutput()
+        #expect(await run.run(["purge", "--store", path, "--older-than", "90s", "--keep-summaries", "--yes"]) == 0)
+        #expect(run.questions.withLock { $0 }.isEmpty)
+        #expect(run.text.withLock { $0 }.contains("Purged 5 machines"))
+        #expect(try await doneCount(path) == 5)
+        let reader = try SQLiteReader(path: path)
+        #expect(try await reader.entries(of: "d0").isEmpty)
+        _ = folder
+    }
+
+    @Test func aPurgeWithoutAnAgeOrOfMachinesNotFinalIsRefused() async throws {
+        let (folder, path) = try await storeWithJobs(done: 0)
+        let noAge = ToolOutput()
+        #expect(await noAge.run(["purge", "--store", path, "--yes"]) == 2)
+        #expect(noAge.errors.withLock { $0 }.contains("purge needs --older-than"))
+        let running = ToolOutput()
+        #expect(await running.run(["purge", "--store", path, "--older-than", "1h", "--status", "running", "--yes"]) == 2)
+        #expect(running.errors.withLock { $0 }.contains("only final machines"))
+        let missing = ToolOutput()
+        #expect(await missing.run(["purge", "--store", folder.file("typo.sqlite"), "--older-than", "1h", "--yes"]) == 1)
+        #expect(missing.errors.withLock { $0 }.contains("no store at"))
+        #expect(try await doneCount(path) == 1)
+    }
+
+    @Test func aFileAnotherProcessWritesIsNotPurged() async throws {
+        let (folder, path) = try await storeWithJobs(done: 0)
+        let writer = try SQLiteStore(path: path)
+        let run = ToolOutput()
+        #expect(await run.run(["purge", "--store", path, "--older-than", "1h", "--yes"]) == 1)
+        #expect(run.errors.withLock { $0 }.contains("open in"))
+        writer.close()
+        #expect(try await doneCount(path) == 1)
+        _ = folder
+    }
+}

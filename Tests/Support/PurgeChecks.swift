@@ -1,0 +1,53 @@
+import ActorFSM
+import ActorFSMDurability
+import ActorFSMTesting
+import Testing
+
+/// What every store that purges must do, on jobs of ``jobSchema()``: 150 done at 0 s (more
+/// than a batch), 3 done at 60 s, one still queued and one failed at 0 s.
+package enum PurgeChecks {
+    package static func aPurgeDeletesOnlyFinalMachinesOlderThanItsAge(
+        _ store: any MachineStore & MachinePurging, clock: ManualClock
+    ) async throws {
+        let jobs = try Supervisor(schema: try jobSchema(), durability: Durability<Job>(store: store, wallClock: clock),
+                                  configuration: SupervisorConfiguration(machine: MachineConfiguration(failurePolicy: .resume)))
+        let old = (0..<150).map { "old-\($0)" }
+        for id in old + ["recent-0", "recent-1", "recent-2", "idle", "crashed"] { try await jobs.activate(id: id, data: Job.Data()) }
+        for id in old { try await finish(id, in: jobs) }
+        try await jobs.send(to: "crashed", .start)
+        _ = try? await jobs.send(to: "crashed", .crash)
+        clock.advance(by: .seconds(60))
+        for id in ["recent-0", "recent-1", "recent-2"] { try await finish(id, in: jobs) }
+        let aged = MachineQuery().olderThan(.seconds(30), clock: clock)
+
+        let dryRun = try await store.purge(aged, dryRun: true)
+        #expect(dryRun.purged == 150)
+        #expect(dryRun.firstIDs.count == 100 && Set(dryRun.firstIDs).isSubset(of: Set(old)))
+        #expect(try await store.entries(of: "old-7").count == 3)
+
+        let kept = try await store.purge(aged, keepingSummaries: true)
+        #expect(kept.purged == 150)
+        #expect(kept.longestBatch > .zero)
+        #expect(try await store.entries(of: "old-7").isEmpty)
+        #expect(try await store.machine("old-7")?.summary.status == .final)
+        #expect(try await store.history(of: "old-7").isEmpty)
+        for id in ["recent-0", "idle", "crashed"] { #expect(try await !store.entries(of: id).isEmpty, "\(id)") }
+        #expect(try await store.purge(aged, keepingSummaries: true).purged == 0)
+
+        let dropped = try await store.purge(aged)
+        #expect(dropped.purged == 150)
+        #expect(try await store.machine("old-7") == nil)
+        #expect(try await store.counts(of: JobChecks.fingerprintOfJobs) == ["done": 3, "queued": 1, "running": 1])
+
+        // A machine that moved since it was listed, or is not final, is left alone.
+        #expect(try await store.deleteJournals(of: [(id: "recent-0", sequenceNumber: 1)], keepingSummaries: false).isEmpty)
+        #expect(try await store.deleteJournals(of: [(id: "idle", sequenceNumber: 0)], keepingSummaries: false).isEmpty)
+        #expect(try await store.entries(of: "recent-0").count == 3)
+        await jobs.shutdown()
+    }
+
+    private static func finish(_ id: String, in jobs: Supervisor<Job>) async throws {
+        try await jobs.send(to: id, .start)
+        try await jobs.send(to: id, .finish)
+    }
+}
