@@ -15,4 +15,35 @@ import TestSupport
             store.close()
         }
     }
+
+    /// The database dies under a purge: the batches it committed stay purged, none half, and a
+    /// purge once it is back (its first statement may find the connection lost) finishes the job.
+    @Test func aPurgeCutByADatabaseRestartGoesOnOnceTheDatabaseIsBack() async throws {
+        try await withPostgres { server in
+            let clock = jobClock()
+            let store = try PostgresStore(url: server.url, leaseDuration: .seconds(600))
+            let jobs = try Supervisor(schema: try jobSchema(), durability: Durability<Job>(store: store, wallClock: clock))
+            try await jobs.activate(id: "idle", data: Job.Data())
+            for index in 0..<400 {
+                try await jobs.activate(id: "j\(index)", data: Job.Data())
+                try await jobs.send(to: "j\(index)", .start)
+                try await jobs.send(to: "j\(index)", .finish)
+            }
+            await jobs.shutdown()
+            clock.advance(by: .seconds(60))
+            let aged = MachineQuery().olderThan(.seconds(30), clock: clock)
+            let cut = Task { try await store.purge(aged) }
+            try await serverWork { try server.kill() }
+            _ = await cut.result
+            try await serverWork { try server.restart() }
+            var finished: PurgeReport?
+            for _ in 0..<3 where finished == nil { finished = try? await store.purge(aged) }
+            #expect(finished != nil)
+            #expect(try await store.counts(of: JobChecks.fingerprintOfJobs) == ["queued": 1])
+            #expect(try await store.entries(of: "idle").count == 1)
+            let ids = Set(try await store.machineIDs())
+            #expect(ids == ["idle"])
+            store.close()
+        }
+    }
 }
