@@ -17,7 +17,7 @@ import ActorFSMDurability
 ///                               durability: Durability(store: restarted))
 /// ```
 public final class InMemoryStore: MachineStore {
-    fileprivate enum Operation: Sendable {
+    enum Operation: Sendable {
         case write(JournalWrite, @Sendable (StoreError?) -> Void)
         case release
         case read(@Sendable (Result<Kept, StoreError>) -> Void)
@@ -25,14 +25,14 @@ public final class InMemoryStore: MachineStore {
 
     /// What the store keeps, and a crash leaves behind: the journals, the machines' summaries
     /// and the schemas' descriptions.
-    fileprivate struct Kept: Sendable {
+    struct Kept: Sendable {
         var journals: [String: [UInt64: [UInt8]]] = [:]
         var machines: [String: StoredMachine] = [:]
         var schemas: [String: StoredSchema] = [:]
         var lastChange: Int64 = 0
     }
 
-    private struct Contents: Sendable {
+    struct Contents: Sendable {
         var kept = Kept()
         var isHeld = false
         /// Writes still committed before the store holds the rest; `nil` for no limit.
@@ -49,7 +49,7 @@ public final class InMemoryStore: MachineStore {
 
     /// The codec machines encode their values with.
     public let codec: any DurableCodec
-    private let contents: Locked<Contents>
+    let contents: Locked<Contents>
     private let commitDelay: Duration
 
     /// An empty store; each commit takes `commitDelay`, as a slow disk's fsync would.
@@ -161,7 +161,7 @@ public final class InMemoryStore: MachineStore {
         try await read { kept in kept.journals.filter { !$0.value.isEmpty }.keys.sorted() }
     }
 
-    fileprivate func read<Value: Sendable>(
+    func read<Value: Sendable>(
         _ body: @escaping @Sendable (Kept) -> Value
     ) async throws(StoreError) -> Value {
         let result = await withCheckedContinuation { continuation in

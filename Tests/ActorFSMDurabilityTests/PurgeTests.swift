@@ -14,6 +14,10 @@ import TestSupport
         store.close()
     }
 
+    @Test func anInMemoryPurgeDeletesOnlyFinalMachinesOlderThanItsAge() async throws {
+        try await PurgeChecks.aPurgeDeletesOnlyFinalMachinesOlderThanItsAge(InMemoryStore(), clock: jobClock())
+    }
+
     @Test func aPurgeGoesOnFromWhereAFailedOneStopped() async throws {
         let folder = try TemporaryFolder()
         let path = folder.file("jobs.sqlite")

@@ -1,5 +1,6 @@
 /// A store that deletes the journals of machines that have ended, so that a store that runs for
-/// years keeps only what is still of use. `SQLiteStore` and `PostgresStore` purge.
+/// years keeps only what is still of use. `SQLiteStore`, `PostgresStore` and `InMemoryStore`
+/// purge.
 ///
 /// ```swift
 /// let report = try await store.purge(MachineQuery().olderThan(.seconds(30 * 86_400)))
