@@ -4,15 +4,12 @@ import ActorFSMDurability
 // summary in the batch's own transaction.
 
 extension SQLiteSummaries {
-    /// Deletes the entries of each of `machines` whose summary is final at the entry numbered
-    /// as given, and which has no newer entry, with its summary unless `keepingSummaries`; in
-    /// one transaction, after the waiting summaries are written. A machine whose entries are
-    /// gone already counts only if its summary goes now.
+    /// Deletes the entries and the summary of each of `machines` whose summary is final at the
+    /// entry numbered as given, and which has no newer entry; in one transaction, after the
+    /// waiting summaries are written.
     ///
     /// - Returns: the ids of the machines deleted.
-    func deleteJournals(
-        of machines: [(id: String, sequenceNumber: UInt64)], keepingSummaries: Bool
-    ) throws(StoreError) -> [String] {
+    func deleteJournals(of machines: [(id: String, sequenceNumber: UInt64)]) throws(StoreError) -> [String] {
         var deleted: [String] = []
         try inTransaction { () throws(StoreError) in
             try writeWaiting()
@@ -21,11 +18,9 @@ extension SQLiteSummaries {
                 try connection.rows(Self.finalAtEntry, [.text(machine.id), .int(Int64(bitPattern: machine.sequenceNumber))]) { _ in
                     isFinal = true
                 }
-                var isJournaled = false
-                try connection.rows("SELECT 1 FROM journal WHERE machine = ?1 LIMIT 1", [.text(machine.id)]) { _ in isJournaled = true }
-                guard isFinal, isJournaled || !keepingSummaries else { continue }
+                guard isFinal else { continue }
                 try connection.rows("DELETE FROM journal WHERE machine = ?1", [.text(machine.id)]) { _ in }
-                if !keepingSummaries { try connection.rows("DELETE FROM machines WHERE machine = ?1", [.text(machine.id)]) { _ in } }
+                try connection.rows("DELETE FROM machines WHERE machine = ?1", [.text(machine.id)]) { _ in }
                 deleted.append(machine.id)
             }
         }

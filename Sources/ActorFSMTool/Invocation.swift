@@ -21,8 +21,6 @@ struct Invocation {
     var format = Format.table
     var interval = Duration.seconds(1)
     var fromStart = false
-    /// `purge`: whether the summaries of the machines purged stay.
-    var keepsSummaries = false
     /// `purge`: count what would go, and delete nothing.
     var dryRun = false
     /// `purge`: skip the confirmation.
@@ -43,11 +41,11 @@ struct Invocation {
           watch                 print machines as their transitions are written, until interrupted
               --interval 1s     --from-start
           purge                 delete the journals of final machines at least --older-than old
-              --older-than 30d (required)   --state NAME   --schema NAME   --keep-summaries
+              --older-than 30d (required)   --state NAME   --schema NAME   --schema-version N
               --dry-run (count, delete nothing)   --yes (no question for more than one machine)
 
-        --store takes a SQLite file (read beside its writer, without its lock; purge takes the
-        lock, so it runs while no process writes the file) or a PostgreSQL
+        --store takes a SQLite file (read beside its writer, without its lock; purge, but for
+        --dry-run, takes the lock, so it runs while no process writes the file) or a PostgreSQL
         URL (postgresql://…, or a connection string with host=…); --namespace names the
         PostgreSQL schema a PostgresStore(namespace:) writes to. --schema takes a schema's name;
         where two versions of a schema share the name, --fingerprint HEX tells them apart.
@@ -100,7 +98,6 @@ struct Invocation {
                 interval = try Self.duration(try value())
                 guard interval >= .milliseconds(10) else { throw UsageError("--interval takes 10ms or more") }
             case "--from-start": fromStart = true
-            case "--keep-summaries": keepsSummaries = true
             case "--dry-run": dryRun = true
             case "--yes": assumesYes = true
             case "--json": format = .json
@@ -111,6 +108,17 @@ struct Invocation {
         }
         guard let store else { throw UsageError("give the store with --store") }
         self.store = store
+        if command == .purge { try checkPurge(given: Set(arguments)) }
+    }
+
+    /// What `purge` needs: an age, no status but final, and none of the listing's options.
+    private func checkPurge(given options: Set<String>) throws(UsageError) {
+        guard olderThan != nil else { throw UsageError("purge needs --older-than: it deletes only final machines at least that old") }
+        if let status = query.status, status != .final {
+            throw UsageError("purge deletes only final machines, not \(status.rawValue) ones")
+        }
+        let unused = ["--limit", "--after", "--json", "--dot", "--mermaid", "--interval", "--from-start"].filter(options.contains)
+        if let option = unused.first { throw UsageError("purge takes no \(option): it deletes every machine that matches") }
     }
 
     /// `90s`, `15m`, `1h`, `2d` or `500ms`.

@@ -1,35 +1,35 @@
 import ActorFSMDurability
 
 /// `actorfsm purge`: deletes the journals of final machines older than an age, after a count of
-/// what goes and a confirmation when more than one machine would.
+/// what goes (read beside the store's writer) and a confirmation when more than one machine
+/// would; only then does it open the store as a writer.
 struct PurgeCommand {
     let context: CommandContext
-    let store: any MachinePurging
     /// Asks the operator a yes-or-no question; `true` for yes.
     let confirm: @Sendable (String) async -> Bool
     var invocation: Invocation { context.invocation }
 
     func run() async throws {
-        guard let age = invocation.olderThan else {
-            throw UsageError("purge needs --older-than: it deletes only final machines at least that old")
+        guard let age = invocation.olderThan else { throw UsageError("purge needs --older-than") }
+        let query = invocation.query.olderThan(age)
+        do {
+            _ = try await context.store.storedSchemas()
+        } catch {
+            throw StoreError("\(invocation.store) holds no actorfsm store to purge (\(error))")
         }
-        var query = invocation.query
-        if let status = query.status, status != .final {
-            throw UsageError("purge deletes only final machines, not \(status.rawValue) ones")
-        }
-        query = query.olderThan(age)
-        let found = try await store.purge(query, keepingSummaries: invocation.keepsSummaries, dryRun: true)
-        let what = invocation.keepsSummaries ? "journal" : "journal and summary"
-        context.output("\(found.purged) final machines older than \(TextFormat.duration(age)): \(what) to delete\n")
+        let found = try await context.store.purgePreview(query)
+        context.output("\(found.purged) final machines older than \(TextFormat.duration(age)): journal and summary to delete\n")
         for id in found.firstIDs.prefix(20) { context.output("  \(id)\n") }
         if found.purged > 20 { context.output("  … and \(found.purged - 20) more\n") }
         guard !invocation.dryRun, found.purged > 0 else { return }
         if found.purged > 1 && !invocation.assumesYes {
-            guard await confirm("Delete the \(what) of \(found.purged) machines? [y/N] ") else {
+            guard await confirm("Delete the journal and summary of \(found.purged) machines? [y/N] ") else {
                 throw RefusedByOperator()
             }
         }
-        let done = try await store.purge(query, keepingSummaries: invocation.keepsSummaries)
+        let writable = try StoreOpening.openForWriting(invocation.store, namespace: invocation.namespace)
+        defer { writable.close() }
+        let done = try await writable.store.purge(query)
         context.output("Purged \(done.purged) machines; the longest batch took \(TextFormat.duration(done.longestBatch))\n")
     }
 }

@@ -12,10 +12,12 @@ enum StoreOpening {
     }
 
     /// Opens the store a command changes, as a writer: a SQLite file whose lock no other
-    /// process holds, or a PostgreSQL database (as one more process sharing it).
+    /// process holds, or a PostgreSQL database (as one more process sharing it, writing each
+    /// summary in its entry's commit). Call it once the store was read as an actorfsm store:
+    /// a writer makes the tables it lacks.
     static func openForWriting(_ store: String, namespace: String?) throws -> WritableStore {
         if isPostgres(store) {
-            let postgres = try PostgresStore(url: store, namespace: namespace)
+            let postgres = try PostgresStore(url: store, namespace: namespace, summaryDelay: .zero)
             return WritableStore(store: postgres, close: postgres.close)
         }
         if namespace != nil { throw UsageError("--namespace is for PostgreSQL stores; \(store) is read as a SQLite file") }

@@ -13,10 +13,7 @@ package enum Tool {
     ) async -> Int32 {
         do {
             var invocation = try Invocation(arguments)
-            let writable = invocation.command == .purge
-                ? try StoreOpening.openForWriting(invocation.store, namespace: invocation.namespace) : nil
-            defer { writable?.close() }
-            let store = try writable?.store ?? StoreOpening.open(invocation.store, namespace: invocation.namespace)
+            let store = try StoreOpening.open(invocation.store, namespace: invocation.namespace)
             invocation.query.fingerprint = try await SchemaChoice.fingerprint(
                 name: invocation.schemaName, fingerprint: invocation.query.fingerprint, among: { try await store.storedSchemas() })
             let context = CommandContext(invocation: invocation, store: store, output: output, errors: errors)
@@ -25,9 +22,7 @@ package enum Tool {
             case .history(let id): try await HistoryCommand(context: context).run(id: id)
             case .states: try await StatesCommand(context: context).run()
             case .watch: try await WatchCommand(context: context).run()
-            case .purge:
-                guard let writable else { return 1 }
-                try await PurgeCommand(context: context, store: writable.store, confirm: confirm).run()
+            case .purge: try await PurgeCommand(context: context, confirm: confirm).run()
             }
             return 0
         } catch let error as UsageError {

@@ -3,6 +3,7 @@ import ActorFSMDurability
 import ActorFSMSQLite
 import ActorFSMTesting
 @testable import ActorFSMTool
+import Foundation
 import Testing
 import TestSupport
 
@@ -59,15 +60,13 @@ import TestSupport
         _ = folder
     }
 
-    @Test func yesSkipsTheQuestionAndKeptSummariesStayListed() async throws {
+    @Test func yesSkipsTheQuestion() async throws {
         let (folder, path) = try await storeWithJobs(done: 4)
         let run = ToolOutput()
-        #expect(await run.run(["purge", "--store", path, "--older-than", "90s", "--keep-summaries", "--yes"]) == 0)
+        #expect(await run.run(["purge", "--store", path, "--older-than", "90s", "--yes"]) == 0)
         #expect(run.questions.withLock { $0 }.isEmpty)
         #expect(run.text.withLock { $0 }.contains("Purged 5 machines"))
-        #expect(try await doneCount(path) == 5)
-        let reader = try SQLiteReader(path: path)
-        #expect(try await reader.entries(of: "d0").isEmpty)
+        #expect(try await doneCount(path) == 0)
         _ = folder
     }
 
@@ -79,15 +78,22 @@ import TestSupport
         let running = ToolOutput()
         #expect(await running.run(["purge", "--store", path, "--older-than", "1h", "--status", "running", "--yes"]) == 2)
         #expect(running.errors.withLock { $0 }.contains("only final machines"))
+        let paged = ToolOutput()
+        #expect(await paged.run(["purge", "--store", path, "--older-than", "1h", "--limit", "10", "--yes"]) == 2)
+        #expect(paged.errors.withLock { $0 }.contains("purge takes no --limit"))
         let missing = ToolOutput()
         #expect(await missing.run(["purge", "--store", folder.file("typo.sqlite"), "--older-than", "1h", "--yes"]) == 1)
-        #expect(missing.errors.withLock { $0 }.contains("no store at"))
+        #expect(missing.errors.withLock { $0 }.contains("typo.sqlite"))
+        #expect(!FileManager.default.fileExists(atPath: folder.file("typo.sqlite")))
         #expect(try await doneCount(path) == 1)
     }
 
-    @Test func aFileAnotherProcessWritesIsNotPurged() async throws {
+    @Test func aFileAnotherProcessWritesIsCountedButNotPurged() async throws {
         let (folder, path) = try await storeWithJobs(done: 0)
         let writer = try SQLiteStore(path: path)
+        let preview = ToolOutput()
+        #expect(await preview.run(["purge", "--store", path, "--older-than", "1h", "--dry-run"]) == 0)
+        #expect(preview.text.withLock { $0 }.hasPrefix("1 final machines older than"))
         let run = ToolOutput()
         #expect(await run.run(["purge", "--store", path, "--older-than", "1h", "--yes"]) == 1)
         #expect(run.errors.withLock { $0 }.contains("open in"))

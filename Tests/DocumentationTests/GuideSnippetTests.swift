@@ -650,7 +650,7 @@ enum DistributionGuideSnippets {
 
     static func operationsPurge(store: SQLiteStore) async throws {
         let month = MachineQuery().olderThan(.seconds(30 * 86_400))
-        let preview = try await store.purge(month, dryRun: true)
+        let preview = try await store.purgePreview(month)
         print("\(preview.purged) machines would go, first \(preview.firstIDs.prefix(5))")
         let report = try await store.purge(month)
         _ = report

@@ -20,28 +20,24 @@ package enum PurgeChecks {
         for id in ["recent-0", "recent-1", "recent-2"] { try await finish(id, in: jobs) }
         let aged = MachineQuery().olderThan(.seconds(30), clock: clock)
 
-        let dryRun = try await store.purge(aged, dryRun: true)
-        #expect(dryRun.purged == 150)
-        #expect(dryRun.firstIDs.count == 100 && Set(dryRun.firstIDs).isSubset(of: Set(old)))
+        let preview = try await store.purgePreview(aged)
+        #expect(preview.purged == 150)
+        #expect(preview.firstIDs.count == 100 && Set(preview.firstIDs).isSubset(of: Set(old)))
         #expect(try await store.entries(of: "old-7").count == 3)
 
-        let kept = try await store.purge(aged, keepingSummaries: true)
-        #expect(kept.purged == 150)
-        #expect(kept.longestBatch > .zero)
+        let purged = try await store.purge(aged)
+        #expect(purged.purged == 150)
+        #expect(purged.longestBatch > .zero)
         #expect(try await store.entries(of: "old-7").isEmpty)
-        #expect(try await store.machine("old-7")?.summary.status == .final)
+        #expect(try await store.machine("old-7") == nil)
         #expect(try await store.history(of: "old-7").isEmpty)
         for id in ["recent-0", "idle", "crashed"] { #expect(try await !store.entries(of: id).isEmpty, "\(id)") }
-        #expect(try await store.purge(aged, keepingSummaries: true).purged == 0)
-
-        let dropped = try await store.purge(aged)
-        #expect(dropped.purged == 150)
-        #expect(try await store.machine("old-7") == nil)
         #expect(try await store.counts(of: JobChecks.fingerprintOfJobs) == ["done": 3, "queued": 1, "running": 1])
+        #expect(try await store.purge(aged).purged == 0)
 
         // A machine that moved since it was listed, or is not final, is left alone.
-        #expect(try await store.deleteJournals(of: [(id: "recent-0", sequenceNumber: 1)], keepingSummaries: false).isEmpty)
-        #expect(try await store.deleteJournals(of: [(id: "idle", sequenceNumber: 0)], keepingSummaries: false).isEmpty)
+        #expect(try await store.deleteJournals(of: [(id: "recent-0", sequenceNumber: 1)]).isEmpty)
+        #expect(try await store.deleteJournals(of: [(id: "idle", sequenceNumber: 0)]).isEmpty)
         #expect(try await store.entries(of: "recent-0").count == 3)
         await jobs.shutdown()
     }

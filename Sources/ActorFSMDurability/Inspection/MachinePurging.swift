@@ -9,17 +9,16 @@
 ///
 /// Only machines in a final state are purged, each only if its newest entry is still the one
 /// its summary names: a machine that is running, waiting, failed or passivated is never
-/// touched. Machines are deleted a batch at a time, each batch in a commit of its own that holds
-/// the store's writer for about ``purgeBatchTarget`` at most, so that the machines running
-/// beside a purge wait little for their own commits.
+/// touched. A machine purged loses its journal and its summary. Machines are deleted a batch at
+/// a time, each batch in a commit of its own that holds the store's writer for about
+/// ``purgeBatchTarget`` at most, so that the machines running beside a purge wait little for
+/// their own commits.
 public protocol MachinePurging: StoreInspection {
-    /// Deletes the entries of each of `machines` whose summary is final and still at the entry
-    /// numbered as given, with its summary unless `keepingSummaries`; in one commit.
+    /// Deletes the entries and the summary of each of `machines` whose summary is final and
+    /// still at the entry numbered as given; in one commit.
     ///
     /// - Returns: the ids of the machines deleted.
-    func deleteJournals(
-        of machines: [(id: String, sequenceNumber: UInt64)], keepingSummaries: Bool
-    ) async throws(StoreError) -> [String]
+    func deleteJournals(of machines: [(id: String, sequenceNumber: UInt64)]) async throws(StoreError) -> [String]
 }
 
 /// How long one batch of a purge may hold a store's writer: batches grow while they take less
@@ -28,11 +27,11 @@ public let purgeBatchTarget = Duration.milliseconds(50)
 
 /// What a purge did, or would do.
 public struct PurgeReport: Sendable, Equatable {
-    /// How many machines were purged (for a dry run: would be).
+    /// How many machines were purged (for a preview: would be).
     public var purged: Int
     /// The first ids purged, in the listing's order, at most 100.
     public var firstIDs: [String]
-    /// The longest time one batch held the store's writer; zero for a dry run.
+    /// The longest time one batch took, its wait for the store included; zero for a preview.
     public var longestBatch: Duration
 
     /// A report of these figures.
@@ -41,40 +40,69 @@ public struct PurgeReport: Sendable, Equatable {
         self.firstIDs = firstIDs
         self.longestBatch = longestBatch
     }
+
+    /// Counts `ids`, purged in a batch that took `took`.
+    mutating func add(_ ids: [String], took: Duration) {
+        purged += ids.count
+        firstIDs += ids.prefix(100 - firstIDs.count)
+        longestBatch = max(longestBatch, took)
+    }
+}
+
+extension StoreInspection {
+    /// What ``MachinePurging/purge(_:)`` would delete now: the final machines `query` lets
+    /// through (its status, limit and cursor aside). Any store answers it, a reader beside the
+    /// writer included.
+    public func purgePreview(_ query: MachineQuery) async throws(StoreError) -> PurgeReport {
+        var page = MachinePurgingPages(query, limit: 1_000)
+        var report = PurgeReport(purged: 0, firstIDs: [], longestBatch: .zero)
+        while let batch = try await page.next(in: self) { report.add(batch.map(\.id), took: .zero) }
+        return report
+    }
 }
 
 extension MachinePurging {
-    /// Deletes the journals of the final machines `query` lets through (its status, limit and
-    /// cursor aside), with their summaries unless `keepingSummaries`: a machine whose summary
-    /// stays is still listed and counted, with an empty history. A dry run deletes nothing and
-    /// reports what would go.
+    /// Deletes the journals and summaries of the final machines `query` lets through (its
+    /// status, limit and cursor aside).
     ///
     /// - Throws: `StoreError` if the store fails; the batches committed before stay purged, and
     ///   purging again goes on from there.
-    public func purge(
-        _ query: MachineQuery, keepingSummaries: Bool = false, dryRun: Bool = false
-    ) async throws(StoreError) -> PurgeReport {
-        var page = query
-        page.status = .final
-        page.after = nil
-        var batchSize = 64
-        page.limit = batchSize
+    public func purge(_ query: MachineQuery) async throws(StoreError) -> PurgeReport {
+        var page = MachinePurgingPages(query, limit: 64)
         var report = PurgeReport(purged: 0, firstIDs: [], longestBatch: .zero)
         let clock = ContinuousClock()
-        while true {
-            let found = try await machines(page)
-            let batch = found.machines.map { (id: $0.id, sequenceNumber: $0.sequenceNumber) }
-            guard !batch.isEmpty else { return report }
+        while let batch = try await page.next(in: self) {
             let start = clock.now
-            let deleted = dryRun ? batch.map(\.id) : try await deleteJournals(of: batch, keepingSummaries: keepingSummaries)
+            let deleted = try await deleteJournals(of: batch)
             let took = clock.now - start
-            report.purged += deleted.count
-            report.firstIDs += deleted.prefix(100 - report.firstIDs.count)
-            if !dryRun { report.longestBatch = max(report.longestBatch, took) }
-            guard let next = found.next else { return report }
-            page.after = next
-            if !dryRun { batchSize = took > purgeBatchTarget / 2 ? max(batchSize / 2, 1) : min(batchSize * 2, 4_096) }
-            page.limit = dryRun ? 1_000 : batchSize
+            report.add(deleted, took: took)
+            page.limit = took > purgeBatchTarget / 2 ? max(page.limit / 2, 1) : min(page.limit * 2, 4_096)
         }
+        return report
+    }
+}
+
+/// The final machines of a query, a page at a time, each page starting after the last.
+struct MachinePurgingPages {
+    private var query: MachineQuery
+    private var isDone = false
+    var limit: Int
+
+    init(_ query: MachineQuery, limit: Int) {
+        self.query = query
+        self.query.status = .final
+        self.query.after = nil
+        self.limit = limit
+    }
+
+    /// The next page's machines and their entries, or `nil` once there are none.
+    mutating func next(in store: some StoreInspection) async throws(StoreError) -> [(id: String, sequenceNumber: UInt64)]? {
+        guard !isDone else { return nil }
+        query.limit = limit
+        let found = try await store.machines(query)
+        query.after = found.next
+        isDone = found.next == nil
+        let batch = found.machines.map { (id: $0.id, sequenceNumber: $0.sequenceNumber) }
+        return batch.isEmpty ? nil : batch
     }
 }
