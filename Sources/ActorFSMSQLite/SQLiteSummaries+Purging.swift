@@ -1,7 +1,8 @@
 import ActorFSMDurability
+import CSQLite
 
 // Purging: the journals of final machines deleted a batch at a time, each checked against its
-// summary in the batch's own transaction.
+// summary in the batch's own transaction, with statements over the whole batch.
 
 extension SQLiteSummaries {
     /// Deletes the entries and the summary of each of `machines` whose summary is final at the
@@ -13,22 +14,34 @@ extension SQLiteSummaries {
         var deleted: [String] = []
         try inTransaction { () throws(StoreError) in
             try writeWaiting()
+            try connection.execute(Self.batchTable)
+            try connection.execute("DELETE FROM temp.purging")
+            let insert = try connection.prepare("INSERT OR IGNORE INTO temp.purging (machine, sequence) VALUES (?1, ?2)")
+            defer { sqlite3_finalize(insert) }
             for machine in machines {
-                var isFinal = false
-                try connection.rows(Self.finalAtEntry, [.text(machine.id), .int(Int64(bitPattern: machine.sequenceNumber))]) { _ in
-                    isFinal = true
+                try connection.run(insert) { statement in
+                    sqlite3_bind_text(statement, 1, machine.id, -1, transient)
+                    sqlite3_bind_int64(statement, 2, Int64(bitPattern: machine.sequenceNumber))
                 }
-                guard isFinal else { continue }
-                try connection.rows("DELETE FROM journal WHERE machine = ?1", [.text(machine.id)]) { _ in }
-                try connection.rows("DELETE FROM machines WHERE machine = ?1", [.text(machine.id)]) { _ in }
-                deleted.append(machine.id)
             }
+            try connection.execute(Self.keepOnlyFinal)
+            try connection.rows("SELECT machine FROM temp.purging") { deleted.append($0.text(0)) }
+            try connection.execute("DELETE FROM journal WHERE machine IN (SELECT machine FROM temp.purging)")
+            try connection.execute("DELETE FROM machines WHERE machine IN (SELECT machine FROM temp.purging)")
         }
         return deleted
     }
 
-    private static let finalAtEntry = """
-        SELECT 1 FROM machines WHERE machine = ?1 AND sequence = ?2 AND status = 'final'
-        AND NOT EXISTS (SELECT 1 FROM journal WHERE machine = ?1 AND sequence > ?2)
+    /// The machines of the batch being purged, with the entries their summaries were read at.
+    private static let batchTable = """
+        CREATE TEMP TABLE IF NOT EXISTS purging (machine TEXT NOT NULL PRIMARY KEY, sequence INTEGER NOT NULL) WITHOUT ROWID
+        """
+
+    /// Drops from the batch every machine whose summary is no longer final at the entry read,
+    /// or whose journal has a newer entry.
+    private static let keepOnlyFinal = """
+        DELETE FROM temp.purging WHERE NOT EXISTS (
+            SELECT 1 FROM machines m WHERE m.machine = purging.machine AND m.sequence = purging.sequence AND m.status = 'final')
+        OR EXISTS (SELECT 1 FROM journal j WHERE j.machine = purging.machine AND j.sequence > purging.sequence)
         """
 }

@@ -28,7 +28,7 @@ func benchmarkB12(_ settings: Settings) async throws -> [Measurement] {
         results += try await measureQueries(reader, store: "PostgreSQL", machines: machines)
         reader.close()
     }
-    return results
+    return results + (try await benchmarkB12Purge(settings))
 }
 
 /// The counts per state, and a page of stuck machines, each timed on its own.

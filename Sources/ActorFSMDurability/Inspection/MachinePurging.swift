@@ -22,7 +22,7 @@ public protocol MachinePurging: StoreInspection {
 }
 
 /// How long one batch of a purge may hold a store's writer: batches grow while they take less
-/// than half of it and shrink when they take more.
+/// than a quarter of it and shrink when they take more than half.
 public let purgeBatchTarget = Duration.milliseconds(50)
 
 /// What a purge did, or would do.
@@ -76,13 +76,21 @@ extension MachinePurging {
             let deleted = try await deleteJournals(of: batch)
             let took = clock.now - start
             report.add(deleted, took: took)
-            page.limit = took > purgeBatchTarget / 2 ? max(page.limit / 2, 1) : min(page.limit * 2, 4_096)
+            // Doubled only while a batch takes less than a quarter of the target, a batch stays
+            // under half of it, with room for a slower disk or a busier store.
+            if took > purgeBatchTarget / 2 {
+                page.limit = max(page.limit / 2, 1)
+            } else if took < purgeBatchTarget / 4 {
+                page.limit = min(page.limit * 2, 4_096)
+            }
         }
         return report
     }
 }
 
-/// The final machines of a query, a page at a time, each page starting after the last.
+/// The final machines of a query, a page at a time, each page starting after the last. The
+/// pages are read without a status (and filtered here): a listing by state reads the stores'
+/// state index one range per state, where one by status reads the whole summary table.
 struct MachinePurgingPages {
     private var query: MachineQuery
     private var isDone = false
@@ -90,19 +98,21 @@ struct MachinePurgingPages {
 
     init(_ query: MachineQuery, limit: Int) {
         self.query = query
-        self.query.status = .final
+        self.query.status = nil
         self.query.after = nil
         self.limit = limit
     }
 
-    /// The next page's machines and their entries, or `nil` once there are none.
+    /// The next final machines and their entries, or `nil` once there are none.
     mutating func next(in store: some StoreInspection) async throws(StoreError) -> [(id: String, sequenceNumber: UInt64)]? {
-        guard !isDone else { return nil }
-        query.limit = limit
-        let found = try await store.machines(query)
-        query.after = found.next
-        isDone = found.next == nil
-        let batch = found.machines.map { (id: $0.id, sequenceNumber: $0.sequenceNumber) }
-        return batch.isEmpty ? nil : batch
+        while !isDone {
+            query.limit = limit
+            let found = try await store.machines(query)
+            query.after = found.next
+            isDone = found.next == nil
+            let batch = found.machines.filter { $0.summary.status == .final }.map { (id: $0.id, sequenceNumber: $0.sequenceNumber) }
+            if !batch.isEmpty { return batch }
+        }
+        return nil
     }
 }
