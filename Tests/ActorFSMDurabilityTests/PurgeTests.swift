@@ -5,7 +5,7 @@ import ActorFSMTesting
 import Testing
 import TestSupport
 
-@Suite(.timeLimit(.minutes(3))) struct PurgeTests {
+@Suite(.serialized, .timeLimit(.minutes(3))) struct PurgeTests {
     @Test(arguments: [Duration.zero, .milliseconds(500)])
     func aSQLitePurgeDeletesOnlyFinalMachinesOlderThanItsAge(summaryDelay: Duration) async throws {
         let folder = try TemporaryFolder()
@@ -24,7 +24,7 @@ import TestSupport
         let store = try SQLiteStore(path: path)
         let clock = jobClock()
         let jobs = try Supervisor(schema: try jobSchema(), durability: Durability<Job>(store: store, wallClock: clock))
-        for index in 0..<100 {
+        for index in 0..<70 {
             try await jobs.activate(id: "j\(index)", data: Job.Data())
             try await jobs.send(to: "j\(index)", .start)
             try await jobs.send(to: "j\(index)", .finish)
