@@ -113,12 +113,18 @@ struct Invocation {
 
     /// What `purge` needs: an age, no status but final, and none of the listing's options.
     private func checkPurge(given options: Set<String>) throws(UsageError) {
-        guard olderThan != nil else { throw UsageError("purge needs --older-than: it deletes only final machines at least that old") }
+        _ = try purgeAge()
         if let status = query.status, status != .final {
             throw UsageError("purge deletes only final machines, not \(status.rawValue) ones")
         }
         let unused = ["--limit", "--after", "--json", "--dot", "--mermaid", "--interval", "--from-start"].filter(options.contains)
         if let option = unused.first { throw UsageError("purge takes no \(option): it deletes every machine that matches") }
+    }
+
+    /// The age `purge` needs: machines that ended at least this long ago.
+    func purgeAge() throws(UsageError) -> Duration {
+        guard let olderThan else { throw UsageError("purge needs --older-than: it deletes only final machines at least that old") }
+        return olderThan
     }
 
     /// `90s`, `15m`, `1h`, `2d` or `500ms`.

@@ -10,7 +10,7 @@ struct PurgeCommand {
     var invocation: Invocation { context.invocation }
 
     func run() async throws {
-        guard let age = invocation.olderThan else { throw UsageError("purge needs --older-than") }
+        let age = try invocation.purgeAge()
         let query = invocation.query.olderThan(age)
         do {
             _ = try await context.store.storedSchemas()

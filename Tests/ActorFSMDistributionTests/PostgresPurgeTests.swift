@@ -24,11 +24,7 @@ import TestSupport
             let store = try PostgresStore(url: server.url, leaseDuration: .seconds(600))
             let jobs = try Supervisor(schema: try jobSchema(), durability: Durability<Job>(store: store, wallClock: clock))
             try await jobs.activate(id: "idle", data: Job.Data())
-            for index in 0..<100 {
-                try await jobs.activate(id: "j\(index)", data: Job.Data())
-                try await jobs.send(to: "j\(index)", .start)
-                try await jobs.send(to: "j\(index)", .finish)
-            }
+            try await PurgeChecks.finishJobs((0..<100).map { "j\($0)" }, in: jobs)
             await jobs.shutdown()
             clock.advance(by: .seconds(60))
             let aged = MachineQuery().olderThan(.seconds(30), clock: clock)

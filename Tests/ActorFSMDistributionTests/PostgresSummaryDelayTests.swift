@@ -62,13 +62,8 @@ import TestSupport
 
     @Test func aSummaryFencedOffByATakeoverNeverLandsOverTheSuccessorsMark() async throws {
         try await withPostgres { server in
-            let paused = try PostgresStore(url: server.url, node: "paused", summaryDelay: Self.long)
-            let stale = try await Machine(schema: try doorSchema(), id: "d", data: Door.Data(), durability: doorDurability(paused))
-            try await stale.send(.open)
             // Its summary of entry 1 waits; the process pauses and its time runs out.
-            paused.pause()
-            let sql = try PostgresConnection(url: server.url)
-            try sql.execute("UPDATE actorfsm_nodes SET expires_at = now() - interval '1 second' WHERE node = 'paused'")
+            let (paused, _, sql) = try await Self.doorOpenedByAProcessPausedPastItsLife(on: server)
 
             let successor = try PostgresStore(url: server.url, node: "successor", summaryDelay: .zero)
             let doors = try Supervisor(schema: try doorSchema(), durability: doorDurability(successor))
@@ -94,14 +89,9 @@ import TestSupport
 
     @Test func aProcessThatACatchUpTookForDeadWritesItsRowAgainWithItsNextCommit() async throws {
         try await withPostgres { server in
-            let paused = try PostgresStore(url: server.url, node: "paused", summaryDelay: Self.long)
-            let door = try await Machine(schema: try doorSchema(), id: "d", data: Door.Data(), durability: doorDurability(paused))
-            try await door.send(.open)
             // The process pauses past its life; a reader takes it for dead, makes its summary
             // from the journal, and forgets it.
-            paused.pause()
-            let sql = try PostgresConnection(url: server.url)
-            try sql.execute("UPDATE actorfsm_nodes SET expires_at = now() - interval '1 second' WHERE node = 'paused'")
+            let (paused, door, sql) = try await Self.doorOpenedByAProcessPausedPastItsLife(on: server)
             let reader = try PostgresReader(url: server.url)
             #expect(try await reader.machine("d")?.sequenceNumber == 1)
             let writers = "SELECT count(*) FROM actorfsm_summary_writers WHERE node = 'paused'"
@@ -119,5 +109,19 @@ import TestSupport
             sql.close()
             successor.close()
         }
+    }
+
+    /// A process (node `paused`, summaries held back) opens door `d` once, pauses, and its node's
+    /// life runs out; with the connection that expired it.
+    private static func doorOpenedByAProcessPausedPastItsLife(
+        on server: TemporaryPostgres
+    ) async throws -> (PostgresStore, Machine<Door>, PostgresConnection) {
+        let paused = try PostgresStore(url: server.url, node: "paused", summaryDelay: long)
+        let door = try await Machine(schema: try doorSchema(), id: "d", data: Door.Data(), durability: doorDurability(paused))
+        try await door.send(.open)
+        paused.pause()
+        let sql = try PostgresConnection(url: server.url)
+        try sql.execute("UPDATE actorfsm_nodes SET expires_at = now() - interval '1 second' WHERE node = 'paused'")
+        return (paused, door, sql)
     }
 }

@@ -24,11 +24,7 @@ import TestSupport
         let store = try SQLiteStore(path: path)
         let clock = jobClock()
         let jobs = try Supervisor(schema: try jobSchema(), durability: Durability<Job>(store: store, wallClock: clock))
-        for index in 0..<70 {
-            try await jobs.activate(id: "j\(index)", data: Job.Data())
-            try await jobs.send(to: "j\(index)", .start)
-            try await jobs.send(to: "j\(index)", .finish)
-        }
+        try await PurgeChecks.finishJobs((0..<70).map { "j\($0)" }, in: jobs)
         await jobs.shutdown()
         clock.advance(by: .seconds(60))
         // The store closes under the purge (as a process that ends): what was committed stays.
@@ -40,5 +36,29 @@ import TestSupport
         #expect(try await reopened.stateCounts().isEmpty, "\(left)")
         #expect(try await reopened.machineIDs().isEmpty)
         reopened.close()
+    }
+
+    @Test func aPurgeDuringAnOutageFailsWholeAndSucceedsOnceTheStoreIsBack() async throws {
+        let store = InMemoryStore()
+        let clock = jobClock()
+        let jobs = try Supervisor(schema: try jobSchema(), durability: Durability<Job>(store: store, wallClock: clock))
+        try await PurgeChecks.finishJobs((0..<70).map { "j\($0)" }, in: jobs)
+        try await jobs.activate(id: "running", data: Job.Data())
+        try await jobs.send(to: "running", .start)
+        clock.advance(by: .seconds(60))
+        let aged = MachineQuery().olderThan(.seconds(30), clock: clock)
+
+        store.beginOutage(StoreError("the disk is gone"))
+        await #expect(throws: StoreError.self) { try await store.purge(aged) }
+        store.endOutage()
+        #expect(try await store.machineIDs().count == 71)
+        #expect(await SummaryAudit.disagreements(in: store).isEmpty)
+
+        #expect(try await store.purge(aged).purged == 70)
+        #expect(try await store.machineIDs() == ["running"])
+        try await jobs.send(to: "running", .finish)
+        #expect(try await store.machine("running")?.summary.status == .final)
+        #expect(await SummaryAudit.disagreements(in: store).isEmpty)
+        await jobs.shutdown()
     }
 }

@@ -15,11 +15,7 @@ import TestSupport
         let path = folder.file("jobs.sqlite")
         let store = try SQLiteStore(path: path)
         let jobs = try await runJobs(on: store, clock: jobClock())
-        for index in 0..<done {
-            try await jobs.activate(id: "d\(index)", data: Job.Data())
-            try await jobs.send(to: "d\(index)", .start)
-            try await jobs.send(to: "d\(index)", .finish)
-        }
+        try await PurgeChecks.finishJobs((0..<done).map { "d\($0)" }, in: jobs)
         await jobs.shutdown()
         store.close()
         return (folder, path)
