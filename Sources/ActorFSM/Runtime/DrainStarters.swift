@@ -1,4 +1,5 @@
-/// Starts the drain of a machine of one definition, from code specialized for its types.
+/// Starts the drain of a machine of one definition, and the timers of its initial state, from
+/// code specialized for its types.
 ///
 /// It is made in a public initializer that is inlined into the caller's module, where the
 /// definition's types are concrete, so the drain it starts runs specialized code. Library code
@@ -8,9 +9,12 @@
 @usableFromInline
 package final class DrainStarter<Definition: MachineDefinition>: Sendable {
     @usableFromInline let start: @Sendable (Machine<Definition>) -> Void
+    /// Starts the initial state's timeouts and tasks, whose deadlines `init` fixed, on the actor.
+    @usableFromInline let startInitialState: @Sendable (Machine<Definition>, [(Alarm, Duration)]) -> Void
 
     @inlinable init() {
         start = { machine in Task.detached { await machine.drain() } }
+        startInitialState = { machine, alarms in Task { await machine.armInitialState(alarms) } }
     }
 }
 

@@ -5,7 +5,7 @@ extension Machine {
     ///
     /// - Parameter forwarded: the store's number of an event another process forwarded (see
     ///   `sendDurably(_:_:forwarded:)`), 0 if none.
-    @usableFromInline func sendThroughInbox(
+    @inlinable func sendThroughInbox(
         _ event: Event, _ predicates: PredicateContext?, acceptedAt: Timestamp, scope: [ObjectIdentifier],
         forwarded: Int64 = 0
     ) async throws(MachineError<Definition>) -> Record {
@@ -28,7 +28,7 @@ extension Machine {
     }
 
     /// What a `send` that waited returns or throws, once its event was answered.
-    @usableFromInline func outcome(of reply: Entry.Reply) throws(MachineError<Definition>) -> Record {
+    @inlinable func outcome(of reply: Entry.Reply) throws(MachineError<Definition>) -> Record {
         switch reply {
         case .processed(let record): return try Self.result(of: consume record)
         case .withdrawn: throw refusal(.cancelled, origin: .send)
@@ -61,7 +61,7 @@ extension Machine {
 
     /// Queues a sender's event, or has it wait for room; refuses it if the machine no longer
     /// takes events.
-    @usableFromInline nonisolated func park(_ waiter: Inbox<Definition>.Waiter, ticket: UInt64) {
+    @inlinable nonisolated func park(_ waiter: Inbox<Definition>.Waiter, ticket: UInt64) {
         switch mailbox.withLock({ $0.inbox.park(waiter) }) {
         case .refused:
             waiter.answer(.refused, admission: .refused)
@@ -75,7 +75,7 @@ extension Machine {
     }
 
     /// Takes a cancelled sender's event back, if it has not started.
-    @usableFromInline nonisolated func withdraw(_ ticket: UInt64) {
+    @inlinable nonisolated func withdraw(_ ticket: UInt64) {
         guard case .withdrawn(let waiter, let resumptions, let idle) = mailbox.withLock({ $0.inbox.withdraw(ticket) }) else {
             return
         }

@@ -121,7 +121,7 @@ public final actor Machine<Definition: MachineDefinition> {
 
     /// Creates a machine; a durable one reports to `journal`, and resumes from its
     /// ``MachineJournaling/resumption`` if it has one.
-    @usableFromInline
+    @inlinable
     package init(
         schema: Schema<Definition>, id: ID, data: Definition.Data, startingIn state: State?, settings: MachineSettings<State>,
         link: ParentLink<Definition>?, generation: UInt64, journal: (any MachineJournaling<Definition>)? = nil
@@ -164,7 +164,9 @@ public final actor Machine<Definition: MachineDefinition> {
             // down joins the inbox behind them, as it would have in the live machine.
             if resuming { resume(journal) } else { journal.created(in: start, stateID: core.stateID, data: data) }
         }
-        if let arming { Task { await self.armInitialState(arming) } }
+        if let arming {
+            if let drainStarter { drainStarter.startInitialState(self, arming) } else { Task { await self.armInitialState(arming) } }
+        }
     }
 
     /// How it runs.

@@ -19,7 +19,7 @@ package final class ParentLink<Definition: MachineDefinition>: Sendable {
     /// machine, a child whose end is handed over, stops now.
     let reachedFinal: @Sendable (Machine<Definition>, State, Definition.Data) -> Bool
     /// The drain starter of the definition, looked up once for every machine of the parent.
-    let drainStarter: DrainStarter<Definition>?
+    @usableFromInline let drainStarter: DrainStarter<Definition>?
 
     init(
         flags: ParentFlags, recorded: @escaping @Sendable (TransitionRecord<Definition>) -> Void,

@@ -9,16 +9,16 @@ package struct TimerTable<Definition: MachineDefinition>: Sendable {
     /// The number of events: timeouts are numbered after them.
     let eventCount: Int
     /// Per state, the timeouts to arm on entering it, shortest first.
-    let stateTimeouts: [[StateTimeout]]
+    @usableFromInline let stateTimeouts: [[StateTimeout]]
     /// Per state, the tasks to run while in it.
-    let stateTasks: [[StateTask<Definition>]]
+    @usableFromInline let stateTasks: [[StateTask<Definition>]]
     /// Whether any state has a timeout or a task: machines of other schemas skip the bookkeeping.
     @usableFromInline let hasTimedStates: Bool
 
     /// A timeout a state arms: its event id and its duration.
     @usableFromInline package struct StateTimeout: Sendable {
         let eventID: Int32
-        package let duration: Duration
+        @usableFromInline package let duration: Duration
     }
 
     /// The timers of `transitions`, whose timeout event ids follow the `eventCount` events.

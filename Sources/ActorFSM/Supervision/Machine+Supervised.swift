@@ -2,5 +2,5 @@
 
 extension Machine: SupervisedMachine {
     /// Whether a write to its store failed, so that its state in memory is ahead of the store.
-    package nonisolated var hasStaleState: Bool { journal?.isClosed == true }
+    @usableFromInline package nonisolated var hasStaleState: Bool { journal?.isClosed == true }
 }

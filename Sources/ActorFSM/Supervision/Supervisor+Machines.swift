@@ -6,7 +6,7 @@ extension Supervisor {
     /// the store, and a restarted one resumes from its `predecessor`'s newest entry. (A class
     /// reference, not the entry: the spawn path, not specialized for the machine's types, then
     /// passes a null pointer rather than a generic value whose layout it must look up.)
-    func makeMachine(
+    @inlinable func makeMachine(
         id: ID, data: Definition.Data, startingIn state: State?, in registry: inout Registry,
         resuming predecessor: (any MachineJournaling<Definition>)? = nil
     ) -> Machine<Definition> {
@@ -23,7 +23,7 @@ extension Supervisor {
         make(id: id, data: data, startingIn: nil, in: &registry, journal: journal)
     }
 
-    private func make(
+    @inlinable func make(
         id: ID, data: Definition.Data, startingIn state: State?, in registry: inout Registry,
         journal: (any MachineJournaling<Definition>)?
     ) -> Machine<Definition> {
@@ -35,7 +35,7 @@ extension Supervisor {
     }
 
     /// The link every machine shares, made with the first machine.
-    private func sharedLink(_ registry: inout Registry) -> ParentLink<Definition> {
+    @usableFromInline func sharedLink(_ registry: inout Registry) -> ParentLink<Definition> {
         let link = registry.link ?? ParentLink(
             flags: flags, recorded: { [weak self] in self?.machineRecorded($0) },
             stopped: { [weak self] in self?.machineStopped(id: $0, generation: $1, $2) },

@@ -60,7 +60,7 @@ extension Supervisor {
     }
 
     /// The error for an event or machine refused after a shutdown, by `escalated` if given.
-    package func shutDownError(_ id: ID, escalated: Core.Escalated?) -> MachineError<Definition> {
+    @usableFromInline package func shutDownError(_ id: ID, escalated: Core.Escalated?) -> MachineError<Definition> {
         MachineError(.stopped, machineID: id, supervisorShutDown: true, cause: escalated.map(Escalation.init))
     }
 }

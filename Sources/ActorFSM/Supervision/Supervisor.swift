@@ -33,21 +33,21 @@ public final class Supervisor<Definition: MachineDefinition>: Sendable {
     public let configuration: SupervisorConfiguration<State>
 
     /// The pure part of the supervisor, as its registry holds it.
-    package typealias Core = SupervisorCore<ID, Machine<Definition>, CheckedContinuation<Void, Never>, Task<Void, Never>>
+    @usableFromInline package typealias Core = SupervisorCore<ID, Machine<Definition>, CheckedContinuation<Void, Never>, Task<Void, Never>>
 
     /// What the supervisor keeps under its lock: its core, and the link its machines share.
-    package struct Registry {
+    @usableFromInline package struct Registry: Sendable {
         /// The machines, restart decisions and shutdown phase.
-        package var core = Core()
+        @usableFromInline package var core = Core()
         /// Shared by every machine; made on the first spawn, since `init` cannot hand out `self`.
         var link: ParentLink<Definition>?
         /// The parents waiting for machines started as their children, by the children's ids.
-        var watches: [ID: ChildWatch<Definition>] = [:]
+        @usableFromInline var watches: [ID: ChildWatch<Definition>] = [:]
 
         /// The live machines.
-        package var machines: [ID: Machine<Definition>] { core.machines }
+        @usableFromInline package var machines: [ID: Machine<Definition>] { core.machines }
         /// Whether the supervisor refuses new machines.
-        package var isShutDown: Bool { core.isShutDown }
+        @usableFromInline package var isShutDown: Bool { core.isShutDown }
     }
 
     private struct Listeners {
@@ -55,17 +55,17 @@ public final class Supervisor<Definition: MachineDefinition>: Sendable {
         var isFinished = false
     }
 
-    package let registry = Locked(Registry())
+    @usableFromInline package let registry = Locked(Registry())
     private let listeners = Locked(Listeners())
     /// Whether anyone listens, and whether `shutdown()` or `stop()` is ending every machine (they then
     /// leave the registry together at the end), readable without a lock: so that busy machines
     /// on different cores do not contend when nobody subscribes, and the million machines a
     /// shutdown finishes do not contend for the registry's lock. `hasLetGo` is set under the
     /// registry's lock, so a reading under that lock is current.
-    let flags = ParentFlags()
-    package let settings: MachineSettings<State>
+    @usableFromInline let flags = ParentFlags()
+    @usableFromInline package let settings: MachineSettings<State>
     /// What keeps a durable supervisor's machines; `nil` in memory only.
-    package let journaling: (any SupervisorJournaling<Definition>)?
+    @usableFromInline package let journaling: (any SupervisorJournaling<Definition>)?
     let now: @Sendable () -> ContinuousClock.Instant
 
     /// Creates a supervisor for machines of `schema`.

@@ -1,6 +1,6 @@
 /// What a supervisor asks of the layer that keeps its machines durable: the supervision's one
 /// seam with `ActorFSMDurability`. A supervisor in memory has none.
-package protocol SupervisorJournaling<Definition>: AnyObject, Sendable {
+@usableFromInline package protocol SupervisorJournaling<Definition>: AnyObject, Sendable {
     /// The definition of the supervisor's machines.
     associatedtype Definition: MachineDefinition
 

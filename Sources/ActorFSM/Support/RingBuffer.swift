@@ -174,7 +174,7 @@ package struct RingBuffer<Element> {
     }
 
     /// Removes every element, in order.
-    @usableFromInline
+    @inlinable
     mutating func removeAll() -> [Element] {
         var all: [Element] = []
         all.reserveCapacity(count)
@@ -184,7 +184,7 @@ package struct RingBuffer<Element> {
 
     /// Moves the elements into a buffer twice as large (or a copy of the same size, if the
     /// buffer is shared), or of `minimumCapacity` if that is larger, head first.
-    @usableFromInline
+    @inlinable
     mutating func grow(minimumCapacity: Int = 0) {
         let count = self.count
         let full = storage.map { count == $0.slots } ?? true

@@ -21,7 +21,7 @@ public struct SourceLocation: Sendable, Hashable, Comparable, CustomStringConver
         self.line = line
     }
 
-    init(_ fileID: StaticString, _ line: UInt) {
+    @usableFromInline init(_ fileID: StaticString, _ line: UInt) {
         file = .literal(fileID)
         self.line = line
     }

@@ -25,7 +25,7 @@ public struct StateTask<Definition: MachineDefinition>: Sendable {
     let location: SourceLocation
     /// How the task starts a child machine, if it is one (see ``child(in:id:data:cancelling:done:failed:fileID:line:)``):
     /// then `operation` is not run.
-    let child: ChildLauncher<Definition>?
+    @usableFromInline let child: ChildLauncher<Definition>?
 
     /// A task running `operation`, which returns the event to post, or `nil` for none.
     init(at location: SourceLocation, _ operation: @escaping @Sendable (StateTaskContext<Definition>) async -> Event?) {
@@ -35,7 +35,7 @@ public struct StateTask<Definition: MachineDefinition>: Sendable {
     }
 
     /// A task that starts a child machine through `child`.
-    init(at location: SourceLocation, child: ChildLauncher<Definition>) {
+    @usableFromInline init(at location: SourceLocation, child: ChildLauncher<Definition>) {
         self.operation = { _ in nil }
         self.location = location
         self.child = child
@@ -93,4 +93,10 @@ public struct StateTaskContext<Definition: MachineDefinition>: Sendable {
     public let id: Definition.ID
     /// The machine's data when the task started: as the transition into the state left it.
     public let data: Definition.Data
+
+    @usableFromInline init(state: Definition.State, id: Definition.ID, data: Definition.Data) {
+        self.state = state
+        self.id = id
+        self.data = data
+    }
 }

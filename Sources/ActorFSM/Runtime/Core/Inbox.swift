@@ -80,7 +80,7 @@ struct Inbox<Definition: MachineDefinition>: Sendable {
 
     /// Takes a sender's event now if there is room and nobody waits; otherwise queues the sender
     /// behind those waiting. Refuses it if the inbox no longer takes events.
-    @usableFromInline
+    @inlinable
     mutating func park(_ waiter: Waiter) -> ParkAction {
         guard case .open = intake else { return .refused }
         if hasRoom && waiters.isEmpty {

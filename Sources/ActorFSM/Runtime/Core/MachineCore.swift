@@ -41,6 +41,7 @@ package struct MachineCore<Definition: MachineDefinition, Waiter: Sendable>: Sen
 
     /// A core in `state`, whose last event took the number `sequenceNumber` (0 for a new
     /// machine; a restored one goes on from its stored number).
+    @inlinable
     init(startingIn state: State, of storage: Storage, sequenceNumber: UInt64 = 0) {
         let id = storage.table.stateIDs[state] ?? -1
         stateID = id
@@ -126,7 +127,7 @@ package struct MachineCore<Definition: MachineDefinition, Waiter: Sendable>: Sen
 
     /// Enters a state of a schema with timers: a new epoch, so that the old state's timer events
     /// are dropped, and the new state's timers armed if the machine still takes events.
-    @usableFromInline
+    @inlinable
     mutating func enterTimedState(_ target: Int32, of storage: Storage) -> TimerChange {
         let hasTasks = !storage.timers.stateTasks[Int(target)].isEmpty
         epoch &+= 1
@@ -168,6 +169,7 @@ package struct MachineCore<Definition: MachineDefinition, Waiter: Sendable>: Sen
 
     /// The transition into the current state has completed: its tasks start now, if it has any
     /// and the machine still takes events.
+    @usableFromInline
     mutating func takePendingTasks() -> TaskStart? {
         guard tasksPending else { return nil }
         tasksPending = false
@@ -179,6 +181,7 @@ package struct MachineCore<Definition: MachineDefinition, Waiter: Sendable>: Sen
     /// if the machine has left that state, or stopped taking events, meanwhile.
     ///
     /// - Returns: whether to arm them; its tasks are then pending.
+    @usableFromInline
     mutating func armInitialState() -> Bool {
         guard lifecycle.isRunning, epoch == 1, stateID >= 0 else { return false }
         tasksPending = true

@@ -7,7 +7,7 @@ extension Machine {
     @inlinable static var durableTicketFlag: UInt64 { 1 << 63 }
 
     /// The inbox ticket of a self-posted event with journal ticket `ticket` (0: none).
-    static package func entryTicket(_ ticket: UInt64) -> UInt64 { ticket == 0 ? 0 : ticket | durableTicketFlag }
+    @usableFromInline static package func entryTicket(_ ticket: UInt64) -> UInt64 { ticket == 0 ? 0 : ticket | durableTicketFlag }
 
     /// Writes the entry of the event just completed, unless an action failed: the failure
     /// policy may change the state, so ``fired`` writes that entry once it has applied.

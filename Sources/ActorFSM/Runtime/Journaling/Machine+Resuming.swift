@@ -2,7 +2,7 @@
 
 extension Machine {
     /// Queues what a restored machine processes first, and arms its scheduled events again.
-    nonisolated func resume(_ journal: any MachineJournaling<Definition>) {
+    @usableFromInline nonisolated func resume(_ journal: any MachineJournaling<Definition>) {
         guard let resumption = journal.resumption else { return }
         for entry in resumption.requeued { perform(mailbox.withLock { $0.inbox.timerEvent(entry) }) }
         for delayed in resumption.delayed {

@@ -8,7 +8,7 @@
     private let sleep: @Sendable () async throws -> Duration
 
     /// An alarm `delay` from now on `clock`.
-    package init(after delay: Duration, on clock: any Clock<Duration>) {
+    @usableFromInline package init(after delay: Duration, on clock: any Clock<Duration>) {
         self = Self.make(after: delay, on: clock)
     }
 

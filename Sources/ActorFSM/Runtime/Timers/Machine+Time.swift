@@ -60,7 +60,7 @@ extension Machine {
 
     /// Starts the initial state's timeouts and tasks, whose deadlines `init` fixed, unless the
     /// machine has left that state meanwhile.
-    func armInitialState(_ alarms: [(Alarm, Duration)]) {
+    @inlinable func armInitialState(_ alarms: [(Alarm, Duration)]) {
         guard core.armInitialState(), let timers else { return }
         timers.timeouts = startTimeouts(alarms, epoch: core.epoch)
         startPendingStateTasks()
@@ -68,7 +68,7 @@ extension Machine {
 
     /// Carries out what the core decided for the timers on entering a state: cancel the old
     /// state's, and arm the new state's timeouts (its tasks start once the transition completes).
-    @usableFromInline func changeTimers(_ change: Core.TimerChange) {
+    @inlinable func changeTimers(_ change: Core.TimerChange) {
         let timers = self.timers ?? StateTimers()
         self.timers = timers
         leaveChildren(timers)
@@ -95,7 +95,7 @@ extension Machine {
     /// Starts one task that waits for the state's deadlines in turn, shortest first (the order of
     /// `alarms`), and reports each: timeouts due together reach the inbox in the order of their
     /// durations, whichever way the clock wakes its sleepers.
-    private func startTimeouts(_ alarms: [(Alarm, Duration)], epoch: UInt64) -> Task<Void, Never>? {
+    @usableFromInline func startTimeouts(_ alarms: [(Alarm, Duration)], epoch: UInt64) -> Task<Void, Never>? {
         guard !alarms.isEmpty else { return nil }
         return Task.detached {
             for (alarm, duration) in alarms {
@@ -113,7 +113,7 @@ extension Machine {
     }
 
     /// Starts the tasks of the state just entered, once the transition into it has completed.
-    @usableFromInline func startPendingStateTasks() {
+    @inlinable func startPendingStateTasks() {
         guard let start = core.takePendingTasks() else { return }
         let timers = self.timers ?? StateTimers()
         self.timers = timers
@@ -138,7 +138,7 @@ extension Machine {
         }
     }
 
-    func stateTaskFinished(_ event: Event, epoch: UInt64) {
+    @inlinable func stateTaskFinished(_ event: Event, epoch: UInt64) {
         guard core.admitsTimerEvent(from: epoch) else { return droppedTimerEvent(.stateTask) }
         appendTimerEvent(event, nil, origin: .stateTask, epoch: epoch)
     }
@@ -146,7 +146,7 @@ extension Machine {
     /// Lets go of the children of the state the machine left: each that has not ended is sent
     /// its cancelling event. A durable machine writes the cancellation with its entries until
     /// the child has had it, and a restored machine sends it again.
-    func leaveChildren(_ timers: StateTimers) {
+    @usableFromInline func leaveChildren(_ timers: StateTimers) {
         guard !timers.children.isEmpty else { return }
         let left = timers.stateID
         for (slot, hold) in timers.children {
@@ -163,7 +163,7 @@ extension Machine {
     /// Queues the event for a child machine's end, from whichever thread the child's end is
     /// handed over on, unless the machine has stopped. Like a timer event, it is admitted even
     /// when the inbox is full, and dropped as stale if the machine has left the state by its turn.
-    nonisolated func childEnded(_ event: Event, epoch: UInt64, slot: Int) {
+    @inlinable nonisolated func childEnded(_ event: Event, epoch: UInt64, slot: Int) {
         var entry = Entry(event: event, predicates: nil, origin: .stateTask, acceptedAt: .now,
                           ticket: Self.childEndTicketFlag | UInt64(slot), trace: nil)
         entry.epoch = epoch
@@ -174,7 +174,7 @@ extension Machine {
 
     /// Queues an event the machine's own timers produced. It is admitted even when the inbox is
     /// full: there is at most one per timer, and dropping it would lose it.
-    private func appendTimerEvent(
+    @inlinable func appendTimerEvent(
         _ event: Event?, _ predicates: PredicateContext?, origin: EventOrigin, epoch: UInt64,
         trace: (any AnyObject & Sendable)? = nil, ticket: UInt64 = 0
     ) {

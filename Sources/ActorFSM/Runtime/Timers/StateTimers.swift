@@ -5,19 +5,19 @@
 @usableFromInline
 final class StateTimers {
     /// The task that waits for the state's timeouts in turn.
-    var timeouts: Task<Void, Never>?
-    var tasks: [Task<Void, Never>] = []
+    @usableFromInline var timeouts: Task<Void, Never>?
+    @usableFromInline var tasks: [Task<Void, Never>] = []
     /// The state's child machines, by their places among its tasks.
-    var children: [(slot: Int, hold: ChildHold)] = []
+    @usableFromInline var children: [(slot: Int, hold: ChildHold)] = []
     /// The state whose tasks run, by id.
-    var stateID: Int32 = -1
+    @usableFromInline var stateID: Int32 = -1
 
-    init() {}
+    @usableFromInline init() {}
 
     /// Cancels the timeouts and tasks, and lets go of the children the machine has not left
     /// (see `Machine.leaveChildren`): it stops taking events. Their events already queued are
     /// dropped as stale if the machine has left the state by their turn, and processed otherwise.
-    func cancelAll() {
+    @usableFromInline func cancelAll() {
         timeouts?.cancel()
         for task in tasks { task.cancel() }
         for child in children { child.hold.parentEnded() }

@@ -6,18 +6,19 @@ import Synchronization
 ///
 /// It is taken out of the supervisor's registry, under its lock, by whoever hands the end
 /// over, so the parent hears of one child's end once.
+@usableFromInline
 final class ChildWatch<Definition: MachineDefinition>: Sendable {
     /// The child reached a final state, with this data.
-    let reached: @Sendable (Definition.State, Definition.Data) -> Void
+    @usableFromInline let reached: @Sendable (Definition.State, Definition.Data) -> Void
     /// The child ended without reaching one, for good.
-    let ended: @Sendable (any Error) -> Void
+    @usableFromInline let ended: @Sendable (any Error) -> Void
     /// What the child is sent when its parent lets go of it before its end.
-    let cancelling: Definition.Event?
+    @usableFromInline let cancelling: Definition.Event?
     /// Whether the parent still waits: cleared, under the supervisor's lock, when it leaves the
     /// state or ends, so that a watch taken out for a moment is not put back for nobody.
     private let wanted = Atomic<Bool>(true)
 
-    init(
+    @usableFromInline init(
         cancelling: Definition.Event?, reached: @escaping @Sendable (Definition.State, Definition.Data) -> Void,
         ended: @escaping @Sendable (any Error) -> Void
     ) {

@@ -51,6 +51,7 @@ extension StateTask {
     ///   - failed: the parent's event for the child's end without a final state.
     ///   - fileID: where the task is written, for diagnostics; leave the default.
     ///   - line: the line it is written on, likewise.
+    @inlinable
     public static func child<Child: MachineDefinition>(
         in children: Supervisor<Child>,
         id: @escaping @Sendable (StateTaskContext<Definition>) -> Child.ID,

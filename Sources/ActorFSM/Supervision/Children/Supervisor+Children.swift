@@ -2,9 +2,12 @@
 // child's id, and hands the child's end over once, when it reaches a final state (durable
 // first, for a durable child) or ends for good without one.
 
+import Synchronization
+
 extension Supervisor {
     /// Starts machine `id` as a child that owns `data` (in memory), or links the machine
     /// running or stored under `id` (durable), and keeps `watch` until its end.
+    @inlinable
     func startChild(_ id: ID, data: Definition.Data, watch: ChildWatch<Definition>) {
         flags.hasChildMachines.store(true, ordering: .releasing)
         let start = registry.withLock { registry -> ChildStart in
@@ -35,7 +38,7 @@ extension Supervisor {
     /// another process holds the child (whose end is then read from the store), it tries again,
     /// at intervals that double from 5 ms up to a second on the supervisor's clock; once the
     /// supervisor ends, the parent is left waiting, to link the child again when it is restored.
-    private func linkDurableChild(
+    @usableFromInline func linkDurableChild(
         _ id: ID, data: Definition.Data, watch: ChildWatch<Definition>, through journaling: any SupervisorJournaling<Definition>
     ) async {
         var delay = Duration.milliseconds(5)
@@ -71,7 +74,7 @@ extension Supervisor {
     }
 
     /// What starting a child found.
-    enum ChildStart {
+    @usableFromInline enum ChildStart {
         case made, linked(Machine<Definition>), durable, refused(MachineError<Definition>)
     }
 
@@ -82,7 +85,7 @@ extension Supervisor {
     ///
     /// - Returns: whether `cancelling` is on its way to a durable child; `settled` is called
     ///   once it has arrived (or cannot).
-    func leaveChild(
+    @usableFromInline func leaveChild(
         _ id: ID, _ watch: ChildWatch<Definition>, cancelling: Event?, settled: (@Sendable () -> Void)? = nil
     ) -> Bool {
         let (watching, machine) = registry.withLock { registry -> (Bool, Machine<Definition>?) in
@@ -107,7 +110,7 @@ extension Supervisor {
 
     /// Sends the durable child stored under `key` its `cancelling` event, for a restored parent
     /// that had left the state before the child had it.
-    func cancelChild(key: String, cancelling: Event?, settled: @escaping @Sendable () -> Void) {
+    @usableFromInline func cancelChild(key: String, cancelling: Event?, settled: @escaping @Sendable () -> Void) {
         guard let cancelling, let id = journaling?.id(forKey: key) else { return settled() }
         Task { await self.deliverCancelling(cancelling, to: id, settled: settled) }
     }
@@ -126,7 +129,7 @@ extension Supervisor {
 
     /// The parent of durable child `id` ended while in the state: the child runs on, and the
     /// parent, restored, links it again.
-    func unlinkChild(_ id: ID, _ watch: ChildWatch<Definition>) {
+    @usableFromInline func unlinkChild(_ id: ID, _ watch: ChildWatch<Definition>) {
         registry.withLock { registry in
             watch.release()
             if registry.watches[id] === watch { registry.watches[id] = nil }
@@ -149,7 +152,7 @@ extension Supervisor {
 
     /// Hands `machine`'s end over now if it is already in a final state: linked after it got
     /// there, it will not report it.
-    func handOverIfFinal(_ machine: Machine<Definition>) async {
+    @usableFromInline func handOverIfFinal(_ machine: Machine<Definition>) async {
         let state = await machine.state
         guard schema.finalStates.contains(state) else { return }
         childReachedFinal(machine, state, data: await machine.data)

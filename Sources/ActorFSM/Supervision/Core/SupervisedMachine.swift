@@ -1,5 +1,5 @@
 /// What a supervisor's core reads of a machine it registered.
-package protocol SupervisedMachine: AnyObject, Sendable {
+@usableFromInline package protocol SupervisedMachine: AnyObject, Sendable {
     /// The generation the supervisor gave it: a report from a machine already replaced carries
     /// an older one.
     var generation: UInt64 { get }

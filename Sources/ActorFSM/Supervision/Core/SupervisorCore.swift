@@ -12,23 +12,23 @@
 ///
 /// `Child` is what it registers (a machine), `Waiter` what callers of `run()` wait on (a
 /// continuation) and `Ending` the work that ends every machine (a task).
-package struct SupervisorCore<ID: Hashable & Sendable, Member: SupervisedMachine, Waiter: Sendable, Ending: Sendable>: Sendable {
+@usableFromInline package struct SupervisorCore<ID: Hashable & Sendable, Member: SupervisedMachine, Waiter: Sendable, Ending: Sendable>: Sendable {
     /// The live machines.
-    package private(set) var machines: [ID: Member] = [:]
+    @usableFromInline package private(set) var machines: [ID: Member] = [:]
     /// The generation of the machine made last; each machine made takes the next.
-    private(set) var generation: UInt64 = 0
+    @usableFromInline private(set) var generation: UInt64 = 0
     /// The restarts counted against the intensities.
     private(set) var restartBook = RestartBook<ID>()
     /// Where the supervisor is in its life.
     private(set) var phase = Phase.running
     /// The failure that escalated, if one did.
-    package private(set) var escalation: Escalated?
+    @usableFromInline package private(set) var escalation: Escalated?
     /// Callers of `run()`, resumed once every machine has ended.
     private var runners: [Waiter] = []
 
     /// A failure that escalated: the machine and its error, and the limit it exceeded (`nil` if
     /// the strategy escalates every failure).
-    package struct Escalated: Sendable {
+    @usableFromInline package struct Escalated: Sendable {
         package let id: ID
         package let error: any Error
         package let limit: Limit?
@@ -87,14 +87,14 @@ package struct SupervisorCore<ID: Hashable & Sendable, Member: SupervisedMachine
 
     /// The generation of the machine about to be made; it tells a report from a machine already
     /// replaced.
-    @inline(__always)
+    @inlinable
     package mutating func nextGeneration() -> UInt64 {
         generation += 1
         return generation
     }
 
     /// `machine` was made under `id` and now runs there.
-    @inline(__always)
+    @inlinable
     package mutating func register(_ machine: Member, as id: ID) {
         machines[id] = machine
     }
