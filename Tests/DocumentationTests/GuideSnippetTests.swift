@@ -526,9 +526,7 @@ struct TimeGuideSnippets {
                 when(.approved) | then(.paid)
                 when(.declined) {
                     firstOf {
-                        condition { (payment: Payment.Data) in payment.attempts < 3 } | then() | { context in
-                            context.data.attempts += 1
-                        }
+                        condition { (payment: Payment.Data) in payment.attempts < 3 } | then() | update { $0.attempts += 1 }
                         condition { (payment: Payment.Data) in payment.amount > 1_000 } | then(.review)
                         otherwise() | then(.failed)
                     }
