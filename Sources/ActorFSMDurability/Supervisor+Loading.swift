@@ -9,7 +9,7 @@ extension Supervisor {
     package func machineRestoring(id: ID, origin: EventOrigin) async throws(MachineError<Definition>) -> Machine<Definition>? {
         if let machine = machine(id: id) {
             let journalClosed = machine.durableJournal?.isClosed == true
-            let accepting = journalClosed ? false : await machine.isAcceptingEvents
+            let accepting = journalClosed ? false : await machine.isLive
             guard durable != nil, !accepting, !isShutDown else { return machine }
             // Passivated, stopping after a failure, or its journal failed (its state in memory is
             // no longer durable): once it has ended, its successor takes the event, or the

@@ -540,6 +540,16 @@ struct TimeGuideSnippets {
         let small = Machine(schema: payment, id: 8, data: Payment.Data(amount: 5, attempts: 3))
         #expect(try await small.send(.declined).target == .failed)
     }
+
+    /// Concurrency's "Pausing".
+    @Test func pausingAMachine() async throws {
+        let order = Machine(schema: orders, id: "o-7")
+        try await order.pause()
+        // … look at the order, fix what it depends on …
+        await order.resume()
+        let running = (await order.isPaused, await order.isAcceptingEvents)
+        #expect(running == (false, true))
+    }
 }
 
 /// The examples of the DurableMachines article (ActorFSMDurability's catalog), compiled; the durability tests run what they show.

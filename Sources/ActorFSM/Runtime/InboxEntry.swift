@@ -17,6 +17,8 @@ package struct InboxEntry<Definition: MachineDefinition>: Sendable {
         case withdrawn
         /// The machine stopped taking events while the sender waited for room.
         case refused
+        /// The machine was paused before the sender's event was queued.
+        case paused
         /// The machine stopped while the event waited in the queue: the event keeps its place,
         /// to get its `.stopped` record after the one in progress.
         case stoppedInQueue

@@ -27,7 +27,8 @@ extension Machine: ActionRuntime {
         case .full:
             if ticket != 0 { journal?.unregister(ticket) }
             return refusal(.inboxFull, origin: .followUp).kind
-        case .closed:
+        case .closed, .paused:
+            // A follow-up is taken while paused; `.paused` comes only from a post.
             if ticket != 0 { journal?.unregister(ticket) }
             return refusal(.stopped, origin: .followUp).kind
         }

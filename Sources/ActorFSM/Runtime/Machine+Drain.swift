@@ -28,7 +28,7 @@ extension Machine {
             publishing.isDraining = false
             publishing.records.wakeReaders()
         }
-        while !core.hasStopped {
+        while core.isProcessing {
             var resumptions = Inbox<Definition>.Resumptions()
             let keep = idleSince.map { ContinuousClock.now - $0 < Self.idleWindow } ?? true
             guard let took = takeBatch(into: &batch, &resumptions, keepingOwnership: keep, keepingUp: keepingUp),
@@ -62,6 +62,10 @@ extension Machine {
         if core.hasStopped {
             // Events of the batch that did not start come first among those stopped unprocessed.
             for entry in batch.removeAll() { stopUnprocessed(entry) }
+            mailbox.withLock { $0.inbox.release() }
+        } else if core.isPaused {
+            // What is queued waits for the drain the resume starts: this one lets go, once, with
+            // no suspension since it stopped taking events, so no other drain started meanwhile.
             mailbox.withLock { $0.inbox.release() }
         }
         settle()
@@ -119,6 +123,9 @@ extension Machine {
                 droppedTimerEvent(entry.origin)
             case .stop:
                 stopUnprocessed(entry)
+                return false
+            case .pause:
+                mailbox.withLock { $0.inbox.putBack(entry, &batch) }
                 return false
             }
         }

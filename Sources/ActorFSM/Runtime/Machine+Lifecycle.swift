@@ -40,8 +40,10 @@ extension Machine {
     /// - Returns: whether the machine still has events to process before it stops.
     @discardableResult
     func closeForShutdown() -> Bool {
+        // A paused machine stops instead, and ends once the event in progress, if any, completes.
+        let paused = core.isPaused
         perform(core.shutDown())
-        return core.isShuttingDown
+        return core.isShuttingDown || (paused && !core.hasEnded)
     }
 
     /// Begins the graceful end of a supervisor's shutdown: as ``closeForShutdown()``.

@@ -15,7 +15,7 @@ extension Machine {
     @discardableResult
     @inlinable
     public func send(_ event: Event, predicates: PredicateContext? = nil) async throws(MachineError<Definition>) -> Record {
-        guard core.isAcceptingEvents else { throw refusal(.stopped, origin: .send) }
+        guard core.isAcceptingEvents else { throw refusal(core.isPaused ? .paused : .stopped, origin: .send) }
         if Task.isCancelled { throw refusal(.cancelled, origin: .send) }
         // A durable machine's send waits for the store too: a path of its own, so that this one
         // keeps no suspension point for it.
@@ -96,6 +96,7 @@ extension Machine {
             return true
         case .full: return false
         case .closed: throw refusal(.stopped, origin: .post)
+        case .paused: throw refusal(.paused, origin: .post)
         }
     }
 

@@ -33,6 +33,7 @@ extension Machine {
         case .processed(let record): return try Self.result(of: consume record)
         case .withdrawn: throw refusal(.cancelled, origin: .send)
         case .refused: throw refusal(.stopped, origin: .send)
+        case .paused: throw refusal(.paused, origin: .send)
         // Not a refusal: the event was accepted and gets its `.stopped` record.
         case .stoppedInQueue: throw MachineError(.stopped, machineID: id)
         }
@@ -56,6 +57,7 @@ extension Machine {
         case .queued: return
         case .withdrawn: throw refusal(.cancelled, origin: .post)
         case .refused: throw refusal(.stopped, origin: .post)
+        case .paused: throw refusal(.paused, origin: .post)
         }
     }
 
@@ -65,6 +67,8 @@ extension Machine {
         switch mailbox.withLock({ $0.inbox.park(waiter) }) {
         case .refused:
             waiter.answer(.refused, admission: .refused)
+        case .paused:
+            waiter.answer(.paused, admission: .paused)
         case .accepted(let resumptions):
             perform(resumptions)
             // A waiting `post` is reported once it is let in.

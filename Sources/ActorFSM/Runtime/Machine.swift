@@ -192,7 +192,8 @@ public final actor Machine<Definition: MachineDefinition> {
     /// Whether the machine has stopped: it takes no more events.
     public var isStopped: Bool { core.hasStopped }
 
-    /// Whether the machine takes new events: `false` once `shutdown()` or `stop()` was called.
+    /// Whether the machine takes new events: `false` while it is paused, and once `shutdown()`
+    /// or `stop()` was called.
     public var isAcceptingEvents: Bool { core.isAcceptingEvents }
 
     /// How many accepted events wait in the inbox. While the machine works through a batch of

@@ -64,6 +64,8 @@ public struct MachineError<Definition: MachineDefinition>: Error, Sendable, Cust
         case .cancelled: "the sending task was cancelled before \(machine) took the event"
         case .unknownMachine: "the supervisor has no machine with id \(machineID)"
         case .duplicateMachine: "the supervisor already has a machine with id \(machineID)"
+        case .paused:
+            "\(machine) is paused and takes no new events until it is resumed; its queued events wait"
         case .notDurable:
             "\(machine) could not write to or read from its store: \(underlying.map { "\($0)" } ?? "unknown error")\(event)"
         }
@@ -74,7 +76,7 @@ public struct MachineError<Definition: MachineDefinition>: Error, Sendable, Cust
 public struct MachineErrorKind: Sendable, Hashable, CustomStringConvertible {
     @usableFromInline
     package enum Code: Sendable, Hashable, CaseIterable {
-        case stopped, inboxFull, reentrantSend, actionFailed, cancelled, unknownMachine, duplicateMachine, notDurable
+        case stopped, inboxFull, reentrantSend, actionFailed, cancelled, unknownMachine, duplicateMachine, notDurable, paused
     }
     @usableFromInline let code: Code
 
@@ -97,6 +99,8 @@ public struct MachineErrorKind: Sendable, Hashable, CustomStringConvertible {
     /// A durable machine's store failed: the transition completed in memory but is not durable
     /// (or the machine could not be restored). ``MachineError/underlying`` says why.
     public static let notDurable = Self(code: .notDurable)
+    /// The machine is paused (``Machine/pause()``) and takes no new event until it is resumed.
+    public static let paused = Self(code: .paused)
 
     /// The kind's name.
     public var description: String { "\(code)" }

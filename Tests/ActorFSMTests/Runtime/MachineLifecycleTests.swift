@@ -11,6 +11,7 @@ import TestSupport
         switch lifecycle.stage {
         case .running(let waiters): waiters.isEmpty ? "running" : "running \(waiters)"
         case .shuttingDown(let waiters): "shutting down \(waiters)"
+        case .paused(let waiters): "paused \(waiters)"
         case .stopping(let reason, let waiters): "stopping \(reason) \(waiters)"
         case .stopped(let reason): "stopped \(reason)"
         }
@@ -111,5 +112,39 @@ import TestSupport
         var running = Lifecycle()
         #expect(describe(running.inboxClosedIdle()) == "none", "a running machine's inbox is never closed")
         #expect(running.isRunning)
+    }
+
+    @Test func aPausedMachineKeepsItsWaitersTakesTimerEventsAndProcessesNothing() {
+        var lifecycle = Lifecycle()
+        _ = lifecycle.awaitEnd(1)
+        let paused = (lifecycle.pause(), lifecycle.pause())
+        #expect(paused == (true, true), "pausing a paused machine is no error")
+        #expect(describe(lifecycle) == "paused [1]")
+        #expect(lifecycle.isPaused && !lifecycle.isRunning && !lifecycle.isProcessing && !lifecycle.hasStopped)
+        #expect(lifecycle.takesTimerEvents)
+        let ended = describe(lifecycle.processingEnded())
+        #expect(ended == "none", "its drain letting go ends nothing")
+        let shutdown = lifecycle.shutDown()
+        #expect(shutdown == .none, "the core stops a paused machine instead")
+        _ = lifecycle.awaitEnd(2)
+        let resumed = (lifecycle.resume(), lifecycle.resume())
+        #expect(resumed == (true, false), "a running machine is not resumed")
+        #expect(describe(lifecycle) == "running [1, 2]")
+        #expect(lifecycle.isProcessing && lifecycle.takesTimerEvents)
+    }
+
+    @Test func aPausedMachineStopsAndOnlyARunningOneIsPaused() {
+        var paused = Lifecycle()
+        _ = paused.pause()
+        _ = paused.awaitEnd(1)
+        let stop = paused.stop(.stopped)
+        #expect(stop == .closeInboxAndCancel)
+        #expect(describe(paused) == "stopping stopped [1]")
+        let again = (paused.pause(), paused.resume())
+        #expect(again == (false, false) && !paused.takesTimerEvents)
+        var ending = Lifecycle()
+        _ = ending.shutDown()
+        let pausedWhileEnding = ending.pause()
+        #expect(!pausedWhileEnding, "a machine shutting down is not paused")
     }
 }

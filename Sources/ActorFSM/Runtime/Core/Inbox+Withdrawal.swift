@@ -46,4 +46,17 @@ extension Inbox {
     mutating func watchWaiters(until count: Int, _ watcher: CheckedContinuation<Void, Never>) -> Bool {
         waiterWatchers.wait(until: count, watcher, current: waiters.count)
     }
+
+    /// Stops taking anything if nothing is queued, processing or waiting: what ``close(stopping:)``
+    /// does to an idle inbox, answered with a plain `Bool`, so that ending an idle machine (a
+    /// shutdown meets a million) builds no ``Closing``.
+    ///
+    /// - Returns: whether the inbox was idle and now takes nothing; if not, nothing changed.
+    @usableFromInline
+    mutating func closeIfIdle() -> Bool {
+        guard !isActive && queue.isEmpty && upNext.isEmpty && retried.isEmpty && postponed.isEmpty && waiters.isEmpty
+        else { return false }
+        intake = .stopped
+        return true
+    }
 }

@@ -27,6 +27,9 @@ struct Inbox<Definition: MachineDefinition>: Sendable {
         case open
         /// The machine is shutting down: follow-ups and timer events, not new events.
         case closed
+        /// The machine is paused: follow-ups and timer events, not new events, and nothing is
+        /// processed until it is resumed.
+        case paused
         /// The machine has stopped: nothing.
         case stopped
     }
@@ -40,7 +43,7 @@ struct Inbox<Definition: MachineDefinition>: Sendable {
     /// Postponed events a change of state let go, to be tried again after `upNext`, ahead of `queue`.
     @usableFromInline var retried = RingBuffer<Entry>()
     @usableFromInline var waiters = RingBuffer<Waiter>()
-    @usableFromInline private(set) var intake = Intake.open
+    @usableFromInline var intake = Intake.open
     /// Whether a loop on the actor owns processing: a `send` processing inline, or the drain task.
     @usableFromInline var isActive = false
     /// Events of the drain's current batch after the first, which still count against the
@@ -73,7 +76,7 @@ struct Inbox<Definition: MachineDefinition>: Sendable {
     /// wait for room.
     @inlinable
     mutating func post(_ entry: consuming Entry) -> PostAction {
-        guard case .open = intake else { return .closed }
+        guard case .open = intake else { return intake == .paused ? .paused : .closed }
         guard hasRoom && waiters.isEmpty else { return .full }
         return .queued(append(entry))
     }
@@ -82,7 +85,7 @@ struct Inbox<Definition: MachineDefinition>: Sendable {
     /// behind those waiting. Refuses it if the inbox no longer takes events.
     @inlinable
     mutating func park(_ waiter: Waiter) -> ParkAction {
-        guard case .open = intake else { return .refused }
+        guard case .open = intake else { return intake == .paused ? .paused : .refused }
         if hasRoom && waiters.isEmpty {
             var resumptions = append(waiter.entry)
             if let admitted = waiter.admitted { resumptions.admitted.append(admitted) }
@@ -282,18 +285,5 @@ struct Inbox<Definition: MachineDefinition>: Sendable {
         }
         if !waiters.isEmpty { closing.waiters = waiters.removeAll() }
         return closing
-    }
-
-    /// Stops taking anything if nothing is queued, processing or waiting: what ``close(stopping:)``
-    /// does to an idle inbox, answered with a plain `Bool`, so that ending an idle machine (a
-    /// shutdown meets a million) builds no ``Closing``.
-    ///
-    /// - Returns: whether the inbox was idle and now takes nothing; if not, nothing changed.
-    @usableFromInline
-    mutating func closeIfIdle() -> Bool {
-        guard !isActive && queue.isEmpty && upNext.isEmpty && retried.isEmpty && postponed.isEmpty && waiters.isEmpty
-        else { return false }
-        intake = .stopped
-        return true
     }
 }

@@ -33,6 +33,8 @@ extension Inbox {
         case withdrawn
         /// The machine stopped taking events first.
         case refused
+        /// The machine was paused first.
+        case paused
     }
 
     /// What the caller must do once the lock is released.
@@ -60,6 +62,8 @@ extension Inbox {
         case full
         /// Refused: the machine no longer takes such events.
         case closed
+        /// Refused: the machine is paused.
+        case paused
     }
 
     /// What became of a sender that may wait for room.
@@ -69,6 +73,8 @@ extension Inbox {
         case accepted(Resumptions)
         /// Refused: the machine no longer takes events. Answer the sender.
         case refused
+        /// Refused: the machine is paused. Answer the sender.
+        case paused
     }
 
     /// What a withdrawal found.

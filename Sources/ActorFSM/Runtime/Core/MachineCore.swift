@@ -55,6 +55,15 @@ package struct MachineCore<Definition: MachineDefinition, Waiter: Sendable>: Sen
     /// Whether it has stopped taking anything: it is stopping or has ended.
     @inlinable var hasStopped: Bool { mutating get { lifecycle.hasStopped } }
 
+    /// Whether it is paused: it takes no new event and processes none until it is resumed.
+    @inlinable var isPaused: Bool { mutating get { lifecycle.isPaused } }
+
+    /// Whether it processes queued events: it is running or shutting down.
+    @inlinable var isProcessing: Bool { mutating get { lifecycle.isProcessing } }
+
+    /// Whether its timers' events still join its inbox: it is running or paused.
+    @inlinable var takesTimerEvents: Bool { mutating get { lifecycle.takesTimerEvents } }
+
     /// Whether it has ended.
     @inlinable var hasEnded: Bool { mutating get { lifecycle.hasEnded } }
 
@@ -131,7 +140,7 @@ package struct MachineCore<Definition: MachineDefinition, Waiter: Sendable>: Sen
     mutating func enterTimedState(_ target: Int32, of storage: Storage) -> TimerChange {
         let hasTasks = !storage.timers.stateTasks[Int(target)].isEmpty
         epoch &+= 1
-        guard lifecycle.isRunning else {
+        guard lifecycle.takesTimerEvents else {
             tasksPending = false
             return .cancel
         }
@@ -171,7 +180,8 @@ package struct MachineCore<Definition: MachineDefinition, Waiter: Sendable>: Sen
     /// and the machine still takes events.
     @usableFromInline
     mutating func takePendingTasks() -> TaskStart? {
-        guard tasksPending else { return nil }
+        // A paused machine starts them once it is resumed.
+        guard tasksPending, !lifecycle.isPaused else { return nil }
         tasksPending = false
         guard lifecycle.isRunning, stateID >= 0 else { return nil }
         return TaskStart(stateID: stateID, epoch: epoch)
@@ -183,40 +193,19 @@ package struct MachineCore<Definition: MachineDefinition, Waiter: Sendable>: Sen
     /// - Returns: whether to arm them; its tasks are then pending.
     @usableFromInline
     mutating func armInitialState() -> Bool {
-        guard lifecycle.isRunning, epoch == 1, stateID >= 0 else { return false }
+        guard lifecycle.takesTimerEvents, epoch == 1, stateID >= 0 else { return false }
         tasksPending = true
         return true
     }
 
     // MARK: - Queued events
 
-    /// What to do with a queued event whose turn has come.
-    @usableFromInline
-    enum Turn: Equatable {
-        /// Process it: call ``begin(_:in:origin:of:)``.
-        case process
-        /// Drop it: a timer event of a state the machine has left.
-        case dropStale
-        /// Process nothing more: the machine has stopped. Call ``discard(eventFrom:)`` for it and
-        /// every other event left.
-        case stop
-    }
-
     /// A queued event's turn has come; `timerEpoch` is the epoch of the state entry a timer
     /// event belongs to, 0 for any other event.
     @inlinable
     mutating func turn(ofEventFrom timerEpoch: UInt64) -> Turn {
-        if lifecycle.hasStopped { return .stop }
+        if !lifecycle.isProcessing { return lifecycle.isPaused ? .pause : .stop }
         return timerEpoch != 0 && timerEpoch != epoch ? .dropStale : .process
-    }
-
-    /// What becomes of an event a stopped machine will not process.
-    @usableFromInline
-    enum Discard: Equatable {
-        /// Drop it without a record: a timer event of a state the machine has left.
-        case dropStale
-        /// Record it, unprocessed, with the outcome `.stopped` and this number.
-        case recordStopped(UInt64)
     }
 
     /// An event will not be processed, since the machine has stopped.
@@ -231,7 +220,7 @@ package struct MachineCore<Definition: MachineDefinition, Waiter: Sendable>: Sen
     /// machine still takes events and has not left that state.
     @inlinable
     mutating func admitsTimerEvent(from timerEpoch: UInt64) -> Bool {
-        lifecycle.isRunning && timerEpoch == epoch
+        lifecycle.takesTimerEvents && timerEpoch == epoch
     }
 
     // MARK: - Lifecycle and intake
@@ -243,7 +232,9 @@ package struct MachineCore<Definition: MachineDefinition, Waiter: Sendable>: Sen
     /// those queued. Afterwards ``isShuttingDown`` says whether the caller waits for that end.
     @inlinable
     mutating func shutDown() -> Effect {
-        lifecycle.shutDown() == .closeInbox ? .closeInbox(stopping: false) : .none
+        // A paused machine processes nothing more: its queued events stop unprocessed.
+        if lifecycle.isPaused { return stop(.shutDown) }
+        return lifecycle.shutDown() == .closeInbox ? .closeInbox(stopping: false) : .none
     }
 
     /// Whether the machine is processing its queued events before it ends.
@@ -256,6 +247,14 @@ package struct MachineCore<Definition: MachineDefinition, Waiter: Sendable>: Sen
         tasksPending = false
         return .closeInbox(stopping: true)
     }
+
+    /// `pause()` was called; `false` if the machine is shutting down or stopping.
+    @inlinable
+    mutating func pause() -> Bool { lifecycle.pause() }
+
+    /// `resume()` was called; `true` if the machine was paused, and runs again now.
+    @inlinable
+    mutating func resume() -> Bool { lifecycle.resume() }
 
     /// The actor closed the inbox, after ``finish()`` or ``stop(_:)``; `idle` says whether
     /// nothing was queued or processing (then the inbox now takes nothing at all).

@@ -4,8 +4,11 @@
 ///
 /// ```
 /// running ──shutDown()──► shuttingDown ──processing ends──► stopping(.shutDown) ──► stopped(.shutDown)
-///    │                      │
-///    └──stop(reason)──► stopping(reason) ──processing ends──► stopped(reason)
+///  │  ▲
+///  │  └───resume()───┐
+///  └──pause()──► paused ──shutDown()──► stopping(.shutDown)
+///
+/// running, shuttingDown, paused ──stop(reason)──► stopping(reason) ──processing ends──► stopped(reason)
 ///
 /// A machine shutting down or stopping whose inbox is closed while idle ends at once.
 /// ```
@@ -20,6 +23,9 @@ struct MachineLifecycle<Waiter: Sendable>: Sendable {
         case running(waiters: [Waiter])
         /// It refuses new events and processes the queued ones; `waiters` wait for the end.
         case shuttingDown(waiters: [Waiter])
+        /// It refuses new events and processes none: the queued ones, and its timers' events,
+        /// wait for `resume()`; `waiters` wait for the end.
+        case paused(waiters: [Waiter])
         /// It takes nothing: the event in progress completes, then the machine ends.
         case stopping(MachineTermination, waiters: [Waiter])
         /// It has ended: queued events got `.stopped`, streams finished, the parent was told.
@@ -31,6 +37,7 @@ struct MachineLifecycle<Waiter: Sendable>: Sendable {
             phase = switch stage {
             case .running: .running
             case .shuttingDown: .shuttingDown
+            case .paused: .paused
             case .stopping: .stopping
             case .stopped: .stopped
             }
@@ -43,7 +50,7 @@ struct MachineLifecycle<Waiter: Sendable>: Sendable {
 
     /// The cases of ``Stage``, without payloads.
     @usableFromInline
-    enum Phase: UInt8, Sendable { case running, shuttingDown, stopping, stopped }
+    enum Phase: UInt8, Sendable { case running, shuttingDown, paused, stopping, stopped }
 
     @inlinable init() {}
 
@@ -52,6 +59,15 @@ struct MachineLifecycle<Waiter: Sendable>: Sendable {
 
     /// Whether it is processing its queued events before it ends.
     @inlinable var isShuttingDown: Bool { phase == .shuttingDown }
+
+    /// Whether it is paused.
+    @inlinable var isPaused: Bool { phase == .paused }
+
+    /// Whether it processes events: it is running or shutting down.
+    @inlinable var isProcessing: Bool { phase.rawValue < Phase.paused.rawValue }
+
+    /// Whether its timers' events still join its inbox: it is running or paused.
+    @inlinable var takesTimerEvents: Bool { phase == .running || phase == .paused }
 
     /// Whether it has stopped taking anything: it is stopping or has ended.
     @inlinable var hasStopped: Bool { phase.rawValue >= Phase.stopping.rawValue }
@@ -87,9 +103,35 @@ struct MachineLifecycle<Waiter: Sendable>: Sendable {
             return .closeInbox
         case .shuttingDown:
             return .awaitEnd
-        case .stopping, .stopped:
+        case .paused, .stopping, .stopped:
             return .none
         }
+    }
+
+    /// `pause()` was called.
+    ///
+    /// - Returns: whether the machine is paused now: `false` once it is shutting down or stopping.
+    @usableFromInline
+    mutating func pause() -> Bool {
+        switch stage {
+        case .running(let waiters):
+            stage = .paused(waiters: waiters)
+            return true
+        case .paused:
+            return true
+        case .shuttingDown, .stopping, .stopped:
+            return false
+        }
+    }
+
+    /// `resume()` was called.
+    ///
+    /// - Returns: whether the machine was paused, and runs again now.
+    @usableFromInline
+    mutating func resume() -> Bool {
+        guard case .paused(let waiters) = stage else { return false }
+        stage = .running(waiters: waiters)
+        return true
     }
 
     /// What `stop(_:)` requires.
@@ -107,7 +149,7 @@ struct MachineLifecycle<Waiter: Sendable>: Sendable {
     @usableFromInline
     mutating func stop(_ reason: MachineTermination) -> StopAction {
         switch stage {
-        case .running(let waiters), .shuttingDown(let waiters):
+        case .running(let waiters), .shuttingDown(let waiters), .paused(let waiters):
             stage = .stopping(reason, waiters: waiters)
         case .stopping, .stopped:
             return .none
@@ -132,7 +174,7 @@ struct MachineLifecycle<Waiter: Sendable>: Sendable {
     @usableFromInline
     mutating func processingEnded() -> EndAction {
         switch stage {
-        case .running, .stopped:
+        case .running, .paused, .stopped:
             return .none
         case .shuttingDown:
             return .stopShutDown
@@ -147,7 +189,7 @@ struct MachineLifecycle<Waiter: Sendable>: Sendable {
     @usableFromInline
     mutating func inboxClosedIdle() -> EndAction {
         switch stage {
-        case .running, .stopped:
+        case .running, .paused, .stopped:
             return .none
         case .shuttingDown(let waiters):
             stage = .stopped(.shutDown)
@@ -173,6 +215,9 @@ struct MachineLifecycle<Waiter: Sendable>: Sendable {
         case .shuttingDown(var waiters):
             waiters.append(waiter)
             stage = .shuttingDown(waiters: waiters)
+        case .paused(var waiters):
+            waiters.append(waiter)
+            stage = .paused(waiters: waiters)
         case .stopping(let reason, var waiters):
             waiters.append(waiter)
             stage = .stopping(reason, waiters: waiters)

@@ -145,7 +145,7 @@ extension Machine {
         _ event: Event, predicates: PredicateContext?, number: Int64,
         reply: (@Sendable (TransitionRecord<Definition>) -> [UInt8])? = nil
     ) async throws(MachineError<Definition>) -> Record {
-        guard core.isAcceptingEvents else { throw refusal(.stopped, origin: .send) }
+        guard core.isAcceptingEvents else { throw refusal(core.isPaused ? .paused : .stopped, origin: .send) }
         guard let journal else { return try await send(event, predicates: predicates) }
         if let reply { journal.answer(number, with: reply) }
         defer { if reply != nil { journal.forgetAnswer(number) } }

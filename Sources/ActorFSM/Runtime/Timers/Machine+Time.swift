@@ -53,7 +53,7 @@ extension Machine {
         trace: (any AnyObject & Sendable)?, ticket: UInt64 = 0
     ) {
         mailbox.withLock { $0.scheduledEvents.remove(scheduled) }
-        guard let lateness, core.isAcceptingEvents, scheduled.markDelivered() else { return }
+        guard let lateness, core.takesTimerEvents, scheduled.markDelivered() else { return }
         settings.instrument?.timerFired(by: id, origin: .scheduled, lateness: lateness)
         appendTimerEvent(event, predicates, origin: .scheduled, epoch: 0, trace: trace, ticket: ticket)
     }
