@@ -7,7 +7,8 @@ extension Supervisor {
     /// Writes the machine under `id` out of memory: it finishes the events it has queued, its
     /// entries are durable, and it leaves the supervisor (reported as ``SupervisorReport/passivated(id:)``);
     /// first use restores it. Its timers are not lost: restored, it arms them again with their
-    /// deadlines. Only a durable supervisor passivates.
+    /// deadlines. Only a durable supervisor passivates, and never a paused machine
+    /// (``Machine/pause()``), which stays in memory, paused.
     ///
     /// - Returns: whether a machine was passivated.
     @discardableResult
@@ -30,9 +31,11 @@ extension Supervisor {
         // Also a machine already stopping (after a failure): its supervisor decides on it first.
         tracking { _ = $0.passivating.insert(ObjectIdentifier(machine)) }
         // Not cancellable: the machine must have ended before it leaves the registry, or the
-        // next send would restore a second copy while this one still writes.
-        await machine.shutDownAndAwaitEnd(cancellable: false)
+        // next send would restore a second copy while this one still writes. A paused machine
+        // stays, paused: restored, it would run.
+        let ended = await machine.shutDownAndAwaitEndUnlessPaused()
         tracking { _ = $0.passivating.remove(ObjectIdentifier(machine)) }
+        guard ended else { return nil }
         var newest: UInt64?
         if let journal = machine.durableJournal {
             _ = await journal.waitForWrite(journal.newestWrite)

@@ -148,6 +148,23 @@ struct Jam: Error {}
         await doors.shutdown()
     }
 
+    @Test func aPausedMachineIsNotPassivatedAwayFromItsPause() async throws {
+        let store = InMemoryStore()
+        let doors = try Supervisor(schema: try doorSchema(), durability: doorDurability(store))
+        let door = try await doors.activate(id: "a", data: Door.Data())
+        try await doors.send(to: "a", .open)
+        try await door.pause()
+        #expect(await !doors.passivate(id: "a"))
+        #expect(await doors.passivateIdle(longerThan: .zero) == 0)
+        #expect(doors.machine(id: "a") === door)
+        #expect(await door.isPaused)
+        await #expect(throws: MachineError<Door>.self) { try await doors.send(to: "a", .close) }
+        await door.resume()
+        #expect(await doors.passivate(id: "a"))
+        #expect(try await doors.send(to: "a", .close).sequenceNumber == 2)
+        await doors.shutdown()
+    }
+
     @Test func aPassivatedMachineComesBackOnItsNextEvent() async throws {
         let store = InMemoryStore()
         let doors = try Supervisor(schema: try doorSchema(), durability: doorDurability(store))

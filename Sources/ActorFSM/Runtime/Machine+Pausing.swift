@@ -40,4 +40,16 @@ extension Machine {
 
     /// Whether the machine is running or paused: it has not begun to end.
     package var isLive: Bool { core.isAcceptingEvents || core.isPaused }
+
+    /// A passivation's end of the machine: as `shutDownAndAwaitEnd(cancellable: false)`, unless
+    /// the machine is paused, which a passivation must not take it away from. The check and the
+    /// shutdown are one step on the actor, so a pause cannot come between them.
+    ///
+    /// - Returns: `false` if the machine is paused, and left as it is.
+    package func shutDownAndAwaitEndUnlessPaused() async -> Bool {
+        if core.isPaused { return false }
+        closeForShutdown()
+        await awaitEnd(cancellable: false)
+        return true
+    }
 }
