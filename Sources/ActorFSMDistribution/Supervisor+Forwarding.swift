@@ -103,7 +103,8 @@ extension Supervisor {
         let reply: ForwardCoding<Definition>.Reply
         do throws(MachineError<Definition>) {
             reply = .success(try await processForwarded(decoded, id: id, number: forwarded.number, answer: answer))
-        } catch where Self.leavesQueued(error) {
+        } catch where Self.leavesQueued(error) || (error.kind == .paused && !forwarded.wantsReply) {
+            // A post to a paused machine was accepted by its sender's store: it waits there.
             return .leftQueued
         } catch {
             reply = .failure(error)

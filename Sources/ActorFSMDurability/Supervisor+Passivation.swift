@@ -25,8 +25,7 @@ extension Supervisor {
         // Asked from its own action, the machine cannot end before the action does: it leaves
         // the supervisor by itself when it ends.
         if ActionScope.machines.contains(ObjectIdentifier(machine)) {
-            await machine.shutdown()
-            return .some(nil)
+            return await machine.closeForShutdownUnlessPaused() ? .some(nil) : nil
         }
         // Also a machine already stopping (after a failure): its supervisor decides on it first.
         tracking { _ = $0.passivating.insert(ObjectIdentifier(machine)) }

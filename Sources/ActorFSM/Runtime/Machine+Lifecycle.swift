@@ -123,20 +123,21 @@ extension Machine {
     /// effects happen. Closing the inbox feeds the core again, and may end the machine.
     @usableFromInline func perform(_ effect: Core.Effect) {
         var effect = effect
-        // Whether the inbox was closed here, so that its queue is known to be empty at the end
-        // (it spares a turn of its lock).
-        var closed = false
+        // Whether the inbox was closed idle here, so that its queue is known to be empty at the
+        // end (it spares a turn of its lock). A paused machine's inbox may be idle with events
+        // queued: they get their `.stopped` records at the end.
+        var closedEmpty = false
         while true {
             switch effect {
             case .none:
                 return
-            case .closeInbox(let stopping):
-                let idle = closeInbox(stopping: stopping)
-                if stopping { running.task?.cancel() }
-                closed = true
+            case .closeInbox(let stopping, let cancelling):
+                let (idle, empty) = closeInbox(stopping: stopping)
+                if cancelling { running.task?.cancel() }
+                closedEmpty = empty
                 effect = core.inboxClosed(idle: idle)
             case .end(let reason, let waiters):
-                end(reason, waking: waiters, queueIsEmpty: closed)
+                end(reason, waking: waiters, queueIsEmpty: closedEmpty)
                 return
             case .enter(let commit):
                 perform(commit)
@@ -154,8 +155,9 @@ extension Machine {
     /// waiting for room and cancels every timer, task and scheduled event. Timer events already in
     /// the inbox stay valid: they fired before, like any event queued before.
     ///
-    /// - Returns: whether the inbox was idle (nothing queued or processing), to tell the core.
-    func closeInbox(stopping: Bool) -> Bool {
+    /// - Returns: whether the inbox was idle (nothing processing), to tell the core, and whether
+    ///   its queue is known to be empty.
+    func closeInbox(stopping: Bool) -> (idle: Bool, empty: Bool) {
         // A parent in memory is gone for good: its children are let go of as when it leaves the
         // state. A durable one comes back, and links its durable children again.
         if journal == nil, let timers { leaveChildren(timers) }
@@ -167,12 +169,12 @@ extension Machine {
         // Withdrawn, not cancelled: a durable machine keeps them in its store, to deliver them
         // when it is restored.
         for event in delayed { event.withdraw() }
-        if idle { return true }
+        if idle { return (true, true) }
         let closing = mailbox.withLock { $0.inbox.close(stopping: stopping) }
         for waiter in closing.waiters { waiter.answer(.refused, admission: .refused) }
         // Their events keep their places, to get `.stopped` records after the one in progress.
         for sender in closing.queuedSenders { sender.resume(returning: .stoppedInQueue) }
-        return closing.isIdle
+        return (closing.isIdle, false)
     }
 
     /// Ends the machine once nothing is in progress: queued events get the outcome `.stopped`

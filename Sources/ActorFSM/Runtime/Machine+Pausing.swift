@@ -29,8 +29,8 @@ extension Machine {
     /// if they waited for the resume, and processes what was queued meanwhile, in order.
     /// Resuming a machine that is not paused does nothing.
     public func resume() {
-        guard core.resume() else { return }
-        startPendingStateTasks()
+        guard let tasksWaited = core.resume() else { return }
+        if tasksWaited { startPendingStateTasks() }
         let resumptions = mailbox.withLock { $0.inbox.resume() }
         if !resumptions.isEmpty { perform(resumptions) }
     }
@@ -47,9 +47,18 @@ extension Machine {
     ///
     /// - Returns: `false` if the machine is paused, and left as it is.
     package func shutDownAndAwaitEndUnlessPaused() async -> Bool {
+        guard closeForShutdownUnlessPaused() else { return false }
+        await awaitEnd(cancellable: false)
+        return true
+    }
+
+    /// As `closeForShutdown()`, unless the machine is paused: for a passivation asked from the
+    /// machine's own action, which cannot wait for the end.
+    ///
+    /// - Returns: `false` if the machine is paused, and left as it is.
+    package func closeForShutdownUnlessPaused() -> Bool {
         if core.isPaused { return false }
         closeForShutdown()
-        await awaitEnd(cancellable: false)
         return true
     }
 }

@@ -155,6 +155,6 @@ import TestSupport
 
     /// Whether `effect` closes the inbox, to everything when `stopping`.
     func closes(_ effect: Core.Effect, stopping: Bool) -> Bool {
-        if case .closeInbox(stopping) = effect { true } else { false }
+        if case .closeInbox(stopping, _) = effect { true } else { false }
     }
 }

@@ -29,10 +29,18 @@ import TestSupport
         }
         return try Schema<CheckoutFlow>(initial: .pending) {
             define(.pending, adopts: chatty) {
-                when(.pay) | then(.paid) | { () async in await gate.wait() }
+                when(.pay) | then(.paid) | { () async in
+                    await gate.wait()
+                    if Task.isCancelled { log.record("pay cancelled") }
+                }
                 after(.seconds(30)) | then(.cancelled) | { log.record("timeout \(resumed.text)") }
             }
-            define(.paid, adopts: chatty) { when(.reopen) | then(.loading) | { () async in await gate.wait() } }
+            define(.paid, adopts: chatty) {
+                when(.reopen) | then(.loading) | { () async in
+                    await gate.wait()
+                    log.record("reopened")
+                }
+            }
             define(.loading, adopts: chatty, running: StateTask { _ in
                 log.record("task \(resumed.text)")
                 return .loaded
@@ -117,7 +125,38 @@ import TestSupport
         #expect(await states.next() == .loading)
         await resumed.resume(machine)
         #expect(await states.next() == .showing)
-        #expect(log.lines == ["task after resume"])
+        #expect(log.lines == ["reopened", "task after resume"])
+    }
+
+    @Test func aResumeBeforeTheTransitionInProgressCompletesLeavesItsTasksToIt() async throws {
+        let gate = Gate(), log = Log(), resumed = Resumed()
+        let machine = CheckoutMachine(schema: try Self.schema(gate, log, resumed), id: 1, startingIn: .paid)
+        let reopening = Task { try await machine.send(.reopen) }
+        await gate.untilArrivals(1)
+        try await machine.pause()
+        await resumed.resume(machine)
+        gate.open()
+        #expect(try await reopening.value.target == .loading)
+        var states = await machine.stateChanges().makeAsyncIterator()
+        while let state = await states.next(), state != .showing {}
+        #expect(log.lines == ["reopened", "task after resume"], "the task starts once the transition completes")
+    }
+
+    @Test func stoppingAPausedMachineGivesWhatItQueuedItsStoppedRecords() async throws {
+        let gate = Gate(), log = Log(), resumed = Resumed()
+        let machine = CheckoutMachine(schema: try Self.schema(gate, log, resumed), id: 1)
+        var records = await machine.records().makeAsyncIterator()
+        try machine.tryPost(.pay)
+        try machine.tryPost(.ping)
+        await gate.untilArrivals(1)
+        try await machine.pause()
+        gate.open()
+        #expect(await records.next()?.event == .pay)
+        await machine.untilQueued(1)
+        await machine.shutdown()
+        let stopped = try #require(await records.next())
+        #expect(stopped.event == .ping && "\(stopped.outcome)" == "stopped")
+        #expect(await records.next() == nil)
     }
 
     @Test func shuttingDownAPausedMachineStopsWhatItHasQueued() async throws {
@@ -139,7 +178,7 @@ import TestSupport
         let stopped = try #require(await records.next())
         #expect(stopped.event == .ping && "\(stopped.outcome)" == "stopped")
         #expect(await machine.isStopped)
-        #expect(log.lines.isEmpty)
+        #expect(log.lines.isEmpty, "the shutdown let pay's action complete uncancelled")
         await #expect(throws: MachineError<CheckoutFlow>.self) { try await machine.pause() }
     }
 

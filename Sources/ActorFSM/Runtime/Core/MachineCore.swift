@@ -35,6 +35,8 @@ package struct MachineCore<Definition: MachineDefinition, Waiter: Sendable>: Sen
     @usableFromInline private(set) var stateID: Int32
     /// Whether the current state's tasks wait to start once the transition into it completes.
     @usableFromInline private(set) var tasksPending = false
+    /// Whether the pause held back the current state's tasks, for the resume to start.
+    @usableFromInline private(set) var tasksHeldByPause = false
     /// The current state when it is not one of the schema's (a starting or error state given by
     /// the user).
     @usableFromInline private(set) var offTableState: State?
@@ -180,8 +182,10 @@ package struct MachineCore<Definition: MachineDefinition, Waiter: Sendable>: Sen
     /// and the machine still takes events.
     @usableFromInline
     mutating func takePendingTasks() -> TaskStart? {
+        guard tasksPending else { return nil }
         // A paused machine starts them once it is resumed.
-        guard tasksPending, !lifecycle.isPaused else { return nil }
+        tasksHeldByPause = lifecycle.isPaused
+        if tasksHeldByPause { return nil }
         tasksPending = false
         guard lifecycle.isRunning, stateID >= 0 else { return nil }
         return TaskStart(stateID: stateID, epoch: epoch)
@@ -232,9 +236,12 @@ package struct MachineCore<Definition: MachineDefinition, Waiter: Sendable>: Sen
     /// those queued. Afterwards ``isShuttingDown`` says whether the caller waits for that end.
     @inlinable
     mutating func shutDown() -> Effect {
-        // A paused machine processes nothing more: its queued events stop unprocessed.
-        if lifecycle.isPaused { return stop(.shutDown) }
-        return lifecycle.shutDown() == .closeInbox ? .closeInbox(stopping: false) : .none
+        // A paused machine stops its queue unprocessed; the transition in progress completes.
+        if lifecycle.isPaused {
+            guard case .closeInbox = stop(.shutDown) else { return .none }
+            return .closeInbox(stopping: true, cancelling: false)
+        }
+        return lifecycle.shutDown() == .closeInbox ? .closeInbox(stopping: false, cancelling: false) : .none
     }
 
     /// Whether the machine is processing its queued events before it ends.
@@ -245,16 +252,21 @@ package struct MachineCore<Definition: MachineDefinition, Waiter: Sendable>: Sen
     mutating func stop(_ reason: MachineTermination) -> Effect {
         guard lifecycle.stop(reason) == .closeInboxAndCancel else { return .none }
         tasksPending = false
-        return .closeInbox(stopping: true)
+        return .closeInbox(stopping: true, cancelling: true)
     }
 
     /// `pause()` was called; `false` if the machine is shutting down or stopping.
     @inlinable
     mutating func pause() -> Bool { lifecycle.pause() }
 
-    /// `resume()` was called; `true` if the machine was paused, and runs again now.
+    /// `resume()` was called; `nil` if the machine was not paused, else whether the pause held
+    /// back the current state's tasks (a transition in progress starts its own as it completes).
     @inlinable
-    mutating func resume() -> Bool { lifecycle.resume() }
+    mutating func resume() -> Bool? {
+        guard lifecycle.resume() else { return nil }
+        defer { tasksHeldByPause = false }
+        return tasksHeldByPause
+    }
 
     /// The actor closed the inbox, after ``finish()`` or ``stop(_:)``; `idle` says whether
     /// nothing was queued or processing (then the inbox now takes nothing at all).

@@ -9,9 +9,9 @@
 enum MachineEffect<Waiter: Sendable> {
     /// Nothing.
     case none
-    /// Close the inbox to new events (or, when `stopping`, to everything, and cancel the
-    /// actions in progress), then tell the core with `MachineCore.inboxClosed(idle:)`.
-    case closeInbox(stopping: Bool)
+    /// Close the inbox to new events (or, when `stopping`, to everything), cancel the actions in
+    /// progress if `cancelling`, then tell the core with `MachineCore.inboxClosed(idle:)`.
+    case closeInbox(stopping: Bool, cancelling: Bool)
     /// End the machine: stop its queued events, tell its parent `reason`, finish its streams
     /// and resume `waiters`.
     case end(MachineTermination, waiters: [Waiter])

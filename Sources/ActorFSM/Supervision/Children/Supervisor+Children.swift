@@ -121,7 +121,8 @@ extension Supervisor {
     func deliverCancelling(_ cancelling: Event, to id: ID, settled: (@Sendable () -> Void)?) async {
         do {
             _ = try await send(to: id, cancelling)
-        } catch where error.kind == .notDurable || error.kind == .stopped {
+        } catch where error.kind == .notDurable || error.kind == .stopped || error.kind == .paused {
+            // A paused child has not had it: the parent's entries keep it, to send it again.
             return
         } catch {}
         settled?()
