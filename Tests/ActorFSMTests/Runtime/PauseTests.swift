@@ -52,9 +52,15 @@ import TestSupport
         }
     }
 
+    /// A machine of `schema` on a clock of its own: `pending`'s timeout never fires by itself,
+    /// however slowly the test runs.
+    static func machine(_ schema: Schema<CheckoutFlow>, startingIn state: Checkout? = nil) -> CheckoutMachine {
+        CheckoutMachine(schema: schema, id: 1, startingIn: state, configuration: MachineConfiguration(clock: ManualClock()))
+    }
+
     @Test func aPausedMachineRefusesNewEventsUntilItIsResumed() async throws {
         let log = Log(), resumed = Resumed()
-        let machine = CheckoutMachine(schema: try Self.schema(Gate(), log, resumed), id: 1)
+        let machine = Self.machine(try Self.schema(Gate(), log, resumed))
         try await machine.pause()
         try await machine.pause()
         let paused = (await machine.isPaused, await machine.isAcceptingEvents)
@@ -78,7 +84,7 @@ import TestSupport
 
     @Test func eventsQueuedBeforeThePauseWaitForTheResumeAndKeepTheirOrder() async throws {
         let gate = Gate(), log = Log(), resumed = Resumed()
-        let machine = CheckoutMachine(schema: try Self.schema(gate, log, resumed), id: 1)
+        let machine = Self.machine(try Self.schema(gate, log, resumed))
         var records = await machine.records().makeAsyncIterator()
         let paying = Task { try await machine.send(.pay) }
         await gate.untilArrivals(1)
@@ -114,7 +120,7 @@ import TestSupport
 
     @Test func aStateEnteredAsThePauseCameStartsItsTaskOnlyAfterTheResume() async throws {
         let gate = Gate(), log = Log(), resumed = Resumed()
-        let machine = CheckoutMachine(schema: try Self.schema(gate, log, resumed), id: 1, startingIn: .paid)
+        let machine = Self.machine(try Self.schema(gate, log, resumed), startingIn: .paid)
         var states = await machine.stateChanges().makeAsyncIterator()
         #expect(await states.next() == .paid)
         let reopening = Task { try await machine.send(.reopen) }
@@ -130,7 +136,7 @@ import TestSupport
 
     @Test func aResumeBeforeTheTransitionInProgressCompletesLeavesItsTasksToIt() async throws {
         let gate = Gate(), log = Log(), resumed = Resumed()
-        let machine = CheckoutMachine(schema: try Self.schema(gate, log, resumed), id: 1, startingIn: .paid)
+        let machine = Self.machine(try Self.schema(gate, log, resumed), startingIn: .paid)
         let reopening = Task { try await machine.send(.reopen) }
         await gate.untilArrivals(1)
         try await machine.pause()
@@ -144,7 +150,7 @@ import TestSupport
 
     @Test func stoppingAPausedMachineGivesWhatItQueuedItsStoppedRecords() async throws {
         let gate = Gate(), log = Log(), resumed = Resumed()
-        let machine = CheckoutMachine(schema: try Self.schema(gate, log, resumed), id: 1)
+        let machine = Self.machine(try Self.schema(gate, log, resumed))
         var records = await machine.records().makeAsyncIterator()
         try machine.tryPost(.pay)
         try machine.tryPost(.ping)
@@ -161,7 +167,7 @@ import TestSupport
 
     @Test func shuttingDownAPausedMachineStopsWhatItHasQueued() async throws {
         let gate = Gate(), log = Log(), resumed = Resumed()
-        let machine = CheckoutMachine(schema: try Self.schema(gate, log, resumed), id: 1)
+        let machine = Self.machine(try Self.schema(gate, log, resumed))
         var records = await machine.records().makeAsyncIterator()
         let paying = Task { try await machine.send(.pay) }
         await gate.untilArrivals(1)
@@ -184,7 +190,7 @@ import TestSupport
 
     @Test func eventsTakenInOneBatchWithTheEventInProgressGoBackToWait() async throws {
         let gate = Gate(), log = Log(), resumed = Resumed()
-        let machine = CheckoutMachine(schema: try Self.schema(gate, log, resumed), id: 1)
+        let machine = Self.machine(try Self.schema(gate, log, resumed))
         var records = await machine.records().makeAsyncIterator()
         // Posted together, before the drain starts: it takes the three in one batch.
         try machine.tryPost(.pay)
