@@ -94,6 +94,12 @@ package final class DurableSupervision<Definition: MachineDefinition>: Superviso
         tracking.withLock { $0.passivating.contains(ObjectIdentifier(machine)) }
     }
 
+    package func operand(
+        _ id: ID, of supervisor: Supervisor<Definition>
+    ) async throws(MachineError<Definition>) -> Machine<Definition>? {
+        try await supervisor.machineRestoring(id: id, origin: .send)
+    }
+
     /// Whether `error` says that another live process holds the machine.
     static func isHeldElsewhere(_ error: MachineError<Definition>) -> Bool {
         error.kind == .notDurable && (error.underlying as? DurabilityError)?.kind == .heldElsewhere

@@ -44,6 +44,7 @@ package final class MachineJournal<Definition: MachineDefinition>: MachineJourna
         initial.lastActivity = coding.durability.wallClock.nanosecondsSince1970()
         if let restored = recovery?.point {
             initial.timers = restored.timers
+            initial.timers.operation = nil  // The entry that records an operator's act only.
             initial.lastWritten = restored
             initial.runsTasks = (try? coding.encodeState(restored.state)).map(coding.runsTasks(encoded:)) ?? false
         }
@@ -64,6 +65,7 @@ package final class MachineJournal<Definition: MachineDefinition>: MachineJourna
                     .init(state: $0, slot: Int(cancel.slot), key: cancel.key, ticket: cancel.ticket)
                 }
             }
+            resumption.isPaused = recovery.point.timers.isPaused
             return resumption
         }
     }
@@ -222,7 +224,7 @@ package final class MachineJournal<Definition: MachineDefinition>: MachineJourna
     ///
     /// - Parameter fromStore: whether the store failed the write (an outage a supervisor waits
     ///   out), rather than the machine (an entry that cannot be encoded or must not be written).
-    private func fail(_ error: StoreError, fromStore: Bool = false) -> UInt64 {
+    func fail(_ error: StoreError, fromStore: Bool = false) -> UInt64 {
         let (waiters, index, isFirst, wroteBefore) = state.withLock { state in
             let isFirst = state.failure == nil && !state.isSealed
             if state.failure == nil { state.failure = error }

@@ -23,6 +23,11 @@ struct StoredTimers: Equatable {
     /// When the machine last completed a transition, in milliseconds since 1970 (0 if not
     /// known): written in the trailer of completed entries, for histories and listings.
     var lastTransition: Int64 = 0
+    /// Whether an operator paused the machine: restored, it is paused. Carried by every
+    /// completed entry until the resume's; written in the trailer, only when set.
+    var isPaused = false
+    /// What an operator did, for the entry that records it (and its amendments) only.
+    var operation: StoredOperation?
 
     init() {}
 
@@ -51,6 +56,11 @@ struct StoredTimers: Equatable {
             writer.byte(3)
             writer.varint(UInt64(lastTransition))
         }
+        if isPaused { writer.byte(4) }
+        if let operation {
+            writer.byte(5)
+            operation.write(to: &writer)
+        }
     }
 
     /// Reads what ``writeTrailer(to:)`` wrote, up to the end of the entry.
@@ -65,6 +75,10 @@ struct StoredTimers: Equatable {
                 for _ in 0..<count { cancels.append(try StoredCancel(from: &reader)) }
             case 3:
                 lastTransition = Int64(clamping: try reader.varint())
+            case 4:
+                isPaused = true
+            case 5:
+                operation = try StoredOperation(from: &reader)
             default:
                 throw ByteReader.Truncated()
             }

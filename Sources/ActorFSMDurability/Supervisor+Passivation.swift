@@ -8,7 +8,7 @@ extension Supervisor {
     /// entries are durable, and it leaves the supervisor (reported as ``SupervisorReport/passivated(id:)``);
     /// first use restores it. Its timers are not lost: restored, it arms them again with their
     /// deadlines. Only a durable supervisor passivates, and never a paused machine
-    /// (``Machine/pause()``), which stays in memory, paused.
+    /// (``Machine/pause(reason:)``), which stays in memory, paused.
     ///
     /// - Returns: whether a machine was passivated.
     @discardableResult

@@ -17,16 +17,19 @@ struct HistoryCommand {
         }
         let rows = history.map { entry in
             [String(entry.sequenceNumber), entry.time.map(TextFormat.time) ?? "-", entry.kind.rawValue,
-             entry.origin ?? "-", entry.event ?? "-", entry.outcome ?? "-", entry.state ?? "-", Self.notes(of: entry),
+             entry.origin ?? "-", entry.event ?? entry.operation?.verb ?? "-", entry.outcome ?? "-", entry.state ?? "-", Self.notes(of: entry),
              entry.data ?? "-"]
         }
-        output(TextFormat.table(["#", "TIME", "KIND", "ORIGIN", "EVENT", "OUTCOME", "STATE", "PENDING", "DATA"],
+        output(TextFormat.table(["#", "TIME", "KIND", "ORIGIN", "EVENT", "OUTCOME", "STATE", "NOTES", "DATA"],
                                                    rows))
     }
 
-    /// Timers, retries and cancellations the entry holds.
+    /// An operator's reason, the pause, and the timers, retries and cancellations the entry holds.
     private static func notes(of entry: HistoryEntry) -> String {
-        var notes = entry.pending.map { pending in
+        var notes: [String] = []
+        if let reason = entry.operation?.reason, !reason.isEmpty { notes.append("reason: \(reason)") }
+        if entry.isPaused { notes.append("paused") }
+        notes += entry.pending.map { pending in
             pending.due.map { "\(pending.kind) \(pending.event) at \(TextFormat.time($0))" } ?? "\(pending.kind) \(pending.event)"
         }
         if let retry = entry.retry { notes.append("retry #\(retry.attempt) at \(TextFormat.time(retry.due))") }

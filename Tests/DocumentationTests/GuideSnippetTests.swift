@@ -544,9 +544,9 @@ struct TimeGuideSnippets {
     /// Concurrency's "Pausing".
     @Test func pausingAMachine() async throws {
         let order = Machine(schema: orders, id: "o-7")
-        try await order.pause()
+        try await order.pause(reason: "the card was declined twice")
         // … look at the order, fix what it depends on …
-        await order.resume()
+        await order.resume(reason: "the customer added a card")
         let running = (await order.isPaused, await order.isAcceptingEvents)
         #expect(running == (false, true))
     }
@@ -583,6 +583,12 @@ enum DurabilityGuideSnippets {
                 }
             }
         }
+    }
+
+    static func pausing(orders: Supervisor<StoredOrders>) async throws {
+        try await orders.pause("o-1042", reason: "the address needs a check")
+        // … later, in this process or in another one after a restart …
+        try await orders.resume("o-1042", reason: "address confirmed")
     }
 
     static func passivation(orderSchema: Schema<StoredOrders>, store: SQLiteStore) throws {

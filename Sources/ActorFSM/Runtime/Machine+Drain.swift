@@ -100,36 +100,48 @@ extension Machine {
         while let entry = batch.popFirst() {
             switch core.turn(ofEventFrom: entry.epoch) {
             case .process:
-                if entry.ticket & Self.journalTicketFlags != 0 { journalProcessing(ticket: entry.ticket) }
-                let record = if let trace = entry.trace, let instrument = settings.instrument {
-                    await process(entry, in: trace, of: instrument)
-                } else {
-                    await process(entry.event, entry.predicates, origin: entry.origin, acceptedAt: entry.acceptedAt,
-                                  postponements: entry.postponements, scope: entry.senderScope, replying: entry.reply != nil)
-                }
-                if record.isPostponement {
-                    if journal != nil { journalProcessing(ticket: 0) }
-                    postpone(entry)
-                } else {
-                    entry.reply?.resume(returning: .processed(record))
-                }
-                if journal != nil { await throttleJournal() }
-                // Events the transition posted to be processed next go ahead of the batch's rest.
-                if hasUpNext.load(ordering: .acquiring) {
-                    hasUpNext.store(false, ordering: .relaxed)
-                    mailbox.withLock { $0.inbox.takeUpNext(ahead: &batch) }
-                }
+                await processTaken(entry, &batch)
             case .dropStale:
                 droppedTimerEvent(entry.origin)
             case .stop:
                 stopUnprocessed(entry)
                 return false
             case .pause:
+                // A restored machine's interrupted transition completes first, as the one in
+                // progress at a pause does: the journal writes nothing else before its entry.
+                if let journal, journal.awaitsInterrupted {
+                    await processTaken(entry, &batch)
+                    continue
+                }
                 mailbox.withLock { $0.inbox.putBack(entry, &batch) }
                 return false
             }
         }
         return true
+    }
+
+    /// Processes `entry`, taken from `batch`, and replies to its sender.
+    @inlinable @inline(__always)
+    func processTaken(_ entry: Entry, _ batch: inout RingBuffer<Entry>) async {
+        if entry.ticket & Self.journalTicketFlags != 0 { journalProcessing(ticket: entry.ticket) }
+        let record = if let trace = entry.trace, let instrument = settings.instrument {
+            await process(entry, in: trace, of: instrument)
+        } else {
+            await process(entry.event, entry.predicates, origin: entry.origin, acceptedAt: entry.acceptedAt,
+                          postponements: entry.postponements, scope: entry.senderScope, replying: entry.reply != nil)
+        }
+        if record.isPostponement {
+            if journal != nil { journalProcessing(ticket: 0) }
+            postpone(entry)
+        } else {
+            entry.reply?.resume(returning: .processed(record))
+        }
+        if journal != nil { await throttleJournal() }
+        // Events the transition posted to be processed next go ahead of the batch's rest.
+        if hasUpNext.load(ordering: .acquiring) {
+            hasUpNext.store(false, ordering: .relaxed)
+            mailbox.withLock { $0.inbox.takeUpNext(ahead: &batch) }
+        }
     }
 
     /// How long an idle drain keeps yielding, still owning the inbox, before it stops. Starting
@@ -164,6 +176,7 @@ extension Machine {
     @inlinable
     func settle() {
         if core.isAcceptingEvents { return }
+        if journal != nil && core.isPaused { recordPauseIfQuiet() }
         // A machine shutting down may have more queued; a stopping one has let go of its inbox.
         if !core.hasStopped && mailbox.withLock({ $0.inbox.isProcessing }) { return }
         processingEnded()

@@ -3,7 +3,7 @@
 
 extension Machine {
     /// Pauses the machine: from now on it takes no new event and processes none, until
-    /// ``resume()``.
+    /// ``resume(reason:)``.
     ///
     /// - The transition in progress completes (run to completion); the events queued behind it
     ///   stay queued, in order, and their senders wait.
@@ -16,26 +16,39 @@ extension Machine {
     /// - `stop()` ends it as it ends a running machine; `shutdown()` ends it without processing
     ///   what is queued: those events get the outcome `.stopped`.
     ///
-    /// Pausing a paused machine does nothing. The pause is the machine's in this process: a
-    /// durable machine restored from its store runs.
+    /// A durable machine records the pause in its history, with `reason`, once the transition
+    /// in progress has completed; restored from its store (after a restart, a passivation or a
+    /// takeover), it is paused. A restored machine whose transition a crash interrupted runs it
+    /// again first. Pausing a paused machine does nothing.
     ///
     /// - Throws: ``MachineError`` `.stopped` if the machine is shutting down or stopping.
-    public func pause() throws(MachineError<Definition>) {
+    public func pause(reason: String = "") throws(MachineError<Definition>) {
+        let wasPaused = core.isPaused
         guard core.pause() else { throw MachineError(.stopped, machineID: id) }
         mailbox.withLock { $0.inbox.pause() }
+        if !wasPaused { notePause(reason: reason) }
     }
 
     /// Resumes a paused machine: it takes events again, starts the tasks of the state it is in
-    /// if they waited for the resume, and processes what was queued meanwhile, in order.
+    /// if they waited for the resume, and processes what was queued meanwhile, in order. A
+    /// durable machine records the resume in its history, with `reason`, before any event.
     /// Resuming a machine that is not paused does nothing.
-    public func resume() {
-        guard let tasksWaited = core.resume() else { return }
+    public func resume(reason: String = "") {
+        _ = resumeRecording(reason: reason)
+    }
+
+    /// ``resume(reason:)``, returning the index of the resume's write (0 if nothing was written).
+    package func resumeRecording(reason: String) -> UInt64 {
+        guard core.isPaused else { return 0 }
+        let write = recordResume(reason: reason)
+        guard let tasksWaited = core.resume() else { return write }
         if tasksWaited { startPendingStateTasks() }
         let resumptions = mailbox.withLock { $0.inbox.resume() }
         if !resumptions.isEmpty { perform(resumptions) }
+        return write
     }
 
-    /// Whether the machine is paused (see ``pause()``).
+    /// Whether the machine is paused (see ``pause(reason:)``).
     public var isPaused: Bool { core.isPaused }
 
     /// Whether the machine is running or paused: it has not begun to end.

@@ -143,7 +143,13 @@ public final actor Machine<Definition: MachineDefinition> {
         self.mailbox = FencedMutex(Mailbox(capacity: settings.configuration.inboxCapacity))
         let start = resuming ? journal!.resumedState() : state ?? schema.initialState
         let storage = schema.storage
-        let core = Core(startingIn: start, of: storage, sequenceNumber: resuming ? journal!.resumedSequenceNumber : 0)
+        var core = Core(startingIn: start, of: storage, sequenceNumber: resuming ? journal!.resumedSequenceNumber : 0)
+        // An operator paused it before it was stored: it comes back paused.
+        let restoredPaused = resuming && journal!.resumption?.isPaused == true
+        if restoredPaused {
+            _ = core.pause()
+            extras = .restoredPaused()
+        }
         self.core = core
         settings.instrument?.machineStarted(id)
         var arming: [(Alarm, Duration)]?
@@ -162,6 +168,7 @@ public final actor Machine<Definition: MachineDefinition> {
             // machine's own events (the interrupted one, those it posted to itself) are queued
             // before anything can run on the actor: a timer that fell due while the process was
             // down joins the inbox behind them, as it would have in the live machine.
+            if restoredPaused { mailbox.withLock { $0.inbox.pause() } }
             if resuming { resume(journal) } else { journal.created(in: start, stateID: core.stateID, data: data) }
         }
         if let arming {

@@ -51,4 +51,8 @@
     /// Whether `machine` is being passivated, so that its end is reported as `.passivated`.
     /// Asked under the supervisor's lock.
     func isPassivating(_ machine: Machine<Definition>) -> Bool
+
+    /// The machine under `id` of `supervisor`, running or restored from the store, for an
+    /// operator to act on; `nil` if the store does not hold it.
+    func operand(_ id: Definition.ID, of supervisor: Supervisor<Definition>) async throws(MachineError<Definition>) -> Machine<Definition>?
 }

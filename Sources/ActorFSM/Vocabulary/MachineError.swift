@@ -99,7 +99,7 @@ public struct MachineErrorKind: Sendable, Hashable, CustomStringConvertible {
     /// A durable machine's store failed: the transition completed in memory but is not durable
     /// (or the machine could not be restored). ``MachineError/underlying`` says why.
     public static let notDurable = Self(code: .notDurable)
-    /// The machine is paused (``Machine/pause()``) and takes no new event until it is resumed.
+    /// The machine is paused (``Machine/pause(reason:)``) and takes no new event until it is resumed.
     public static let paused = Self(code: .paused)
 
     /// The kind's name.

@@ -11,6 +11,8 @@ public struct HistoryEntry: Sendable, Codable, Equatable {
         case completed
         /// An event whose asynchronous actions started and have not completed.
         case intent
+        /// An operator's act (``HistoryEntry/operation``): the state, data and timers it found.
+        case `operator`
         /// Bytes that do not decode: damaged, cut short, or written by a newer release.
         case unreadable
     }
@@ -61,6 +63,18 @@ public struct HistoryEntry: Sendable, Codable, Equatable {
     public var cancelling: [String]
     /// The former form of ``cancelling``: how many there are. It goes in the next release.
     public var cancellations: Int { cancelling.count }
+    /// For an operator's entry: what the operator did, and why.
+    public var operation: Operation?
+    /// Whether the machine is paused from this entry on (an operator paused it).
+    public var isPaused: Bool
+
+    /// An operator's act, as its entry records it.
+    public struct Operation: Sendable, Codable, Equatable {
+        /// `pause` or `resume`.
+        public var verb: String
+        /// The reason the operator gave; empty if none.
+        public var reason: String
+    }
 
     /// A retry an intent waits for.
     public struct Retry: Sendable, Codable, Equatable {
@@ -80,14 +94,18 @@ extension HistoryEntry {
         pending = []
         childrenEnded = []
         cancelling = []
+        isPaused = false
         guard let payload = JournalPayload(decoding: entry) else {
             kind = .unreadable
             return
         }
         let completed = payload.kind == .completed
-        kind = !completed ? .intent : entry.sequenceNumber == 0 ? .created : .completed
-        outcome = completed ? "\(payload.outcome)" : nil
-        origin = Self.describe(payload.origin)
+        let operation = payload.timers.operation
+        kind = !completed ? .intent : operation != nil ? .operator : entry.sequenceNumber == 0 ? .created : .completed
+        outcome = completed && operation == nil ? "\(payload.outcome)" : nil
+        origin = operation == nil ? Self.describe(payload.origin) : "operator"
+        self.operation = operation.map { Operation(verb: "\($0.verb)", reason: $0.reason) }
+        isPaused = payload.timers.isPaused
         event = payload.event.map { StoredText($0).text }
         predicates = payload.predicates.map { "\($0.typeName) #\($0.ordinal)" }
         fingerprint = StoredSchema.hex(payload.fingerprint)
@@ -96,7 +114,7 @@ extension HistoryEntry {
             let schema = schemas.first { $0.fingerprint == fingerprint }
             state = schema?.stateName(encoded: payload.state) ?? StoredText(payload.state).name
             data = StoredText(payload.data).text
-            time = payload.timers.lastTransition > 0 ? payload.timers.lastTransition : nil
+            time = operation?.time ?? (payload.timers.lastTransition > 0 ? payload.timers.lastTransition : nil)
             timeoutsFired = Int(payload.timers.timeoutsFired)
             pending = payload.timers.pending.map { event in
                 Pending(kind: "\(event.kind)", event: StoredText(event.event).text,

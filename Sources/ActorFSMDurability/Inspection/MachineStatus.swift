@@ -10,6 +10,9 @@ public enum MachineStatus: String, Sendable, Codable, CaseIterable {
     case final
     /// Taken out of memory by its supervisor while idle; the next event brings it back.
     case passivated
+    /// Paused by an operator: it takes no event until it is resumed, in this process or after
+    /// a restart (see `Machine.pause(reason:)`).
+    case paused
 }
 
 /// What a store keeps of a machine beside its entries, in columns a query can index: written

@@ -1,5 +1,5 @@
 // What the core answers when a queued event's turn comes, and when a stopped machine gives up
-// the events it will not process.
+// the events it will not process, and the effect of its end.
 
 extension MachineCore {
     /// What to do with a queued event whose turn has come.
@@ -23,5 +23,14 @@ extension MachineCore {
         case dropStale
         /// Record it, unprocessed, with the outcome `.stopped` and this number.
         case recordStopped(UInt64)
+    }
+}
+
+extension MachineCore {
+    /// The effect of a lifecycle's end action.
+    @inlinable
+    func ended(_ action: MachineLifecycle<Waiter>.EndAction) -> Effect {
+        if case .end(let reason, let waiters) = action { return .end(reason, waiters: waiters) }
+        return .none
     }
 }

@@ -102,6 +102,13 @@ package struct MachineCore<Definition: MachineDefinition, Waiter: Sendable>: Sen
         return Begun(number: sequenceNumber, found: timeoutLookup(origin, in: context, of: storage, data: data))
     }
 
+    /// An operator's entry (a durable machine's pause or resume) takes the next number, as an
+    /// event would.
+    mutating func takeNumber() -> UInt64 {
+        sequenceNumber &+= 1
+        return sequenceNumber
+    }
+
     /// The event just begun is postponed, not processed: the next event takes its number.
     @inlinable
     mutating func withdrawNumber() {
@@ -284,13 +291,6 @@ package struct MachineCore<Definition: MachineDefinition, Waiter: Sendable>: Sen
         case .stopShutDown: stop(.shutDown)
         case let action: ended(action)
         }
-    }
-
-    /// The effect of a lifecycle's end action.
-    @inlinable
-    func ended(_ action: MachineLifecycle<Waiter>.EndAction) -> Effect {
-        if case .end(let reason, let waiters) = action { return .end(reason, waiters: waiters) }
-        return .none
     }
 
     /// A caller of `finish()` or `run()` waits for the end; `false` if it must not wait.

@@ -162,6 +162,22 @@ package protocol MachineJournaling<Definition>: AnyObject, Sendable {
 
     /// The child had the cancellation under `ticket` (or cannot have it): it is written no more.
     func childCancelled(_ ticket: UInt64)
+
+    // MARK: - Operators
+
+    /// Whether the event a crash or a stop interrupted has yet to be processed again: no other
+    /// entry is written before its own, so a paused machine still processes it first.
+    var awaitsInterrupted: Bool { get }
+
+    /// An operator paused or resumed the machine, which has no event in progress: writes entry
+    /// number `number`, which records `verb`, `reason` and the time with the machine's `state`
+    /// and `data`, and whether a restore brings the machine back paused.
+    ///
+    /// - Returns: the write's index (see ``waitForWrite(_:)``), 0 if nothing was written.
+    func operated(
+        _ verb: OperatorVerb, reason: String, number: UInt64, in state: Definition.State, stateID: Int32,
+        data: Definition.Data
+    ) -> UInt64
 }
 
 /// What a restored machine processes before any other event, and the scheduled events it arms
@@ -175,6 +191,8 @@ package protocol MachineJournaling<Definition>: AnyObject, Sendable {
     package var delayed: [Scheduled]
     /// Children the machine left before they had their cancelling event, to send it again.
     package var cancels: [ChildCancellation] = []
+    /// Whether an operator paused the machine: it comes back paused.
+    @usableFromInline package var isPaused = false
 
     /// A child's cancellation a restored machine sends again.
     package struct ChildCancellation: Sendable {

@@ -1,0 +1,17 @@
+/// What an operator does to a machine, recorded in a durable machine's history with when and
+/// why.
+@usableFromInline
+package enum OperatorVerb: UInt8, Sendable, CaseIterable, CustomStringConvertible {
+    /// The machine takes no event until it is resumed.
+    case pause = 1
+    /// A paused machine runs again.
+    case resume = 2
+
+    /// The verb's name, as histories print it.
+    @usableFromInline package var description: String {
+        switch self {
+        case .pause: "pause"
+        case .resume: "resume"
+        }
+    }
+}

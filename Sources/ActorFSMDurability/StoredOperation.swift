@@ -1,0 +1,27 @@
+import ActorFSM
+
+/// An operator's act on a machine, as its entry records it: the verb, when, and the reason the
+/// operator gave.
+struct StoredOperation: Equatable, Sendable {
+    var verb: OperatorVerb
+    /// When, in milliseconds since 1970.
+    var time: Int64
+    var reason: String
+
+    init(verb: OperatorVerb, time: Int64, reason: String) {
+        (self.verb, self.time, self.reason) = (verb, time, reason)
+    }
+
+    func write(to writer: inout ByteWriter) {
+        writer.byte(verb.rawValue)
+        writer.signed(time)
+        writer.text(reason)
+    }
+
+    init(from reader: inout ByteReader) throws(ByteReader.Truncated) {
+        guard let verb = OperatorVerb(rawValue: try reader.byte()) else { throw ByteReader.Truncated() }
+        self.verb = verb
+        time = try reader.signed()
+        reason = try reader.text()
+    }
+}
