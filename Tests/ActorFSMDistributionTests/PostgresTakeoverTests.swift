@@ -16,10 +16,13 @@ import Darwin
 @Suite(needsPostgres, .timeLimit(.minutes(3))) struct PostgresTakeoverTests {
     static let waiting = 10_000
     static let parked = 1_000
+    /// Of the reminders with a timer, the first ones ("w0"…) are paused.
+    static let paused = 20
 
-    /// A process holding 10,000 reminders with a timer, and 1,000 without, dies by SIGKILL.
-    /// Two survivors share out the ones with a timer by themselves, and each timer fires once,
-    /// in one of them; the others stay where they were until a send takes one.
+    /// A process holding 10,000 reminders with a timer (20 of them paused), and 1,000 without,
+    /// dies by SIGKILL. Two survivors share out the ones with a timer by themselves, and each
+    /// timer fires once, in one of them, but the paused ones': those come back paused, until a
+    /// resume. The others stay where they were until a send takes one.
     @Test func aKilledProcesssTimersFireOnceEachInTheProcessesThatTakeItsMachinesOver() async throws {
         try await withPostgres(killedHolder)
     }
@@ -37,7 +40,8 @@ import Darwin
         let listening = survivors.map { survivor in
             let reports = survivor.reports()
             return Task {
-                for await report in reports where report.record?.origin.timeout != nil {
+                // A paused reminder's timeout, queued, is stopped unprocessed by the shutdown.
+                for await report in reports where report.record?.origin.timeout != nil && report.record?.outcome.isTransitioned == true {
                     found.yield(report.record!.machineID)
                 }
             }
@@ -47,8 +51,12 @@ import Darwin
 
         var fired: [String: Int] = [:]
         var expiries = expired.makeAsyncIterator()
-        while fired.count < Self.waiting, let id = await expiries.next() { fired[id, default: 0] += 1 }
-        #expect(fired.count == Self.waiting)
+        let running = Self.waiting - Self.paused
+        while fired.count < running, let id = await expiries.next() { fired[id, default: 0] += 1 }
+        #expect(fired.count == running)
+        #expect(fired["w0"] == nil, "a paused reminder's timer fired")
+        try await resumeFirstPaused(in: survivors)
+        while fired["w0"] == nil, let id = await expiries.next() { fired[id, default: 0] += 1 }
         // One process took each parked reminder, untouched: a send from a survivor claims it.
         let record = try await survivors[0].send(to: "p7", .poke)
         #expect(record.source == .parked && record.sequenceNumber == 2)
@@ -57,21 +65,45 @@ import Darwin
         found.finish()
         while let id = await expiries.next() { fired[id, default: 0] += 1 }
         #expect(fired.values.allSatisfy { $0 == 1 }, "timers that fired twice: \(fired.filter { $0.value > 1 }.keys.sorted())")
+        #expect(fired.count == running + 1, "paused reminders' timers fired")
 
         // In the database: one expiry after each creation, and the parked ones left to the dead node.
         let count = { (sql: String) in try await stores[0].integer(sql) }
-        #expect(try await count("SELECT count(*) FROM actorfsm_journal WHERE machine LIKE 'w%'") == Int64(2 * Self.waiting))
+        // Each reminder's creation, then its expiry or its pause; the resumed one's resume and
+        // expiry; each other paused one's timeout, recorded as stopped by the shutdown.
+        #expect(try await count("SELECT count(*) FROM actorfsm_journal WHERE machine LIKE 'w%'")
+                == Int64(2 * Self.waiting + 2 + Self.paused - 1))
         #expect(try await count("SELECT count(DISTINCT machine) FROM actorfsm_journal WHERE machine LIKE 'w%' AND seq = 1")
                 == Int64(Self.waiting))
         #expect(try await count("SELECT count(*) FROM actorfsm_leases WHERE node = 'doomed'") == Int64(Self.parked - 1))
         for store in stores { store.close() }
+        // The summaries, once written, list the reminders still paused.
+        let reader = try PostgresStore(url: server.url, node: "reader")
+        let paused = try await reader.machines(MachineQuery(status: .paused, limit: 1_000)).machines.map(\.id)
+        #expect(paused.sorted() == (1..<Self.paused).map { "w\($0)" }.sorted())
+        reader.close()
+    }
+
+    /// Resumes "w0" from the survivor that holds it, or from the first if neither does yet.
+    private func resumeFirstPaused(in survivors: [Supervisor<Reminder>]) async throws {
+        for survivor in survivors {
+            let heldElsewhere: Bool
+            do {
+                try await survivor.resume("w0", reason: "the takeover test goes on")
+                return
+            } catch {
+                heldElsewhere = (error.underlying as? DurabilityError)?.kind == .heldElsewhere
+            }
+            if !heldElsewhere { throw MachineError<Reminder>(.notDurable, machineID: "w0") }
+        }
+        Issue.record("no survivor could resume w0")
     }
 
     /// Starts the worker that holds the reminders, and waits until it does.
     private func startWorker(url: String) async throws -> ChildProcess {
         let program = String(ChildProcess.currentExecutable.reversed().drop { $0 != "/" }.reversed()) + "takeover-worker"
         let (lines, output) = AsyncStream<String?>.makeStream()
-        let worker = try ChildProcess(arguments: [program, url, "doomed", "\(Self.waiting)", "\(Self.parked)"]) {
+        let worker = try ChildProcess(arguments: [program, url, "doomed", "\(Self.waiting)", "\(Self.parked)", "\(Self.paused)"]) {
             output.yield($0)
         }
         for await line in lines {
