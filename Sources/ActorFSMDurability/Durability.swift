@@ -35,6 +35,10 @@ public struct Durability<Definition: MachineDefinition>: Sendable {
     /// A completed entry of the machine's own written in between starts the count over. 5 by
     /// default; at least 1.
     public var restoresBeforeParking: Int
+    /// The event an operator's cancel sends a machine whose state handles it, so that the
+    /// workflow compensates (`Supervisor.cancel(_:reason:)`); a machine whose state does not,
+    /// or every machine if `nil`, is ended for good instead.
+    public var cancelling: Definition.Event?
 
     /// A durability configuration.
     ///
@@ -47,11 +51,12 @@ public struct Durability<Definition: MachineDefinition>: Sendable {
     ///   - wallClock: the calendar clock of timer deadlines.
     ///   - restoresBeforeParking: how many restores in a row a machine whose writes fail gets
     ///     before its supervisor parks it; see ``restoresBeforeParking``.
+    ///   - cancelling: the event an operator's cancel sends; see ``cancelling``.
     @inlinable
     public init(
         store: any MachineStore, acknowledgement: Acknowledgement = .durable, compactionInterval: Int = 100,
         schemaVersion: Int = 1, migration: SchemaMigration<Definition>? = nil,
-        wallClock: any WallClock = SystemWallClock(), restoresBeforeParking: Int = 5
+        wallClock: any WallClock = SystemWallClock(), restoresBeforeParking: Int = 5, cancelling: Definition.Event? = nil
     ) {
         self.store = store
         self.acknowledgement = acknowledgement
@@ -60,6 +65,7 @@ public struct Durability<Definition: MachineDefinition>: Sendable {
         self.migration = migration
         self.wallClock = wallClock
         self.restoresBeforeParking = max(1, restoresBeforeParking)
+        self.cancelling = cancelling
         // Made here, where the definition's types are concrete: the durable machines' drains,
         // started by the store's threads and timers, then run specialized code.
         DrainStarters.register(Definition.self)

@@ -4,7 +4,7 @@ import ActorFSM
 public struct DurabilityError: Error, Sendable, CustomStringConvertible {
     /// What went wrong.
     public struct Kind: Sendable, Hashable, CustomStringConvertible {
-        enum Code: Sendable, Hashable { case unknownState, undecodable, corruptEntry, storeFailed, heldElsewhere }
+        enum Code: Sendable, Hashable { case unknownState, undecodable, corruptEntry, storeFailed, heldElsewhere, cancelled }
         let code: Code
 
         /// The stored state is not one of the schema's, and no migration maps it.
@@ -18,6 +18,8 @@ public struct DurabilityError: Error, Sendable, CustomStringConvertible {
         /// Another live process holds the machine's lease (a store shared by several processes):
         /// that process runs the machine.
         public static let heldElsewhere = Self(code: .heldElsewhere)
+        /// An operator cancelled the machine: it has ended for good, and is not restored.
+        public static let cancelled = Self(code: .cancelled)
 
         /// The kind's name.
         public var description: String { "\(code)" }
@@ -54,6 +56,8 @@ public struct DurabilityError: Error, Sendable, CustomStringConvertible {
             return "machine \(machine): the store failed: \(detail)"
         case .heldElsewhere:
             return "machine \(machine): another live process holds its lease and runs it; \(detail)"
+        case .cancelled:
+            return "machine \(machine)\(entry) was cancelled by an operator (\(detail)) and is not restored"
         }
     }
 }

@@ -100,6 +100,8 @@ package final class DurableSupervision<Definition: MachineDefinition>: Superviso
         try await supervisor.machineRestoring(id: id, origin: .send)
     }
 
+    package var cancellingEvent: Definition.Event? { coding.durability.cancelling }
+
     /// Whether `error` says that another live process holds the machine.
     static func isHeldElsewhere(_ error: MachineError<Definition>) -> Bool {
         error.kind == .notDurable && (error.underlying as? DurabilityError)?.kind == .heldElsewhere

@@ -6,10 +6,11 @@ extension MachineJournal {
     package var awaitsInterrupted: Bool { state.withLock { $0.interrupted != nil } }
 
     /// Writes the entry of an operator's `verb`: a completed entry that holds what the newest
-    /// one holds (the machine has no event in progress), with the operation, and the pause a
-    /// restore honours. It leaves the last transition's time and outcome as they were.
+    /// one holds (the machine has no event in progress), with the operation, and the pause or
+    /// the end a restore honours. It leaves the last transition's time and outcome as they were.
     package func operated(
-        _ verb: OperatorVerb, reason: String, number: UInt64, in current: State, stateID: Int32, data: Definition.Data
+        _ verb: OperatorVerb, reason: String, ends: Bool, number: UInt64, in current: State, stateID: Int32,
+        data: Definition.Data
     ) -> UInt64 {
         let encoded: (state: [UInt8], data: [UInt8])
         do {
@@ -23,6 +24,11 @@ extension MachineJournal {
         return state.withLock { state -> UInt64 in
             guard state.failure == nil, !state.isSealed, state.interrupted == nil else { return 0 }
             state.timers.isPaused = verb == .pause
+            if ends {
+                // Ended for good: nothing of it is due any more.
+                state.timers.isCancelled = true
+                (state.timers.enteredAt, state.timers.timeoutsFired, state.timers.pending) = (0, 0, [])
+            }
             var payload = JournalPayload(
                 kind: .completed, outcome: state.lastOutcome, origin: StoredOrigin(.send), ticket: 0,
                 fingerprint: coding.fingerprint, schemaVersion: Int64(durability.schemaVersion))
@@ -32,7 +38,8 @@ extension MachineJournal {
             state.lastWritten = RestorePoint(state: current, data: data, sequenceNumber: number, timers: payload.timers)
             let entry = JournalEntry(machine: key, sequenceNumber: number,
                                      payload: payload.encoded(machine: key, sequenceNumber: number))
-            return append(JournalWrite(entry: entry, hasPendingWork: state.timers.hasPendingWork || runsTasks(stateID),
+            let hasPendingWork = !ends && (state.timers.hasPendingWork || runsTasks(stateID))
+            return append(JournalWrite(entry: entry, hasPendingWork: hasPendingWork,
                                        summary: coding.summary(of: payload, stateID: stateID)), &state)
         }
     }

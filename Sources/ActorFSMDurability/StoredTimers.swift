@@ -28,6 +28,9 @@ struct StoredTimers: Equatable {
     var isPaused = false
     /// What an operator did, for the entry that records it (and its amendments) only.
     var operation: StoredOperation?
+    /// Whether an operator cancelled the machine outright: it is never restored. Written in the
+    /// trailer, only when set.
+    var isCancelled = false
 
     init() {}
 
@@ -61,6 +64,7 @@ struct StoredTimers: Equatable {
             writer.byte(5)
             operation.write(to: &writer)
         }
+        if isCancelled { writer.byte(6) }
     }
 
     /// Reads what ``writeTrailer(to:)`` wrote, up to the end of the entry.
@@ -79,6 +83,8 @@ struct StoredTimers: Equatable {
                 isPaused = true
             case 5:
                 operation = try StoredOperation(from: &reader)
+            case 6:
+                isCancelled = true
             default:
                 throw ByteReader.Truncated()
             }

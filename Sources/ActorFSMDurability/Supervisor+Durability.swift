@@ -119,7 +119,7 @@ extension Supervisor {
                 skipped.append(key)
                 continue
             }
-            guard let id = coding.id(key), let recovery = decoded,
+            guard let id = coding.id(key), let recovery = decoded, !recovery.point.timers.isCancelled,
                   includingFinal || !schema.finalStates.contains(recovery.point.state)
                     || !recovery.point.timers.cancels.isEmpty
             else {

@@ -95,6 +95,11 @@ extension Supervisor {
         defer { tracking { _ = $0.restoring.removeValue(forKey: id) } }
         let recovery = try await Recovery.load(key, coding: coding, schema: schema, data: data ?? coding.emptyData)
         durableSupervision?.routing?.forget([key])
+        if let point = recovery?.point, point.timers.isCancelled {
+            await coding.durability.store.release([key])
+            throw MachineError<Definition>(.stopped, machineID: id, cause: DurabilityError(
+                .cancelled, machine: key, sequenceNumber: point.sequenceNumber, detail: "its history says why"))
+        }
         if recovery == nil && data == nil || recovery.map({ skippingFinal && schema.finalStates.contains($0.point.state) }) == true {
             // Claimed, but not restored: another process may take it.
             await coding.durability.store.release([key])

@@ -43,7 +43,7 @@ extension PostgresSchema {
         WITH p AS (SELECT * FROM unnest($1::text[], $2::bigint[]) AS p(machine, seq)),
         ended AS (
             SELECT m.machine FROM actorfsm_machines m JOIN p ON p.machine = m.machine AND m.seq = p.seq
-            WHERE m.status = 'final'
+            WHERE m.status IN ('final', 'cancelled')
             AND NOT EXISTS (SELECT 1 FROM actorfsm_journal j WHERE j.machine = m.machine AND j.seq > m.seq)
             ORDER BY m.machine
             FOR UPDATE OF m),

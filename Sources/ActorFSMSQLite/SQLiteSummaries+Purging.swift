@@ -41,7 +41,7 @@ extension SQLiteSummaries {
     /// or whose journal has a newer entry.
     private static let keepOnlyFinal = """
         DELETE FROM temp.purging WHERE NOT EXISTS (
-            SELECT 1 FROM machines m WHERE m.machine = purging.machine AND m.sequence = purging.sequence AND m.status = 'final')
+            SELECT 1 FROM machines m WHERE m.machine = purging.machine AND m.sequence = purging.sequence AND m.status IN ('final', 'cancelled'))
         OR EXISTS (SELECT 1 FROM journal j WHERE j.machine = purging.machine AND j.sequence > purging.sequence)
         """
 }

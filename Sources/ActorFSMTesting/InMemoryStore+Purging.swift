@@ -8,7 +8,7 @@ extension InMemoryStore: MachinePurging {
         return contents.withLock { contents in
             machines.compactMap { id, number in
                 guard let machine = contents.kept.machines[id], machine.sequenceNumber == number,
-                      machine.summary.status == .final,
+                      [.final, .cancelled].contains(machine.summary.status),
                       contents.kept.journals[id]?.keys.max().map({ $0 <= number }) ?? true
                 else { return nil }
                 contents.kept.journals[id] = nil

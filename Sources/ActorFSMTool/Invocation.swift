@@ -111,11 +111,12 @@ struct Invocation {
         if command == .purge { try checkPurge(given: Set(arguments)) }
     }
 
-    /// What `purge` needs: an age, no status but final, and none of the listing's options.
+    /// What `purge` needs: an age, no status but final or cancelled, and none of the listing's
+    /// options.
     private func checkPurge(given options: Set<String>) throws(UsageError) {
         _ = try purgeAge()
-        if let status = query.status, status != .final {
-            throw UsageError("purge deletes only final machines, not \(status.rawValue) ones")
+        if let status = query.status, status != .final, status != .cancelled {
+            throw UsageError("purge deletes only final and cancelled machines, not \(status.rawValue) ones")
         }
         let unused = ["--limit", "--after", "--json", "--dot", "--mermaid", "--interval", "--from-start"].filter(options.contains)
         if let option = unused.first { throw UsageError("purge takes no \(option): it deletes every machine that matches") }
@@ -123,7 +124,7 @@ struct Invocation {
 
     /// The age `purge` needs: machines that ended at least this long ago.
     func purgeAge() throws(UsageError) -> Duration {
-        guard let olderThan else { throw UsageError("purge needs --older-than: it deletes only final machines at least that old") }
+        guard let olderThan else { throw UsageError("purge needs --older-than: it deletes only final and cancelled machines at least that old") }
         return olderThan
     }
 

@@ -73,7 +73,7 @@ import TestSupport
         #expect(noAge.errors.withLock { $0 }.contains("purge needs --older-than"))
         let running = ToolOutput()
         #expect(await running.run(["purge", "--store", path, "--older-than", "1h", "--status", "running", "--yes"]) == 2)
-        #expect(running.errors.withLock { $0 }.contains("only final machines"))
+        #expect(running.errors.withLock { $0 }.contains("only final and cancelled machines"))
         let paged = ToolOutput()
         #expect(await paged.run(["purge", "--store", path, "--older-than", "1h", "--limit", "10", "--yes"]) == 2)
         #expect(paged.errors.withLock { $0 }.contains("purge takes no --limit"))

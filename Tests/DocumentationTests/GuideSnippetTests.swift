@@ -591,6 +591,13 @@ enum DurabilityGuideSnippets {
         try await orders.resume("o-1042", reason: "address confirmed")
     }
 
+    static func cancelling(orderSchema: Schema<StoredOrders>, store: SQLiteStore) async throws {
+        let orders = try Supervisor(schema: orderSchema,
+                                    durability: Durability(store: store, cancelling: .cancel))
+        let outcome = try await orders.cancel("o-1042", reason: "the customer withdrew the order")
+        _ = outcome
+    }
+
     static func passivation(orderSchema: Schema<StoredOrders>, store: SQLiteStore) throws {
         let orders = try Supervisor(schema: orderSchema, durability: Durability(store: store),
                                     passivation: Passivation(afterIdle: .seconds(600), keepingAtMost: 100_000))

@@ -176,7 +176,7 @@ extension Machine {
     @inlinable
     func settle() {
         if core.isAcceptingEvents { return }
-        if journal != nil && core.isPaused { recordPauseIfQuiet() }
+        if journal != nil && core.isPaused { recordOperationIfQuiet() }
         // A machine shutting down may have more queued; a stopping one has let go of its inbox.
         if !core.hasStopped && mailbox.withLock({ $0.inbox.isProcessing }) { return }
         processingEnded()

@@ -195,8 +195,8 @@ extension Machine {
             extras?.dataSubscribers.finish()
         }
         for waiter in waiters { waiter.resume() }
-        // A pause that never got to be written: its callers hear so.
-        extras?.pauseRecording.finish(0)
+        // An operator's act that never got to be written: its callers hear so.
+        extras?.operators.finish(.init(index: 0, sends: false))
     }
 
     /// Resumes the tests waiting for the machine to refuse events.

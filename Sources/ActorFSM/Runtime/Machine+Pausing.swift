@@ -39,13 +39,25 @@ extension Machine {
 
     /// ``resume(reason:)``, returning the index of the resume's write (0 if nothing was written).
     package func resumeRecording(reason: String) -> UInt64 {
-        guard core.isPaused else { return 0 }
+        // A machine an operator is cancelling stays paused until the cancel is written.
+        guard core.isPaused, !isCancelPending else { return 0 }
         let write = recordResume(reason: reason)
-        guard let tasksWaited = core.resume() else { return write }
-        if tasksWaited { startPendingStateTasks() }
-        let resumptions = mailbox.withLock { $0.inbox.resume() }
-        if !resumptions.isEmpty { perform(resumptions) }
+        resumeInMemory()
         return write
+    }
+
+    /// Resumes the machine without writing anything: its tasks start if they waited, and a
+    /// drain starts for what is queued.
+    func resumeInMemory(postingNext next: Entry? = nil) {
+        guard let tasksWaited = core.resume() else { return }
+        if tasksWaited { startPendingStateTasks() }
+        let resumptions = mailbox.withLock { mailbox in
+            var resumptions = next.flatMap { mailbox.inbox.postNext($0) } ?? .init()
+            let resumed = mailbox.inbox.resume()
+            resumptions.startProcessing = resumptions.startProcessing || resumed.startProcessing
+            return resumptions
+        }
+        if !resumptions.isEmpty { perform(resumptions) }
     }
 
     /// Whether the machine is paused (see ``pause(reason:)``).

@@ -18,8 +18,8 @@ final class MachineExtras<Definition: MachineDefinition> {
     @exclusivity(unchecked) @usableFromInline var postponedWatchers = CountWatchers()
     /// Tests waiting for the machine's refusal, its dropped timer events or its end's waiters.
     @exclusivity(unchecked) @usableFromInline var watchers = MachineWatchers()
-    /// A durable machine's pause, as its journal records it.
-    @exclusivity(unchecked) var pauseRecording = PauseRecording()
+    /// A durable machine's operator acts, as its journal records them.
+    @exclusivity(unchecked) var operators = OperatorRecording<Definition>()
 
     @usableFromInline init() {}
 }

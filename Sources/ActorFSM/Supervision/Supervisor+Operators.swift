@@ -27,6 +27,29 @@ extension Supervisor {
         try await machine.awaitOperatorWrite(await machine.resumeRecording(reason: reason))
     }
 
+    /// Cancels the machine under `id` for good, for an operator. A durable supervisor restores
+    /// it from its store if it is not running, and records the cancel in its history with
+    /// `reason`, once the transition in progress has completed. Then:
+    ///
+    /// - if its durability names a cancelling event (`Durability(cancelling:)`) and the
+    ///   machine's state handles it, the event is processed ahead of everything queued, so that
+    ///   the workflow compensates: the result is ``CancelOutcome/sent(_:)`` with its record;
+    /// - otherwise the machine stops: its queued events get the outcome `.stopped`, its timers
+    ///   are dropped, its summary's status is `cancelled`, and no restore brings it back. The
+    ///   result is ``CancelOutcome/ended``.
+    ///
+    /// A supervisor in memory stops the machine.
+    ///
+    /// - Throws: ``MachineError`` `.unknownMachine` if there is no such machine; `.stopped` if
+    ///   it is ending or in a final state; `.notDurable` if the store failed (nothing is then
+    ///   recorded) or another process holds it; the cancelling event's error if it failed.
+    @discardableResult
+    public func cancel(_ id: ID, reason: String = "") async throws(MachineError<Definition>) -> CancelOutcome<Definition> {
+        let machine = try await operand(id)
+        if let record = try await machine.cancel(reason: reason, sending: journaling?.cancellingEvent) { return .sent(record) }
+        return .ended
+    }
+
     /// The machine an operator acts on: running, or restored from a durable supervisor's store.
     private func operand(_ id: ID) async throws(MachineError<Definition>) -> Machine<Definition> {
         let machine = if let journaling { try await journaling.operand(id, of: self) } else { self.machine(id: id) }

@@ -55,4 +55,7 @@
     /// The machine under `id` of `supervisor`, running or restored from the store, for an
     /// operator to act on; `nil` if the store does not hold it.
     func operand(_ id: Definition.ID, of supervisor: Supervisor<Definition>) async throws(MachineError<Definition>) -> Machine<Definition>?
+
+    /// The event an operator's cancel sends a machine whose state handles it, if any.
+    var cancellingEvent: Definition.Event? { get }
 }

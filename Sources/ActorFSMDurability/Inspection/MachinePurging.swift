@@ -7,15 +7,15 @@
 /// print("purged \(report.purged) machines")
 /// ```
 ///
-/// Only machines in a final state are purged, each only if its newest entry is still the one
-/// its summary names: a machine that is running, waiting, failed or passivated is never
-/// touched. A machine purged loses its journal and its summary. Machines are deleted a batch at
+/// Only machines that have ended are purged (in a final state, or cancelled by an operator),
+/// each only if its newest entry is still the one its summary names: a machine that is
+/// running, waiting, failed, passivated or paused is never touched. A machine purged loses its journal and its summary. Machines are deleted a batch at
 /// a time, each batch in a commit of its own that holds the store's writer for about
 /// ``purgeBatchTarget`` at most, so that the machines running beside a purge wait little for
 /// their own commits.
 public protocol MachinePurging: StoreInspection {
-    /// Deletes the entries and the summary of each of `machines` whose summary is final and
-    /// still at the entry numbered as given; in one commit.
+    /// Deletes the entries and the summary of each of `machines` whose summary is final or
+    /// cancelled and still at the entry numbered as given; in one commit.
     ///
     /// - Returns: the ids of the machines deleted.
     func deleteJournals(of machines: [(id: String, sequenceNumber: UInt64)]) async throws(StoreError) -> [String]
@@ -50,8 +50,8 @@ public struct PurgeReport: Sendable, Equatable {
 }
 
 extension StoreInspection {
-    /// What ``MachinePurging/purge(_:)`` would delete now: the final machines `query` lets
-    /// through (its status, limit and cursor aside). Any store answers it, a reader beside the
+    /// What ``MachinePurging/purge(_:)`` would delete now: the final and cancelled machines
+    /// `query` lets through (of those, only the status it names; limit and cursor aside). Any store answers it, a reader beside the
     /// writer included.
     public func purgePreview(_ query: MachineQuery) async throws(StoreError) -> PurgeReport {
         var page = MachinePurgingPages(query, limit: 1_000)
@@ -62,8 +62,8 @@ extension StoreInspection {
 }
 
 extension MachinePurging {
-    /// Deletes the journals and summaries of the final machines `query` lets through (its
-    /// status, limit and cursor aside).
+    /// Deletes the journals and summaries of the final and cancelled machines `query` lets
+    /// through (of those, only the status it names; limit and cursor aside).
     ///
     /// - Throws: `StoreError` if the store fails; the batches committed before stay purged, and
     ///   purging again goes on from there.
@@ -88,29 +88,32 @@ extension MachinePurging {
     }
 }
 
-/// The final machines of a query, a page at a time, each page starting after the last. The
+/// The ended machines of a query, a page at a time, each page starting after the last. The
 /// pages are read without a status (and filtered here): a listing by state reads the stores'
 /// state index one range per state, where one by status reads the whole summary table.
 struct MachinePurgingPages {
     private var query: MachineQuery
     private var isDone = false
+    /// The statuses purged: final and cancelled, or the one of them the query names.
+    private let statuses: [MachineStatus]
     var limit: Int
 
     init(_ query: MachineQuery, limit: Int) {
+        statuses = query.status.map { [$0] } ?? [.final, .cancelled]
         self.query = query
         self.query.status = nil
         self.query.after = nil
         self.limit = limit
     }
 
-    /// The next final machines and their entries, or `nil` once there are none.
+    /// The next ended machines and their entries, or `nil` once there are none.
     mutating func next(in store: some StoreInspection) async throws(StoreError) -> [(id: String, sequenceNumber: UInt64)]? {
         while !isDone {
             query.limit = limit
             let found = try await store.machines(query)
             query.after = found.next
             isDone = found.next == nil
-            let batch = found.machines.filter { $0.summary.status == .final }.map { (id: $0.id, sequenceNumber: $0.sequenceNumber) }
+            let batch = found.machines.filter { statuses.contains($0.summary.status) }.map { (id: $0.id, sequenceNumber: $0.sequenceNumber) }
             if !batch.isEmpty { return batch }
         }
         return nil

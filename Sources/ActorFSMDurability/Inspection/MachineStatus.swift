@@ -13,6 +13,9 @@ public enum MachineStatus: String, Sendable, Codable, CaseIterable {
     /// Paused by an operator: it takes no event until it is resumed, in this process or after
     /// a restart (see `Machine.pause(reason:)`).
     case paused
+    /// Cancelled by an operator outright: it has ended for good, and is never restored (see
+    /// `Supervisor.cancel(_:reason:)`).
+    case cancelled
 }
 
 /// What a store keeps of a machine beside its entries, in columns a query can index: written

@@ -11,7 +11,8 @@ extension MachineSummary {
             due = Swift.min(due ?? pending.deadline, pending.deadline)
         }
         let waitingUntil = due.map { $0 / 1_000_000 }
-        let status: MachineStatus = timers.isPaused ? .paused
+        let status: MachineStatus = timers.isCancelled ? .cancelled
+            : timers.isPaused ? .paused
             : payload.outcome == .failed ? .failed
             : isFinal ? .final
             : waitingUntil != nil ? .waiting : .running

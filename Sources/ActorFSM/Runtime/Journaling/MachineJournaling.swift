@@ -169,13 +169,14 @@ package protocol MachineJournaling<Definition>: AnyObject, Sendable {
     /// entry is written before its own, so a paused machine still processes it first.
     var awaitsInterrupted: Bool { get }
 
-    /// An operator paused or resumed the machine, which has no event in progress: writes entry
-    /// number `number`, which records `verb`, `reason` and the time with the machine's `state`
-    /// and `data`, and whether a restore brings the machine back paused.
+    /// An operator acted on the machine, which has no event in progress: writes entry number
+    /// `number`, which records `verb`, `reason` and the time with the machine's `state` and
+    /// `data`, and what a restore makes of it: a pause brings the machine back paused; a cancel
+    /// that `ends` the machine drops its timers, and no restore brings it back.
     ///
     /// - Returns: the write's index (see ``waitForWrite(_:)``), 0 if nothing was written.
     func operated(
-        _ verb: OperatorVerb, reason: String, number: UInt64, in state: Definition.State, stateID: Int32,
+        _ verb: OperatorVerb, reason: String, ends: Bool, number: UInt64, in state: Definition.State, stateID: Int32,
         data: Definition.Data
     ) -> UInt64
 }

@@ -6,12 +6,15 @@ package enum OperatorVerb: UInt8, Sendable, CaseIterable, CustomStringConvertibl
     case pause = 1
     /// A paused machine runs again.
     case resume = 2
+    /// The machine is cancelled: sent its cancelling event, or ended for good.
+    case cancel = 3
 
     /// The verb's name, as histories print it.
     @usableFromInline package var description: String {
         switch self {
         case .pause: "pause"
         case .resume: "resume"
+        case .cancel: "cancel"
         }
     }
 }
