@@ -34,6 +34,15 @@ struct StoredTimers: Equatable {
 
     init() {}
 
+    /// An operator's `verb`: a pause sets it, any other act ends it; a cancel that `ends` the
+    /// machine drops everything that was due.
+    mutating func apply(_ verb: OperatorVerb, ends: Bool) {
+        isPaused = verb == .pause
+        guard ends else { return }
+        isCancelled = true
+        (enteredAt, timeoutsFired, pending) = (0, 0, [])
+    }
+
     /// Notes the end of the child in `slot` as processed; places beyond 63 are not tracked.
     mutating func noteChildEnded(_ slot: UInt64) {
         if slot < 64 { childrenEnded |= 1 << slot }

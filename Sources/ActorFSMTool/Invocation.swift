@@ -1,3 +1,4 @@
+import ActorFSM
 import ActorFSMDurability
 
 /// What the command line asks for.
@@ -8,6 +9,8 @@ struct Invocation {
         case states
         case watch
         case purge
+        /// `pause`, `resume` or `cancel`: the machine with this id, or every one the filters select.
+        case act(OperatorVerb, id: String?)
     }
 
     var command: Command
@@ -25,6 +28,8 @@ struct Invocation {
     var dryRun = false
     /// `purge`: skip the confirmation.
     var assumesYes = false
+    /// `pause`, `resume`, `cancel`: why, for the machines' histories.
+    var reason = ""
 
     enum Format { case table, json, dot, mermaid }
 
@@ -43,9 +48,15 @@ struct Invocation {
           purge                 delete the journals of final machines at least --older-than old
               --older-than 30d (required)   --state NAME   --schema NAME   --schema-version N
               --dry-run (count, delete nothing)   --yes (no question for more than one machine)
+          pause [ID]            pause a machine no process runs, or every one the filters select
+          resume [ID]           resume it: a process runs it once it restores it
+          cancel [ID]           end it for good: no process restores it again
+              --reason TEXT (for its history)   --state NAME   --status STATUS   --older-than 1h
+              --schema NAME   --dry-run (list, change nothing)   --yes (no question for more than one)
 
-        --store takes a SQLite file (read beside its writer, without its lock; purge, but for
-        --dry-run, takes the lock, so it runs while no process writes the file) or a PostgreSQL
+        --store takes a SQLite file (read beside its writer, without its lock; purge, pause,
+        resume and cancel, but for --dry-run, take the lock, so they run while no process writes
+        the file) or a PostgreSQL
         URL (postgresql://…, or a connection string with host=…); --namespace names the
         PostgreSQL schema a PostgresStore(namespace:) writes to. --schema takes a schema's name;
         where two versions of a schema share the name, --fingerprint HEX tells them apart.
@@ -64,6 +75,11 @@ struct Invocation {
         case "states": command = .states
         case "watch": command = .watch
         case "purge": command = .purge
+        case "pause", "resume", "cancel":
+            let verb = OperatorVerb.allCases.first { $0.description == name }!
+            let id = rest.first.flatMap { $0.hasPrefix("--") ? nil : $0 }
+            if id != nil { rest.removeFirst() }
+            command = .act(verb, id: id)
         case "help", "--help", "-h": throw UsageError("")
         default: throw UsageError("unknown command \(name)")
         }
@@ -100,6 +116,7 @@ struct Invocation {
             case "--from-start": fromStart = true
             case "--dry-run": dryRun = true
             case "--yes": assumesYes = true
+            case "--reason": reason = try value()
             case "--json": format = .json
             case "--dot": format = .dot
             case "--mermaid": format = .mermaid
@@ -109,6 +126,21 @@ struct Invocation {
         guard let store else { throw UsageError("give the store with --store") }
         self.store = store
         if command == .purge { try checkPurge(given: Set(arguments)) }
+        if case .act(let verb, let id) = command { try checkAct(verb, id: id, given: Set(arguments)) }
+    }
+
+    /// What `pause`, `resume` and `cancel` need: an id or a filter (never every machine by
+    /// default), and none of the listing's options.
+    private func checkAct(_ verb: OperatorVerb, id: String?, given options: Set<String>) throws(UsageError) {
+        let filters = ["--state", "--status", "--older-than", "--schema", "--schema-version", "--fingerprint"]
+        if id == nil && !filters.contains(where: options.contains) {
+            throw UsageError("\(verb) needs a machine id, or filters that select machines (--state, --status, --older-than…)")
+        }
+        if id != nil, let filter = filters.first(where: options.contains) {
+            throw UsageError("\(verb) takes a machine id or filters, not both (\(filter))")
+        }
+        let unused = ["--limit", "--after", "--json", "--dot", "--mermaid", "--interval", "--from-start"].filter(options.contains)
+        if let option = unused.first { throw UsageError("\(verb) takes no \(option)") }
     }
 
     /// What `purge` needs: an age, no status but final or cancelled, and none of the listing's

@@ -24,7 +24,7 @@ struct PurgeCommand {
         guard !invocation.dryRun, found.purged > 0 else { return }
         if found.purged > 1 && !invocation.assumesYes {
             guard await confirm("Delete the journal and summary of \(found.purged) machines? [y/N] ") else {
-                throw RefusedByOperator()
+                throw RefusedByOperator(nothing: "nothing was purged")
             }
         }
         let writable = try StoreOpening.openForWriting(invocation.store, namespace: invocation.namespace)
@@ -36,5 +36,7 @@ struct PurgeCommand {
 
 /// The operator answered no: nothing was done.
 struct RefusedByOperator: Error, CustomStringConvertible {
-    var description: String { "not confirmed: nothing was purged (give --yes to skip the question)" }
+    /// What was not done.
+    let nothing: String
+    var description: String { "not confirmed: \(nothing) (give --yes to skip the question)" }
 }

@@ -35,6 +35,6 @@ enum StoreOpening {
 
 /// A store opened to be changed, and how to close it.
 struct WritableStore {
-    let store: any MachinePurging
+    let store: any MachinePurging & MachineStore
     let close: () -> Void
 }

@@ -23,6 +23,7 @@ package enum Tool {
             case .states: try await StatesCommand(context: context).run()
             case .watch: try await WatchCommand(context: context).run()
             case .purge: try await PurgeCommand(context: context, confirm: confirm).run()
+            case .act(let verb, let id): try await OperatorCommand(context: context, confirm: confirm, verb: verb, id: id).run()
             }
             return 0
         } catch let error as UsageError {

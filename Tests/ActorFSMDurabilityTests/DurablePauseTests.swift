@@ -156,6 +156,34 @@ import TestSupport
         await doors.shutdown()
     }
 
+    @Test func aStoreActsOnAMachineNoProcessRunsButNotOnAnInterruptedOne() async throws {
+        let gate = Gate()
+        let store = InMemoryStore()
+        let doors = try Supervisor(schema: try Self.slowDoorSchema(gate), durability: doorDurability(store))
+        try await doors.activate(id: "a", data: Door.Data())
+        try await doors.activate(id: "b", data: Door.Data())
+        let opening = Task { try await doors.send(to: "a", .open) }
+        await gate.untilArrivals(1)
+        let crashed = store.crash()
+        do {
+            try await crashed.pause(machine: "a", reason: "after the crash")
+            Issue.record("a machine with an interrupted transition was paused in its store")
+        } catch {
+            #expect(error.message.contains("interrupted its transition 1"))
+        }
+        try await crashed.pause(machine: "b", reason: "by hand")
+        try await crashed.pause(machine: "b", reason: "twice")
+        #expect(try await crashed.history(of: "b").compactMap(\.operation?.reason) == ["by hand"])
+        let restarted = try Supervisor(schema: try doorSchema(), durability: doorDurability(crashed))
+        #expect(try await restarted.restoreAll().restored == 2)
+        #expect(await restarted.machine(id: "b")?.isPaused == true)
+        #expect(await restarted.machine(id: "a")?.isPaused == false)
+        await restarted.shutdown()
+        gate.open()
+        _ = await opening.result
+        await doors.shutdown()
+    }
+
     @Test func pausingAnUnknownMachineIsRefused() async throws {
         let doors = try Supervisor(schema: try doorSchema(), durability: doorDurability(InMemoryStore()))
         do {

@@ -1,0 +1,75 @@
+import ActorFSM
+import ActorFSMDurability
+
+/// `actorfsm pause|resume|cancel`: an operator's act on one machine, or on every machine the
+/// filters select, that no process runs. It lists what it would touch (read beside the
+/// store's writer), asks before acting on more than one machine, and only then opens the
+/// store as a writer; each act is recorded in the machine's history with `--reason`.
+struct OperatorCommand {
+    let context: CommandContext
+    /// Asks the operator a yes-or-no question; `true` for yes.
+    let confirm: @Sendable (String) async -> Bool
+    let verb: OperatorVerb
+    let id: String?
+    var invocation: Invocation { context.invocation }
+
+    func run() async throws {
+        let ids = try await selected()
+        context.output("\(ids.count) machines to \(verb)\n")
+        for id in ids.prefix(20) { context.output("  \(id)\n") }
+        if ids.count > 20 { context.output("  … and \(ids.count - 20) more\n") }
+        guard !invocation.dryRun, !ids.isEmpty else { return }
+        if ids.count > 1 && !invocation.assumesYes {
+            guard await confirm("\(verb.description.capitalized) \(ids.count) machines? [y/N] ") else {
+                throw RefusedByOperator(nothing: "no machine was changed")
+            }
+        }
+        let writable = try StoreOpening.openForWriting(invocation.store, namespace: invocation.namespace)
+        defer { writable.close() }
+        var failed = 0
+        for id in ids {
+            do {
+                try await act(on: id, in: writable.store)
+            } catch {
+                context.errors("actorfsm: \(error)\n")
+                failed += 1
+            }
+        }
+        context.output("Done: \(ids.count - failed) of \(ids.count) machines\n")
+        if failed > 0 { throw CommandFailure("\(failed) of \(ids.count) machines were not changed") }
+    }
+
+    private func act(on id: String, in store: any MachinePurging & MachineStore) async throws(StoreError) {
+        switch verb {
+        case .pause: try await store.pause(machine: id, reason: invocation.reason)
+        case .resume: try await store.resume(machine: id, reason: invocation.reason)
+        case .cancel: try await store.cancel(machine: id, reason: invocation.reason)
+        }
+    }
+
+    /// The machine the id names, or those the filters select that the verb can change: not
+    /// final or cancelled; for a pause, not paused; for a resume, paused.
+    private func selected() async throws -> [String] {
+        if let id {
+            guard try await context.store.machine(id) != nil else { throw CommandFailure("the store holds no machine \(id)") }
+            return [id]
+        }
+        var query = invocation.olderThan.map { invocation.query.olderThan($0) } ?? invocation.query
+        query.limit = 1_000
+        var ids: [String] = []
+        while true {
+            let page = try await context.store.machines(query)
+            ids += page.machines.filter { changes($0.summary.status) }.map(\.id)
+            guard let next = page.next else { return ids }
+            query.after = next
+        }
+    }
+
+    private func changes(_ status: MachineStatus) -> Bool {
+        switch verb {
+        case .pause: ![.final, .cancelled, .paused].contains(status)
+        case .resume: status == .paused
+        case .cancel: ![.final, .cancelled].contains(status)
+        }
+    }
+}

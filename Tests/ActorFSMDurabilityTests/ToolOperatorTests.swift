@@ -1,0 +1,122 @@
+import ActorFSM
+import ActorFSMDurability
+import ActorFSMSQLite
+import ActorFSMTesting
+@testable import ActorFSMTool
+import Foundation
+import Testing
+import TestSupport
+
+/// `actorfsm pause|resume|cancel` on a SQLite file no process holds: the acts are recorded in
+/// the histories, and a supervisor that opens the store honours them.
+@Suite(.serialized, .timeLimit(.minutes(3))) struct ToolOperatorTests {
+    /// A SQLite file, closed, with the jobs of `runJobs`: j1 and j2 queued, j3 running, j4
+    /// done, j5 failed.
+    func storeWithJobs() async throws -> (TemporaryFolder, String) {
+        let folder = try TemporaryFolder()
+        let path = folder.file("jobs.sqlite")
+        let store = try SQLiteStore(path: path)
+        let jobs = try await runJobs(on: store, clock: jobClock())
+        await jobs.shutdown()
+        store.close()
+        return (folder, path)
+    }
+
+    func status(of id: String, in path: String) async throws -> MachineStatus? {
+        try await SQLiteReader(path: path).machine(id)?.summary.status
+    }
+
+    @Test func aPauseFromTheToolHoldsWhenTheApplicationRestoresTheMachine() async throws {
+        let (folder, path) = try await storeWithJobs()
+        let pause = ToolOutput()
+        #expect(await pause.run(["pause", "j3", "--store", path, "--reason", "provider outage"]) == 0)
+        #expect(pause.text.withLock { $0 }.contains("Done: 1 of 1 machines"))
+        #expect(try await status(of: "j3", in: path) == .paused)
+        let history = ToolOutput()
+        #expect(await history.run(["history", "j3", "--store", path]) == 0)
+        #expect(history.text.withLock { $0 }.contains("reason: provider outage; paused"))
+
+        let store = try SQLiteStore(path: path)
+        let jobs = try Supervisor(schema: try jobSchema(), durability: Durability<Job>(store: store, wallClock: jobClock()))
+        do {
+            try await jobs.send(to: "j3", .finish)
+            Issue.record("a machine the tool paused took an event")
+        } catch {
+            #expect(error.kind == .paused)
+        }
+        try await jobs.resume("j3", reason: "provider back")
+        #expect(try await jobs.send(to: "j3", .finish).target == .done)
+        await jobs.shutdown()
+        store.close()
+        _ = folder
+    }
+
+    @Test func filtersSelectSeveralMachinesOnlyOnceTheOperatorSaysYes() async throws {
+        let (folder, path) = try await storeWithJobs()
+        let dryRun = ToolOutput()
+        #expect(await dryRun.run(["pause", "--store", path, "--state", "queued", "--dry-run"]) == 0)
+        #expect(dryRun.text.withLock { $0 }.hasPrefix("2 machines to pause\n"))
+        #expect(try await status(of: "j1", in: path) == .running)
+
+        let refused = ToolOutput()
+        #expect(await refused.run(["pause", "--store", path, "--state", "queued"], answer: false) == 1)
+        #expect(refused.questions.withLock { $0 } == ["Pause 2 machines? [y/N] "])
+        #expect(try await status(of: "j1", in: path) == .running)
+
+        let paused = ToolOutput()
+        #expect(await paused.run(["pause", "--store", path, "--state", "queued", "--reason", "freeze"], answer: true) == 0)
+        #expect(try await status(of: "j1", in: path) == .paused)
+        #expect(try await status(of: "j2", in: path) == .paused)
+        let resumed = ToolOutput()
+        #expect(await resumed.run(["resume", "--store", path, "--status", "paused", "--yes"]) == 0)
+        #expect(resumed.questions.withLock { $0 }.isEmpty)
+        #expect(try await status(of: "j1", in: path) == .running)
+        let reader = try SQLiteReader(path: path)
+        #expect(try await reader.history(of: "j2").compactMap(\.operation?.verb) == ["pause", "resume"])
+        #expect(await SummaryAudit.disagreements(in: try SQLiteStore(path: path)).isEmpty)
+        _ = folder
+    }
+
+    @Test func aCancelFromTheToolEndsTheMachineForGood() async throws {
+        let (folder, path) = try await storeWithJobs()
+        let cancel = ToolOutput()
+        #expect(await cancel.run(["cancel", "j3", "--store", path, "--reason", "duplicate job"]) == 0)
+        #expect(try await status(of: "j3", in: path) == .cancelled)
+        let final = ToolOutput()
+        #expect(await final.run(["cancel", "j4", "--store", path]) == 1)
+        #expect(final.errors.withLock { $0 }.contains("machine j4 is in a final state, done"))
+
+        let store = try SQLiteStore(path: path)
+        let jobs = try Supervisor(schema: try jobSchema(), durability: Durability<Job>(store: store, wallClock: jobClock()))
+        #expect(try await jobs.restoreAll().restored == 3)
+        #expect(jobs.machine(id: "j3") == nil)
+        await jobs.shutdown()
+        store.close()
+        _ = folder
+    }
+
+    @Test func aStoreTheApplicationHoldsIsNotChanged() async throws {
+        let (folder, path) = try await storeWithJobs()
+        let held = try SQLiteStore(path: path)
+        let pause = ToolOutput()
+        #expect(await pause.run(["pause", "j3", "--store", path]) == 1)
+        // (In this process the store says it is open already; another process finds its lock taken.)
+        #expect(pause.errors.withLock { $0 }.contains("is already open"))
+        held.close()
+        #expect(try await status(of: "j3", in: path) == .waiting)
+        _ = folder
+    }
+
+    @Test func badCommandLinesAreRefused() async throws {
+        let (folder, path) = try await storeWithJobs()
+        let unfiltered = ToolOutput()
+        #expect(await unfiltered.run(["pause", "--store", path]) == 2)
+        #expect(unfiltered.errors.withLock { $0 }.contains("pause needs a machine id, or filters"))
+        let both = ToolOutput()
+        #expect(await both.run(["cancel", "j1", "--store", path, "--state", "queued"]) == 2)
+        let unknown = ToolOutput()
+        #expect(await unknown.run(["resume", "nobody", "--store", path]) == 1)
+        #expect(unknown.errors.withLock { $0 }.contains("the store holds no machine nobody"))
+        _ = folder
+    }
+}
