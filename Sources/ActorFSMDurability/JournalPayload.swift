@@ -5,9 +5,18 @@ import ActorFSM
 /// A completed entry holds the machine's whole state after the event: the state, the data, the
 /// timers and the events it posted to itself that wait to be processed. Recovery needs only the
 /// newest one. An intent entry, written before a transition's asynchronous actions start, holds
-/// the event, so that a crash during the actions has it processed again.
+/// the event, so that a crash during the actions has it processed again. An operator's retry
+/// writes a failed event's entry again as an intent of its own kind, which also holds the
+/// operation.
 struct JournalPayload: Equatable {
-    enum Kind: UInt8 { case completed = 0, intent = 1 }
+    enum Kind: UInt8 {
+        case completed = 0, intent = 1
+        /// An intent an operator's retry wrote in place of a failed event's entry.
+        case retryIntent = 2
+    }
+
+    /// Whether the entry holds an event to process again rather than a completed state.
+    var isIntent: Bool { kind != .completed }
 
     /// The outcome of the event, as written.
     enum Outcome: UInt8 { case transitioned = 0, unhandled, conditionFalse, failed, stopped }
@@ -49,7 +58,7 @@ struct JournalPayload: Equatable {
         StoredPredicate.write(predicates, to: &writer)
         writer.blob(data)
         timers.write(to: &writer)
-        if kind == .completed { timers.writeTrailer(to: &writer) }
+        if kind != .intent { timers.writeTrailer(to: &writer) }
         if let retry {
             writer.varint(UInt64(retry.action))
             writer.varint(UInt64(retry.attempt))
@@ -81,7 +90,7 @@ struct JournalPayload: Equatable {
             predicates = try StoredPredicate.read(from: &reader)
             data = try reader.blob()
             timers = try StoredTimers(from: &reader)
-            if kind == .completed { try timers.readTrailer(from: &reader) }
+            if kind != .intent { try timers.readTrailer(from: &reader) }
             if kind == .intent && !reader.isAtEnd {
                 let action = try reader.varint()
                 let attempt = try reader.varint()

@@ -39,6 +39,9 @@ struct JournalState<Definition: MachineDefinition>: Sendable {
     var intent: (number: UInt64, payload: JournalPayload)?
     /// The retry the interrupted event's intent recorded, until its action asks for it.
     var resumedRetry: (number: UInt64, retry: StoredRetry)?
+    /// The operator's retry that wrote the interrupted event's intent: the event's completed
+    /// entry records it.
+    var retriedBy: StoredOperation?
 
     /// Checks a write against the event a crash or a stop interrupted, which the restored
     /// machine processes first: its number is written only for that event, and no later number
@@ -91,6 +94,15 @@ struct JournalState<Definition: MachineDefinition>: Sendable {
     mutating func enteredState() {
         timers.childrenEnded = 0
         if processingTicket & Machine<Definition>.childEndTicketFlag != 0 { processingTicket = 0 }
+    }
+
+    /// What the next completed entry holds of the timers: they, and the operator's retry if
+    /// the entry completes the event the retry put back.
+    mutating func timersOfCompletedEntry() -> StoredTimers {
+        var written = timers
+        written.operation = retriedBy
+        retriedBy = nil
+        return written
     }
 
     /// The newest completed entry's payload, composed again.

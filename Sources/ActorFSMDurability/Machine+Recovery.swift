@@ -105,6 +105,10 @@ extension Machine {
     ) async throws(DurabilityError) {
         let key = coding.key(id)
         let recovery = try await Recovery.load(key, coding: coding, schema: schema, data: data)
+        if let point = recovery?.point, point.timers.isCancelled {
+            await coding.durability.store.release([key])
+            throw DurabilityError(.cancelled, machine: key, sequenceNumber: point.sequenceNumber, detail: "its history says why")
+        }
         let journal = MachineJournal(coding: coding, key: key, recovery: recovery)
         self.init(schema: schema, id: id, data: data, startingIn: nil, settings: settings, link: link,
                   generation: generation, journal: journal)

@@ -23,7 +23,7 @@ extension MachineJournal {
         let operation = StoredOperation(verb: verb, time: now() / 1_000_000, reason: reason)
         return state.withLock { state -> UInt64 in
             guard state.failure == nil, !state.isSealed, state.interrupted == nil else { return 0 }
-            state.timers.apply(verb, ends: ends)
+            state.timers.apply(verb, ends: ends, at: operation.time)
             var payload = JournalPayload(
                 kind: .completed, outcome: state.lastOutcome, origin: StoredOrigin(.send), ticket: 0,
                 fingerprint: coding.fingerprint, schemaVersion: Int64(durability.schemaVersion))

@@ -51,6 +51,7 @@ package final class MachineJournal<Definition: MachineDefinition>: MachineJourna
         // A cancellation whose state no longer decodes has no child to send it to.
         initial.timers.cancels.removeAll { (try? coding.decodeState($0.state)) == nil }
         initial.interrupted = recovery?.interrupted
+        initial.retriedBy = recovery?.operation
         if let number = recovery?.interrupted?.number, let retry = recovery?.retry { initial.resumedRetry = (number, retry) }
         state = Locked(initial)
         resumption = recovery.map { recovery in
@@ -88,8 +89,10 @@ package final class MachineJournal<Definition: MachineDefinition>: MachineJourna
 
     package func completed(_ record: TransitionRecord<Definition>, in current: State, stateID: Int32, data: Definition.Data) {
         let answer = state.withLock { state in Self.answer(for: record, in: state) }
+        // A failed event keeps its predicates, for an operator's retry.
+        let predicates: PredicateContext? = if case .failed = record.outcome { record.predicates } else { nil }
         write(.completed, sequenceNumber: record.sequenceNumber, outcome: JournalPayload.Outcome(record.outcome),
-              origin: record.origin, event: record.event, predicates: nil, state: current, stateID: stateID, data: data,
+              origin: record.origin, event: record.event, predicates: predicates, state: current, stateID: stateID, data: data,
               reply: answer?(record))
     }
 
@@ -147,15 +150,16 @@ package final class MachineJournal<Definition: MachineDefinition>: MachineJourna
                 fingerprint: coding.fingerprint, schemaVersion: Int64(durability.schemaVersion))
             (payload.state, payload.event, payload.predicates, payload.data) =
                 (encoded.state, encoded.event, predicates, encoded.data)
-            if kind == .completed { payload.timers = state.timers }
+            if kind == .completed { payload.timers = state.timersOfCompletedEntry() }
             state.intent = kind == .intent ? (sequenceNumber, payload) : nil
             var removing: UInt64 = 0
             if kind == .completed {
                 state.lastWritten = RestorePoint(state: current, data: data, sequenceNumber: sequenceNumber,
                                                  timers: state.timers)
-                // The creation entry does not count: every hundredth event's entry compacts.
+                // The creation entry does not count: every hundredth event's entry compacts, but
+                // a failed one, which keeps the entry before it for an operator's retry.
                 if sequenceNumber > 0 { state.writesSinceCompaction += 1 }
-                if compactionInterval > 0 && state.writesSinceCompaction >= compactionInterval {
+                if compactionInterval > 0 && state.writesSinceCompaction >= compactionInterval && outcome != .failed {
                     state.writesSinceCompaction = 0
                     removing = sequenceNumber
                 }
@@ -269,32 +273,4 @@ package final class MachineJournal<Definition: MachineDefinition>: MachineJourna
     /// When the machine last wrote an entry (or was made), in nanoseconds since 1970: what
     /// passivation judges idleness by.
     var lastActivity: Int64 { state.withLock { $0.lastActivity } }
-
-    /// Writes nothing more, as a failed write would: the machine in memory is stale (another
-    /// process held it meanwhile), and what it still processes must not count as recorded.
-    package func discard() {
-        let waiters = state.withLock { state in
-            state.isSealed = true
-            if state.failure == nil { state.failure = StoreError("machine \(key) was replaced by its copy in the store", isFenced: true) }
-            defer { state.waiters = [] }
-            return state.waiters
-        }
-        for waiter in waiters { waiter.continuation.resume(returning: state.withLock { $0.failure }) }
-    }
-
-    /// Whether the journal writes nothing more: a write failed (the machine's later state is
-    /// not durable), or its successor took over.
-    package var isClosed: Bool { state.withLock { $0.failure != nil || $0.isSealed } }
-
-    package func stopWriting() { _ = seal() }
-
-    /// Writes nothing more, and returns what the newest completed entry holds: a supervisor
-    /// restarts the machine from it. The stopped machine may still record events it will not
-    /// process; their entries would take numbers its successor goes on from.
-    func seal() -> RestorePoint<Definition>? {
-        state.withLock { state in
-            state.isSealed = true
-            return state.lastWritten
-        }
-    }
 }

@@ -36,57 +36,110 @@ extension MachineStore where Self: StoreInspection {
         try await act(.cancel, on: key, reason: reason, wallClock: wallClock)
     }
 
-    /// Writes the operator entry of `verb` above machine `key`'s newest entry, holding the
-    /// machine's claim meanwhile.
+    /// Retries the failed event of the stored machine `key`, which no process runs: its failed
+    /// entry is replaced by the event, with `reason`, as an intent above the entry before it, so
+    /// that the process that restores the machine (`restoreAll()`, or its next event) processes
+    /// the event again from that entry, under the same sequence number, hence the same
+    /// `idempotencyKey`, with the code it runs. The event's completed entry records the retry.
+    ///
+    /// - Throws: `StoreError` if the store fails, another live process holds the machine, the
+    ///   store holds no such machine, its newest entry did not fail (an intent: a restore runs
+    ///   it again anyway), it is final or cancelled, or the entry before the failed one is gone.
+    public func retry(machine key: String, reason: String, wallClock: any WallClock = SystemWallClock()) async throws(StoreError) {
+        try await act(.retry, on: key, reason: reason, wallClock: wallClock)
+    }
+
+    /// Writes the operator entry of `verb` above machine `key`'s newest entry (for a retry, the
+    /// failed entry's event as an intent in its place), holding the machine's claim meanwhile.
     private func act(_ verb: OperatorVerb, on key: String, reason: String, wallClock: any WallClock) async throws(StoreError) {
         guard try await !claim([key]).isEmpty else {
             throw StoreError("machine \(key) is held by another live process: act on it through that process")
         }
-        let write: JournalWrite?
+        let writes: [JournalWrite]
         do {
-            write = try await operatorWrite(verb, on: key, reason: reason, wallClock: wallClock)
+            writes = try await operatorWrites(verb, on: key, reason: reason, at: wallClock.nanosecondsSince1970() / 1_000_000)
         } catch {
             await release([key])
             throw error
         }
-        let failure = if let write {
-            await withCheckedContinuation { continuation in append(write) { continuation.resume(returning: $0) } }
-        } else {
-            StoreError?.none
+        var failure: StoreError?
+        for write in writes where failure == nil {
+            failure = await withCheckedContinuation { continuation in append(write) { continuation.resume(returning: $0) } }
         }
         await release([key])
         if let failure { throw failure }
     }
 
-    /// The write that records `verb` on machine `key`, or `nil` if it changes nothing.
-    private func operatorWrite(
-        _ verb: OperatorVerb, on key: String, reason: String, wallClock: any WallClock
-    ) async throws(StoreError) -> JournalWrite? {
-        guard let newest = try await latestEntries(of: key, count: 1).first else {
-            throw StoreError("the store holds no machine \(key)")
-        }
-        guard var payload = JournalPayload(decoding: newest) else {
-            throw StoreError("machine \(key): entry \(newest.sequenceNumber) is damaged or cut short; nothing was written")
-        }
+    /// The writes that record `verb` on machine `key`; none if it changes nothing.
+    private func operatorWrites(
+        _ verb: OperatorVerb, on key: String, reason: String, at time: Int64
+    ) async throws(StoreError) -> [JournalWrite] {
+        let entries = try await latestEntries(of: key, count: 2)
+        guard let newest = entries.first else { throw StoreError("the store holds no machine \(key)") }
+        let payload = try Self.decoded(newest)
         guard payload.kind == .completed else {
-            throw StoreError("machine \(key): a crash interrupted its transition \(newest.sequenceNumber); "
-                             + "restore it (the transition runs again) before acting on it")
+            throw StoreError("machine \(key): a crash interrupted its transition \(newest.sequenceNumber); a restore runs it "
+                             + (verb == .retry ? "again, with nothing to retry" : "again: restore it before acting on it"))
         }
+        let schemas = try await storedSchemas()
+        let schema = try Self.schema(of: payload, in: schemas, key: key)
+        let status = schema.summary(of: payload).status
+        if status == .cancelled { throw StoreError("machine \(key) is cancelled already") }
+        if status == .final { throw StoreError("machine \(key) is in a final state, \(schema.summary(of: payload).state)") }
+        if verb == .retry {
+            return try Self.retryWrites(of: newest, payload, below: entries.dropFirst().first, in: schemas,
+                                        operation: StoredOperation(verb: .retry, time: time, reason: reason))
+        }
+        if verb == .pause && status == .paused || verb == .resume && !payload.timers.isPaused { return [] }
+        var acted = payload
+        acted.apply(verb, reason: reason, at: time)
+        let number = newest.sequenceNumber + 1
+        let entry = JournalEntry(machine: newest.machine, sequenceNumber: number,
+                                 payload: acted.encoded(machine: newest.machine, sequenceNumber: number))
+        return [JournalWrite(entry: entry, hasPendingWork: verb != .cancel && acted.timers.hasPendingWork,
+                             summary: schema.summary(of: acted))]
+    }
+
+    /// A retry's writes: the entry before the failed one again (the summary goes back to it),
+    /// then the failed event as an intent under its own number, which a restore processes again.
+    private static func retryWrites(
+        of failed: JournalEntry, _ payload: JournalPayload, below: JournalEntry?, in schemas: [StoredSchema],
+        operation: StoredOperation
+    ) throws(StoreError) -> [JournalWrite] {
+        let key = failed.machine
+        guard payload.outcome == .failed else {
+            throw StoreError("machine \(key): its newest entry, \(failed.sequenceNumber), did not fail: there is nothing to retry")
+        }
+        guard let below, below.sequenceNumber + 1 == failed.sequenceNumber, case let before = try decoded(below),
+              before.kind == .completed
+        else {
+            throw StoreError("machine \(key): the entry before its failed event \(failed.sequenceNumber) is not in the store, "
+                             + "so the event cannot be processed again from there")
+        }
+        var intent = JournalPayload(kind: .retryIntent, outcome: .transitioned, origin: payload.origin, ticket: payload.ticket,
+                                    fingerprint: payload.fingerprint, schemaVersion: payload.schemaVersion)
+        (intent.event, intent.predicates, intent.timers.operation) = (payload.event, payload.predicates, operation)
+        let entry = JournalEntry(machine: key, sequenceNumber: failed.sequenceNumber,
+                                 payload: intent.encoded(machine: key, sequenceNumber: failed.sequenceNumber))
+        return [JournalWrite(entry: below, hasPendingWork: true, summary: try schema(of: before, in: schemas, key: key).summary(of: before)),
+                JournalWrite(entry: entry, hasPendingWork: true)]
+    }
+
+    /// The payload of `entry`, which must decode.
+    private static func decoded(_ entry: JournalEntry) throws(StoreError) -> JournalPayload {
+        guard let payload = JournalPayload(decoding: entry) else {
+            throw StoreError("machine \(entry.machine): entry \(entry.sequenceNumber) is damaged or cut short; nothing was written")
+        }
+        return payload
+    }
+
+    /// The description of the schema that wrote `payload`, among `schemas`.
+    private static func schema(of payload: JournalPayload, in schemas: [StoredSchema], key: String) throws(StoreError) -> StoredSchema {
         let fingerprint = StoredSchema.hex(payload.fingerprint)
-        guard let schema = try await storedSchemas().first(where: { $0.fingerprint == fingerprint }) else {
+        guard let schema = schemas.first(where: { $0.fingerprint == fingerprint }) else {
             throw StoreError("machine \(key): the store holds no description of its schema \(fingerprint)")
         }
-        switch schema.summary(of: payload).status {
-        case .cancelled: throw StoreError("machine \(key) is cancelled already")
-        case .final: throw StoreError("machine \(key) is in a final state, \(schema.summary(of: payload).state)")
-        case .paused where verb == .pause: return nil
-        default: if verb == .resume && !payload.timers.isPaused { return nil }
-        }
-        payload.apply(verb, reason: reason, at: wallClock.nanosecondsSince1970() / 1_000_000)
-        let number = newest.sequenceNumber + 1
-        let entry = JournalEntry(machine: key, sequenceNumber: number, payload: payload.encoded(machine: key, sequenceNumber: number))
-        return JournalWrite(entry: entry, hasPendingWork: verb != .cancel && payload.timers.hasPendingWork,
-                            summary: schema.summary(of: payload))
+        return schema
     }
 }
 
@@ -96,6 +149,6 @@ extension JournalPayload {
     mutating func apply(_ verb: OperatorVerb, reason: String, at time: Int64) {
         (origin, ticket, event, predicates) = (StoredOrigin(.send), 0, nil, [])
         timers.operation = StoredOperation(verb: verb, time: time, reason: reason)
-        timers.apply(verb, ends: verb == .cancel)
+        timers.apply(verb, ends: verb == .cancel, at: time)
     }
 }

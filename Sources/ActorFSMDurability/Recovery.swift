@@ -20,6 +20,9 @@ struct Recovery<Definition: MachineDefinition>: Sendable {
     var interrupted: (number: UInt64, origin: StoredOrigin)?
     /// The retry the interrupted event's intent recorded, if its action was waiting to retry.
     var retry: StoredRetry?
+    /// The operator's retry that wrote the interrupted event's intent, if one did: the entry
+    /// that completes the event records it.
+    var operation: StoredOperation?
 
     /// Reads the journal of the machine `key`; `nil` if the store has none.
     ///
@@ -53,7 +56,7 @@ struct Recovery<Definition: MachineDefinition>: Sendable {
         let newestPayload = try reader.payload(of: newest)
         var intent: (payload: JournalPayload, number: UInt64)?
         var completed: (payload: JournalPayload, number: UInt64)?
-        if newestPayload.kind == .intent {
+        if newestPayload.isIntent {
             intent = (newestPayload, newest.sequenceNumber)
             if entries.count > 1 {
                 let below = (payload: try reader.payload(of: entries[1]), number: entries[1].sequenceNumber)
@@ -62,7 +65,7 @@ struct Recovery<Definition: MachineDefinition>: Sendable {
                 guard below.payload.kind == .completed, below.number + 1 == newest.sequenceNumber else {
                     throw DurabilityError(.corruptEntry, machine: key, sequenceNumber: newest.sequenceNumber,
                                           detail: "the entry below this intent is entry \(below.number), "
-                                          + (below.payload.kind == .intent ? "another intent" : "not the one before it")
+                                          + (below.payload.isIntent ? "another intent" : "not the one before it")
                                           + ": the store lost an entry")
                 }
                 completed = below
@@ -96,6 +99,7 @@ struct Recovery<Definition: MachineDefinition>: Sendable {
     private mutating func resume(_ intent: JournalPayload, number: UInt64, reader: EntryReader<Definition>) throws(DurabilityError) {
         interrupted = (number, intent.origin)
         retry = intent.retry
+        operation = intent.timers.operation
         // A child's end processed again first is not taken from the child again.
         if intent.ticket & Machine<Definition>.childEndTicketFlag != 0 {
             point.timers.noteChildEnded(intent.ticket & ~Machine<Definition>.childEndTicketFlag)

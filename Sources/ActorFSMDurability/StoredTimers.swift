@@ -34,13 +34,14 @@ struct StoredTimers: Equatable {
 
     init() {}
 
-    /// An operator's `verb`: a pause sets it, any other act ends it; a cancel that `ends` the
-    /// machine drops everything that was due.
-    mutating func apply(_ verb: OperatorVerb, ends: Bool) {
+    /// An operator's `verb`, at `time` (milliseconds since 1970): a pause sets it, any other act
+    /// ends it; a cancel that `ends` the machine drops everything that was due, and counts as its
+    /// last transition (a purge's age runs from there).
+    mutating func apply(_ verb: OperatorVerb, ends: Bool, at time: Int64) {
         isPaused = verb == .pause
         guard ends else { return }
         isCancelled = true
-        (enteredAt, timeoutsFired, pending) = (0, 0, [])
+        (enteredAt, timeoutsFired, pending, lastTransition) = (0, 0, [], time)
     }
 
     /// Notes the end of the child in `slot` as processed; places beyond 63 are not tracked.

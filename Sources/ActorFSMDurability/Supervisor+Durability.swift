@@ -107,7 +107,7 @@ extension Supervisor {
             // An intent with no entry below it restores only with data given: on its first use
             // (activate(id:data:)).
             if stored.count == 1 && coding.emptyData == nil,
-               let payload = JournalPayload(decoding: stored[0]), payload.kind == .intent {
+               let payload = JournalPayload(decoding: stored[0]), payload.isIntent {
                 skipped.append(key)
                 continue
             }

@@ -9,7 +9,7 @@ struct Invocation {
         case states
         case watch
         case purge
-        /// `pause`, `resume` or `cancel`: the machine with this id, or every one the filters select.
+        /// `pause`, `resume`, `cancel` or `retry`: the machine with this id, or every one the filters select.
         case act(OperatorVerb, id: String?)
     }
 
@@ -28,7 +28,7 @@ struct Invocation {
     var dryRun = false
     /// `purge`: skip the confirmation.
     var assumesYes = false
-    /// `pause`, `resume`, `cancel`: why, for the machines' histories.
+    /// `pause`, `resume`, `cancel`, `retry`: why, for the machines' histories.
     var reason = ""
 
     enum Format { case table, json, dot, mermaid }
@@ -38,7 +38,7 @@ struct Invocation {
 
         commands:
           machines              list machines, longest since their last transition first
-              --state NAME  --status running|waiting|failed|final|passivated
+              --state NAME  --status running|waiting|failed|final|passivated|paused|cancelled
               --older-than 1h   --schema NAME   --schema-version N
               --limit N (100)   --after CURSOR (from the previous page)   --json
           history ID            what happened to one machine, entry by entry   [--json]
@@ -51,15 +51,16 @@ struct Invocation {
           pause [ID]            pause a machine no process runs, or every one the filters select
           resume [ID]           resume it: a process runs it once it restores it
           cancel [ID]           end it for good: no process restores it again
+          retry [ID]            process its failed event again, from the entry before it
               --reason TEXT (for its history)   --state NAME   --status STATUS   --older-than 1h
               --schema NAME   --dry-run (list, change nothing)   --yes (no question for more than one)
 
         --store takes a SQLite file (read beside its writer, without its lock; purge, pause,
-        resume and cancel, but for --dry-run, take the lock, so they run while no process writes
-        the file) or a PostgreSQL
-        URL (postgresql://…, or a connection string with host=…); --namespace names the
-        PostgreSQL schema a PostgresStore(namespace:) writes to. --schema takes a schema's name;
-        where two versions of a schema share the name, --fingerprint HEX tells them apart.
+        resume, cancel and retry, but for --dry-run, take the lock, so they run while no process
+        writes the file) or a PostgreSQL URL (postgresql://…, or a connection string with
+        host=…); --namespace names the PostgreSQL schema a PostgresStore(namespace:) writes to.
+        --schema takes a schema's name; where two versions of a schema share the name,
+        --fingerprint HEX tells them apart.
         """
 
     init(_ arguments: [String]) throws(UsageError) {
@@ -75,7 +76,7 @@ struct Invocation {
         case "states": command = .states
         case "watch": command = .watch
         case "purge": command = .purge
-        case "pause", "resume", "cancel":
+        case "pause", "resume", "cancel", "retry":
             let verb = OperatorVerb.allCases.first { $0.description == name }!
             let id = rest.first.flatMap { $0.hasPrefix("--") ? nil : $0 }
             if id != nil { rest.removeFirst() }

@@ -1,7 +1,7 @@
 import ActorFSM
 import ActorFSMDurability
 
-/// `actorfsm pause|resume|cancel`: an operator's act on one machine, or on every machine the
+/// `actorfsm pause|resume|cancel|retry`: an operator's act on one machine, or on every machine the
 /// filters select, that no process runs. It lists what it would touch (read beside the
 /// store's writer), asks before acting on more than one machine, and only then opens the
 /// store as a writer; each act is recorded in the machine's history with `--reason`.
@@ -44,11 +44,12 @@ struct OperatorCommand {
         case .pause: try await store.pause(machine: id, reason: invocation.reason)
         case .resume: try await store.resume(machine: id, reason: invocation.reason)
         case .cancel: try await store.cancel(machine: id, reason: invocation.reason)
+        case .retry: try await store.retry(machine: id, reason: invocation.reason)
         }
     }
 
     /// The machine the id names, or those the filters select that the verb can change: not
-    /// final or cancelled; for a pause, not paused; for a resume, paused.
+    /// final or cancelled; for a pause, not paused; for a resume, paused; for a retry, failed.
     private func selected() async throws -> [String] {
         if let id {
             guard try await context.store.machine(id) != nil else { throw CommandFailure("the store holds no machine \(id)") }
@@ -70,6 +71,7 @@ struct OperatorCommand {
         case .pause: ![.final, .cancelled, .paused].contains(status)
         case .resume: status == .paused
         case .cancel: ![.final, .cancelled].contains(status)
+        case .retry: status == .failed
         }
     }
 }

@@ -98,22 +98,29 @@ import TestSupport
         let gate = Gate()
         let store = InMemoryStore()
         let doors = try Supervisor(schema: try Self.slowDoorSchema(gate), durability: doorDurability(store))
-        try await doors.activate(id: "a", data: Door.Data())
-        let opening = Task { try await doors.send(to: "a", .open) }
-        await gate.untilArrivals(1)
-        // The process dies during the action: the store holds the event's intent.
+        let ids = (0..<8).map { "a\($0)" }
+        for id in ids { try await doors.activate(id: id, data: Door.Data()) }
+        let opening = ids.map { id in Task { try await doors.send(to: id, .open) } }
+        await gate.untilArrivals(ids.count)
+        // The process dies during the actions: the store holds each event's intent.
         let crashed = store.crash()
         let open = Gate()
         open.open()
         let restarted = try Supervisor(schema: try Self.slowDoorSchema(open), durability: doorDurability(crashed))
-        try await restarted.pause("a", reason: "after the crash")
-        let history = try await crashed.history(of: "a")
-        #expect(history.map(\.kind) == [.created, .completed, .operator])
-        #expect(history[1].state == "open" && history[1].data == #"{"openings":1}"#)
-        #expect(await restarted.machine(id: "a")?.isPaused == true)
+        // Each pause restores its machine and races the drain that runs the interrupted event.
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for id in ids { group.addTask { try await restarted.pause(id, reason: "after the crash") } }
+            try await group.waitForAll()
+        }
+        for id in ids {
+            let history = try await crashed.history(of: id)
+            #expect(history.map(\.kind) == [.created, .completed, .operator], "\(id)")
+            #expect(history[1].state == "open" && history[1].data == #"{"openings":1}"#, "\(id)")
+            #expect(await restarted.machine(id: id)?.isPaused == true, "\(id)")
+        }
         await restarted.shutdown()
         gate.open()
-        _ = await opening.result
+        for task in opening { _ = await task.result }
         await doors.shutdown()
     }
 

@@ -95,6 +95,40 @@ import TestSupport
         _ = folder
     }
 
+    @Test func aRetryFromTheToolRunsTheFailedEventWithTheFixedCode() async throws {
+        let (folder, path) = try await storeWithJobs()
+        let notFailed = ToolOutput()
+        #expect(await notFailed.run(["retry", "j3", "--store", path]) == 1)
+        #expect(notFailed.errors.withLock { $0 }.contains("did not fail: there is nothing to retry"))
+        let retry = ToolOutput()
+        #expect(await retry.run(["retry", "--store", path, "--status", "failed", "--reason", "crash fixed", "--yes"]) == 0)
+        #expect(retry.text.withLock { $0 }.hasPrefix("1 machines to retry\n  j5\n"))
+
+        // The fixed code: a crash report no longer throws.
+        let fixed = try Schema<Job>(initial: .queued, final: [.done]) {
+            define(.queued) { when(.start) | then(.running) | { context in context.data.steps += 1 } }
+            define(.running) {
+                when(.finish) | then(.done) | { context in context.data.steps += 1 }
+                when(.crash) | then(.running)
+                after(.seconds(90)) | then(.broken)
+            }
+            define(.broken) { when(.start) | then(.running) }
+        }
+        let store = try SQLiteStore(path: path)
+        let jobs = try Supervisor(schema: fixed, durability: Durability<Job>(store: store, wallClock: jobClock()))
+        var reports = jobs.reports().makeAsyncIterator()
+        #expect(try await jobs.restoreAll().restored == 4)
+        var crash: TransitionRecord<Job>?
+        while crash == nil, let report = await reports.next() {
+            if let record = report.record, record.event == .crash { crash = record }
+        }
+        #expect(crash?.outcome.isTransitioned == true)
+        #expect(try await store.history(of: "j5").last?.operation?.reason == "crash fixed")
+        await jobs.shutdown()
+        store.close()
+        _ = folder
+    }
+
     @Test func aStoreTheApplicationHoldsIsNotChanged() async throws {
         let (folder, path) = try await storeWithJobs()
         let held = try SQLiteStore(path: path)

@@ -598,6 +598,10 @@ enum DurabilityGuideSnippets {
         _ = outcome
     }
 
+    static func retrying(orders: Supervisor<StoredOrders>) async throws {
+        try await orders.retry("o-1042", reason: "the provider is back")
+    }
+
     static func passivation(orderSchema: Schema<StoredOrders>, store: SQLiteStore) throws {
         let orders = try Supervisor(schema: orderSchema, durability: Durability(store: store),
                                     passivation: Passivation(afterIdle: .seconds(600), keepingAtMost: 100_000))

@@ -28,7 +28,7 @@ extension Machine {
             publishing.isDraining = false
             publishing.records.wakeReaders()
         }
-        while core.isProcessing {
+        while core.isProcessing || runsInterruptedWhilePaused {
             var resumptions = Inbox<Definition>.Resumptions()
             let keep = idleSince.map { ContinuousClock.now - $0 < Self.idleWindow } ?? true
             guard let took = takeBatch(into: &batch, &resumptions, keepingOwnership: keep, keepingUp: keepingUp),
@@ -108,8 +108,9 @@ extension Machine {
                 return false
             case .pause:
                 // A restored machine's interrupted transition completes first, as the one in
-                // progress at a pause does: the journal writes nothing else before its entry.
-                if let journal, journal.awaitsInterrupted {
+                // progress at a pause does: the journal writes nothing else before its entry,
+                // and restored, the machine queues it first.
+                if runsInterruptedWhilePaused {
                     await processTaken(entry, &batch)
                     continue
                 }
@@ -118,6 +119,12 @@ extension Machine {
             }
         }
         return true
+    }
+
+    /// Whether a paused machine still processes: a restored one whose interrupted transition
+    /// runs again first, as the transition in progress at a pause completes.
+    @inlinable var runsInterruptedWhilePaused: Bool {
+        core.isPaused && journal?.awaitsInterrupted == true
     }
 
     /// Processes `entry`, taken from `batch`, and replies to its sender.

@@ -26,7 +26,9 @@ extension Machine {
         let wasPaused = core.isPaused
         guard core.pause() else { throw MachineError(.stopped, machineID: id) }
         mailbox.withLock { $0.inbox.pause() }
-        if !wasPaused { notePause(reason: reason) }
+        guard !wasPaused else { return }
+        resumeRefusalWatchers()
+        notePause(reason: reason)
     }
 
     /// Resumes a paused machine: it takes events again, starts the tasks of the state it is in
@@ -40,24 +42,31 @@ extension Machine {
     /// ``resume(reason:)``, returning the index of the resume's write (0 if nothing was written).
     package func resumeRecording(reason: String) -> UInt64 {
         // A machine an operator is cancelling stays paused until the cancel is written.
-        guard core.isPaused, !isCancelPending else { return 0 }
+        guard core.isPaused, extras?.operators.isCancelling != true else { return 0 }
         let write = recordResume(reason: reason)
         resumeInMemory()
         return write
     }
 
-    /// Resumes the machine without writing anything: its tasks start if they waited, and a
-    /// drain starts for what is queued.
-    func resumeInMemory(postingNext next: Entry? = nil) {
-        guard let tasksWaited = core.resume() else { return }
-        if tasksWaited { startPendingStateTasks() }
-        let resumptions = mailbox.withLock { mailbox in
-            var resumptions = next.flatMap { mailbox.inbox.postNext($0) } ?? .init()
-            let resumed = mailbox.inbox.resume()
-            resumptions.startProcessing = resumptions.startProcessing || resumed.startProcessing
+    /// Resumes the machine, if it is paused, without writing anything: its tasks start if they
+    /// waited, and a drain starts for what is queued, with `next` ahead of it.
+    ///
+    /// - Returns: `false` if `next` was not taken: the machine has stopped.
+    @discardableResult
+    func resumeInMemory(postingNext next: Entry? = nil) -> Bool {
+        if core.resume() == true { startPendingStateTasks() }
+        let resumptions = mailbox.withLock { mailbox -> Inbox<Definition>.Resumptions? in
+            var resumptions = Inbox<Definition>.Resumptions()
+            if let next {
+                guard let posted = mailbox.inbox.postNext(next) else { return nil }
+                resumptions = posted
+            }
+            resumptions.startProcessing = mailbox.inbox.resume().startProcessing || resumptions.startProcessing
             return resumptions
         }
+        guard let resumptions else { return false }
         if !resumptions.isEmpty { perform(resumptions) }
+        return true
     }
 
     /// Whether the machine is paused (see ``pause(reason:)``).

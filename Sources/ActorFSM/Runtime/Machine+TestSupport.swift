@@ -48,7 +48,8 @@ extension Machine {
         }
     }
 
-    /// Returns once the machine has stopped taking events (it is shutting down or stopped).
+    /// Returns once the machine has stopped taking events (it is paused, shutting down or
+    /// stopped).
     package func untilRefusingEvents() async {
         guard core.isAcceptingEvents else { return }
         await withCheckedContinuation { makeExtras().watchers.refusal.append($0) }

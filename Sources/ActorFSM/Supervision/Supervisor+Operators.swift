@@ -7,13 +7,17 @@ extension Supervisor {
     /// is durable: once the transition in progress has completed and the pause's entry, with
     /// `reason`, is written.
     ///
+    /// Called from one of the machine's own actions, it returns once the machine is paused in
+    /// memory: the pause's entry is written once that action's transition has completed.
+    ///
     /// - Throws: ``MachineError`` `.unknownMachine` if there is no such machine; `.stopped` if
-    ///   it is ending; `.notDurable` if the store failed (the pause is then not recorded, and a
-    ///   restore brings the machine back as the store holds it) or another process holds it.
+    ///   it is ending, or ends or is cancelled before the pause is written; `.notDurable` if the
+    ///   store failed (the pause is then not recorded, and a restore brings the machine back as
+    ///   the store holds it) or another process holds it.
     public func pause(_ id: ID, reason: String = "") async throws(MachineError<Definition>) {
         let machine = try await operand(id)
         try await machine.pause(reason: reason)
-        try await machine.awaitOperatorWrite(await machine.pauseWrite())
+        try await machine.awaitOperatorWrite(try await machine.pauseWrite())
     }
 
     /// Resumes the machine under `id` (see ``Machine/resume(reason:)``). A durable supervisor
@@ -41,8 +45,10 @@ extension Supervisor {
     /// A supervisor in memory stops the machine.
     ///
     /// - Throws: ``MachineError`` `.unknownMachine` if there is no such machine; `.stopped` if
-    ///   it is ending or in a final state; `.notDurable` if the store failed (nothing is then
-    ///   recorded) or another process holds it; the cancelling event's error if it failed.
+    ///   it is ending, in a final state, or being cancelled already; `.reentrantSend` from one
+    ///   of its own actions (the cancel would wait for the action); `.notDurable` if the store
+    ///   failed (nothing is then recorded) or another process holds it; the cancelling event's
+    ///   error if it failed.
     @discardableResult
     public func cancel(_ id: ID, reason: String = "") async throws(MachineError<Definition>) -> CancelOutcome<Definition> {
         let machine = try await operand(id)

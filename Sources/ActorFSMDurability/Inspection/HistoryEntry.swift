@@ -70,7 +70,7 @@ public struct HistoryEntry: Sendable, Codable, Equatable {
 
     /// An operator's act, as its entry records it.
     public struct Operation: Sendable, Codable, Equatable {
-        /// `pause` or `resume`.
+        /// `pause`, `resume`, `cancel` or `retry`.
         public var verb: String
         /// The reason the operator gave; empty if none.
         public var reason: String
@@ -101,9 +101,12 @@ extension HistoryEntry {
         }
         let completed = payload.kind == .completed
         let operation = payload.timers.operation
-        kind = !completed ? .intent : operation != nil ? .operator : entry.sequenceNumber == 0 ? .created : .completed
-        outcome = completed && operation == nil ? "\(payload.outcome)" : nil
-        origin = operation == nil ? Self.describe(payload.origin) : "operator"
+        // A retry's operation stays with the event it processed again; the other acts' entries
+        // record nothing but the act.
+        let isAct = operation.map { $0.verb != .retry } ?? false
+        kind = !completed ? .intent : isAct ? .operator : entry.sequenceNumber == 0 ? .created : .completed
+        outcome = completed && !isAct ? "\(payload.outcome)" : nil
+        origin = isAct ? "operator" : Self.describe(payload.origin)
         self.operation = operation.map { Operation(verb: "\($0.verb)", reason: $0.reason) }
         isPaused = payload.timers.isPaused
         event = payload.event.map { StoredText($0).text }
@@ -114,7 +117,7 @@ extension HistoryEntry {
             let schema = schemas.first { $0.fingerprint == fingerprint }
             state = schema?.stateName(encoded: payload.state) ?? StoredText(payload.state).name
             data = StoredText(payload.data).text
-            time = operation?.time ?? (payload.timers.lastTransition > 0 ? payload.timers.lastTransition : nil)
+            time = (isAct ? operation?.time : nil) ?? (payload.timers.lastTransition > 0 ? payload.timers.lastTransition : nil)
             timeoutsFired = Int(payload.timers.timeoutsFired)
             pending = payload.timers.pending.map { event in
                 Pending(kind: "\(event.kind)", event: StoredText(event.event).text,

@@ -94,12 +94,13 @@ extension MachinePurging {
 struct MachinePurgingPages {
     private var query: MachineQuery
     private var isDone = false
-    /// The statuses purged: final and cancelled, or the one of them the query names.
+    /// The statuses purged: final and cancelled, or the one of them the query names (none if
+    /// it names another).
     private let statuses: [MachineStatus]
     var limit: Int
 
     init(_ query: MachineQuery, limit: Int) {
-        statuses = query.status.map { [$0] } ?? [.final, .cancelled]
+        statuses = [.final, .cancelled].filter { query.status == nil || query.status == $0 }
         self.query = query
         self.query.status = nil
         self.query.after = nil

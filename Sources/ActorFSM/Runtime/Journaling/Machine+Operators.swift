@@ -11,18 +11,21 @@ extension Machine {
     }
 
     /// Writes the entry of an operator's act that waits to be written, if the machine is quiet:
-    /// paused, with no event in progress. Called on pausing, and as processing ends.
+    /// paused, with no event in progress, and no interrupted transition to run again first (the
+    /// drain runs it, paused or not). Called on pausing, and as processing ends.
     @usableFromInline func recordOperationIfQuiet() {
         guard let journal, let extras, let pending = extras.operators.pending, core.isPaused,
-              !mailbox.withLock({ $0.inbox.isProcessing })
+              !journal.awaitsInterrupted, !mailbox.withLock({ $0.inbox.isProcessing })
         else { return }
         extras.operators.pending = nil
-        let sends = pending.verb == .cancel && pending.cancelling.map(handles) == true
-        let index = journal.operated(pending.verb, reason: pending.reason, ends: pending.verb == .cancel && !sends,
+        // The cancelling event is kept with the cancel's entry, as an event to process next: a
+        // crash before it is processed has it processed after the restore.
+        let ticket = pending.cancelling.flatMap { handles($0) ? journal.register(.next, $0, nil) : nil } ?? 0
+        let index = journal.operated(pending.verb, reason: pending.reason, ends: pending.verb == .cancel && ticket == 0,
                                      number: core.takeNumber(), in: currentState, stateID: core.stateID,
                                      data: committedData)
         extras.operators.isPauseWritten = pending.verb == .pause && index != 0
-        extras.operators.finish(.init(index: index, sends: sends))
+        extras.operators.finish(.init(index: index, cancellingTicket: index == 0 ? 0 : ticket))
     }
 
     /// Whether the current state handles `event`, sent with no predicates.
@@ -42,23 +45,26 @@ extension Machine {
     func recordResume(reason: String) -> UInt64 {
         guard let journal, let extras else { return 0 }
         extras.operators.pending = nil
-        extras.operators.finish(.init(index: 0, sends: false))
+        extras.operators.finish(.init(index: 0))
         guard extras.operators.isPauseWritten else { return 0 }
         extras.operators.isPauseWritten = false
         return journal.operated(.resume, reason: reason, ends: false, number: core.takeNumber(), in: currentState,
                                 stateID: core.stateID, data: committedData)
     }
 
-    /// Whether an operator's cancel waits to be written: the machine stays paused until it is.
-    var isCancelPending: Bool { extras?.operators.pending?.verb == .cancel }
-
     /// Waits until the pause's entry is handed to the journal, and returns the write's index; 0
     /// if there is nothing to wait for (the machine is not paused, is not durable, or was
-    /// resumed first).
-    package func pauseWrite() async -> UInt64 {
+    /// resumed first). Called from the machine's own action, it does not wait: the action must
+    /// complete before the pause is written.
+    ///
+    /// - Throws: ``MachineError`` `.stopped` if the machine ended, or a cancel came, first.
+    package func pauseWrite() async throws(MachineError<Definition>) -> UInt64 {
         guard let journal, core.isPaused, let extras else { return 0 }
         if extras.operators.pending == nil { return extras.operators.isPauseWritten ? journal.newestWrite : 0 }
-        return await withCheckedContinuation { extras.operators.waiters.append($0) }.index
+        if ActionScope.machines.contains(ObjectIdentifier(self)) { return 0 }
+        let written = await withCheckedContinuation { extras.operators.waiters.append($0) }
+        if written.isOvertaken { throw MachineError(.stopped, machineID: id) }
+        return written.index
     }
 }
 

@@ -8,6 +8,8 @@ package enum OperatorVerb: UInt8, Sendable, CaseIterable, CustomStringConvertibl
     case resume = 2
     /// The machine is cancelled: sent its cancelling event, or ended for good.
     case cancel = 3
+    /// A failed event is processed again, from the entry before it, under its number.
+    case retry = 4
 
     /// The verb's name, as histories print it.
     @usableFromInline package var description: String {
@@ -15,6 +17,7 @@ package enum OperatorVerb: UInt8, Sendable, CaseIterable, CustomStringConvertibl
         case .pause: "pause"
         case .resume: "resume"
         case .cancel: "cancel"
+        case .retry: "retry"
         }
     }
 }
