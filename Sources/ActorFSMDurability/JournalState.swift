@@ -93,6 +93,7 @@ struct JournalState<Definition: MachineDefinition>: Sendable {
     /// machines has ended, and a child's end being processed belonged to the state left.
     mutating func enteredState() {
         timers.childrenEnded = 0
+        timers.children = []
         if processingTicket & Machine<Definition>.childEndTicketFlag != 0 { processingTicket = 0 }
     }
 

@@ -173,6 +173,10 @@ extension MachineJournal {
         }
     }
 
+    package func enteredChildren(_ keys: [(slot: Int, key: String)]) {
+        state.withLock { $0.timers.children = keys.map { StoredChild(slot: UInt64($0.slot), key: $0.key) } }
+    }
+
     package func childCancelled(_ ticket: UInt64) {
         guard ticket != 0 else { return }
         let written = state.withLock { state in

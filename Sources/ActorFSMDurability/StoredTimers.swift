@@ -31,6 +31,10 @@ struct StoredTimers: Equatable {
     /// Whether an operator cancelled the machine outright: it is never restored. Written in the
     /// trailer, only when set.
     var isCancelled = false
+    /// The durable children the state started, by place, with the keys they are stored under:
+    /// for histories, which link a parent to its children. Written in the trailer, only when
+    /// there are some.
+    var children: [StoredChild] = []
 
     init() {}
 
@@ -75,6 +79,14 @@ struct StoredTimers: Equatable {
             operation.write(to: &writer)
         }
         if isCancelled { writer.byte(6) }
+        if !children.isEmpty {
+            writer.byte(7)
+            writer.varint(UInt64(children.count))
+            for child in children {
+                writer.varint(child.slot)
+                writer.text(child.key)
+            }
+        }
     }
 
     /// Reads what ``writeTrailer(to:)`` wrote, up to the end of the entry.
@@ -95,6 +107,10 @@ struct StoredTimers: Equatable {
                 operation = try StoredOperation(from: &reader)
             case 6:
                 isCancelled = true
+            case 7:
+                let count = try reader.varint()
+                guard count < 1_000 else { throw ByteReader.Truncated() }
+                for _ in 0..<count { children.append(StoredChild(slot: try reader.varint(), key: try reader.text())) }
             default:
                 throw ByteReader.Truncated()
             }
@@ -185,4 +201,10 @@ struct StoredCancel: Equatable, Sendable {
         slot = try reader.varint()
         key = String(decoding: try reader.blob(), as: UTF8.self)
     }
+}
+
+/// A child machine a state started: its place among the state's tasks, and its key in its store.
+struct StoredChild: Equatable, Sendable {
+    var slot: UInt64
+    var key: String
 }

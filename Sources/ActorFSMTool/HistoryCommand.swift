@@ -33,6 +33,7 @@ struct HistoryCommand {
             pending.due.map { "\(pending.kind) \(pending.event) at \(TextFormat.time($0))" } ?? "\(pending.kind) \(pending.event)"
         }
         if let retry = entry.retry { notes.append("retry #\(retry.attempt) at \(TextFormat.time(retry.due))") }
+        if !entry.children.isEmpty { notes.append("children \(entry.children.joined(separator: ", "))") }
         if !entry.childrenEnded.isEmpty { notes.append("children ended at places \(entry.childrenEnded.map(String.init).joined(separator: ", "))") }
         if !entry.cancelling.isEmpty { notes.append("cancelling children \(entry.cancelling.joined(separator: ", "))") }
         return notes.isEmpty ? "-" : notes.joined(separator: "; ")

@@ -160,6 +160,10 @@ enum StoredParent: MachineDefinition {
         let joined: [HistoryEntry] = try await store.history(of: "o-4")
         let ended: [Int] = joined.last?.childrenEnded ?? []
         #expect(ended == [0])
+        // Each entry in the state names the children it started, for histories to link them.
+        let children: [[String]] = joined.map(\.children)
+        #expect(children.suffix(2) == [["first-o-4", "second-o-4"], ["first-o-4", "second-o-4"]])
+        #expect(children.first == [])
         let restarted = store.crash()
         await orders.stop()
         await first.stop()

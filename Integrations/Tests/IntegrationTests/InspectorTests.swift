@@ -111,7 +111,7 @@ import Testing
         let served = try await Served.start()
         let (status, body) = try await served.server.get("api/machines?status=stuck")
         #expect(status == 400)
-        #expect(body.contains("status must be one of running, waiting, failed, final, passivated, not stuck"))
+        #expect(body.contains("status must be one of \(MachineStatus.allCases.map(\.rawValue).joined(separator: ", ")), not stuck"))
         let (missing, unknown) = try await served.server.get("api/machine?id=o-99")
         #expect(missing == 404)
         #expect(unknown.contains("no machine o-99"))

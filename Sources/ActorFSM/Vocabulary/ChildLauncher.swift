@@ -7,6 +7,8 @@ struct ChildLauncher<Parent: MachineDefinition>: Sendable {
     let label: String
     /// Starts or links the child for one entry into the state.
     @usableFromInline let start: @Sendable (StateTaskContext<Parent>, ChildDelivery<Parent>) -> ChildHold
+    /// The key a durable child is stored under, for the entry into the state; `nil` in memory.
+    @usableFromInline let key: @Sendable (StateTaskContext<Parent>) -> String?
     /// Sends the durable child stored under the key its cancelling event, for a restored parent
     /// that had left the state before the child had it, and calls the closure once that is
     /// settled.
@@ -14,10 +16,12 @@ struct ChildLauncher<Parent: MachineDefinition>: Sendable {
 
     @usableFromInline init(
         label: String, start: @escaping @Sendable (StateTaskContext<Parent>, ChildDelivery<Parent>) -> ChildHold,
+        key: @escaping @Sendable (StateTaskContext<Parent>) -> String?,
         cancel: @escaping @Sendable (String, @escaping @Sendable () -> Void) -> Void
     ) {
         self.label = label
         self.start = start
+        self.key = key
         self.cancel = cancel
     }
 }

@@ -61,6 +61,9 @@ public struct HistoryEntry: Sendable, Codable, Equatable {
     public var childrenEnded: [Int]
     /// The keys of child machines the machine left and still has to send their cancelling event.
     public var cancelling: [String]
+    /// The ids (store keys) of the durable child machines the state started, in the order of
+    /// their places among its tasks.
+    public var children: [String]
     /// The former form of ``cancelling``: how many there are. It goes in the next release.
     public var cancellations: Int { cancelling.count }
     /// For an operator's entry: what the operator did, and why.
@@ -94,6 +97,7 @@ extension HistoryEntry {
         pending = []
         childrenEnded = []
         cancelling = []
+        children = []
         isPaused = false
         guard let payload = JournalPayload(decoding: entry) else {
             kind = .unreadable
@@ -125,6 +129,7 @@ extension HistoryEntry {
             }
             childrenEnded = (0..<64).filter { payload.timers.childrenEnded & (1 << UInt64($0)) != 0 }
             cancelling = payload.timers.cancels.map(\.key)
+            children = payload.timers.children.map(\.key)
         }
         retry = payload.retry.map { Retry(attempt: $0.attempt, due: $0.deadline / 1_000_000) }
     }

@@ -188,10 +188,18 @@ function entryItem(entry, notes) {
   if (entry.timeoutsFired) details.push(entry.timeoutsFired + " timeout(s) fired");
   if (entry.retry) details.push("retry attempt " + entry.retry.attempt + " at " + time(entry.retry.due));
   if (entry.state && notes.has(entry.state)) details.push(notes.get(entry.state).join(", "));
+  if (entry.operation) details.push(entry.operation.verb + (entry.operation.reason ? ": " + entry.operation.reason : ""));
+  if (entry.isPaused) details.push("paused");
   if (entry.childrenEnded && entry.childrenEnded.length) details.push("children ended: places " + entry.childrenEnded.join(", "));
   if (entry.cancelling && entry.cancelling.length) details.push("cancelling children " + entry.cancelling.join(", "));
   const item = element("li", { class: "kind-" + entry.kind + (entry.outcome ? " outcome-" + entry.outcome : "") },
     element("div", { class: "head" }, head), element("div", { class: "detail" }, details.join(" · ")));
+  // A parent's entry links to the children its state started: their timelines, by id.
+  if (entry.children && entry.children.length) {
+    item.append(element("div", { class: "children" }, "children ",
+      ...entry.children.flatMap((id, index) => (index ? [", "] : [])
+        .concat([element("a", { href: "#" + query({ machine: id }), "data-child": id }, id)]))));
+  }
   if (entry.data) item.append(element("pre", { class: "data" }, entry.data));
   return item;
 }

@@ -16,9 +16,23 @@ extension Machine {
         journalCompleted(record)
     }
 
-    /// Writes the entry of the event just completed: the machine's state, data and timers now.
+    /// Writes the entry of the event just completed: the machine's state, data and timers now,
+    /// and the keys of the children the state just entered starts.
     @usableFromInline func journalCompleted(_ record: Record) {
-        journal?.completed(record, in: currentState, stateID: core.stateID, data: committedData)
+        guard let journal else { return }
+        if record.outcome.isTransitioned, core.stateID >= 0, let keys = childKeys(of: core.stateID) {
+            journal.enteredChildren(keys)
+        }
+        journal.completed(record, in: currentState, stateID: core.stateID, data: committedData)
+    }
+
+    /// The keys of the durable children the state with id `stateID` starts, by place; `nil` if
+    /// it starts none.
+    @usableFromInline func childKeys(of stateID: Int32) -> [(slot: Int, key: String)]? {
+        let tasks = schema.storage.timers.stateTasks[Int(stateID)]
+        guard tasks.contains(where: { $0.child != nil }) else { return nil }
+        let context = StateTaskContext<Definition>(state: currentState, id: id, data: committedData)
+        return tasks.enumerated().compactMap { slot, task in task.child?.key(context).map { (slot, $0) } }
     }
 
     /// Writes the intent entry of an event whose transition has asynchronous actions, before

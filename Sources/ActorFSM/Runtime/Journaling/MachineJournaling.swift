@@ -163,6 +163,10 @@ package protocol MachineJournaling<Definition>: AnyObject, Sendable {
     /// The child had the cancellation under `ticket` (or cannot have it): it is written no more.
     func childCancelled(_ ticket: UInt64)
 
+    /// The transition being completed entered a state whose durable children are stored under
+    /// `keys`, by place: its entry, and the state's later ones, record them.
+    func enteredChildren(_ keys: [(slot: Int, key: String)])
+
     // MARK: - Operators
 
     /// Whether the event a crash or a stop interrupted has yet to be processed again: no other

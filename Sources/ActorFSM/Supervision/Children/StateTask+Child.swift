@@ -76,6 +76,8 @@ extension StateTask {
             }
             return ChildHold(key: journaling.key(for: childID), leave: leave,
                              parentEnded: { children.unlinkChild(childID, watch) })
+        }, key: { context in
+            children.journaling?.key(for: id(context))
         }, cancel: { key, settled in
             children.cancelChild(key: key, cancelling: cancelling, settled: settled)
         })
