@@ -45,7 +45,7 @@ struct Invocation {
           states                machines per state, per schema   [--schema NAME] [--dot | --mermaid | --json]
           watch                 print machines as their transitions are written, until interrupted
               --interval 1s     --from-start
-          purge                 delete the journals of final machines at least --older-than old
+          purge                 delete the journals of ended machines at least --older-than old
               --older-than 30d (required)   --state NAME   --schema NAME   --schema-version N
               --dry-run (count, delete nothing)   --yes (no question for more than one machine)
           pause [ID]            pause a machine no process runs, or every one the filters select

@@ -1,8 +1,8 @@
 import ActorFSMDurability
 
-/// `actorfsm purge`: deletes the journals of final machines older than an age, after a count of
-/// what goes (read beside the store's writer) and a confirmation when more than one machine
-/// would; only then does it open the store as a writer.
+/// `actorfsm purge`: deletes the journals of ended machines (final or cancelled) older than an
+/// age, after a count of what goes (read beside the store's writer) and a confirmation when
+/// more than one machine would; only then does it open the store as a writer.
 struct PurgeCommand {
     let context: CommandContext
     /// Asks the operator a yes-or-no question; `true` for yes.
@@ -18,7 +18,7 @@ struct PurgeCommand {
             throw StoreError("\(invocation.store) holds no actorfsm store to purge (\(error))")
         }
         let found = try await context.store.purgePreview(query)
-        context.output("\(found.purged) final machines older than \(TextFormat.duration(age)): journal and summary to delete\n")
+        context.output("\(found.purged) ended machines older than \(TextFormat.duration(age)): journal and summary to delete\n")
         for id in found.firstIDs.prefix(20) { context.output("  \(id)\n") }
         if found.purged > 20 { context.output("  … and \(found.purged - 20) more\n") }
         guard !invocation.dryRun, found.purged > 0 else { return }

@@ -31,7 +31,7 @@ import TestSupport
         let run = ToolOutput()
         #expect(await run.run(["purge", "--store", path, "--older-than", "1d", "--dry-run"]) == 0)
         let text = run.text.withLock { $0 }
-        #expect(text.hasPrefix("22 final machines older than 24h: journal and summary to delete\n"))
+        #expect(text.hasPrefix("22 ended machines older than 24h: journal and summary to delete\n"))
         #expect(text.contains("  j4\n") && text.contains("… and 2 more"))
         #expect(run.questions.withLock { $0 }.isEmpty)
         #expect(try await doneCount(path) == 22)
@@ -89,7 +89,7 @@ import TestSupport
         let writer = try SQLiteStore(path: path)
         let preview = ToolOutput()
         #expect(await preview.run(["purge", "--store", path, "--older-than", "1h", "--dry-run"]) == 0)
-        #expect(preview.text.withLock { $0 }.hasPrefix("1 final machines older than"))
+        #expect(preview.text.withLock { $0 }.hasPrefix("1 ended machines older than"))
         let run = ToolOutput()
         #expect(await run.run(["purge", "--store", path, "--older-than", "1h", "--yes"]) == 1)
         #expect(run.errors.withLock { $0 }.contains("open in"))
