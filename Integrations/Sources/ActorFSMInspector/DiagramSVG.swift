@@ -19,10 +19,9 @@ struct DiagramSVG {
             """
         svg += Self.initialMark(layout.boxes[description.initial])
         let back = layout.backArrows
-        for (index, arrow) in layout.arrows.enumerated() {
-            let level = back.firstIndex(of: index)
-            svg += Self.arrow(arrow, layout: layout, level: level)
-        }
+        let routes = layout.arrows.indices.map { Self.route(layout.arrows[$0], layout: layout, level: back.firstIndex(of: $0)) }
+        let labels = DiagramLabels.place(routes.map(\.label), avoiding: layout.boxes, height: layout.height)
+        for (route, label) in zip(routes, labels) { svg += Self.arrow(path: route.path, label: label) }
         for (index, state) in description.states.enumerated() {
             svg += Self.state(state, box: layout.boxes[index], count: counts[state.name] ?? 0, isInitial: index == description.initial)
         }
@@ -55,7 +54,10 @@ struct DiagramSVG {
         return svg + "</g>\n"
     }
 
-    private static func arrow(_ arrow: DiagramLayout.Arrow, layout: DiagramLayout, level: Int?) -> String {
+    /// The path of `arrow`, and where its label goes before any is moved out of another's way.
+    static func route(
+        _ arrow: DiagramLayout.Arrow, layout: DiagramLayout, level: Int?
+    ) -> (path: String, label: DiagramLabels.Label) {
         let source = layout.boxes[arrow.source], target = layout.boxes[arrow.target]
         let lines = shown(arrow.labels)
         let path: String
@@ -79,10 +81,14 @@ struct DiagramSVG {
                 + "\(format(endX - bend)),\(format(endY)) \(format(endX)),\(format(endY))"
             label = ((startX + endX) / 2, (startY + endY) / 2 - 6 - Double(lines.count - 1) * 13)
         }
+        return (path, DiagramLabels.Label(x: label.x, y: label.y, lines: lines))
+    }
+
+    private static func arrow(path: String, label: DiagramLabels.Label) -> String {
         var svg = "<g class=\"transition\"><path d=\"\(path)\" stroke=\"#555\" fill=\"none\" marker-end=\"url(#arrowhead)\"/>"
         svg += "<text x=\"\(format(label.x))\" y=\"\(format(label.y))\" text-anchor=\"middle\" fill=\"#222\" font-size=\"11\" "
             + "paint-order=\"stroke\" stroke=\"#fff\" stroke-width=\"3\">"
-        for (line, text) in lines.enumerated() {
+        for (line, text) in label.lines.enumerated() {
             svg += "<tspan x=\"\(format(label.x))\" dy=\"\(line == 0 ? 0 : 13)\">\(escaped(text))</tspan>"
         }
         return svg + "</text></g>\n"
