@@ -13,7 +13,8 @@ private final class LoadSwitch: Sendable {
     func turnOff() { isOn.withLock { $0 = false } }
 }
 
-@Suite(needsPostgres, .timeLimit(.minutes(2))) struct PostgresLivenessTests {
+// The limit leaves room for the thread sanitizer, under which the database restarts take most of it.
+@Suite(needsPostgres, .timeLimit(.minutes(4))) struct PostgresLivenessTests {
     /// Two processes share the database and send to each other's machines and their own; the
     /// server is killed under that load and comes back after longer than the leases. Then every
     /// machine of every process takes sends again, from either process, whatever the failure

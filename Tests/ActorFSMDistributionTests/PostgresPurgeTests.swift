@@ -6,7 +6,8 @@ import Testing
 import PostgresTestSupport
 import TestSupport
 
-@Suite(.serialized, needsPostgres, .timeLimit(.minutes(2))) struct PostgresPurgeTests {
+// The limit leaves room for the thread sanitizer, beside the other PostgreSQL suites.
+@Suite(.serialized, needsPostgres, .timeLimit(.minutes(4))) struct PostgresPurgeTests {
     @Test(arguments: [Duration.zero, .milliseconds(500)])
     func aPostgresPurgeDeletesOnlyFinalMachinesOlderThanItsAge(summaryDelay: Duration) async throws {
         try await withPostgres { server in

@@ -76,12 +76,12 @@ import Darwin
         #expect(try await count("SELECT count(DISTINCT machine) FROM actorfsm_journal WHERE machine LIKE 'w%' AND seq = 1")
                 == Int64(Self.waiting))
         #expect(try await count("SELECT count(*) FROM actorfsm_leases WHERE node = 'doomed'") == Int64(Self.parked - 1))
-        for store in stores { store.close() }
-        // The summaries, once written, list the reminders still paused.
-        let reader = try PostgresStore(url: server.url, node: "reader")
-        let paused = try await reader.machines(MachineQuery(status: .paused, limit: 1_000)).machines.map(\.id)
+        // Each store writes the summaries it has waiting when it is asked; then they list the
+        // reminders still paused.
+        for store in stores { _ = try await store.stateCounts() }
+        let paused = try await stores[0].machines(MachineQuery(status: .paused, limit: 1_000)).machines.map(\.id)
         #expect(paused.sorted() == (1..<Self.paused).map { "w\($0)" }.sorted())
-        reader.close()
+        for store in stores { store.close() }
     }
 
     /// Resumes "w0" from the survivor that holds it, or from the first if neither does yet.

@@ -82,7 +82,8 @@ enum TickedTurnstile: MachineDefinition {
     }
 }
 
-@Suite(.timeLimit(.minutes(2))) struct AsyncLoadTests {
+// The limit leaves room for the thread sanitizer, beside the PostgreSQL suites.
+@Suite(.timeLimit(.minutes(4))) struct AsyncLoadTests {
     @Test func suspendingActionsUnderLoadGiveEveryEventOneOutcome() async throws {
         let schema = try Schema<NumberedTurnstile>(initial: .locked) {
             define(.locked) { when(.coin) | then(.unlocked) | { await Task.yield() } }
