@@ -23,7 +23,7 @@ enum PostgresOrder: MachineDefinition {
     struct Data: Codable, Sendable {}
 }
 
-@Suite(needsPostgres, .timeLimit(.minutes(2))) struct PostgresChildTests {
+@Suite(needsPostgres, .timeLimit(.minutes(4))) struct PostgresChildTests {
     /// The database restarts while the child works: the child's final entry is refused, its
     /// supervisor restores it once the database answers, it captures again, and its parent, in
     /// another namespace of the same database, takes that end once.

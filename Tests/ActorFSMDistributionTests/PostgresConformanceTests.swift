@@ -6,7 +6,7 @@ import PostgresTestSupport
 import TestSupport
 
 /// The shared store keeps the store contract, fencing against a second instance included.
-@Suite(.timeLimit(.minutes(2))) struct PostgresConformanceTests {
+@Suite(.timeLimit(.minutes(4))) struct PostgresConformanceTests {
     @Test(needsPostgres) func thePostgresStoreKeepsTheContract() async throws {
         try await withPostgres(checkPostgres)
     }

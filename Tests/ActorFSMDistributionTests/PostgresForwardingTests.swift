@@ -6,7 +6,7 @@ import Testing
 import PostgresTestSupport
 import TestSupport
 
-@Suite(needsPostgres, .timeLimit(.minutes(2))) struct PostgresForwardingTests {
+@Suite(needsPostgres, .timeLimit(.minutes(4))) struct PostgresForwardingTests {
     @Test func aSendFromAnyProcessIsProcessedByTheOneHoldingTheMachine() async throws {
         try await withPostgres(sendFromAnyProcess)
     }

@@ -6,7 +6,7 @@ import Testing
 import PostgresTestSupport
 import TestSupport
 
-@Suite(.serialized, needsPostgres, .timeLimit(.minutes(2))) struct PostgresInspectionTests {
+@Suite(.serialized, needsPostgres, .timeLimit(.minutes(4))) struct PostgresInspectionTests {
     @Test func theStoreAndAReaderAnswerEveryInspection() async throws {
         try await withPostgres { server in
             let clock = jobClock()

@@ -8,7 +8,7 @@ import TestSupport
 
 /// Replies to forwarded sends: the holder writes each in the commit that records its event,
 /// and the database keeps it only until the sender has taken it.
-@Suite(needsPostgres, .timeLimit(.minutes(2))) struct PostgresReplyTests {
+@Suite(needsPostgres, .timeLimit(.minutes(4))) struct PostgresReplyTests {
     @Test func eachReplyComesWithItsEntryAndIsRemovedOnceTaken() async throws {
         try await withPostgres(repliesTakenAndRemoved)
     }

@@ -6,7 +6,7 @@ import Testing
 import PostgresTestSupport
 import TestSupport
 
-@Suite(needsPostgres, .timeLimit(.minutes(2))) struct PostgresRestartTests {
+@Suite(needsPostgres, .timeLimit(.minutes(4))) struct PostgresRestartTests {
     /// A payment confirmed through an outside service, waiting for up to 30 seconds.
     static func schema(gateway: ChargeGateway, hold: CancellableHold) throws -> Schema<Charge> {
         try Schema<Charge>(initial: .placed, final: [.paid, .expired]) {

@@ -14,7 +14,7 @@ enum RetriedCharge: MachineDefinition {
     typealias ID = String
 }
 
-@Suite(needsPostgres, .timeLimit(.minutes(2))) struct PostgresRetryTests {
+@Suite(needsPostgres, .timeLimit(.minutes(4))) struct PostgresRetryTests {
     struct Unavailable: Error {}
 
     /// The database restarts while an action waits to retry: the wait's write fails, the

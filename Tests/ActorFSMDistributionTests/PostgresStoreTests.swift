@@ -7,7 +7,7 @@ import Testing
 import PostgresTestSupport
 import TestSupport
 
-@Suite(needsPostgres, .timeLimit(.minutes(2))) struct PostgresStoreTests {
+@Suite(needsPostgres, .timeLimit(.minutes(4))) struct PostgresStoreTests {
     @Test func aMachineComesBackFromTheDatabaseAfterTheStoreIsClosed() async throws {
         try await withPostgres { server in
             let store = try PostgresStore(url: server.url)

@@ -9,7 +9,7 @@ import TestSupport
 /// Summaries written after their entries' commits on PostgreSQL: what other processes see
 /// meanwhile, what becomes of those a dead process left waiting, and of those fenced off by a
 /// takeover.
-@Suite(.serialized, needsPostgres, .timeLimit(.minutes(2))) struct PostgresSummaryDelayTests {
+@Suite(.serialized, needsPostgres, .timeLimit(.minutes(4))) struct PostgresSummaryDelayTests {
     /// A delay that no test outlasts: no summary is written by the store's tick meanwhile.
     static let long = Duration.seconds(3_600)
 

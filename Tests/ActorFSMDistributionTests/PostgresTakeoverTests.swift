@@ -13,7 +13,7 @@ import Glibc
 import Darwin
 #endif
 
-@Suite(needsPostgres, .timeLimit(.minutes(3))) struct PostgresTakeoverTests {
+@Suite(needsPostgres, .timeLimit(.minutes(6))) struct PostgresTakeoverTests {
     static let waiting = 10_000
     static let parked = 1_000
     /// Of the reminders with a timer, the first ones ("w0"…) are paused.

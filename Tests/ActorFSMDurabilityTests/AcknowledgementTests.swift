@@ -7,7 +7,7 @@ import TestSupport
 
 // Three minutes: these tests make thousands of hops between tasks, and under the thread
 // sanitizer each hop waits behind the load tests' queued jobs on the same two threads.
-@Suite(.timeLimit(.minutes(3))) struct AcknowledgementTests {
+@Suite(.timeLimit(.minutes(6))) struct AcknowledgementTests {
     @Test func aDurableSendReturnsOnlyOnceItsTransitionIsCommitted() async throws {
         let store = InMemoryStore()
         let door = try await Machine(schema: try doorSchema(), id: "d", data: Door.Data(), durability: doorDurability(store))

@@ -12,7 +12,7 @@ enum CardPayment: MachineDefinition {
     struct Data: Codable, Sendable, Equatable { var charges = 0 }
 }
 
-@Suite(.timeLimit(.minutes(1))) struct AtLeastOnceTests {
+@Suite(.timeLimit(.minutes(3))) struct AtLeastOnceTests {
     /// A payment whose submission charges the card, counts the charge, then waits at `gate`.
     static func charging(through gateway: ChargeGateway, waitingAt gate: ActionGate) throws -> Schema<CardPayment> {
         try Schema<CardPayment>(initial: .placed, final: [.paid]) {

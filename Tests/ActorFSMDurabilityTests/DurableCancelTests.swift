@@ -6,7 +6,7 @@ import TestSupport
 
 /// An operator's cancel of a durable machine: its cancelling event if its state handles it,
 /// otherwise an end for good that no restore undoes.
-@Suite(.timeLimit(.minutes(1))) struct DurableCancelTests {
+@Suite(.timeLimit(.minutes(3))) struct DurableCancelTests {
     /// A door whose `kick` is its cancelling event where it is handled: open doors close on it.
     static func kickableSchema() throws -> Schema<Door> {
         try Schema<Door>(initial: .closed, final: [.jammed]) {

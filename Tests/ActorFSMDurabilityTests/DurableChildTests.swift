@@ -21,7 +21,7 @@ enum StoredParent: MachineDefinition {
     struct Data: Codable, Sendable, Equatable { var amount: Int; var ended = 0 }
 }
 
-@Suite(.timeLimit(.minutes(1))) struct DurableChildTests {
+@Suite(.timeLimit(.minutes(3))) struct DurableChildTests {
     static func paymentSchema(_ gate: Gate, captures: Locked<Int>) throws -> Schema<StoredPayment> {
         try Schema<StoredPayment>(initial: .authorizing, final: [.captured, .voided]) {
             define(.authorizing, running: StateTask {

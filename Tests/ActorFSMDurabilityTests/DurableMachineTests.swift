@@ -4,7 +4,7 @@ import ActorFSMTesting
 import Testing
 import TestSupport
 
-@Suite(.timeLimit(.minutes(1))) struct DurableMachineTests {
+@Suite(.timeLimit(.minutes(3))) struct DurableMachineTests {
     @Test func stateDataAndSequenceNumbersSurviveACrash() async throws {
         let store = InMemoryStore()
         let schema = try doorSchema()

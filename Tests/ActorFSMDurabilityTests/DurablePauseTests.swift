@@ -6,7 +6,7 @@ import TestSupport
 
 /// A durable machine's pause: recorded in its history with the operator's reason, shown in its
 /// summary, and honoured by every restore.
-@Suite(.timeLimit(.minutes(1))) struct DurablePauseTests {
+@Suite(.timeLimit(.minutes(3))) struct DurablePauseTests {
     /// A door whose opening waits at `gate`.
     static func slowDoorSchema(_ gate: Gate) throws -> Schema<Door> {
         try Schema<Door>(initial: .closed) {

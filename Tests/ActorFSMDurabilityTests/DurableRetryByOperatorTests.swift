@@ -7,7 +7,7 @@ import TestSupport
 
 /// An operator's retry: a failed event processed again, from the entry before it, under its
 /// own number, with the code that runs now.
-@Suite(.timeLimit(.minutes(1))) struct DurableRetryByOperatorTests {
+@Suite(.timeLimit(.minutes(3))) struct DurableRetryByOperatorTests {
     /// Whether the door's provider is down, and the idempotency keys its opening ran under.
     final class Provider: Sendable {
         let isDown = Atomic<Bool>(true)

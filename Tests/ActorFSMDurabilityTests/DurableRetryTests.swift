@@ -13,7 +13,7 @@ enum StoredCharging: MachineDefinition {
     struct Data: Codable, Sendable, Equatable { var charged = 0 }
 }
 
-@Suite(.timeLimit(.minutes(1))) struct DurableRetryTests {
+@Suite(.timeLimit(.minutes(3))) struct DurableRetryTests {
     struct Unavailable: Error {}
 
     /// The schema whose `submit` charges through a service that fails its first `failures`

@@ -6,7 +6,7 @@ import TestSupport
 
 struct Jam: Error {}
 
-@Suite(.timeLimit(.minutes(1))) struct DurableSupervisorTests {
+@Suite(.timeLimit(.minutes(3))) struct DurableSupervisorTests {
     @Test func restoreAllBringsBackEveryMachineButThoseInFinalStates() async throws {
         let store = InMemoryStore()
         let schema = try Schema<Door>(initial: .closed, final: [.jammed]) {

@@ -34,7 +34,7 @@ struct RestoredDoor {
     }
 }
 
-@Suite(.timeLimit(.minutes(1))) struct DurableTimerTests {
+@Suite(.timeLimit(.minutes(3))) struct DurableTimerTests {
     @Test func aTimeoutPastDueAtRecoveryFiresOnceAtOnce() async throws {
         let clock = ManualClock()
         let store = InMemoryStore()

@@ -13,7 +13,7 @@ enum InspectedStore: String, CaseIterable, CustomTestStringConvertible {
     var testDescription: String { rawValue }
 }
 
-@Suite(.timeLimit(.minutes(1))) struct InspectionTests {
+@Suite(.timeLimit(.minutes(3))) struct InspectionTests {
     /// Runs five jobs to known states on a store of `kind`, with a wall clock the test moves:
     /// j1 and j2 queued at 0 s, j3 running since 10 s, j4 done at 20 s, j5 failed at 30 s.
     func withJobs(_ kind: InspectedStore, _ body: (any StoreInspection, ManualClock) async throws -> Void) async throws {
@@ -198,7 +198,7 @@ enum Chore: MachineDefinition {
     typealias ID = String
 }
 
-@Suite(.timeLimit(.minutes(1))) struct SharedStoreInspectionTests {
+@Suite(.timeLimit(.minutes(3))) struct SharedStoreInspectionTests {
     @Test func aStateNamedInTwoSchemasListsTheMachinesOfBothInTimeOrder() async throws {
         let folder = try TemporaryFolder()
         let store = try SQLiteStore(path: folder.file("shared.sqlite"))
@@ -227,7 +227,7 @@ enum Chore: MachineDefinition {
     }
 }
 
-@Suite(.timeLimit(.minutes(1))) struct SummaryFillingTests {
+@Suite(.timeLimit(.minutes(3))) struct SummaryFillingTests {
     @Test func aFileWithoutSummariesGetsThemFromItsJournalWhenOpenedForWriting() async throws {
         let folder = try TemporaryFolder()
         let path = folder.file("old.sqlite")

@@ -4,7 +4,7 @@ import ActorFSMTesting
 import Testing
 import TestSupport
 
-@Suite(.timeLimit(.minutes(1))) struct InterruptedActionTests {
+@Suite(.timeLimit(.minutes(3))) struct InterruptedActionTests {
     /// A payment whose submission charges the card, counts the charge, then waits at `hold`.
     static func charging(through gateway: ChargeGateway, holdingAt hold: CancellableHold) throws -> Schema<CardPayment> {
         try Schema<CardPayment>(initial: .placed, final: [.paid]) {

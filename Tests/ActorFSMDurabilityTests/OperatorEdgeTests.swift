@@ -6,7 +6,7 @@ import TestSupport
 
 /// An operator's acts at the edges: from the machine's own action, against a failure that ends
 /// the machine, on a standalone durable machine, and a cancel's crash safety.
-@Suite(.timeLimit(.minutes(1))) struct OperatorEdgeTests {
+@Suite(.timeLimit(.minutes(3))) struct OperatorEdgeTests {
     /// The supervisor, for actions that act on their own machine.
     final class Operators: Sendable {
         let doors = Locked<Supervisor<Door>?>(nil)

@@ -5,7 +5,7 @@ import ActorFSMTesting
 import Testing
 import TestSupport
 
-@Suite(.serialized, .timeLimit(.minutes(3))) struct PurgeTests {
+@Suite(.serialized, .timeLimit(.minutes(6))) struct PurgeTests {
     @Test(arguments: [Duration.zero, .milliseconds(500)])
     func aSQLitePurgeDeletesOnlyFinalMachinesOlderThanItsAge(summaryDelay: Duration) async throws {
         let folder = try TemporaryFolder()

@@ -30,7 +30,7 @@ func paymentStepSchema(charging gateway: ChargeGateway, waitingAt gate: ActionGa
     }
 }
 
-@Suite(.timeLimit(.minutes(1))) struct RecoveryOrderTests {
+@Suite(.timeLimit(.minutes(3))) struct RecoveryOrderTests {
     /// The process dies once the payment's entry (with `.approved` pending) is committed, and
     /// comes back after the payment timeout fell due: the approval runs first.
     @Test(arguments: 0..<20)

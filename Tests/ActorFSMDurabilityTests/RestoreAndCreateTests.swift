@@ -6,7 +6,7 @@ import TestSupport
 
 /// Reading machines back without making any, making them only when new, restoring all of them
 /// past a damaged one, and what passivation reports.
-@Suite(.timeLimit(.minutes(1))) struct RestoreAndCreateTests {
+@Suite(.timeLimit(.minutes(3))) struct RestoreAndCreateTests {
     @Test func restoreAllRestoresEveryMachineItCanAndNamesTheOthers() async throws {
         let clock = ManualClock()
         let store = InMemoryStore()

@@ -4,7 +4,7 @@ import ActorFSMTesting
 import Testing
 import TestSupport
 
-@Suite(.timeLimit(.minutes(1))) struct RestoredCommitTests {
+@Suite(.timeLimit(.minutes(3))) struct RestoredCommitTests {
     /// A restored machine that processes its interrupted event again shows the target state
     /// only with that event's data, and its summary in the store agrees with its journal.
     @Test func aRestoredMachinesReplayedTransitionIsSeenWithItsData() async throws {

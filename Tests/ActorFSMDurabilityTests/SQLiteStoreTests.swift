@@ -21,7 +21,7 @@ final class TemporaryFolder {
     deinit { try? FileManager.default.removeItem(atPath: path) }
 }
 
-@Suite(.timeLimit(.minutes(1))) struct SQLiteStoreTests {
+@Suite(.timeLimit(.minutes(3))) struct SQLiteStoreTests {
     @Test func aMachineComesBackFromTheFileAfterTheStoreIsClosed() async throws {
         let folder = try TemporaryFolder()
         let path = folder.file("doors.sqlite")

@@ -15,7 +15,7 @@ enum DoorV2: MachineDefinition {
     }
 }
 
-@Suite(.timeLimit(.minutes(1))) struct SchemaEvolutionTests {
+@Suite(.timeLimit(.minutes(3))) struct SchemaEvolutionTests {
     /// A store holding door "d", locked after opening once, as version 1 wrote it.
     func lockedDoorStore() async throws -> InMemoryStore {
         let store = InMemoryStore()

@@ -9,7 +9,7 @@ import TestSupport
 
 /// The package's single-process stores, and one written as a third party would, keep the store
 /// contract (`PostgresConformanceTests` checks the shared store).
-@Suite(.timeLimit(.minutes(2))) struct StoreConformanceTests {
+@Suite(.timeLimit(.minutes(4))) struct StoreConformanceTests {
     @Test func theInMemoryStoreKeepsTheContract() async throws {
         try await StoreConformance(makeStore: { InMemoryStore() }).verify()
     }

@@ -27,7 +27,7 @@ final class FailingStore: WrappingStore {
     }
 }
 
-@Suite(.timeLimit(.minutes(1))) struct StoreFailureTests {
+@Suite(.timeLimit(.minutes(3))) struct StoreFailureTests {
     @Test func aSendWhoseWriteFailsThrowsAndTheMachineComesBackFromItsLastDurableState() async throws {
         let store = FailingStore()
         let doors = try Supervisor(schema: try doorSchema(), durability: doorDurability(store))

@@ -4,7 +4,7 @@ import ActorFSMTesting
 import Testing
 import TestSupport
 
-@Suite(.timeLimit(.minutes(1))) struct StoreOutageTests {
+@Suite(.timeLimit(.minutes(3))) struct StoreOutageTests {
     /// With the default configuration, refused writes neither restart nor escalate: sends say
     /// the machine is not durable, and once the store works the supervisor restores the machine
     /// by itself and serves it again.

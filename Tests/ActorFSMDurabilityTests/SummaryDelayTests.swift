@@ -8,7 +8,7 @@ import TestSupport
 
 /// Summaries written after their entries' commits: what a reader sees meanwhile, and what an
 /// open after a crash makes of the summaries that were still waiting.
-@Suite(.timeLimit(.minutes(1))) struct SummaryDelayTests {
+@Suite(.timeLimit(.minutes(3))) struct SummaryDelayTests {
     /// A delay that no test outlasts: no summary is written by the store's tick meanwhile.
     static let long = Duration.seconds(3_600)
 

@@ -9,7 +9,7 @@ import TestSupport
 
 /// `actorfsm pause|resume|cancel` on a SQLite file no process holds: the acts are recorded in
 /// the histories, and a supervisor that opens the store honours them.
-@Suite(.serialized, .timeLimit(.minutes(3))) struct ToolOperatorTests {
+@Suite(.serialized, .timeLimit(.minutes(6))) struct ToolOperatorTests {
     /// A SQLite file, closed, with the jobs of `runJobs`: j1 and j2 queued, j3 running, j4
     /// done, j5 failed.
     func storeWithJobs() async throws -> (TemporaryFolder, String) {

@@ -7,7 +7,7 @@ import Foundation
 import Testing
 import TestSupport
 
-@Suite(.serialized, .timeLimit(.minutes(3))) struct ToolPurgeTests {
+@Suite(.serialized, .timeLimit(.minutes(6))) struct ToolPurgeTests {
     /// A SQLite file, closed, with the jobs of `runJobs` (j4 done) and `done` more jobs done,
     /// all in 1970 by their clock.
     func storeWithJobs(done: Int) async throws -> (TemporaryFolder, String) {

@@ -8,7 +8,7 @@ import TestSupport
 
 /// Choosing a schema on the command line: by its name, and by fingerprint only where two
 /// versions share the name.
-@Suite(.timeLimit(.minutes(1))) struct ToolSchemaChoiceTests {
+@Suite(.timeLimit(.minutes(3))) struct ToolSchemaChoiceTests {
     /// The jobs, a second schema (chores) and, if asked, a second version of the jobs' schema,
     /// on one SQLite store.
     final class MixedStore {

@@ -46,7 +46,7 @@ func firstColumn(_ text: String) -> [String] {
     return cells
 }
 
-@Suite(.timeLimit(.minutes(1))) struct ToolTests {
+@Suite(.timeLimit(.minutes(3))) struct ToolTests {
     /// The jobs on a SQLite store, its writer open while a test reads it.
     final class JobStore {
         let folder: TemporaryFolder
@@ -210,7 +210,7 @@ final class FailingChanges: StoreInspection {
     func entries(of machine: String) async throws(StoreError) -> [JournalEntry] { [] }
 }
 
-@Suite(.timeLimit(.minutes(1))) struct WatchOutageTests {
+@Suite(.timeLimit(.minutes(3))) struct WatchOutageTests {
     @Test func watchGoesOnWhenTheStoreFailsForAWhile() async throws {
         let store = FailingChanges()
         let invocation = try Invocation(["watch", "--store", "unused", "--from-start", "--interval", "10ms"])

@@ -1,7 +1,7 @@
 import ActorFSMTesting
 import Testing
 
-@Suite(.timeLimit(.minutes(1))) struct ChildProcessTests {
+@Suite(.timeLimit(.minutes(3))) struct ChildProcessTests {
     @Test func aChildAnswersInLinesAndItsEndIsReported() async throws {
         let (lines, output) = AsyncStream<String?>.makeStream()
         let child = try ChildProcess(arguments: ["/bin/cat"]) { output.yield($0) }

@@ -4,7 +4,7 @@ import TestSupport
 
 /// The log that unbounded subscriptions share: each reader reads every record from where it
 /// joined, across chunks, and a chunk is freed once every reader has passed it.
-@Suite(.timeLimit(.minutes(1))) struct BroadcastTests {
+@Suite(.timeLimit(.minutes(3))) struct BroadcastTests {
     func readAll(_ reader: LogReader<Int>) async -> [Int] {
         guard var cursor = reader.makeCursor() else { return [] }
         var values: [Int] = []

@@ -102,7 +102,7 @@ final class FormerTracingInstrument: Instrument {
     }
 }
 
-@Suite(.timeLimit(.minutes(1))) struct InstrumentTests {
+@Suite(.timeLimit(.minutes(3))) struct InstrumentTests {
     static let schema = try! Schema<NumberedTurnstile>(initial: .locked, final: [.alarming]) {
         define(.locked) {
             when(.coin) | then(.unlocked)

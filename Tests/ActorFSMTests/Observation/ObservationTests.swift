@@ -2,7 +2,7 @@ import ActorFSM
 import Testing
 import TestSupport
 
-@Suite(.timeLimit(.minutes(1))) struct ObservationTests {
+@Suite(.timeLimit(.minutes(3))) struct ObservationTests {
     let schema: Schema<NumberedTurnstile>
 
     init() throws {

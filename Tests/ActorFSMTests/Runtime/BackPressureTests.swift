@@ -2,7 +2,7 @@ import ActorFSM
 import Testing
 import TestSupport
 
-@Suite(.timeLimit(.minutes(1))) struct BackPressureTests {
+@Suite(.timeLimit(.minutes(3))) struct BackPressureTests {
     @Test func aFullInboxRefusesPostsAndMakesSendsWait() async throws {
         let gate = Gate()
         let schema = try Schema<NumberedTurnstile>(initial: .locked) {

@@ -2,7 +2,7 @@ import ActorFSM
 import Testing
 import TestSupport
 
-@Suite(.timeLimit(.minutes(1))) struct FailureTests {
+@Suite(.timeLimit(.minutes(3))) struct FailureTests {
     func schema(throwingIn phase: String) throws -> Schema<NumberedTurnstile> {
         try Schema<NumberedTurnstile>(initial: .locked) {
             define(.locked, onExit: [{ if phase == "exit" { throw Boom() } }]) {
@@ -96,7 +96,7 @@ import TestSupport
     }
 }
 
-@Suite(.timeLimit(.minutes(1))) struct LifecycleTests {
+@Suite(.timeLimit(.minutes(3))) struct LifecycleTests {
     let schema: Schema<NumberedTurnstile>
     let gate = Gate()
 

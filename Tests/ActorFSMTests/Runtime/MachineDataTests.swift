@@ -16,7 +16,7 @@ enum Till: MachineDefinition {
 
 // Three minutes: these tests make thousands of hops between tasks, and under the thread
 // sanitizer each hop waits behind the load tests' queued jobs on the same two threads.
-@Suite(.timeLimit(.minutes(3))) struct MachineDataTests {
+@Suite(.timeLimit(.minutes(6))) struct MachineDataTests {
     @Test func actionsChangeTheDataAndTheMachineKeepsIt() async throws {
         let schema = try Schema<Till>(initial: .open, final: [.closed]) {
             define(.open) {

@@ -2,7 +2,7 @@ import ActorFSM
 import Testing
 import TestSupport
 
-@Suite(.timeLimit(.minutes(1))) struct MachineTests {
+@Suite(.timeLimit(.minutes(3))) struct MachineTests {
     let turnstile: Schema<NumberedTurnstile>
 
     init() throws {

@@ -9,7 +9,7 @@ enum Job: MachineDefinition {
     typealias ID = Int
 }
 
-@Suite(.timeLimit(.minutes(1))) struct NextEventTests {
+@Suite(.timeLimit(.minutes(3))) struct NextEventTests {
     func schema(gate: Gate) throws -> Schema<Job> {
         try Schema<Job>(initial: .idle) {
             define(.idle) {

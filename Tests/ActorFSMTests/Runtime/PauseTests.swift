@@ -7,7 +7,7 @@ import TestSupport
 /// `pause()` and `resume()`: a paused machine takes nothing new and processes nothing, and
 /// what came meanwhile is processed after the resume, in order. Each action logs whether the
 /// test had resumed the machine when it ran, so an event processed while paused shows.
-@Suite(.timeLimit(.minutes(1))) struct PauseTests {
+@Suite(.timeLimit(.minutes(3))) struct PauseTests {
     /// Set by the test just before `resume()`.
     final class Resumed: Sendable {
         private let flag = Atomic<Bool>(false)

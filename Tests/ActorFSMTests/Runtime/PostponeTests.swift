@@ -24,7 +24,7 @@ enum Parcel: MachineDefinition {
     typealias ID = Int
 }
 
-@Suite(.timeLimit(.minutes(1))) struct PostponeTests {
+@Suite(.timeLimit(.minutes(3))) struct PostponeTests {
     func schema() throws -> Schema<Parcel> {
         try Schema<Parcel>(initial: .packing, final: [.shipped]) {
             define(.packing) {

@@ -35,7 +35,7 @@ final class FlakyService: Sendable {
     }
 }
 
-@Suite(.timeLimit(.minutes(1))) struct RetryTests {
+@Suite(.timeLimit(.minutes(3))) struct RetryTests {
     static let policy = RetryPolicy.exponential(initial: .seconds(1), multiplier: 3, maximum: .seconds(5), attempts: 4)
 
     func schema(_ service: FlakyService, policy: RetryPolicy = Self.policy,

@@ -4,7 +4,7 @@ import TestSupport
 
 /// `run()` on machines and supervisors: it returns at a graceful end, throws what ended a
 /// machine badly, and turns the cancellation of its task into a hard stop.
-@Suite(.timeLimit(.minutes(1))) struct RunTests {
+@Suite(.timeLimit(.minutes(3))) struct RunTests {
     /// Waits until the calling task is cancelled: an action that only a hard stop ends.
     static func untilCancelled() async {
         let (stream, continuation) = AsyncStream<Void>.makeStream()

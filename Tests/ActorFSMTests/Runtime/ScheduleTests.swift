@@ -3,7 +3,7 @@ import ActorFSMTesting
 import Testing
 import TestSupport
 
-@Suite(.timeLimit(.minutes(1))) struct ScheduleTests {
+@Suite(.timeLimit(.minutes(3))) struct ScheduleTests {
     static let reminders = try! Schema<CheckoutFlow>(initial: .pending, final: [.cancelled]) {
         define(.pending) {
             when(.ping) | then()

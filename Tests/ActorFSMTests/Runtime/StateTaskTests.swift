@@ -3,7 +3,7 @@ import ActorFSMTesting
 import Testing
 import TestSupport
 
-@Suite(.timeLimit(.minutes(1))) struct StateTaskTests {
+@Suite(.timeLimit(.minutes(3))) struct StateTaskTests {
     /// `pending --reopen--> loading`, which runs `task` and `second`; `loading` goes to `showing`
     /// on `.loaded`, to `failed` on `.loadFailed` and to `cancelled` on `.cancel`.
     static func loading(

@@ -3,7 +3,7 @@ import ActorFSMTesting
 import Testing
 import TestSupport
 
-@Suite(.timeLimit(.minutes(1))) struct TimeoutTests {
+@Suite(.timeLimit(.minutes(3))) struct TimeoutTests {
     static let payment = try! Schema<CheckoutFlow>(initial: .pending) {
         define(.pending) {
             when(.pay) | then(.paid)

@@ -4,7 +4,7 @@ import Foundation
 import Testing
 import TestSupport
 
-@Suite(.timeLimit(.minutes(2))) struct TimerLoadTests {
+@Suite(.timeLimit(.minutes(4))) struct TimerLoadTests {
     /// The process's thread count, from `/proc/self/task`, but the threads of the stores that
     /// tests running beside this one open (named `actorfsm-…`).
     static func threadCount() throws -> Int {

@@ -69,7 +69,7 @@ enum TransitionForm: String, CaseIterable, Sendable, CustomTestStringConvertible
 }
 
 // Every read in these tests waits on the machine's own streams; none sleeps.
-@Suite(.timeLimit(.minutes(1))) struct TransitionCommitTests {
+@Suite(.timeLimit(.minutes(3))) struct TransitionCommitTests {
     /// While the transition runs, outside readers see the source state with the old data; once
     /// it completes, every way of seeing the target state comes with the transition's data.
     @Test(arguments: TransitionForm.allCases)

@@ -35,7 +35,7 @@ extension ParentOrder.Event: CaseKeyed {
 
 struct GatewayDown: Error {}
 
-@Suite(.timeLimit(.minutes(1))) struct ChildMachineTests {
+@Suite(.timeLimit(.minutes(3))) struct ChildMachineTests {
     /// A payment schema: amounts up to 100 are captured, larger ones declined; `failing` makes
     /// the capture throw that many times first.
     static func paymentSchema(failing: Locked<Int> = Locked(0), hold: Gate? = nil) throws -> Schema<PaymentChild> {

@@ -3,7 +3,7 @@ import Testing
 import TestSupport
 
 /// Restart intensity counted per machine, the overall limit, and what an escalation says.
-@Suite(.timeLimit(.minutes(1))) struct SupervisorIntensityTests {
+@Suite(.timeLimit(.minutes(3))) struct SupervisorIntensityTests {
     let schema: Schema<NumberedTurnstile>
 
     init() throws { schema = try failingResetSchema() }

@@ -13,7 +13,7 @@ func failingResetSchema() throws -> Schema<NumberedTurnstile> {
     }
 }
 
-@Suite(.timeLimit(.minutes(1))) struct SupervisorTests {
+@Suite(.timeLimit(.minutes(3))) struct SupervisorTests {
     let schema: Schema<NumberedTurnstile>
 
     init() throws { schema = try failingResetSchema() }

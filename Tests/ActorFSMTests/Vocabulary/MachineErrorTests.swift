@@ -2,7 +2,7 @@ import ActorFSM
 import Testing
 import TestSupport
 
-@Suite(.timeLimit(.minutes(1))) struct MachineErrorTests {
+@Suite(.timeLimit(.minutes(3))) struct MachineErrorTests {
     func failing() throws -> Schema<NumberedTurnstile> {
         try Schema<NumberedTurnstile>(initial: .locked) {
             define(.locked) {
