@@ -7,8 +7,10 @@ import NIOCore
 /// transitions as they are written.
 ///
 /// It reads through ``StoreInspection`` only, so it runs beside the process that writes: give
-/// it a `SQLiteReader` or a `PostgresReader`. The page needs no network beyond its server: its
-/// script, styles and diagrams come from it.
+/// it a `SQLiteReader` or a `PostgresReader`. It changes nothing unless given
+/// ``InspectorActions``, which let its page pause, resume, cancel and retry machines for whoever
+/// presents their token. The page needs no network beyond its server: its script, styles and
+/// diagrams come from it.
 ///
 /// ```swift
 /// let inspector = Inspector(store: try SQLiteReader(path: "orders.sqlite"), title: "Orders")
@@ -27,26 +29,35 @@ public struct Inspector: Sendable {
     public let store: any StoreInspection
     /// The page's title.
     public let title: String
+    /// What the page may change, and the token that lets it; `nil`: nothing, the inspector reads.
+    public let actions: InspectorActions?
     private let feed: ChangeFeed
     private let overviews: OverviewCache
 
-    /// An inspector of `store`, its page titled `title`.
-    public init(store: any StoreInspection, title: String = "ActorFSM") {
+    /// An inspector of `store`, its page titled `title`, that changes nothing unless given
+    /// `actions`.
+    public init(store: any StoreInspection, title: String = "ActorFSM", actions: InspectorActions? = nil) {
         self.store = store
         self.title = title
+        self.actions = actions
         feed = ChangeFeed(store: store)
         overviews = OverviewCache(store: store)
     }
 
-    /// Adds the page (at the group's root) and its JSON and SVG endpoints (under `api/`) to `group`.
+    /// Adds the page (at the group's root) and its JSON and SVG endpoints (under `api/`) to `group`;
+    /// with ``actions``, `POST api/act` too, which checks each request's token and origin itself.
     public func addRoutes<Context: RequestContext>(to group: RouterGroup<Context>) {
-        let api = InspectorAPI(store: store, title: title, feed: feed, overviews: overviews)
+        let api = InspectorAPI(store: store, title: title, feed: feed, overviews: overviews, acts: actions != nil)
         group.get { _, _ in Self.page() }
         group.get("api/overview") { _, _ in try await api.respond { try await api.overview() } }
         group.get("api/diagram.svg") { request, _ in try await api.diagram(request.uri.queryParameters) }
         group.get("api/machines") { request, _ in try await api.respond { try await api.machines(request.uri.queryParameters) } }
         group.get("api/machine") { request, _ in try await api.respond { try await api.timeline(request.uri.queryParameters) } }
         group.get("api/changes") { request, _ in try await api.respond { try await api.changes(request.uri.queryParameters) } }
+        if let actions {
+            let endpoint = ActionEndpoint(actions: actions, store: store)
+            group.post("api/act") { request, _ in try await endpoint.respond(to: request, api: api) }
+        }
     }
 
     /// Adds the page and its endpoints to `router`, at its root.

@@ -8,11 +8,13 @@ struct InspectorAPI: Sendable {
     let title: String
     let feed: ChangeFeed
     let overviews: OverviewCache
+    /// Whether the page offers an operator's verbs.
+    let acts: Bool
 
     /// The title, the stored schemas and the counts per state, read at most a second ago.
     func overview() async throws -> InspectorOverview {
         let (schemas, counts) = try await overviews.overview()
-        return InspectorOverview(title: title, schemas: schemas.map(SchemaSummary.init), counts: counts)
+        return InspectorOverview(title: title, schemas: schemas.map(SchemaSummary.init), counts: counts, actions: acts)
     }
 
     /// The diagram of the schema with the `fingerprint` parameter, counts on its states.
@@ -79,7 +81,7 @@ struct InspectorAPI: Sendable {
         return value
     }
 
-    private static func failure(_ error: any Error) -> Response {
+    static func failure(_ error: any Error) -> Response {
         let status: HTTPResponse.Status
         let message: String
         switch error {

@@ -8,6 +8,8 @@ struct InspectorOverview: Encodable {
     var title: String
     var schemas: [SchemaSummary]
     var counts: [StateCount]
+    /// Whether the page offers an operator's verbs (each request still needs the token).
+    var actions: Bool
 }
 
 /// A stored schema, without what decoding its entries takes.

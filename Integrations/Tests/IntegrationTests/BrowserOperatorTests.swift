@@ -59,4 +59,62 @@ struct BrowserOperatorTests {
         await charges.shutdown()
         store.close()
     }
+
+    /// An operator opens the address the inspector printed, retries a failed order with the
+    /// timeline's button, then pauses another: the store holds both acts with their reasons.
+    @Test func theTimelinesButtonsRetryAFailedOrderAndPauseAnother() async throws {
+        let shop = try await ShopStore()
+        await shop.stopWriting()
+        let reader = try SQLiteReader(path: shop.path)
+        let path = shop.path
+        let actions = InspectorActions(opening: { try SQLiteStore(path: path) }, closing: { $0.close() })
+        let drive = Self.drive.replacing("TOKEN", with: actions.token)
+        let server = try await RunningInspector.driven(Inspector(store: reader, title: "Shop", actions: actions), by: drive)
+        let page = try BrowserTests.section("out", of: try await Chromium.run(server.base + "drive", options: ["--dump-dom"],
+                                                                                budget: 30_000))
+        #expect(page.contains("retried o-5\npaused o-2\ntoken kept out of the address"), "the page printed \(page)")
+        let retry = try #require(try await reader.history(of: "o-5").last)
+        #expect(retry.kind == .intent)
+        #expect(retry.operation?.verb == "retry")
+        #expect(retry.operation?.reason == "provider back")
+        #expect(try await reader.machine("o-2")?.summary.status == .paused)
+        #expect(try await reader.history(of: "o-2").last?.operation?.reason == "partner silent")
+        await server.stop()
+        reader.close()
+        await shop.close()
+    }
+
+    /// A page from the inspector's origin that uses the inspector's page in a frame, as an
+    /// operator would, and prints what it saw.
+    static let drive = """
+        <!doctype html><html><body>
+        <iframe id="frame" src="./#machine=o-5&token=TOKEN" width="1200" height="900"></iframe>
+        <pre id="out"></pre>
+        <script>
+        const frame = document.getElementById("frame");
+        const page = () => frame.contentDocument;
+        const log = (text) => { document.getElementById("out").textContent += text + "\\n"; };
+        const until = (find) => new Promise((resolve) => {
+          const look = () => { const found = find(); if (found) resolve(found); else setTimeout(look, 50); };
+          look();
+        });
+        async function press(verb, machine, reason) {
+          const button = await until(() => page().querySelector(
+            '#actions[data-machine="' + machine + '"] button[data-verb="' + verb + '"]'));
+          page().getElementById("reason").value = reason;
+          button.click();
+        }
+        frame.addEventListener("load", async () => {
+          await press("retry", "o-5", "provider back");
+          await until(() => page().getElementById("timeline").textContent.includes("retry: provider back"));
+          log("retried o-5");
+          frame.contentWindow.location.hash = "machine=o-2";
+          await press("pause", "o-2", "partner silent");
+          await until(() => page().querySelector("#timeline-summary .status-paused"));
+          log("paused o-2");
+          log(frame.contentWindow.location.href.includes("token") ? "token left in the address" : "token kept out of the address");
+        }, { once: true });
+        </script>
+        </body></html>
+        """
 }

@@ -1,3 +1,4 @@
+import ActorFSM
 import ActorFSMDurability
 import ActorFSMInspector
 import ActorFSMSQLite
@@ -20,12 +21,32 @@ enum InspectorGuideExamples {
         let application = Application(router: router, configuration: ApplicationConfiguration(address: .hostname("0.0.0.0", port: 8080)))
         return application
     }
+
+    static func actingThroughTheSupervisor(_ orders: Supervisor<Shop>, reader: SQLiteReader, token: String) -> Inspector {
+        let actions = InspectorActions(token: token) { verb, machine, reason in
+            switch verb {
+            case .pause: try await orders.pause(machine, reason: reason)
+            case .resume: try await orders.resume(machine, reason: reason)
+            case .cancel: _ = try await orders.cancel(machine, reason: reason)
+            case .retry: _ = try await orders.retry(machine, reason: reason)
+            }
+        }
+        let inspector = Inspector(store: reader, title: "Orders", actions: actions)
+        return inspector
+    }
+
+    static func actingThroughTheStore() throws -> Inspector {
+        let actions = InspectorActions(opening: { try SQLiteStore(path: "orders.sqlite") }, closing: { $0.close() })
+        print("Actions: http://127.0.0.1:8080/#token=\(actions.token)")
+        let inspector = Inspector(store: try SQLiteReader(path: "orders.sqlite"), title: "Orders", actions: actions)
+        return inspector
+    }
 }
 
 @Suite struct InspectorGuideTests {
     @Test func everyExampleOfTheGuideMarkedAsHeldHereIsHereVerbatim() throws {
         let examples = try GuideBlocks.examples(in: "Sources/ActorFSMDurability/ActorFSMDurability.docc/Operations.md", heldBy: "InspectorGuideTests.swift")
-        #expect(examples.count == 2)
+        #expect(examples.count == 3)
         for example in examples {
             #expect(try GuideBlocks.file(#filePath, holds: example),
                     "an example of Operations.md is not in InspectorGuideTests.swift: \(example.first ?? "")")
@@ -33,11 +54,13 @@ enum InspectorGuideExamples {
     }
 
     @Test func everyExampleOfTheInspectorsDocumentationIsHereVerbatim() throws {
-        let source = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent("Sources/ActorFSMInspector/Inspector.swift")
+        let sources = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("Sources/ActorFSMInspector")
         var examples: [[String]] = []
         var block: [String]?
-        for line in try String(contentsOf: source, encoding: .utf8).split(separator: "\n").map(String.init) {
+        let text = try ["Inspector.swift", "InspectorActions.swift"]
+            .map { try String(contentsOf: sources.appendingPathComponent($0), encoding: .utf8) }.joined(separator: "\n")
+        for line in text.split(separator: "\n").map(String.init) {
             let text = line.trimmingCharacters(in: .whitespaces)
             guard text.hasPrefix("///") else { continue }
             let comment = String(text.dropFirst(3)).trimmingCharacters(in: .whitespaces)
@@ -50,7 +73,7 @@ enum InspectorGuideExamples {
                 block?.append(comment)
             }
         }
-        #expect(examples.count == 2)
+        #expect(examples.count == 3)
         for example in examples {
             #expect(try GuideBlocks.file(#filePath, holds: example),
                     "an example of Inspector's documentation is not in InspectorGuideTests.swift: \(example.first ?? "")")

@@ -54,6 +54,7 @@ final class ShopStore: Sendable {
     /// The SQLite file, for a SQLite store.
     let path: String
     private let closing: @Sendable () -> Void
+    private let closingStore: @Sendable () -> Void
 
     /// The orders in a new SQLite file.
     convenience init() async throws {
@@ -62,16 +63,20 @@ final class ShopStore: Sendable {
         let path = folder.appendingPathComponent("shop.sqlite").path
         // The inspector reads beside the writer: with no delay, it sees each summary at its commit.
         let store = try SQLiteStore(path: path, summaryDelay: .zero)
-        try await self.init(store: store, path: path) {
+        try await self.init(store: store, path: path, closingStore: store.close) {
             store.close()
             try? FileManager.default.removeItem(at: folder)
         }
     }
 
-    /// The orders in `store`, which `closing` closes.
-    init(store: any MachineStore, path: String = "", closing: @escaping @Sendable () -> Void) async throws {
+    /// The orders in `store`, which `closing` closes (and `closingStore` alone, keeping its files).
+    init(
+        store: any MachineStore, path: String = "", closingStore: @escaping @Sendable () -> Void = {},
+        closing: @escaping @Sendable () -> Void
+    ) async throws {
         self.path = path
         self.closing = closing
+        self.closingStore = closingStore
         orders = try Supervisor(schema: try shopSchema(), durability: Durability(store: store),
                                 configuration: SupervisorConfiguration(machine: MachineConfiguration(failurePolicy: .resume)))
         for id in ["o-1", "o-2", "o-3", "o-4", "o-5", "o-6", Self.giftID] { try await orders.activate(id: id, data: Shop.Data()) }
@@ -86,6 +91,13 @@ final class ShopStore: Sendable {
     func close() async {
         await orders.shutdown()
         closing()
+    }
+
+    /// Shuts the orders down and closes the store, keeping its file: no process runs its
+    /// machines any more, and another may open it as a writer.
+    func stopWriting() async {
+        await orders.shutdown()
+        closingStore()
     }
 }
 
@@ -139,6 +151,16 @@ final class RunningInspector: Sendable {
         return (status, String(decoding: data, as: UTF8.self))
     }
 
+    /// The status and body of a POST of `body` to `path`, with `headers`.
+    func post(_ path: String, body: String, headers: [String: String]) async throws -> (status: Int, body: String) {
+        var request = URLRequest(url: try #require(URL(string: base + path)))
+        request.httpMethod = "POST"
+        request.httpBody = Data(body.utf8)
+        for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
+        let (data, response) = try await URLSession.shared.data(for: request)
+        return ((response as? HTTPURLResponse)?.statusCode ?? 0, String(decoding: data, as: UTF8.self))
+    }
+
     /// The JSON object a GET of `path` answers.
     func json(_ path: String) async throws -> [String: Any] {
         let (_, body) = try await get(path)
@@ -159,6 +181,23 @@ extension RunningInspector {
         let router = Router()
         router.get("health") { _, _ in "ok" }
         inspector.addRoutes(to: router.group(RouterPath(path)))
+        let application = Application(
+            router: router, configuration: ApplicationConfiguration(address: .hostname("127.0.0.1", port: 0)),
+            onServerRunning: { channel in continuation.yield(channel.localAddress?.port ?? 0) })
+        return try await RunningInspector(application, ports: ports)
+    }
+
+    /// `inspector` served at the root beside `drive`, a page of the test's own from the same
+    /// origin, which can script the inspector's page in a frame as a user would use it.
+    static func driven(_ inspector: Inspector, by drive: String) async throws -> RunningInspector {
+        let (ports, continuation) = AsyncStream<Int>.makeStream()
+        let router = Router()
+        inspector.addRoutes(to: router)
+        router.get("drive") { _, _ in
+            var headers = HTTPFields()
+            headers[.contentType] = "text/html; charset=utf-8"
+            return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(string: drive)))
+        }
         let application = Application(
             router: router, configuration: ApplicationConfiguration(address: .hostname("127.0.0.1", port: 0)),
             onServerRunning: { channel in continuation.yield(channel.localAddress?.port ?? 0) })

@@ -2,10 +2,11 @@
 // the change feed every second. Data from the store only ever reaches the page as text.
 //
 // The page's address can choose what it shows: `#schema=FINGERPRINT&state=NAME&machine=ID`,
-// each part optional, each value percent-encoded.
+// each part optional, each value percent-encoded. `#token=TOKEN`, from the address an inspector
+// with actions prints, is kept for this tab (sessionStorage) and taken out of the address.
 "use strict";
 const view = { schemas: [], counts: [], fingerprint: null, cursor: null, newest: null, feed: null, machine: null,
-  timelineRequest: 0, recount: 0, addressState: true };
+  timelineRequest: 0, recount: 0, addressState: true, actions: false };
 const errors = new Map();
 const $ = (id) => document.getElementById(id);
 // The endpoints sit beside the page: under /inspector/ when it is served at /inspector.
@@ -88,6 +89,7 @@ async function loadOverview() {
   const known = view.schemas.map((s) => s.fingerprint).join();
   view.schemas = overview.schemas;
   view.counts = overview.counts;
+  view.actions = overview.actions === true;
   const select = $("schema");
   if (view.schemas.map((s) => s.fingerprint).join() !== known) {
     select.replaceChildren(...view.schemas.map((s) =>
@@ -219,6 +221,75 @@ async function showMachine(id) {
     " · last transition " + time(machine.lastTransition),
     machine.waitingUntil ? " · waiting until " + time(machine.waitingUntil) : ""));
   $("timeline").replaceChildren(...timeline.history.map((entry) => entryItem(entry, notes)));
+  showActions(machine);
+}
+
+// The verbs that can change a machine with `status`.
+function verbsFor(status) {
+  if (status === "final" || status === "cancelled") return [];
+  return [status === "paused" ? "resume" : "pause", ...(status === "failed" ? ["retry"] : []), "cancel"];
+}
+
+// The operator's verbs on the machine shown, when the inspector has actions: a field for the
+// token if this tab has none, else one for the reason and a button per verb.
+function showActions(machine) {
+  const bar = $("actions");
+  bar.hidden = !view.actions;
+  bar.dataset.machine = machine.id;
+  if (!view.actions) return;
+  const token = sessionStorage.getItem("actorfsm-token");
+  if (!token) {
+    const field = element("input", { id: "token", type: "password", placeholder: "token", autocomplete: "off" });
+    const use = element("button", { type: "button" }, "Use token");
+    use.addEventListener("click", () => {
+      if (field.value.trim()) sessionStorage.setItem("actorfsm-token", field.value.trim());
+      showActions(machine);
+    });
+    bar.replaceChildren("Acting needs the token the inspector printed:", field, use);
+    return;
+  }
+  const verbs = verbsFor(machine.status);
+  if (verbs.length === 0) {
+    bar.replaceChildren(element("span", { class: "empty" }, "A " + machine.status + " machine takes no act."));
+    return;
+  }
+  const reason = element("input", { id: "reason", placeholder: "reason (kept in its history)", maxlength: "500" });
+  bar.replaceChildren(reason, ...verbs.map((verb) => {
+    const button = element("button", { type: "button", "data-verb": verb, class: "verb-" + verb }, verb);
+    button.addEventListener("click", () => guarded("act", () => act(verb, machine.id, reason.value.trim())));
+    return button;
+  }));
+}
+
+async function act(verb, id, reason) {
+  if (!reason) throw new Error("Say why first: the reason is kept in the machine's history");
+  if (verb === "cancel" && !confirm("Cancel " + id + " for good?")) return;
+  const response = await fetch(base + "api/act", {
+    method: "POST", cache: "no-store",
+    headers: { "Content-Type": "application/json", Authorization: "Bearer " + sessionStorage.getItem("actorfsm-token") },
+    body: JSON.stringify({ verb, machine: id, reason }),
+  });
+  const body = await response.json().catch(() => ({ error: response.statusText }));
+  if (response.status === 401) {
+    // A wrong or stale token: ask for it again.
+    sessionStorage.removeItem("actorfsm-token");
+    if (view.machine === id) await showMachine(id).catch(() => {});
+  }
+  if (!response.ok) throw new Error(body.error || response.statusText);
+  if (view.machine === id) await showMachine(id);
+  await loadMachines(false);
+  await loadOverview();
+  showCounts();
+}
+
+// Keeps a token the address carries for this tab, and takes it out of the address, so that
+// it is neither shown nor kept in the history.
+function takeToken() {
+  const parts = address();
+  if (!parts.has("token")) return;
+  sessionStorage.setItem("actorfsm-token", parts.get("token"));
+  parts.delete("token");
+  history.replaceState(null, "", location.pathname + location.search + "#" + query(Object.fromEntries(parts)));
 }
 
 // Loads again what failed to load (the store was down, say), before the next poll.
@@ -281,6 +352,7 @@ function keepPolling() {
 }
 
 async function start() {
+  takeToken();
   await guarded("overview", async () => {
     await loadOverview();
     await drawDiagram();
