@@ -42,9 +42,14 @@ extension MachineStore where Self: StoreInspection {
     /// the event again from that entry, under the same sequence number, hence the same
     /// `idempotencyKey`, with the code it runs. The event's completed entry records the retry.
     ///
+    /// A machine whose newest entry is an event that a crash or a stop interrupted (an intent)
+    /// has that intent written again as the retry, with `reason`: the restore processes it
+    /// again, its action's attempts starting over. Its summary keeps the status of its newest
+    /// completed entry (`failed`, after a failure that a restart tried again) until then.
+    ///
     /// - Throws: `StoreError` if the store fails, another live process holds the machine, the
-    ///   store holds no such machine, its newest entry did not fail (an intent: a restore runs
-    ///   it again anyway), it is final or cancelled, or the entry before the failed one is gone.
+    ///   store holds no such machine, its newest entry is completed and did not fail, it is
+    ///   final or cancelled, or the entry before the failed one is gone.
     public func retry(machine key: String, reason: String, wallClock: any WallClock = SystemWallClock()) async throws(StoreError) {
         try await act(.retry, on: key, reason: reason, wallClock: wallClock)
     }
@@ -77,9 +82,12 @@ extension MachineStore where Self: StoreInspection {
         let entries = try await latestEntries(of: key, count: 2)
         guard let newest = entries.first else { throw StoreError("the store holds no machine \(key)") }
         let payload = try Self.decoded(newest)
+        if payload.isIntent && verb == .retry {
+            return [Self.interruptedRetryWrite(of: newest, payload, operation: StoredOperation(verb: .retry, time: time, reason: reason))]
+        }
         guard payload.kind == .completed else {
-            throw StoreError("machine \(key): a crash interrupted its transition \(newest.sequenceNumber); a restore runs it "
-                             + (verb == .retry ? "again, with nothing to retry" : "again: restore it before acting on it"))
+            throw StoreError("machine \(key): a crash or a stop interrupted its transition \(newest.sequenceNumber), which the "
+                             + "next restore runs again: restore it before you \(verb) it")
         }
         let schemas = try await storedSchemas()
         let schema = try Self.schema(of: payload, in: schemas, key: key)
@@ -123,6 +131,21 @@ extension MachineStore where Self: StoreInspection {
                                  payload: intent.encoded(machine: key, sequenceNumber: failed.sequenceNumber))
         return [JournalWrite(entry: below, hasPendingWork: true, summary: try schema(of: before, in: schemas, key: key).summary(of: before)),
                 JournalWrite(entry: entry, hasPendingWork: true)]
+    }
+
+    /// A retry's write for an event that a crash or a stop interrupted (after a failure, say,
+    /// a supervisor's restart ran it again and an escalation stopped it): its intent is written
+    /// again, as the operator's retry, which the completed entry records once a restore has
+    /// processed the event. The action's attempts start over. The summary stays as it is: it
+    /// follows the newest completed entry, until the restore.
+    private static func interruptedRetryWrite(
+        of newest: JournalEntry, _ payload: JournalPayload, operation: StoredOperation
+    ) -> JournalWrite {
+        var intent = payload
+        (intent.kind, intent.retry, intent.timers.operation) = (.retryIntent, nil, operation)
+        let entry = JournalEntry(machine: newest.machine, sequenceNumber: newest.sequenceNumber,
+                                 payload: intent.encoded(machine: newest.machine, sequenceNumber: newest.sequenceNumber))
+        return JournalWrite(entry: entry, hasPendingWork: true)
     }
 
     /// The payload of `entry`, which must decode.

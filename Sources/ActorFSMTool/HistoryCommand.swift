@@ -27,7 +27,14 @@ struct HistoryCommand {
     /// An operator's reason, the pause, and the timers, retries and cancellations the entry holds.
     private static func notes(of entry: HistoryEntry) -> String {
         var notes: [String] = []
-        if let reason = entry.operation?.reason, !reason.isEmpty { notes.append("reason: \(reason)") }
+        if let operation = entry.operation {
+            // An event's entry names the verb (a retry) that put it back; an operator's entry has it as its event.
+            if entry.event != nil {
+                notes.append(operation.reason.isEmpty ? operation.verb : "\(operation.verb): \(operation.reason)")
+            } else if !operation.reason.isEmpty {
+                notes.append("reason: \(operation.reason)")
+            }
+        }
         if entry.isPaused { notes.append("paused") }
         notes += entry.pending.map { pending in
             pending.due.map { "\(pending.kind) \(pending.event) at \(TextFormat.time($0))" } ?? "\(pending.kind) \(pending.event)"
