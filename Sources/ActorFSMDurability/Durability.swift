@@ -39,6 +39,11 @@ public struct Durability<Definition: MachineDefinition>: Sendable {
     /// workflow compensates (`Supervisor.cancel(_:reason:)`); a machine whose state does not,
     /// or every machine if `nil`, is ended for good instead.
     public var cancelling: Definition.Event?
+    /// How often a durable supervisor over a store that carries operators' requests
+    /// (``OperatorRequestQueue``: `SQLiteStore`) takes those for its machines, which the
+    /// `actorfsm` command sends while the application holds the store; `nil` takes none. Once a
+    /// second by default, on the machines' clock.
+    public var operatorRequestInterval: Duration? = .seconds(1)
 
     /// A durability configuration.
     ///

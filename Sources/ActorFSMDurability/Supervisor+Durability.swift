@@ -45,6 +45,9 @@ extension Supervisor where Definition.State: Codable, Definition.Event: Codable,
         let supervision = DurableSupervision(coding: coding, routing: routingStore?.routing(coding: coding))
         self.init(schema: schema, configuration: configuration, now: now, journaling: supervision)
         if let passivation { startPassivating(passivation) }
+        if coding.durability.store is any OperatorRequestQueue, let interval = coding.durability.operatorRequestInterval {
+            startServingOperatorRequests(every: interval)
+        }
         routingStore?.serve(self)
     }
 }

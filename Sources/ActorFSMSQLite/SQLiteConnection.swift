@@ -46,6 +46,9 @@ final class SQLiteConnection {
                 try prepareReading()
                 return
             }
+            // The `actorfsm` command writes operators' requests beside the writer (see
+            // `SQLiteRequests`): a commit waits the moment that takes, rather than failing.
+            sqlite3_busy_timeout(handle, 5_000)
             // Normal locking, so that readers (the inspection tool) can read beside the one
             // writer that the store's file lock lets in.
             try execute("PRAGMA journal_mode = WAL")
@@ -65,9 +68,33 @@ final class SQLiteConnection {
             removeBelow = try prepare("DELETE FROM journal WHERE machine = ?1 AND sequence < ?2")
             try prepareReading()
             if let summaryDelay { summaries = try SQLiteSummaries(self, delay: summaryDelay) }
+            try execute(Self.createRequests)
             begin = try prepare("BEGIN IMMEDIATE")
             end = try prepare("COMMIT")
             rollback = try prepare("ROLLBACK")
+        } catch {
+            close()
+            throw error
+        }
+    }
+
+    /// Opens the store at `path`, which must be there, to carry operators' requests only,
+    /// beside the process that writes it (see `SQLiteRequests`).
+    init(requestsAt path: String) throws(StoreError) {
+        var handle: OpaquePointer?
+        let opened = sqlite3_open_v2(path, &handle, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX, nil)
+        guard opened == SQLITE_OK, let handle else {
+            let message = handle.map { String(cString: sqlite3_errmsg($0)) } ?? "error \(opened)"
+            sqlite3_close(handle)
+            throw StoreError("could not open the store \(path): \(message)")
+        }
+        database = handle
+        self.path = path
+        // The writer's commits hold the write lock for an fsync or so: wait for them.
+        sqlite3_busy_timeout(handle, 5_000)
+        do throws(StoreError) {
+            guard try hasTable("journal") else { throw StoreError("\(path) is not an actorfsm store: it has no journal") }
+            try execute(Self.createRequests)
         } catch {
             close()
             throw error

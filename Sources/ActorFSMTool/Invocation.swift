@@ -30,6 +30,9 @@ struct Invocation {
     var assumesYes = false
     /// `pause`, `resume`, `cancel`, `retry`: why, for the machines' histories.
     var reason = ""
+    /// How long `pause|resume|cancel|retry` wait for the answers of the process that holds a
+    /// SQLite store, when they ask it.
+    var wait = Duration.seconds(30)
 
     enum Format { case table, json, dot, mermaid }
 
@@ -48,17 +51,19 @@ struct Invocation {
           purge                 delete the journals of ended machines at least --older-than old
               --older-than 30d (required)   --state NAME   --schema NAME   --schema-version N
               --dry-run (count, delete nothing)   --yes (no question for more than one machine)
-          pause [ID]            pause a machine no process runs, or every one the filters select
-          resume [ID]           resume it: a process runs it once it restores it
+          pause [ID]            pause a machine, or every one the filters select
+          resume [ID]           resume it
           cancel [ID]           end it for good: no process restores it again
           retry [ID]            process its failed event again, from the entry before it
               --reason TEXT (for its history)   --state NAME   --status STATUS   --older-than 1h
               --schema NAME   --dry-run (list, change nothing)   --yes (no question for more than one)
+              --wait 30s (for the answers of the application that holds a SQLite file)
 
-        --store takes a SQLite file (read beside its writer, without its lock; purge, pause,
-        resume, cancel and retry, but for --dry-run, take the lock, so they run while no process
-        writes the file) or a PostgreSQL URL (postgresql://…, or a connection string with
-        host=…); --namespace names the PostgreSQL schema a PostgresStore(namespace:) writes to.
+        --store takes a SQLite file (read beside its writer, without its lock; purge takes the
+        lock, so it runs while no process writes the file; pause, resume, cancel and retry take
+        it if they can, and otherwise ask the application that holds the file, whose durable
+        supervisors carry them out) or a PostgreSQL URL (postgresql://…, or a connection string
+        with host=…); --namespace names the PostgreSQL schema a PostgresStore(namespace:) writes to.
         --schema takes a schema's name; where two versions of a schema share the name,
         --fingerprint HEX tells them apart.
         """
@@ -118,6 +123,7 @@ struct Invocation {
             case "--dry-run": dryRun = true
             case "--yes": assumesYes = true
             case "--reason": reason = try value()
+            case "--wait": wait = try Self.duration(try value())
             case "--json": format = .json
             case "--dot": format = .dot
             case "--mermaid": format = .mermaid

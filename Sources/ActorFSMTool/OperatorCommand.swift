@@ -2,9 +2,10 @@ import ActorFSM
 import ActorFSMDurability
 
 /// `actorfsm pause|resume|cancel|retry`: an operator's act on one machine, or on every machine the
-/// filters select, that no process runs. It lists what it would touch (read beside the
-/// store's writer), asks before acting on more than one machine, and only then opens the
-/// store as a writer; each act is recorded in the machine's history with `--reason`.
+/// filters select. It lists what it would touch (read beside the store's writer), asks before
+/// acting on more than one machine, and only then opens the store as a writer, or, when the
+/// application holds a SQLite file, asks it (``RequestedActs``); each act is recorded in the
+/// machine's history with `--reason`.
 struct OperatorCommand {
     let context: CommandContext
     /// Asks the operator a yes-or-no question; `true` for yes.
@@ -14,7 +15,8 @@ struct OperatorCommand {
     var invocation: Invocation { context.invocation }
 
     func run() async throws {
-        let ids = try await selected()
+        let machines = try await selected()
+        let ids = machines.map(\.id)
         context.output("\(ids.count) machines to \(verb)\n")
         for id in ids.prefix(20) { context.output("  \(id)\n") }
         if ids.count > 20 { context.output("  … and \(ids.count - 20) more\n") }
@@ -24,7 +26,13 @@ struct OperatorCommand {
                 throw RefusedByOperator(nothing: "no machine was changed")
             }
         }
-        let writable = try StoreOpening.openForWriting(invocation.store, namespace: invocation.namespace)
+        let writable: WritableStore
+        do {
+            writable = try StoreOpening.openForWriting(invocation.store, namespace: invocation.namespace)
+        } catch let error as StoreError where error.isLocked {
+            // The application holds the file: it carries the acts out.
+            return try await RequestedActs(context: context, verb: verb).run(on: machines)
+        }
         defer { writable.close() }
         var failed = 0
         for id in ids {
@@ -50,18 +58,18 @@ struct OperatorCommand {
 
     /// The machine the id names, or those the filters select that the verb can change: not
     /// final or cancelled; for a pause, not paused; for a resume, paused; for a retry, failed.
-    private func selected() async throws -> [String] {
+    private func selected() async throws -> [StoredMachine] {
         if let id {
-            guard try await context.store.machine(id) != nil else { throw CommandFailure("the store holds no machine \(id)") }
-            return [id]
+            guard let machine = try await context.store.machine(id) else { throw CommandFailure("the store holds no machine \(id)") }
+            return [machine]
         }
         var query = invocation.olderThan.map { invocation.query.olderThan($0) } ?? invocation.query
         query.limit = 1_000
-        var ids: [String] = []
+        var machines: [StoredMachine] = []
         while true {
             let page = try await context.store.machines(query)
-            ids += page.machines.filter { changes($0.summary.status) }.map(\.id)
-            guard let next = page.next else { return ids }
+            machines += page.machines.filter { changes($0.summary.status) }
+            guard let next = page.next else { return machines }
             query.after = next
         }
     }

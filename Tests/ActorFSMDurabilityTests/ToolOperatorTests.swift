@@ -129,15 +129,52 @@ import TestSupport
         _ = folder
     }
 
-    @Test func aStoreTheApplicationHoldsIsNotChanged() async throws {
+    /// The application holds the file but runs no supervisor of the machine's schema: the
+    /// request waits, is withdrawn after `--wait`, and nothing changes.
+    @Test func aRequestNoProcessTakesIsWithdrawnAndChangesNothing() async throws {
         let (folder, path) = try await storeWithJobs()
         let held = try SQLiteStore(path: path)
         let pause = ToolOutput()
-        #expect(await pause.run(["pause", "j3", "--store", path]) == 1)
-        // (In this process the store says it is open already; another process finds its lock taken.)
-        #expect(pause.errors.withLock { $0 }.contains("is already open"))
+        #expect(await pause.run(["pause", "j3", "--store", path, "--wait", "200ms"]) == 1)
+        #expect(pause.text.withLock { $0 }.contains("Another process holds the store: asked it to pause 1 machines"))
+        #expect(pause.errors.withLock { $0 }.contains("j3: no process took the request within"))
+        #expect(try await held.takeRequests(forSchema: "Job", limit: 10).isEmpty, "the request was withdrawn")
         held.close()
         #expect(try await status(of: "j3", in: path) == .waiting)
+        _ = folder
+    }
+
+    /// The application holds the file and runs the machines: the command's acts go to it, its
+    /// supervisor carries them out where the machines run, and the command prints its answers.
+    @Test func theApplicationHoldingTheFileCarriesOutTheActsAndAnswers() async throws {
+        let (folder, path) = try await storeWithJobs()
+        let store = try SQLiteStore(path: path)
+        var durability = Durability<Job>(store: store, wallClock: jobClock())
+        durability.operatorRequestInterval = .milliseconds(20)
+        let jobs = try Supervisor(schema: try jobSchema(), durability: durability)
+        #expect(try await jobs.restoreAll().restored == 4)
+
+        let pause = ToolOutput()
+        #expect(await pause.run(["pause", "j3", "--store", path, "--reason", "provider outage"]) == 0)
+        #expect(pause.text.withLock { $0 }.contains("Done: 1 of 1 machines"))
+        #expect(await jobs.machine(id: "j3")?.isPaused == true)
+        do {
+            try await jobs.send(to: "j3", .finish)
+            Issue.record("a machine the tool paused took an event")
+        } catch {
+            #expect(error.kind == .paused)
+        }
+        let resume = ToolOutput()
+        #expect(await resume.run(["resume", "j3", "--store", path, "--reason", "back"]) == 0)
+        #expect(try await jobs.send(to: "j3", .finish).target == .done)
+        #expect(try await store.history(of: "j3").compactMap(\.operation?.reason) == ["provider outage", "back"])
+
+        let refused = ToolOutput()
+        #expect(await refused.run(["retry", "j1", "--store", path]) == 1)
+        #expect(refused.errors.withLock { $0 }.contains("j1: "))
+        #expect(refused.errors.withLock { $0 }.contains("nothing to retry"))
+        await jobs.shutdown()
+        store.close()
         _ = folder
     }
 

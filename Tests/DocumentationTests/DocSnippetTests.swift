@@ -355,6 +355,13 @@ let configuration = MachineConfiguration<OrderState>(instrument: FailureLog())
         for count in try await store.stateCounts() { print(count.state, count.count) }
     }
 
+    func sqliteRequests(now: Int64) async throws {
+        let requests = try SQLiteRequests(path: "orders.sqlite")
+        let number = try await requests.submit(OperatorRequest(machine: "1042", schema: "OrderWorkflow", verb: .pause,
+                                                               reason: "the address needs a check", time: now))
+        _ = number
+    }
+
     func schemaDescription() {
         let description = SchemaDescription(turnstile, name: "Turnstile")
         print(description.dot(counts: ["locked": 12, "unlocked": 3]))

@@ -1,0 +1,56 @@
+import ActorFSM
+
+// Operators' requests that a store carries to the process running the machines: a durable
+// supervisor takes those for its schema's machines and carries each out as its own verbs do.
+
+extension Supervisor where Definition.State: Codable, Definition.Event: Codable, Definition.ID: LosslessStringConvertible {
+    /// Takes the operators' requests waiting in the store for this supervisor's machines,
+    /// carries each out, and answers it; returns how many it answered. A durable supervisor
+    /// over an ``OperatorRequestQueue`` calls it every ``Durability/operatorRequestInterval``.
+    @discardableResult
+    package func serveOperatorRequests() async -> Int {
+        guard let durable, let queue = durable.durability.store as? any OperatorRequestQueue, !isShutDown,
+              let requests = try? await queue.takeRequests(forSchema: durable.stored.description.name, limit: 100)
+        else { return 0 }
+        for request in requests {
+            let (succeeded, message) = await carryOut(request, ids: durable.id)
+            // An answer the store refuses is lost; the act, if done, is in the machine's history.
+            try? await queue.answer(request: request.number, succeeded: succeeded, message: message)
+        }
+        return requests.count
+    }
+
+    /// Carries out `request` with this supervisor's own verbs; whether it was done, and what to
+    /// tell the operator.
+    private func carryOut(_ request: OperatorRequest, ids: (String) -> ID?) async -> (Bool, String) {
+        guard let id = ids(request.machine) else { return (false, "\(request.machine) is not an id of \(Definition.self)") }
+        do throws(MachineError<Definition>) {
+            switch request.verb {
+            case .pause: try await pause(id, reason: request.reason)
+            case .resume: try await resume(id, reason: request.reason)
+            case .retry: _ = try await retry(id, reason: request.reason)
+            case .cancel:
+                if case .sent(let record) = try await cancel(id, reason: request.reason) {
+                    return (true, "sent its cancelling event \(record.event.map { "\($0)" } ?? ""): now \(record.target)")
+                }
+                return (true, "ended for good")
+            }
+            return (true, "done")
+        } catch {
+            return (false, "\(error)")
+        }
+    }
+
+    /// Serves the operators' requests every `interval` of the machines' clock, until the
+    /// supervisor shuts down.
+    func startServingOperatorRequests(every interval: Duration) {
+        let clock = configuration.machine.clock
+        Task.detached { [weak self] in
+            while true {
+                do { try await clock.sleep(for: interval) } catch { return }
+                guard let self, !self.isShutDown else { return }
+                await self.serveOperatorRequests()
+            }
+        }
+    }
+}

@@ -1,0 +1,69 @@
+import ActorFSMDurability
+import CSQLite
+
+// The table of operators' requests, which the `actorfsm` command writes beside the process
+// that holds the store, and that process takes and answers.
+
+extension SQLiteConnection {
+    static let createRequests = """
+        CREATE TABLE IF NOT EXISTS actorfsm_requests (
+            id INTEGER PRIMARY KEY AUTOINCREMENT, machine TEXT NOT NULL, schema TEXT NOT NULL, verb TEXT NOT NULL,
+            reason TEXT NOT NULL, requested_at INTEGER NOT NULL, taken_by TEXT NOT NULL DEFAULT '',
+            answered INTEGER NOT NULL DEFAULT 0, succeeded INTEGER NOT NULL DEFAULT 0, answer TEXT NOT NULL DEFAULT '')
+        """
+
+    func submit(_ request: OperatorRequest) throws(StoreError) -> Int64 {
+        try rows("""
+            INSERT INTO actorfsm_requests (machine, schema, verb, reason, requested_at) VALUES (?1, ?2, ?3, ?4, ?5)
+            """, [.text(request.machine), .text(request.schema), .text(request.verb.rawValue), .text(request.reason),
+                  .int(request.time)]) { _ in }
+        return sqlite3_last_insert_rowid(database)
+    }
+
+    func progress(ofRequest number: Int64) throws(StoreError) -> OperatorRequestProgress {
+        var progress = OperatorRequestProgress.unknown
+        try rows("SELECT taken_by, answered, succeeded, answer FROM actorfsm_requests WHERE id = ?1", [.int(number)]) { row in
+            progress = row.int(1) != 0 ? .answered(succeeded: row.int(2) != 0, message: row.text(3))
+                : row.text(0).isEmpty ? .waiting : .taken
+        }
+        return progress
+    }
+
+    func withdraw(request number: Int64) throws(StoreError) -> Bool {
+        try rows("DELETE FROM actorfsm_requests WHERE id = ?1 AND taken_by = ''", [.int(number)]) { _ in }
+        return sqlite3_changes(database) > 0
+    }
+
+    /// Takes the oldest waiting requests for `schema`, as `taker`; answered ones a day old go.
+    /// A look first, so that a poll that finds nothing writes nothing.
+    func takeRequests(forSchema schema: String, limit: Int, taker: String, now: Int64) throws(StoreError) -> [OperatorRequest] {
+        var waiting = false
+        try rows("SELECT 1 FROM actorfsm_requests WHERE taken_by = '' AND schema = ?1 LIMIT 1", [.text(schema)]) { _ in waiting = true }
+        guard waiting else { return [] }
+        try rows("DELETE FROM actorfsm_requests WHERE answered = 1 AND requested_at < ?1", [.int(now - 86_400_000)]) { _ in }
+        var taken: [OperatorRequest] = []
+        var unknown: [(number: Int64, verb: String)] = []
+        try rows("""
+            UPDATE actorfsm_requests SET taken_by = ?1 WHERE id IN (
+                SELECT id FROM actorfsm_requests WHERE taken_by = '' AND schema = ?2 ORDER BY id LIMIT ?3)
+            RETURNING id, machine, schema, verb, reason, requested_at
+            """, [.text(taker), .text(schema), .int(Int64(limit))]) { row in
+            guard let verb = OperatorRequest.Verb(rawValue: row.text(3)) else {
+                unknown.append((row.int(0), row.text(3)))
+                return
+            }
+            taken.append(OperatorRequest(number: row.int(0), machine: row.text(1), schema: row.text(2), verb: verb,
+                                         reason: row.text(4), time: row.int(5)))
+        }
+        // A verb of a newer version of the command, say: refused, not left unanswered.
+        for request in unknown {
+            try answer(request: request.number, succeeded: false, message: "this process does not know the verb \(request.verb)")
+        }
+        return taken.sorted { $0.number < $1.number }
+    }
+
+    func answer(request number: Int64, succeeded: Bool, message: String) throws(StoreError) {
+        try rows("UPDATE actorfsm_requests SET answered = 1, succeeded = ?2, answer = ?3 WHERE id = ?1",
+                 [.int(number), .int(succeeded ? 1 : 0), .text(message)]) { _ in }
+    }
+}

@@ -1,0 +1,70 @@
+import ActorFSM
+import ActorFSMDurability
+import ActorFSMSQLite
+
+/// `actorfsm pause|resume|cancel|retry` on a SQLite file another process holds: each act goes
+/// to that process as an operator's request, through the store, and the command waits for the
+/// answers, up to `--wait`. A request no process took by then is withdrawn, so nothing is done
+/// later behind the operator's back.
+struct RequestedActs {
+    let context: CommandContext
+    let verb: OperatorVerb
+
+    func run(on machines: [StoredMachine]) async throws {
+        let invocation = context.invocation
+        let requests = try SQLiteRequests(path: invocation.store)
+        defer { requests.close() }
+        let names = Dictionary(try await context.store.storedSchemas().map { ($0.fingerprint, $0.description.name) },
+                               uniquingKeysWith: { first, _ in first })
+        let verb = OperatorRequest.Verb(rawValue: verb.description)!
+        let time = SystemWallClock().nanosecondsSince1970() / 1_000_000
+        var pending: [(id: String, number: Int64)] = []
+        for machine in machines {
+            let request = OperatorRequest(machine: machine.id, schema: names[machine.summary.fingerprint] ?? "", verb: verb,
+                                          reason: invocation.reason, time: time)
+            pending.append((machine.id, try await requests.submit(request)))
+        }
+        context.output("Another process holds the store: asked it to \(verb.rawValue) \(pending.count) machines\n")
+        let failed = try await failures(awaiting: pending, from: requests, until: .now + invocation.wait)
+        context.output("Done: \(pending.count - failed) of \(pending.count) machines\n")
+        if failed > 0 { throw CommandFailure("\(failed) of \(pending.count) machines were not changed, or not yet") }
+    }
+
+    /// Waits for the answers to `pending`, printing each refusal; returns how many were not done.
+    private func failures(
+        awaiting pending: [(id: String, number: Int64)], from requests: SQLiteRequests, until deadline: ContinuousClock.Instant
+    ) async throws -> Int {
+        var pending = pending
+        var failed = 0
+        while !pending.isEmpty {
+            var unanswered: [(id: String, number: Int64)] = []
+            for request in pending {
+                switch try await requests.progress(ofRequest: request.number) {
+                case .answered(true, _): break
+                case .answered(false, let message):
+                    context.errors("actorfsm: \(request.id): \(message)\n")
+                    failed += 1
+                case .unknown:
+                    context.errors("actorfsm: \(request.id): the request is gone from the store\n")
+                    failed += 1
+                case .waiting, .taken: unanswered.append(request)
+                }
+            }
+            pending = unanswered
+            guard !pending.isEmpty, ContinuousClock.now < deadline else { break }
+            // The other process looks for requests about once a second.
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        for request in pending {
+            if try await requests.withdraw(request: request.number) {
+                context.errors("actorfsm: \(request.id): no process took the request within \(context.invocation.wait), so it "
+                               + "was withdrawn and nothing changed: does a durable supervisor of its schema run there?\n")
+            } else {
+                context.errors("actorfsm: \(request.id): the process took the request but has not answered yet: "
+                               + "its history will say whether it was done\n")
+            }
+            failed += 1
+        }
+        return failed
+    }
+}

@@ -1,0 +1,77 @@
+import ActorFSM
+import ActorFSMDurability
+import ActorFSMSQLite
+import ActorFSMTesting
+import Testing
+import TestSupport
+
+/// Operators' requests through a SQLite store: taken once, by the supervisor of the machine's
+/// schema, carried out with its verbs, and answered.
+@Suite(.timeLimit(.minutes(3))) struct OperatorRequestTests {
+    /// Durability that takes no request by itself: the test serves them.
+    static func unpolled<Definition: MachineDefinition>(_ store: SQLiteStore, clock: ManualClock) -> Durability<Definition> {
+        var durability = Durability<Definition>(store: store, wallClock: clock)
+        durability.operatorRequestInterval = nil
+        return durability
+    }
+
+    @Test func aRequestIsTakenOnceByTheSupervisorOfItsSchemaAndAnswered() async throws {
+        let folder = try TemporaryFolder()
+        let path = folder.file("shared.sqlite")
+        let store = try SQLiteStore(path: path)
+        let clock = ManualClock()
+        let doors = try Supervisor(schema: try doorSchema(), durability: Self.unpolled(store, clock: clock))
+        let jobs = try Supervisor(schema: try jobSchema(), durability: Self.unpolled(store, clock: clock) as Durability<Job>)
+        try await doors.activate(id: "d1", data: Door.Data())
+        let requests = try SQLiteRequests(path: path)
+        let number = try await requests.submit(OperatorRequest(machine: "d1", schema: "Door", verb: .pause, reason: "inspection",
+                                                               time: 1_000))
+        #expect(try await requests.progress(ofRequest: number) == .waiting)
+        #expect(await jobs.serveOperatorRequests() == 0, "another schema's supervisor leaves it")
+        #expect(await doors.serveOperatorRequests() == 1)
+        #expect(await doors.serveOperatorRequests() == 0, "taken once")
+        #expect(try await requests.progress(ofRequest: number) == .answered(succeeded: true, message: "done"))
+        #expect(await doors.machine(id: "d1")?.isPaused == true)
+        #expect(try await store.history(of: "d1").last?.operation?.reason == "inspection")
+
+        let unknown = try await requests.submit(OperatorRequest(machine: "d9", schema: "Door", verb: .resume, reason: "",
+                                                                time: 1_000))
+        #expect(await doors.serveOperatorRequests() == 1)
+        guard case .answered(false, let message) = try await requests.progress(ofRequest: unknown) else {
+            Issue.record("a request for an unknown machine was not refused")
+            return
+        }
+        #expect(message.contains("d9"))
+        #expect(try await requests.withdraw(request: unknown) == false, "an answered request is not withdrawn")
+        requests.close()
+        await doors.shutdown()
+        await jobs.shutdown()
+        store.close()
+    }
+
+    /// A supervisor takes requests by itself, on its machines' clock.
+    @Test func aSupervisorTakesRequestsEveryIntervalOfItsClock() async throws {
+        let folder = try TemporaryFolder()
+        let path = folder.file("doors.sqlite")
+        let store = try SQLiteStore(path: path)
+        let clock = ManualClock()
+        var durability = doorDurability(store, clock: clock)
+        durability.operatorRequestInterval = .seconds(1)
+        let doors = try Supervisor(schema: try doorSchema(), durability: durability,
+                                   configuration: SupervisorConfiguration(machine: MachineConfiguration(clock: clock)))
+        try await doors.activate(id: "d1", data: Door.Data())
+        let requests = try SQLiteRequests(path: path)
+        let number = try await requests.submit(OperatorRequest(machine: "d1", schema: "Door", verb: .cancel, reason: "gone",
+                                                               time: 1_000))
+        // The supervisor's loop sleeps; a second later it serves the request, then sleeps again.
+        await clock.waitUntilSleeping(count: 1)
+        #expect(try await requests.progress(ofRequest: number) == .waiting)
+        clock.advance(by: .seconds(1))
+        await clock.waitUntilSleeping(count: 1)
+        #expect(try await requests.progress(ofRequest: number) == .answered(succeeded: true, message: "ended for good"))
+        #expect(try await store.machine("d1")?.summary.status == .cancelled)
+        requests.close()
+        await doors.shutdown()
+        store.close()
+    }
+}
