@@ -56,7 +56,7 @@ let package = Package(
                                                                    "ActorFSMSQLite", "ActorFSMTool", "TestSupport"],
                     path: "Tests/ActorFSMDurabilityTests"),
         .testTarget(name: "ActorFSMDistributionTests", dependencies: ["ActorFSM", "ActorFSMDurability", "ActorFSMDistribution",
-                                                                     "ActorFSMTesting", "ActorFSMPostgres", "TestFixtures",
+                                                                     "ActorFSMTesting", "ActorFSMPostgres", "ActorFSMTool", "TestFixtures",
                                                                      "TestSupport", "PostgresTestSupport"],
                     path: "Tests/ActorFSMDistributionTests"),
         .testTarget(name: "ActorFSMTestingTests", dependencies: ["ActorFSMTesting"], path: "Tests/ActorFSMTestingTests"),

@@ -40,8 +40,8 @@ public struct Durability<Definition: MachineDefinition>: Sendable {
     /// or every machine if `nil`, is ended for good instead.
     public var cancelling: Definition.Event?
     /// How often a durable supervisor over a store that carries operators' requests
-    /// (``OperatorRequestQueue``: `SQLiteStore`) takes those for its machines, which the
-    /// `actorfsm` command sends while the application holds the store; `nil` takes none. Once a
+    /// (``OperatorRequestQueue``: `SQLiteStore`, `PostgresStore`) takes those for its machines,
+    /// which the `actorfsm` command sends when this process holds them; `nil` takes none. Once a
     /// second by default, on the machines' clock.
     public var operatorRequestInterval: Duration? = .seconds(1)
 

@@ -5,8 +5,8 @@ public struct StoreError: Error, Sendable, CustomStringConvertible, Equatable {
     /// What went wrong, with the detail a user acts on: the file, the process that holds it, the
     /// database's own message.
     public let message: String
-    /// Whether another process holds the store file: only one process writes a SQLite store at a
-    /// time.
+    /// Whether another process holds the store file (only one process writes a SQLite store at a
+    /// time), or, on a store several processes share, the machine acted on.
     public let isLocked: Bool
     /// Whether a write was rejected because this process no longer holds the machine's lease:
     /// another process took the machine over, and this one must stop writing it.

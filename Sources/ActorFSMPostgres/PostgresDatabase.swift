@@ -41,6 +41,7 @@ final class PostgresDatabase {
         summaries = PostgresSummaries(delay: summaryDelay)
         leaseSeconds = Double(leaseDuration.components.seconds) + Double(leaseDuration.components.attoseconds) * 1e-18
         try connection.execute(PostgresSchema.creation(in: namespace))
+        try connection.execute(PostgresSchema.requestsCreation)
         channel = try connection.query(PostgresSchema.channel, [.text(node)]).text(0, 0)
         try renew()
         if let displaced {

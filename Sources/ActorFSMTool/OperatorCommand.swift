@@ -1,5 +1,6 @@
 import ActorFSM
 import ActorFSMDurability
+import ActorFSMSQLite
 
 /// `actorfsm pause|resume|cancel|retry`: an operator's act on one machine, or on every machine the
 /// filters select. It lists what it would touch (read beside the store's writer), asks before
@@ -31,20 +32,34 @@ struct OperatorCommand {
             writable = try StoreOpening.openForWriting(invocation.store, namespace: invocation.namespace)
         } catch let error as StoreError where error.isLocked {
             // The application holds the file: it carries the acts out.
-            return try await RequestedActs(context: context, verb: verb).run(on: machines)
+            let requests = try SQLiteRequests(path: invocation.store)
+            defer { requests.close() }
+            return try finish(failed: try await RequestedActs(context: context, verb: verb, queue: requests).run(on: machines),
+                              of: ids.count)
         }
         defer { writable.close() }
         var failed = 0
-        for id in ids {
+        var held: [StoredMachine] = []
+        for machine in machines {
             do {
-                try await act(on: id, in: writable.store)
+                try await act(on: machine.id, in: writable.store)
+            } catch where error.isLocked && writable.store is any OperatorRequestQueue {
+                held.append(machine)
             } catch {
                 context.errors("actorfsm: \(error)\n")
                 failed += 1
             }
         }
-        context.output("Done: \(ids.count - failed) of \(ids.count) machines\n")
-        if failed > 0 { throw CommandFailure("\(failed) of \(ids.count) machines were not changed") }
+        if let queue = writable.store as? any OperatorRequestQueue, !held.isEmpty {
+            // Another live process holds these machines: it carries the acts out.
+            failed += try await RequestedActs(context: context, verb: verb, queue: queue).run(on: held)
+        }
+        try finish(failed: failed, of: ids.count)
+    }
+
+    private func finish(failed: Int, of count: Int) throws {
+        context.output("Done: \(count - failed) of \(count) machines\n")
+        if failed > 0 { throw CommandFailure("\(failed) of \(count) machines were not changed") }
     }
 
     private func act(on id: String, in store: any MachinePurging & MachineStore) async throws(StoreError) {

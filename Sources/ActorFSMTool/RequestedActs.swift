@@ -1,19 +1,20 @@
 import ActorFSM
 import ActorFSMDurability
-import ActorFSMSQLite
 
-/// `actorfsm pause|resume|cancel|retry` on a SQLite file another process holds: each act goes
-/// to that process as an operator's request, through the store, and the command waits for the
-/// answers, up to `--wait`. A request no process took by then is withdrawn, so nothing is done
-/// later behind the operator's back.
+/// `actorfsm pause|resume|cancel|retry` on machines another process holds (a SQLite file the
+/// application holds, or machines a live process sharing a PostgreSQL database holds): each act
+/// goes to that process as an operator's request, through the store, and the command waits for
+/// the answers, up to `--wait`. A request no process took by then is withdrawn, so nothing is
+/// done later behind the operator's back.
 struct RequestedActs {
     let context: CommandContext
     let verb: OperatorVerb
+    let queue: any OperatorRequestQueue
 
-    func run(on machines: [StoredMachine]) async throws {
+    /// Asks for the acts on `machines` and waits for the answers; returns how many were not done.
+    func run(on machines: [StoredMachine]) async throws -> Int {
         let invocation = context.invocation
-        let requests = try SQLiteRequests(path: invocation.store)
-        defer { requests.close() }
+        let requests = queue
         let names = Dictionary(try await context.store.storedSchemas().map { ($0.fingerprint, $0.description.name) },
                                uniquingKeysWith: { first, _ in first })
         let verb = OperatorRequest.Verb(rawValue: verb.description)!
@@ -24,15 +25,13 @@ struct RequestedActs {
                                           reason: invocation.reason, time: time)
             pending.append((machine.id, try await requests.submit(request)))
         }
-        context.output("Another process holds the store: asked it to \(verb.rawValue) \(pending.count) machines\n")
-        let failed = try await failures(awaiting: pending, from: requests, until: .now + invocation.wait)
-        context.output("Done: \(pending.count - failed) of \(pending.count) machines\n")
-        if failed > 0 { throw CommandFailure("\(failed) of \(pending.count) machines were not changed, or not yet") }
+        context.output("Another process holds them: asked it to \(verb.rawValue) \(pending.count) machines\n")
+        return try await failures(awaiting: pending, from: requests, until: .now + invocation.wait)
     }
 
     /// Waits for the answers to `pending`, printing each refusal; returns how many were not done.
     private func failures(
-        awaiting pending: [(id: String, number: Int64)], from requests: SQLiteRequests, until deadline: ContinuousClock.Instant
+        awaiting pending: [(id: String, number: Int64)], from requests: any OperatorRequestQueue, until deadline: ContinuousClock.Instant
     ) async throws -> Int {
         var pending = pending
         var failed = 0

@@ -136,7 +136,7 @@ import TestSupport
         let held = try SQLiteStore(path: path)
         let pause = ToolOutput()
         #expect(await pause.run(["pause", "j3", "--store", path, "--wait", "200ms"]) == 1)
-        #expect(pause.text.withLock { $0 }.contains("Another process holds the store: asked it to pause 1 machines"))
+        #expect(pause.text.withLock { $0 }.contains("Another process holds them: asked it to pause 1 machines"))
         #expect(pause.errors.withLock { $0 }.contains("j3: no process took the request within"))
         #expect(try await held.takeRequests(forSchema: "Job", limit: 10).isEmpty, "the request was withdrawn")
         held.close()

@@ -8,7 +8,8 @@ extension MachineStore where Self: StoreInspection {
     /// operator entry, with `reason`, and a process that restores it has it paused. Pausing a
     /// paused machine does nothing.
     ///
-    /// - Throws: `StoreError` if the store fails, another live process holds the machine, the
+    /// - Throws: `StoreError` if the store fails, another live process holds the machine (the
+    ///   error's `isLocked` is then `true`: an ``OperatorRequest`` reaches that process), the
     ///   store holds no such machine, or it cannot be paused (see ``cancel(machine:reason:wallClock:)``).
     public func pause(machine key: String, reason: String, wallClock: any WallClock = SystemWallClock()) async throws(StoreError) {
         try await act(.pause, on: key, reason: reason, wallClock: wallClock)
@@ -58,7 +59,7 @@ extension MachineStore where Self: StoreInspection {
     /// failed entry's event as an intent in its place), holding the machine's claim meanwhile.
     private func act(_ verb: OperatorVerb, on key: String, reason: String, wallClock: any WallClock) async throws(StoreError) {
         guard try await !claim([key]).isEmpty else {
-            throw StoreError("machine \(key) is held by another live process: act on it through that process")
+            throw StoreError("machine \(key) is held by another live process: act on it through that process", isLocked: true)
         }
         let writes: [JournalWrite]
         do {

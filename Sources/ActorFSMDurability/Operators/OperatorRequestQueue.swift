@@ -1,4 +1,5 @@
-/// A store that carries ``OperatorRequest``s to the process that runs a machine.
+/// A store that carries ``OperatorRequest``s to the process that runs a machine: `SQLiteStore`
+/// (and `SQLiteRequests`, beside the process that holds the file) and `PostgresStore`.
 ///
 /// A durable supervisor over such a store takes the requests for machines of its schema every
 /// ``Durability/operatorRequestInterval``, carries each out as its own `pause`, `resume`,

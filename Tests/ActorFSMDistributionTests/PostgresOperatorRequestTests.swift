@@ -1,0 +1,67 @@
+import ActorFSM
+import ActorFSMDurability
+import ActorFSMPostgres
+import ActorFSMTesting
+import ActorFSMTool
+import PostgresTestSupport
+import Testing
+import TestSupport
+
+/// `actorfsm pause|resume` on PostgreSQL: a machine no live process holds is changed by the
+/// command itself; one a live process holds is changed by that process, which the request
+/// reaches through the database.
+@Suite(needsPostgres, .timeLimit(.minutes(4))) struct PostgresOperatorRequestTests {
+    @Test func theCommandActsThroughTheProcessThatHoldsTheMachine() async throws {
+        try await withPostgres(actThroughTheHolder)
+    }
+
+    /// The body of the test above, a function: it type-checks faster than a long closure.
+    private func actThroughTheHolder(on server: TemporaryPostgres) async throws {
+        let store = try PostgresStore(url: server.url, node: "app", summaryDelay: .zero)
+        var durability = doorDurability(store)
+        durability.operatorRequestInterval = .milliseconds(20)
+        let doors = try Supervisor(schema: try doorSchema(), durability: durability)
+        try await doors.activate(id: "held", data: Door.Data())
+
+        // Beside the application, the store alone cannot change a machine it runs.
+        let beside = try PostgresStore(url: server.url, node: "beside")
+        let refusal = await #expect(throws: StoreError.self) { try await beside.pause(machine: "held", reason: "no") }
+        #expect(refusal?.isLocked == true)
+        beside.close()
+
+        let (status, printed, errors) = await Self.tool(["pause", "held", "--store", server.url, "--reason", "fraud review"])
+        #expect(status == 0, "\(errors)")
+        #expect(printed.contains("Another process holds them: asked it to pause 1 machines"))
+        #expect(printed.contains("Done: 1 of 1 machines"))
+        #expect(await doors.machine(id: "held")?.isPaused == true)
+        do {
+            try await doors.send(to: "held", .open)
+            Issue.record("a machine the command paused took an event")
+        } catch {
+            #expect(error.kind == .paused)
+        }
+        let (resumed, _, _) = await Self.tool(["resume", "held", "--store", server.url, "--reason", "cleared"])
+        #expect(resumed == 0)
+        #expect(try await doors.send(to: "held", .open).target == .open)
+        #expect(try await store.history(of: "held").compactMap(\.operation?.reason) == ["fraud review", "cleared"])
+
+        // Once the application has shut down, the command writes the act itself.
+        await doors.shutdown()
+        store.close()
+        let (closed, closedPrinted, _) = await Self.tool(["pause", "held", "--store", server.url, "--reason", "after hours"])
+        #expect(closed == 0)
+        #expect(!closedPrinted.contains("Another process holds them"))
+        let reader = try PostgresReader(url: server.url)
+        #expect(try await reader.machine("held")?.summary.status == .paused)
+        reader.close()
+    }
+
+    /// Runs the command; its exit status, what it printed and its errors.
+    static func tool(_ arguments: [String]) async -> (Int32, String, String) {
+        let printed = Locked("")
+        let errors = Locked("")
+        let status = await Tool.run(arguments, output: { text in printed.withLock { $0 += text } },
+                                    errors: { text in errors.withLock { $0 += text } }, confirm: { _ in false })
+        return (status, printed.withLock { $0 }, errors.withLock { $0 })
+    }
+}
