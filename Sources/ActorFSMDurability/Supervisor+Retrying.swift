@@ -12,27 +12,35 @@ extension Supervisor {
     ///
     /// A machine in memory is passivated first (it finishes what it has queued); then the
     /// store's ``MachineStore/retry(machine:reason:wallClock:)`` puts the event back, and the
-    /// machine is restored: it processes the event before any other. `retry` returns once the
-    /// machine is restored; the event's record reaches subscribers as any record does.
+    /// machine is restored: it processes the event before any other. `retry` returns the
+    /// machine once it is restored; the event's record reaches subscribers as any record does.
+    /// On a store several processes share, a machine another live process holds is retried by
+    /// that process, which the supervisor asks through the store: `retry` returns `nil` once
+    /// it has answered.
     ///
     /// - Throws: ``MachineError`` `.notDurable` if the supervisor is not durable, the machine
     ///   is paused or at work (an action running), its newest entry did not fail, it is final
     ///   or cancelled, or the store fails (its `underlying` says which); `.unknownMachine` if
     ///   the store holds no such machine.
     @discardableResult
-    public func retry(_ id: ID, reason: String = "") async throws(MachineError<Definition>) -> Machine<Definition> {
+    public func retry(_ id: ID, reason: String = "") async throws(MachineError<Definition>) -> Machine<Definition>? {
         guard let durable else { throw MachineError(.notDurable, machineID: id) }
         guard let store = durable.durability.store as? any MachineStore & StoreInspection else {
             throw MachineError(.notDurable, machineID: id, cause: StoreError("the store does not read its machines back"))
         }
         let key = durable.key(id)
-        let isStored: Bool
+        let newest: JournalEntry?
         do {
-            isStored = try await !store.latestEntries(of: key, count: 1).isEmpty
+            newest = try await store.latestEntries(of: key, count: 1).first
         } catch {
             throw MachineError(.notDurable, machineID: id, cause: error)
         }
-        guard isStored else { throw MachineError(.unknownMachine, machineID: id) }
+        guard let newest else { throw MachineError(.unknownMachine, machineID: id) }
+        // Refused before anything moves: a machine in memory is not passivated for nothing.
+        if let payload = JournalPayload(decoding: newest), payload.kind == .completed, payload.outcome != .failed {
+            throw MachineError(.notDurable, machineID: id, cause: StoreError(
+                "machine \(key): its newest entry, \(newest.sequenceNumber), did not fail: there is nothing to retry"))
+        }
         if let running = machine(id: id) {
             guard await passivate(id: id), machine(id: id) == nil else {
                 let why = await running.isPaused ? "it is paused: resume it first" : "it is at work: retry once it is idle"
@@ -41,6 +49,10 @@ extension Supervisor {
         }
         do {
             try await store.retry(machine: key, reason: reason, wallClock: durable.durability.wallClock)
+        } catch where error.isLocked && durableSupervision != nil {
+            // Another live process holds it: that process retries it.
+            _ = try await durableSupervision!.act(.retry, elsewhereOn: id, reason: reason)
+            return nil
         } catch {
             throw MachineError(.notDurable, machineID: id, cause: error)
         }

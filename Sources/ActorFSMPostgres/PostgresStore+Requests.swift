@@ -78,7 +78,7 @@ extension PostgresSchema {
                 id bigserial PRIMARY KEY, machine text NOT NULL, schema text NOT NULL, verb text NOT NULL,
                 reason text NOT NULL, requested_at bigint NOT NULL, taken_by text NOT NULL DEFAULT '',
                 answered boolean NOT NULL DEFAULT false, succeeded boolean NOT NULL DEFAULT false,
-                answer text NOT NULL DEFAULT '');
+                answer text NOT NULL DEFAULT '', answered_at timestamptz);
             CREATE INDEX IF NOT EXISTS actorfsm_requests_waiting ON actorfsm_requests (schema, id) WHERE taken_by = '';
         END
         $$;
@@ -97,10 +97,10 @@ extension PostgresSchema {
 
     /// $1 node, $2 schema, $3 limit: takes, for $1, the oldest waiting requests of $2 whose
     /// machine $1 holds or no live node holds (skipping those another taker has locked), and
-    /// removes answered ones a day old.
+    /// removes those answered a day ago (by the database's clock: requesters' clocks differ).
     static let takeRequests = """
         WITH old AS (
-            DELETE FROM actorfsm_requests WHERE answered AND requested_at < (extract(epoch FROM now()) * 1000)::bigint - 86400000),
+            DELETE FROM actorfsm_requests WHERE answered_at < now() - interval '1 day'),
         chosen AS (
             SELECT r.id FROM actorfsm_requests r
             LEFT JOIN actorfsm_leases l ON l.machine = r.machine
@@ -112,5 +112,7 @@ extension PostgresSchema {
         """
 
     /// $1 number, $2 succeeded, $3 answer: records the answer.
-    static let answerRequest = "UPDATE actorfsm_requests SET answered = true, succeeded = $2, answer = $3 WHERE id = $1"
+    static let answerRequest = """
+        UPDATE actorfsm_requests SET answered = true, succeeded = $2, answer = $3, answered_at = now() WHERE id = $1
+        """
 }

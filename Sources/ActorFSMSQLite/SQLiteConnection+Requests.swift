@@ -9,7 +9,8 @@ extension SQLiteConnection {
         CREATE TABLE IF NOT EXISTS actorfsm_requests (
             id INTEGER PRIMARY KEY AUTOINCREMENT, machine TEXT NOT NULL, schema TEXT NOT NULL, verb TEXT NOT NULL,
             reason TEXT NOT NULL, requested_at INTEGER NOT NULL, taken_by TEXT NOT NULL DEFAULT '',
-            answered INTEGER NOT NULL DEFAULT 0, succeeded INTEGER NOT NULL DEFAULT 0, answer TEXT NOT NULL DEFAULT '')
+            answered INTEGER NOT NULL DEFAULT 0, succeeded INTEGER NOT NULL DEFAULT 0, answer TEXT NOT NULL DEFAULT '',
+            answered_at INTEGER)
         """
 
     func submit(_ request: OperatorRequest) throws(StoreError) -> Int64 {
@@ -34,13 +35,14 @@ extension SQLiteConnection {
         return sqlite3_changes(database) > 0
     }
 
-    /// Takes the oldest waiting requests for `schema`, as `taker`; answered ones a day old go.
+    /// Takes the oldest waiting requests for `schema`, as `taker`; those answered a day before
+    /// `now` (this process's clock, which answered them: requesters' clocks differ) go.
     /// A look first, so that a poll that finds nothing writes nothing.
     func takeRequests(forSchema schema: String, limit: Int, taker: String, now: Int64) throws(StoreError) -> [OperatorRequest] {
         var waiting = false
         try rows("SELECT 1 FROM actorfsm_requests WHERE taken_by = '' AND schema = ?1 LIMIT 1", [.text(schema)]) { _ in waiting = true }
         guard waiting else { return [] }
-        try rows("DELETE FROM actorfsm_requests WHERE answered = 1 AND requested_at < ?1", [.int(now - 86_400_000)]) { _ in }
+        try rows("DELETE FROM actorfsm_requests WHERE answered_at < ?1", [.int(now - 86_400_000)]) { _ in }
         var taken: [OperatorRequest] = []
         var unknown: [(number: Int64, verb: String)] = []
         try rows("""
@@ -57,13 +59,14 @@ extension SQLiteConnection {
         }
         // A verb of a newer version of the command, say: refused, not left unanswered.
         for request in unknown {
-            try answer(request: request.number, succeeded: false, message: "this process does not know the verb \(request.verb)")
+            try answer(request: request.number, succeeded: false, message: "this process does not know the verb \(request.verb)",
+                       now: now)
         }
         return taken.sorted { $0.number < $1.number }
     }
 
-    func answer(request number: Int64, succeeded: Bool, message: String) throws(StoreError) {
-        try rows("UPDATE actorfsm_requests SET answered = 1, succeeded = ?2, answer = ?3 WHERE id = ?1",
-                 [.int(number), .int(succeeded ? 1 : 0), .text(message)]) { _ in }
+    func answer(request number: Int64, succeeded: Bool, message: String, now: Int64) throws(StoreError) {
+        try rows("UPDATE actorfsm_requests SET answered = 1, succeeded = ?2, answer = ?3, answered_at = ?4 WHERE id = ?1",
+                 [.int(number), .int(succeeded ? 1 : 0), .text(message), .int(now)]) { _ in }
     }
 }

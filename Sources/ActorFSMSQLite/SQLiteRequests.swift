@@ -60,7 +60,10 @@ public final class SQLiteRequests: OperatorRequestQueue {
 
     /// Records an answer; see `OperatorRequestQueue.answer(request:succeeded:message:)`.
     public func answer(request number: Int64, succeeded: Bool, message: String) async throws(StoreError) {
-        try await run { connection throws(StoreError) in try connection.answer(request: number, succeeded: succeeded, message: message) }
+        let now = SystemWallClock().nanosecondsSince1970() / 1_000_000
+        try await run { connection throws(StoreError) in
+            try connection.answer(request: number, succeeded: succeeded, message: message, now: now)
+        }
     }
 
     private func run<Value: Sendable>(

@@ -38,6 +38,9 @@ extension SQLiteStore: OperatorRequestQueue {
 
     /// Records an answer; see `OperatorRequestQueue.answer(request:succeeded:message:)`.
     public func answer(request number: Int64, succeeded: Bool, message: String) async throws(StoreError) {
-        try await read { connection throws(StoreError) in try connection.answer(request: number, succeeded: succeeded, message: message) }
+        let now = SystemWallClock().nanosecondsSince1970() / 1_000_000
+        try await read { connection throws(StoreError) in
+            try connection.answer(request: number, succeeded: succeeded, message: message, now: now)
+        }
     }
 }

@@ -56,6 +56,46 @@ import TestSupport
         reader.close()
     }
 
+    @Test func aSupervisorActsOnAMachineAnotherProcessHoldsThroughThatProcess() async throws {
+        try await withPostgres(actFromCode)
+    }
+
+    /// The body of the test above.
+    private func actFromCode(on server: TemporaryPostgres) async throws {
+        func doors(_ node: String) throws -> (PostgresStore, Supervisor<Door>) {
+            let store = try PostgresStore(url: server.url, node: node, summaryDelay: .zero)
+            var durability = doorDurability(store)
+            durability.operatorRequestInterval = .milliseconds(20)
+            return (store, try Supervisor(schema: try doorSchema(), durability: durability))
+        }
+        let (appStore, app) = try doors("app")
+        let (otherStore, other) = try doors("other")
+        try await app.activate(id: "held", data: Door.Data())
+
+        try await other.pause("held", reason: "from the other process")
+        #expect(await app.machine(id: "held")?.isPaused == true)
+        #expect(other.machine(id: "held") == nil, "the machine stays where it runs")
+        try await other.resume("held", reason: "done looking")
+        #expect(try await other.send(to: "held", .open).target == .open)
+        // A retry of a machine whose newest entry did not fail is refused before anything moves.
+        let refused = await #expect(throws: MachineError<Door>.self) { try await other.retry("held", reason: "nothing failed") }
+        let why = refused?.underlying.map { "\($0)" } ?? ""
+        #expect(why.contains("did not fail: there is nothing to retry"))
+        #expect(await app.machine(id: "held")?.state == .open, "the machine still runs where it ran")
+        let outcome = try await other.cancel("held", reason: "closing down")
+        guard case .elsewhere(let answer) = outcome else {
+            Issue.record("the cancel was not carried out where the machine runs: \(outcome)")
+            return
+        }
+        #expect(answer == "ended for good")
+        #expect(try await appStore.history(of: "held").compactMap(\.operation?.verb) == ["pause", "resume", "cancel"])
+        #expect(try await appStore.machine("held")?.summary.status == .cancelled)
+        await other.shutdown()
+        await app.shutdown()
+        otherStore.close()
+        appStore.close()
+    }
+
     /// Runs the command; its exit status, what it printed and its errors.
     static func tool(_ arguments: [String]) async -> (Int32, String, String) {
         let printed = Locked("")

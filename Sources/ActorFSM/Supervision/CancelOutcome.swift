@@ -4,4 +4,7 @@ public enum CancelOutcome<Definition: MachineDefinition>: Sendable {
     case sent(TransitionRecord<Definition>)
     /// The machine was ended for good: it stopped, and no restore brings it back.
     case ended
+    /// Another live process holds the machine, and cancelled it: how it answered (`ended for
+    /// good`, or the cancelling event it sent and the state it reached).
+    case elsewhere(answer: String)
 }

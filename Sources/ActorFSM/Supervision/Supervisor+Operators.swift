@@ -10,12 +10,16 @@ extension Supervisor {
     /// Called from one of the machine's own actions, it returns once the machine is paused in
     /// memory: the pause's entry is written once that action's transition has completed.
     ///
+    /// On a store several processes share, a machine another live process holds is paused by
+    /// that process: the supervisor asks it through the store (an `OperatorRequest`) and returns
+    /// once it has answered.
+    ///
     /// - Throws: ``MachineError`` `.unknownMachine` if there is no such machine; `.stopped` if
     ///   it is ending, or ends or is cancelled before the pause is written; `.notDurable` if the
     ///   store failed (the pause is then not recorded, and a restore brings the machine back as
-    ///   the store holds it) or another process holds it.
+    ///   the store holds it), or the process that holds it refused or did not answer.
     public func pause(_ id: ID, reason: String = "") async throws(MachineError<Definition>) {
-        let machine = try await operand(id)
+        guard case .here(let machine) = try await operand(id, elsewhere: .pause, reason: reason) else { return }
         try await machine.pause(reason: reason)
         try await machine.awaitOperatorWrite(try await machine.pauseWrite())
     }
@@ -24,10 +28,12 @@ extension Supervisor {
     /// restores the machine from its store if it is not running (a paused machine comes back
     /// paused), and returns once the resume's entry, with `reason`, is written.
     ///
+    /// A machine another live process holds is resumed by that process, as ``pause(_:reason:)`` says.
+    ///
     /// - Throws: ``MachineError`` `.unknownMachine` if there is no such machine; `.notDurable`
-    ///   if the store failed or another process holds it.
+    ///   if the store failed, or the process that holds it refused or did not answer.
     public func resume(_ id: ID, reason: String = "") async throws(MachineError<Definition>) {
-        let machine = try await operand(id)
+        guard case .here(let machine) = try await operand(id, elsewhere: .resume, reason: reason) else { return }
         try await machine.awaitOperatorWrite(await machine.resumeRecording(reason: reason))
     }
 
@@ -42,25 +48,49 @@ extension Supervisor {
     ///   are dropped, its summary's status is `cancelled`, and no restore brings it back. The
     ///   result is ``CancelOutcome/ended``.
     ///
-    /// A supervisor in memory stops the machine.
+    /// A supervisor in memory stops the machine. A machine another live process holds is
+    /// cancelled by that process, as ``pause(_:reason:)`` says: the result is
+    /// ``CancelOutcome/elsewhere(answer:)``.
     ///
     /// - Throws: ``MachineError`` `.unknownMachine` if there is no such machine; `.stopped` if
     ///   it is ending, in a final state, or being cancelled already; `.reentrantSend` from one
     ///   of its own actions (the cancel would wait for the action); `.notDurable` if the store
-    ///   failed (nothing is then recorded) or another process holds it; the cancelling event's
-    ///   error if it failed.
+    ///   failed (nothing is then recorded), or the process that holds it refused or did not
+    ///   answer; the cancelling event's error if it failed.
     @discardableResult
     public func cancel(_ id: ID, reason: String = "") async throws(MachineError<Definition>) -> CancelOutcome<Definition> {
-        let machine = try await operand(id)
+        let machine: Machine<Definition>
+        switch try await operand(id, elsewhere: .cancel, reason: reason) {
+        case .here(let running): machine = running
+        case .elsewhere(let answer): return .elsewhere(answer: answer)
+        }
         if let record = try await machine.cancel(reason: reason, sending: journaling?.cancellingEvent) { return .sent(record) }
         return .ended
     }
 
-    /// The machine an operator acts on: running, or restored from a durable supervisor's store.
-    private func operand(_ id: ID) async throws(MachineError<Definition>) -> Machine<Definition> {
-        let machine = if let journaling { try await journaling.operand(id, of: self) } else { self.machine(id: id) }
+    /// The machine an operator acts on: running, or restored from a durable supervisor's store;
+    /// or, if another live process holds it, that process's answer once it has carried out `verb`.
+    private func operand(_ id: ID, elsewhere verb: OperatorVerb, reason: String) async throws(MachineError<Definition>) -> Operand {
+        guard let journaling else {
+            guard let machine = machine(id: id) else { throw noMachine(id, origin: .send) }
+            return .here(machine)
+        }
+        let machine: Machine<Definition>?
+        do {
+            machine = try await journaling.operand(id, of: self)
+        } catch where journaling.isHeldElsewhere(error) {
+            return .elsewhere(try await journaling.act(verb, elsewhereOn: id, reason: reason))
+        }
         guard let machine else { throw noMachine(id, origin: .send) }
-        return machine
+        return .here(machine)
+    }
+
+    /// Where an operator's act is carried out.
+    private enum Operand {
+        /// On this machine, which this supervisor runs.
+        case here(Machine<Definition>)
+        /// By the process that holds the machine, which answered this.
+        case elsewhere(String)
     }
 }
 

@@ -58,4 +58,10 @@
 
     /// The event an operator's cancel sends a machine whose state handles it, if any.
     var cancellingEvent: Definition.Event? { get }
+
+    /// Carries out an operator's `verb` on machine `id`, which another live process holds (its
+    /// `operand` said so), by asking that process through the store; returns its answer.
+    func act(
+        _ verb: OperatorVerb, elsewhereOn id: Definition.ID, reason: String
+    ) async throws(MachineError<Definition>) -> String
 }

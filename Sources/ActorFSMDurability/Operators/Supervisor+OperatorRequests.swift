@@ -30,10 +30,11 @@ extension Supervisor where Definition.State: Codable, Definition.Event: Codable,
             case .resume: try await resume(id, reason: request.reason)
             case .retry: _ = try await retry(id, reason: request.reason)
             case .cancel:
-                if case .sent(let record) = try await cancel(id, reason: request.reason) {
-                    return (true, "sent its cancelling event \(record.event.map { "\($0)" } ?? ""): now \(record.target)")
+                switch try await cancel(id, reason: request.reason) {
+                case .sent(let record): return (true, "sent its cancelling event \(record.event.map { "\($0)" } ?? ""): now \(record.target)")
+                case .ended: return (true, "ended for good")
+                case .elsewhere(let answer): return (true, answer)
                 }
-                return (true, "ended for good")
             }
             return (true, "done")
         } catch {
