@@ -18,12 +18,18 @@ extension Supervisor {
     /// that process, which the supervisor asks through the store: `retry` returns `nil` once
     /// it has answered.
     ///
+    /// A machine whose newest entry is an event that a crash or a stop interrupted is retried
+    /// too: see ``MachineStore/retry(machine:reason:wallClock:)``.
+    ///
     /// - Throws: ``MachineError`` `.notDurable` if the supervisor is not durable, the machine
-    ///   is paused or at work (an action running), its newest entry did not fail, it is final
-    ///   or cancelled, or the store fails (its `underlying` says which); `.unknownMachine` if
-    ///   the store holds no such machine.
+    ///   is paused or at work (an action running), its newest completed entry did not fail or is
+    ///   an operator's pause or resume written after the failure, it is final or cancelled, the
+    ///   store fails, or the process that holds it refused or did not answer (its `underlying`
+    ///   says which); `.unknownMachine` if the store holds no such machine; `.stopped` if the
+    ///   supervisor has shut down.
     @discardableResult
     public func retry(_ id: ID, reason: String = "") async throws(MachineError<Definition>) -> Machine<Definition>? {
+        if isShutDown { throw shutDownError(id) }
         guard let durable else { throw MachineError(.notDurable, machineID: id) }
         guard let store = durable.durability.store as? any MachineStore & StoreInspection else {
             throw MachineError(.notDurable, machineID: id, cause: StoreError("the store does not read its machines back"))
@@ -37,9 +43,9 @@ extension Supervisor {
         }
         guard let newest else { throw MachineError(.unknownMachine, machineID: id) }
         // Refused before anything moves: a machine in memory is not passivated for nothing.
-        if let payload = JournalPayload(decoding: newest), payload.kind == .completed, payload.outcome != .failed {
-            throw MachineError(.notDurable, machineID: id, cause: StoreError(
-                "machine \(key): its newest entry, \(newest.sequenceNumber), did not fail: there is nothing to retry"))
+        if let payload = JournalPayload(decoding: newest), payload.kind == .completed,
+           let refusal = RetryCheck.refusal(of: payload, entry: newest) {
+            throw MachineError(.notDurable, machineID: id, cause: refusal)
         }
         if let running = machine(id: id) {
             guard await passivate(id: id), machine(id: id) == nil else {
@@ -49,7 +55,7 @@ extension Supervisor {
         }
         do {
             try await store.retry(machine: key, reason: reason, wallClock: durable.durability.wallClock)
-        } catch where error.isLocked && durableSupervision != nil {
+        } catch where error.isHeldElsewhere && durableSupervision != nil {
             // Another live process holds it: that process retries it.
             _ = try await durableSupervision!.act(.retry, elsewhereOn: id, reason: reason)
             return nil

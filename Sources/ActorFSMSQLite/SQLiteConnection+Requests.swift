@@ -43,26 +43,36 @@ extension SQLiteConnection {
         try rows("SELECT 1 FROM actorfsm_requests WHERE taken_by = '' AND schema = ?1 LIMIT 1", [.text(schema)]) { _ in waiting = true }
         guard waiting else { return [] }
         try rows("DELETE FROM actorfsm_requests WHERE answered_at < ?1", [.int(now - 86_400_000)]) { _ in }
+        // One transaction, without `UPDATE … RETURNING` (SQLite 3.35), which older systems lack.
+        try execute("BEGIN IMMEDIATE")
         var taken: [OperatorRequest] = []
         var unknown: [(number: Int64, verb: String)] = []
-        try rows("""
-            UPDATE actorfsm_requests SET taken_by = ?1 WHERE id IN (
-                SELECT id FROM actorfsm_requests WHERE taken_by = '' AND schema = ?2 ORDER BY id LIMIT ?3)
-            RETURNING id, machine, schema, verb, reason, requested_at
-            """, [.text(taker), .text(schema), .int(Int64(limit))]) { row in
-            guard let verb = OperatorRequest.Verb(rawValue: row.text(3)) else {
-                unknown.append((row.int(0), row.text(3)))
-                return
+        do throws(StoreError) {
+            try rows("""
+                SELECT id, machine, schema, verb, reason, requested_at FROM actorfsm_requests
+                WHERE taken_by = '' AND schema = ?1 ORDER BY id LIMIT ?2
+                """, [.text(schema), .int(Int64(limit))]) { row in
+                guard let verb = OperatorRequest.Verb(rawValue: row.text(3)) else {
+                    unknown.append((row.int(0), row.text(3)))
+                    return
+                }
+                taken.append(OperatorRequest(number: row.int(0), machine: row.text(1), schema: row.text(2), verb: verb,
+                                             reason: row.text(4), time: row.int(5)))
             }
-            taken.append(OperatorRequest(number: row.int(0), machine: row.text(1), schema: row.text(2), verb: verb,
-                                         reason: row.text(4), time: row.int(5)))
+            for number in taken.map(\.number) + unknown.map(\.number) {
+                try rows("UPDATE actorfsm_requests SET taken_by = ?1 WHERE id = ?2", [.text(taker), .int(number)]) { _ in }
+            }
+            try execute("COMMIT")
+        } catch {
+            try? execute("ROLLBACK")
+            throw error
         }
         // A verb of a newer version of the command, say: refused, not left unanswered.
         for request in unknown {
             try answer(request: request.number, succeeded: false, message: "this process does not know the verb \(request.verb)",
                        now: now)
         }
-        return taken.sorted { $0.number < $1.number }
+        return taken
     }
 
     func answer(request number: Int64, succeeded: Bool, message: String, now: Int64) throws(StoreError) {

@@ -43,7 +43,7 @@ struct OperatorCommand {
         for machine in machines {
             do {
                 try await act(on: machine.id, in: writable.store)
-            } catch where error.isLocked && writable.store is any OperatorRequestQueue {
+            } catch where error.isHeldElsewhere && writable.store is any OperatorRequestQueue {
                 held.append(machine)
             } catch {
                 context.errors("actorfsm: \(error)\n")

@@ -26,7 +26,7 @@ import TestSupport
         // Beside the application, the store alone cannot change a machine it runs.
         let beside = try PostgresStore(url: server.url, node: "beside")
         let refusal = await #expect(throws: StoreError.self) { try await beside.pause(machine: "held", reason: "no") }
-        #expect(refusal?.isLocked == true)
+        #expect(refusal?.isHeldElsewhere == true)
         beside.close()
 
         let (status, printed, errors) = await Self.tool(["pause", "held", "--store", server.url, "--reason", "fraud review"])

@@ -98,6 +98,34 @@ import TestSupport
         await doors.shutdown()
     }
 
+    /// A pause and a resume from the store after the failure keep its failed status, but the
+    /// failed entry is no longer the newest: a retry would undo them, so it is refused, by the
+    /// store and by a supervisor, and nothing changes.
+    @Test func aFailedMachinePausedAndResumedSinceIsNotRetried() async throws {
+        let provider = Provider()
+        let store = InMemoryStore()
+        let doors = try Supervisor(schema: try Self.schema(provider), durability: doorDurability(store))
+        try await doors.activate(id: "a", data: Door.Data())
+        _ = try? await doors.send(to: "a", .open)
+        await doors.shutdown()
+        try await store.pause(machine: "a", reason: "look")
+        try await store.resume(machine: "a", reason: "looked")
+        #expect(try await store.machine("a")?.summary.status == .failed)
+        let before = try await store.entries(of: "a")
+        let refusal = await #expect(throws: StoreError.self) { try await store.retry(machine: "a", reason: "again") }
+        #expect(refusal?.message.contains("is an operator's resume") == true)
+        let restarted = try Supervisor(schema: try Self.schema(provider), durability: doorDurability(store))
+        do {
+            try await restarted.retry("a")
+            Issue.record("a machine paused and resumed since its failure was retried")
+        } catch {
+            let why = error.underlying.map { "\($0)" } ?? ""
+            #expect(why.contains("is an operator's resume"))
+        }
+        #expect(try await store.entries(of: "a") == before)
+        await restarted.shutdown()
+    }
+
     @Test func aRetryFromTheStoreRunsWhenAProcessRestoresTheMachine() async throws {
         let provider = Provider()
         let store = InMemoryStore()

@@ -53,9 +53,11 @@ public struct InspectorActions: Sendable {
     }
 
     /// Actions on machines that no process runs, written into the store that `open` opens for
-    /// each act and `close` closes right after it, as `actorfsm pause|resume|cancel|retry` do.
-    /// A SQLite file is opened only while the application does not hold it: otherwise the act
-    /// is refused, and nothing changes.
+    /// each act and `close` closes right after it. A SQLite file the application holds cannot
+    /// be opened, and a machine another live process holds (on PostgreSQL) cannot be changed
+    /// from here: such an act is answered with 409 and changes nothing. An application that
+    /// serves the inspector acts through its supervisor instead (``init(token:trustedOrigins:perform:)``),
+    /// which reaches machines other processes hold.
     ///
     /// - Parameters:
     ///   - token: the secret a request presents; a new random one by default.

@@ -55,7 +55,7 @@ extension Supervisor {
 
     /// The error for an event or machine refused because the supervisor is shut down: it
     /// carries the escalation, if one shut it down.
-    func shutDownError(_ id: ID) -> MachineError<Definition> {
+    package func shutDownError(_ id: ID) -> MachineError<Definition> {
         shutDownError(id, escalated: registry.withLock { $0.core.escalation })
     }
 

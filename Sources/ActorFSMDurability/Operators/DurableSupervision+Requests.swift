@@ -54,6 +54,8 @@ extension DurableSupervision {
     /// cancellation; withdraws it then if no process has taken it.
     private static func reply(to number: Int64, from queue: any OperatorRequestQueue) async throws(StoreError) -> Reply {
         let deadline = ContinuousClock.now + requestPatience
+        // From 20 ms, doubling to half a second: the store's one thread also writes the journal.
+        var pause = Duration.milliseconds(20)
         while true {
             switch try await queue.progress(ofRequest: number) {
             case .answered(let succeeded, let answer): return .answered(succeeded, answer)
@@ -65,7 +67,8 @@ extension DurableSupervision {
                 return try await queue.withdraw(request: number) ? .withdrawn(cancelled: cancelled) : .unanswered
             }
             // The process that holds the machine looks for requests every `operatorRequestInterval`.
-            try? await Task.sleep(for: .milliseconds(20))
+            try? await Task.sleep(for: pause)
+            pause = min(pause * 2, .milliseconds(500))
         }
     }
 }

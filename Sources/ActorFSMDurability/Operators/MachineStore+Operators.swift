@@ -9,7 +9,7 @@ extension MachineStore where Self: StoreInspection {
     /// paused machine does nothing.
     ///
     /// - Throws: `StoreError` if the store fails, another live process holds the machine (the
-    ///   error's `isLocked` is then `true`: an ``OperatorRequest`` reaches that process), the
+    ///   error's `isHeldElsewhere` is then `true`: an ``OperatorRequest`` reaches that process), the
     ///   store holds no such machine, or it cannot be paused (see ``cancel(machine:reason:wallClock:)``).
     public func pause(machine key: String, reason: String, wallClock: any WallClock = SystemWallClock()) async throws(StoreError) {
         try await act(.pause, on: key, reason: reason, wallClock: wallClock)
@@ -59,7 +59,7 @@ extension MachineStore where Self: StoreInspection {
     /// failed entry's event as an intent in its place), holding the machine's claim meanwhile.
     private func act(_ verb: OperatorVerb, on key: String, reason: String, wallClock: any WallClock) async throws(StoreError) {
         guard try await !claim([key]).isEmpty else {
-            throw StoreError("machine \(key) is held by another live process: act on it through that process", isLocked: true)
+            throw StoreError("machine \(key) is held by another live process: act on it through that process", isHeldElsewhere: true)
         }
         let writes: [JournalWrite]
         do {
@@ -116,9 +116,7 @@ extension MachineStore where Self: StoreInspection {
         operation: StoredOperation
     ) throws(StoreError) -> [JournalWrite] {
         let key = failed.machine
-        guard payload.outcome == .failed else {
-            throw StoreError("machine \(key): its newest entry, \(failed.sequenceNumber), did not fail: there is nothing to retry")
-        }
+        if let refusal = RetryCheck.refusal(of: payload, entry: failed) { throw refusal }
         guard let below, below.sequenceNumber + 1 == failed.sequenceNumber, case let before = try decoded(below),
               before.kind == .completed
         else {
@@ -174,5 +172,24 @@ extension JournalPayload {
         (origin, ticket, event, predicates) = (StoredOrigin(.send), 0, nil, [])
         timers.operation = StoredOperation(verb: verb, time: time, reason: reason)
         timers.apply(verb, ends: verb == .cancel, at: time)
+    }
+}
+
+/// What a retry checks before it changes anything.
+enum RetryCheck {
+    /// Why the completed entry `entry`, with `payload`, is not one a retry starts from: it did
+    /// not fail, or it is an operator's entry (a pause or a resume after the failure, which keeps
+    /// the failed outcome) rather than the failed event's; `nil` if it is the failed event's.
+    static func refusal(of payload: JournalPayload, entry: JournalEntry) -> StoreError? {
+        let key = entry.machine
+        guard payload.outcome == .failed else {
+            return StoreError("machine \(key): its newest entry, \(entry.sequenceNumber), did not fail: there is nothing to retry")
+        }
+        if let operation = payload.timers.operation, operation.verb != .retry {
+            return StoreError("machine \(key): its newest entry, \(entry.sequenceNumber), is an operator's \(operation.verb), "
+                              + "written after its failed event: a retry processes a failed event only while its entry is "
+                              + "the newest, so send the event again instead")
+        }
+        return nil
     }
 }

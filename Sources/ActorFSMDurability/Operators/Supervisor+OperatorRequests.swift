@@ -10,19 +10,29 @@ extension Supervisor where Definition.State: Codable, Definition.Event: Codable,
     @discardableResult
     package func serveOperatorRequests() async -> Int {
         guard let durable, let queue = durable.durability.store as? any OperatorRequestQueue, !isShutDown,
-              let requests = try? await queue.takeRequests(forSchema: durable.stored.description.name, limit: 100)
+              let requests = try? await queue.takeRequests(forSchema: durable.stored.description.name, limit: 20)
         else { return 0 }
-        for request in requests {
-            let (succeeded, message) = await carryOut(request, ids: durable.id)
-            // An answer the store refuses is lost; the act, if done, is in the machine's history.
-            try? await queue.answer(request: request.number, succeeded: succeeded, message: message)
+        // Each machine's requests in order; machines side by side, so that one machine whose
+        // action runs long does not hold the others' answers past their requesters' wait.
+        let byMachine = Dictionary(grouping: requests, by: \.machine)
+        let ids = durable.id
+        await withTaskGroup(of: Void.self) { group in
+            for (_, requests) in byMachine {
+                group.addTask {
+                    for request in requests {
+                        let (succeeded, message) = await self.carryOut(request, ids: ids)
+                        // An answer the store refuses is lost; the act, if done, is in the machine's history.
+                        try? await queue.answer(request: request.number, succeeded: succeeded, message: message)
+                    }
+                }
+            }
         }
         return requests.count
     }
 
     /// Carries out `request` with this supervisor's own verbs; whether it was done, and what to
     /// tell the operator.
-    private func carryOut(_ request: OperatorRequest, ids: (String) -> ID?) async -> (Bool, String) {
+    private func carryOut(_ request: OperatorRequest, ids: @Sendable (String) -> ID?) async -> (Bool, String) {
         guard let id = ids(request.machine) else { return (false, "\(request.machine) is not an id of \(Definition.self)") }
         do throws(MachineError<Definition>) {
             switch request.verb {
