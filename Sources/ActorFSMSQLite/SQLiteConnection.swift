@@ -24,15 +24,8 @@ final class SQLiteConnection {
     /// journal alone, which benchmarks compare with); or, `readOnly`, opens a store that is
     /// there for reading beside its writer.
     init(path: String, readOnly: Bool = false, summaryDelay: Duration? = .zero) throws(StoreError) {
-        var handle: OpaquePointer?
-        let flags = readOnly ? SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX
-            : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX
-        let opened = sqlite3_open_v2(path, &handle, flags, nil)
-        guard opened == SQLITE_OK, let handle else {
-            let message = handle.map { String(cString: sqlite3_errmsg($0)) } ?? "error \(opened)"
-            sqlite3_close(handle)
-            throw StoreError("could not open the store \(path): \(message)")
-        }
+        let handle = try Self.open(path, flags: readOnly ? SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX
+            : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX)
         database = handle
         self.path = path
         do {
@@ -81,13 +74,7 @@ final class SQLiteConnection {
     /// Opens the store at `path`, which must be there, to carry operators' requests only,
     /// beside the process that writes it (see `SQLiteRequests`).
     init(requestsAt path: String) throws(StoreError) {
-        var handle: OpaquePointer?
-        let opened = sqlite3_open_v2(path, &handle, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX, nil)
-        guard opened == SQLITE_OK, let handle else {
-            let message = handle.map { String(cString: sqlite3_errmsg($0)) } ?? "error \(opened)"
-            sqlite3_close(handle)
-            throw StoreError("could not open the store \(path): \(message)")
-        }
+        let handle = try Self.open(path, flags: SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX)
         database = handle
         self.path = path
         // The writer's commits hold the write lock for an fsync or so: wait for them.
@@ -99,6 +86,18 @@ final class SQLiteConnection {
             close()
             throw error
         }
+    }
+
+    /// The database at `path`, opened with `flags`.
+    private static func open(_ path: String, flags: Int32) throws(StoreError) -> OpaquePointer {
+        var handle: OpaquePointer?
+        let opened = sqlite3_open_v2(path, &handle, flags, nil)
+        guard opened == SQLITE_OK, let handle else {
+            let message = handle.map { String(cString: sqlite3_errmsg($0)) } ?? "error \(opened)"
+            sqlite3_close(handle)
+            throw StoreError("could not open the store \(path): \(message)")
+        }
+        return handle
     }
 
     /// Prepares the statements that read the journal.
