@@ -30,38 +30,23 @@ struct RequestedActs {
     }
 
     /// Waits for the answers to `pending`, printing each refusal; returns how many were not done.
+    /// The requests share one deadline: waiting for one lets the others be answered meanwhile.
     private func failures(
         awaiting pending: [(id: String, number: Int64)], from requests: any OperatorRequestQueue, until deadline: ContinuousClock.Instant
     ) async throws -> Int {
-        var pending = pending
         var failed = 0
-        while !pending.isEmpty {
-            var unanswered: [(id: String, number: Int64)] = []
-            for request in pending {
-                switch try await requests.progress(ofRequest: request.number) {
-                case .answered(true, _): break
-                case .answered(false, let message):
-                    context.errors("actorfsm: \(request.id): \(message)\n")
-                    failed += 1
-                case .unknown:
-                    context.errors("actorfsm: \(request.id): the request is gone from the store\n")
-                    failed += 1
-                case .waiting, .taken: unanswered.append(request)
-                }
-            }
-            pending = unanswered
-            guard !pending.isEmpty, ContinuousClock.now < deadline else { break }
-            // The other process looks for requests about once a second.
-            try await Task.sleep(for: .milliseconds(100))
-        }
         for request in pending {
-            if try await requests.withdraw(request: request.number) {
-                context.errors("actorfsm: \(request.id): no process took the request within \(context.invocation.wait), so it "
-                               + "was withdrawn and nothing changed: does a durable supervisor of its schema run there?\n")
-            } else {
-                context.errors("actorfsm: \(request.id): the process took the request but has not answered yet: "
-                               + "its history will say whether it was done\n")
+            let why: String
+            switch try await requests.outcome(ofRequest: request.number, until: deadline) {
+            case .answered(true, _): continue
+            case .answered(false, let message): why = message
+            case .gone: why = "the request is gone from the store"
+            case .withdrawn:
+                why = "no process took the request within \(context.invocation.wait), so it was withdrawn and nothing "
+                    + "changed: does a durable supervisor of its schema run there?"
+            case .unanswered: why = "the process took the request but has not answered yet: its history will say whether it was done"
             }
+            context.errors("actorfsm: \(request.id): \(why)\n")
             failed += 1
         }
         return failed

@@ -49,6 +49,37 @@ import TestSupport
         store.close()
     }
 
+    /// What a requester that stops waiting finds: a request nobody took is withdrawn (for a
+    /// cancelled task too), one taken and not answered is reported so, an answer is read.
+    @Test func aRequesterThatStopsWaitingWithdrawsWhatNobodyTook() async throws {
+        let folder = try TemporaryFolder()
+        let path = folder.file("doors.sqlite")
+        let store = try SQLiteStore(path: path)
+        let doors = try Supervisor(schema: try doorSchema(), durability: Self.unpolled(store, clock: ManualClock()) as Durability<Door>)
+        try await doors.activate(id: "d1", data: Door.Data())
+        let requests = try SQLiteRequests(path: path)
+        func request() async throws -> Int64 {
+            try await requests.submit(OperatorRequest(machine: "d1", schema: "Door", verb: .pause, reason: "", time: 1_000))
+        }
+        let untaken = try await request()
+        #expect(try await requests.outcome(ofRequest: untaken, until: .now) == .withdrawn(cancelled: false))
+        #expect(try await requests.progress(ofRequest: untaken) == .unknown)
+
+        let abandoned = try await request()
+        let cancelled = Task { try await requests.outcome(ofRequest: abandoned, until: .now + .seconds(3600)) }
+        cancelled.cancel()
+        #expect(try await cancelled.value == .withdrawn(cancelled: true))
+
+        let taken = try await request()
+        #expect(try await store.takeRequests(forSchema: "Door", limit: 10).map(\.number) == [taken])
+        #expect(try await requests.outcome(ofRequest: taken, until: .now) == .unanswered)
+        try await store.answer(request: taken, succeeded: true, message: "done")
+        #expect(try await requests.outcome(ofRequest: taken, until: .now) == .answered(succeeded: true, message: "done"))
+        requests.close()
+        await doors.shutdown()
+        store.close()
+    }
+
     /// A supervisor takes requests by itself, on its machines' clock.
     @Test func aSupervisorTakesRequestsEveryIntervalOfItsClock() async throws {
         let folder = try TemporaryFolder()

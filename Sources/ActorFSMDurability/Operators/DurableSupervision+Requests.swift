@@ -24,13 +24,13 @@ extension DurableSupervision {
         else { throw failure("the store carries no operator's request to it: \(verb) it through that process") }
         let request = OperatorRequest(machine: key, schema: coding.stored.description.name, verb: asked, reason: reason,
                                       time: coding.durability.wallClock.nanosecondsSince1970() / 1_000_000)
-        let reply: Reply
+        let outcome: OperatorRequestOutcome
         do {
-            reply = try await Self.reply(to: try await queue.submit(request), from: queue)
+            outcome = try await queue.outcome(ofRequest: try await queue.submit(request), until: .now + Self.requestPatience)
         } catch {
             throw MachineError(.notDurable, machineID: id, cause: error)
         }
-        switch reply {
+        switch outcome {
         case .answered(true, let answer): return answer
         case .answered(false, let answer): throw failure("the process that holds it refused to \(verb) it: \(answer)")
         case .gone: throw failure("the request to \(verb) it is gone from the store")
@@ -39,36 +39,6 @@ extension DurableSupervision {
         case .unanswered:
             throw failure("the process that holds it took the request to \(verb) it but has not answered: "
                           + "its history will say whether it was done")
-        }
-    }
-
-    /// What became of a request.
-    private enum Reply {
-        case answered(Bool, String)
-        case gone
-        case withdrawn(cancelled: Bool)
-        case unanswered
-    }
-
-    /// Waits for the answer to request `number`, up to ``requestPatience`` or the task's
-    /// cancellation; withdraws it then if no process has taken it.
-    private static func reply(to number: Int64, from queue: any OperatorRequestQueue) async throws(StoreError) -> Reply {
-        let deadline = ContinuousClock.now + requestPatience
-        // From 20 ms, doubling to half a second: the store's one thread also writes the journal.
-        var pause = Duration.milliseconds(20)
-        while true {
-            switch try await queue.progress(ofRequest: number) {
-            case .answered(let succeeded, let answer): return .answered(succeeded, answer)
-            case .unknown: return .gone
-            case .waiting, .taken: break
-            }
-            let cancelled = Task.isCancelled
-            if cancelled || ContinuousClock.now >= deadline {
-                return try await queue.withdraw(request: number) ? .withdrawn(cancelled: cancelled) : .unanswered
-            }
-            // The process that holds the machine looks for requests every `operatorRequestInterval`.
-            try? await Task.sleep(for: pause)
-            pause = min(pause * 2, .milliseconds(500))
         }
     }
 }

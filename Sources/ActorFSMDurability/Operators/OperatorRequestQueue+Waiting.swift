@@ -1,0 +1,35 @@
+/// What became of a submitted request once its requester stopped waiting.
+package enum OperatorRequestOutcome: Sendable, Equatable {
+    /// The process that took it answered.
+    case answered(succeeded: Bool, message: String)
+    /// The store no longer holds it.
+    case gone
+    /// No process took it in time (or the waiting task was cancelled first), so it was withdrawn:
+    /// nothing was done, nor will be.
+    case withdrawn(cancelled: Bool)
+    /// A process took it and did not answer in time: its history will say whether it was done.
+    case unanswered
+}
+
+extension OperatorRequestQueue {
+    /// Waits for the answer to request `number` until `deadline` or the task's cancellation, and
+    /// withdraws it then if no process has taken it. It looks every 20 ms at first, doubling up
+    /// to half a second: a store's one thread also writes the journal.
+    package func outcome(ofRequest number: Int64, until deadline: ContinuousClock.Instant) async throws(StoreError) -> OperatorRequestOutcome {
+        var pause = Duration.milliseconds(20)
+        while true {
+            switch try await progress(ofRequest: number) {
+            case .answered(let succeeded, let message): return .answered(succeeded: succeeded, message: message)
+            case .unknown: return .gone
+            case .waiting, .taken: break
+            }
+            let cancelled = Task.isCancelled
+            if cancelled || ContinuousClock.now >= deadline {
+                return try await withdraw(request: number) ? .withdrawn(cancelled: cancelled) : .unanswered
+            }
+            // The process that holds the machine looks for requests every `operatorRequestInterval`.
+            try? await Task.sleep(for: pause)
+            pause = min(pause * 2, .milliseconds(500))
+        }
+    }
+}
