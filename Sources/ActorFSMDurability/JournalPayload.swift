@@ -13,7 +13,13 @@ struct JournalPayload: Equatable {
         case completed = 0, intent = 1
         /// An intent an operator's retry wrote in place of a failed event's entry.
         case retryIntent = 2
+        /// The intent of an event an operator signalled: it holds the operation too (and, as
+        /// any intent written by a machine, the retry its action waits to make).
+        case signalIntent = 3
     }
+
+    /// Whether the entry is an intent a machine wrote, which may hold its action's retry.
+    private var mayHoldRetry: Bool { kind == .intent || kind == .signalIntent }
 
     /// Whether the entry holds an event to process again rather than a completed state.
     var isIntent: Bool { kind != .completed }
@@ -58,7 +64,8 @@ struct JournalPayload: Equatable {
         StoredPredicate.write(predicates, to: &writer)
         writer.blob(data)
         timers.write(to: &writer)
-        if kind != .intent { timers.writeTrailer(to: &writer) }
+        if !mayHoldRetry { timers.writeTrailer(to: &writer) }
+        if kind == .signalIntent, let operation = timers.operation { operation.write(to: &writer) }
         if let retry {
             writer.varint(UInt64(retry.action))
             writer.varint(UInt64(retry.attempt))
@@ -90,8 +97,9 @@ struct JournalPayload: Equatable {
             predicates = try StoredPredicate.read(from: &reader)
             data = try reader.blob()
             timers = try StoredTimers(from: &reader)
-            if kind != .intent { try timers.readTrailer(from: &reader) }
-            if kind == .intent && !reader.isAtEnd {
+            if !mayHoldRetry { try timers.readTrailer(from: &reader) }
+            if kind == .signalIntent { timers.operation = try StoredOperation(from: &reader) }
+            if mayHoldRetry && !reader.isAtEnd {
                 let action = try reader.varint()
                 let attempt = try reader.varint()
                 guard action <= UInt64(Int32.max), attempt >= 2, attempt <= UInt64(Int32.max) else { return nil }

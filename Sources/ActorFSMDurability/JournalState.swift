@@ -42,6 +42,10 @@ struct JournalState<Definition: MachineDefinition>: Sendable {
     /// The operator's retry that wrote the interrupted event's intent: the event's completed
     /// entry records it.
     var retriedBy: StoredOperation?
+    /// Operators' signals waiting in the machine's inbox, by inbox ticket.
+    var signals: [UInt64: StoredOperation] = [:]
+    /// The operator's signal the event in progress is, if it is one: its entries record it.
+    var signalledBy: StoredOperation?
 
     /// Checks a write against the event a crash or a stop interrupted, which the restored
     /// machine processes first: its number is written only for that event, and no later number
@@ -101,8 +105,8 @@ struct JournalState<Definition: MachineDefinition>: Sendable {
     /// the entry completes the event the retry put back.
     mutating func timersOfCompletedEntry() -> StoredTimers {
         var written = timers
-        written.operation = retriedBy
-        retriedBy = nil
+        written.operation = retriedBy ?? signalledBy
+        (retriedBy, signalledBy) = (nil, nil)
         return written
     }
 

@@ -84,12 +84,24 @@ extension MachineJournal {
     /// number stays known under the ticket until its sender is answered: a postponed event is
     /// processed again under the same ticket.
     package func processingDelivered(_ ticket: UInt64) {
-        state.withLock { $0.consuming = $0.forwarded[ticket] ?? 0 }
+        state.withLock { state in
+            state.consuming = state.forwarded[ticket] ?? 0
+            state.signalledBy = state.signals[ticket]
+        }
+    }
+
+    /// The event under `ticket` is an operator's signal: its entries record the act.
+    package func expectSignal(ticket: UInt64, reason: String) {
+        let operation = StoredOperation(verb: .signal, time: now() / 1_000_000, reason: reason)
+        state.withLock { $0.signals[ticket] = operation }
     }
 
     /// Forgets the forwarded event under `ticket`, answered without being processed.
     package func forgetDelivered(_ ticket: UInt64) {
-        state.withLock { _ = $0.forwarded.removeValue(forKey: ticket) }
+        state.withLock { state in
+            state.forwarded.removeValue(forKey: ticket)
+            state.signals.removeValue(forKey: ticket)
+        }
     }
 
     /// The completed entry that records the forwarded event `number` carries `reply(record)`.

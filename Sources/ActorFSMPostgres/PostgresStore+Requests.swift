@@ -10,7 +10,7 @@ extension PostgresStore: OperatorRequestQueue {
         try await run { database throws(StoreError) in
             try database.connection.query(PostgresSchema.submitRequest, [
                 .text(request.machine), .text(request.schema), .text(request.verb.rawValue), .text(request.reason),
-                .integer(request.time),
+                .integer(request.time), .text(request.event?.text ?? ""),
             ]).integer(0, 0)
         }
     }
@@ -50,7 +50,8 @@ extension PostgresStore: OperatorRequestQueue {
                     continue
                 }
                 taken.append(OperatorRequest(number: rows.integer(row, 0), machine: rows.text(row, 1), schema: rows.text(row, 2),
-                                             verb: verb, reason: rows.text(row, 4), time: rows.integer(row, 5)))
+                                             verb: verb, reason: rows.text(row, 4), time: rows.integer(row, 5),
+                                             event: SignalledEvent(text: rows.text(row, 6))))
             }
             return taken.sorted { $0.number < $1.number }
         }
@@ -72,21 +73,26 @@ extension PostgresSchema {
     static let requestsCreation = """
         DO $$
         BEGIN
-            IF to_regclass('actorfsm_requests') IS NOT NULL THEN RETURN; END IF;
+            IF EXISTS (SELECT 1 FROM information_schema.columns WHERE table_schema = current_schema()
+                       AND table_name = 'actorfsm_requests' AND column_name = 'event') THEN RETURN; END IF;
             PERFORM pg_advisory_xact_lock(4617245463532);
             CREATE TABLE IF NOT EXISTS actorfsm_requests (
                 id bigserial PRIMARY KEY, machine text NOT NULL, schema text NOT NULL, verb text NOT NULL,
                 reason text NOT NULL, requested_at bigint NOT NULL, taken_by text NOT NULL DEFAULT '',
                 answered boolean NOT NULL DEFAULT false, succeeded boolean NOT NULL DEFAULT false,
-                answer text NOT NULL DEFAULT '', answered_at timestamptz);
+                answer text NOT NULL DEFAULT '', answered_at timestamptz, event text NOT NULL DEFAULT '');
+            -- A table an older version made lacks the signalled event's column.
+            ALTER TABLE actorfsm_requests ADD COLUMN IF NOT EXISTS event text NOT NULL DEFAULT '';
             CREATE INDEX IF NOT EXISTS actorfsm_requests_waiting ON actorfsm_requests (schema, id) WHERE taken_by = '';
         END
         $$;
         """
 
-    /// $1 machine, $2 schema, $3 verb, $4 reason, $5 time: queues a request; returns its number.
+    /// $1 machine, $2 schema, $3 verb, $4 reason, $5 time, $6 signalled event ('' if none):
+    /// queues a request; returns its number.
     static let submitRequest = """
-        INSERT INTO actorfsm_requests (machine, schema, verb, reason, requested_at) VALUES ($1, $2, $3, $4, $5) RETURNING id
+        INSERT INTO actorfsm_requests (machine, schema, verb, reason, requested_at, event) VALUES ($1, $2, $3, $4, $5, $6)
+        RETURNING id
         """
 
     /// $1 number: who took the request, whether it was answered, whether it succeeded, the answer.
@@ -108,7 +114,7 @@ extension PostgresSchema {
                 SELECT 1 FROM actorfsm_nodes n WHERE n.node = l.node AND n.expires_at > now()))
             ORDER BY r.id LIMIT $3 FOR UPDATE OF r SKIP LOCKED)
         UPDATE actorfsm_requests r SET taken_by = $1 FROM chosen WHERE r.id = chosen.id
-        RETURNING r.id, r.machine, r.schema, r.verb, r.reason, r.requested_at
+        RETURNING r.id, r.machine, r.schema, r.verb, r.reason, r.requested_at, r.event
         """
 
     /// $1 number, $2 succeeded, $3 answer: records the answer.

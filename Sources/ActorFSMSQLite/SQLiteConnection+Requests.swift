@@ -10,14 +10,23 @@ extension SQLiteConnection {
             id INTEGER PRIMARY KEY AUTOINCREMENT, machine TEXT NOT NULL, schema TEXT NOT NULL, verb TEXT NOT NULL,
             reason TEXT NOT NULL, requested_at INTEGER NOT NULL, taken_by TEXT NOT NULL DEFAULT '',
             answered INTEGER NOT NULL DEFAULT 0, succeeded INTEGER NOT NULL DEFAULT 0, answer TEXT NOT NULL DEFAULT '',
-            answered_at INTEGER)
+            answered_at INTEGER, event TEXT NOT NULL DEFAULT '')
         """
+
+    /// Makes the requests' table if need be, with the signalled event's column that a table an
+    /// older version made lacks.
+    func makeRequestsTable() throws(StoreError) {
+        try execute(Self.createRequests)
+        var hasEvent = false
+        try rows("SELECT 1 FROM pragma_table_info('actorfsm_requests') WHERE name = 'event'") { _ in hasEvent = true }
+        if !hasEvent { try execute("ALTER TABLE actorfsm_requests ADD COLUMN event TEXT NOT NULL DEFAULT ''") }
+    }
 
     func submit(_ request: OperatorRequest) throws(StoreError) -> Int64 {
         try rows("""
-            INSERT INTO actorfsm_requests (machine, schema, verb, reason, requested_at) VALUES (?1, ?2, ?3, ?4, ?5)
+            INSERT INTO actorfsm_requests (machine, schema, verb, reason, requested_at, event) VALUES (?1, ?2, ?3, ?4, ?5, ?6)
             """, [.text(request.machine), .text(request.schema), .text(request.verb.rawValue), .text(request.reason),
-                  .int(request.time)]) { _ in }
+                  .int(request.time), .text(request.event?.text ?? "")]) { _ in }
         return sqlite3_last_insert_rowid(database)
     }
 
@@ -49,7 +58,7 @@ extension SQLiteConnection {
         var unknown: [(number: Int64, verb: String)] = []
         do throws(StoreError) {
             try rows("""
-                SELECT id, machine, schema, verb, reason, requested_at FROM actorfsm_requests
+                SELECT id, machine, schema, verb, reason, requested_at, event FROM actorfsm_requests
                 WHERE taken_by = '' AND schema = ?1 ORDER BY id LIMIT ?2
                 """, [.text(schema), .int(Int64(limit))]) { row in
                 guard let verb = OperatorRequest.Verb(rawValue: row.text(3)) else {
@@ -57,7 +66,7 @@ extension SQLiteConnection {
                     return
                 }
                 taken.append(OperatorRequest(number: row.int(0), machine: row.text(1), schema: row.text(2), verb: verb,
-                                             reason: row.text(4), time: row.int(5)))
+                                             reason: row.text(4), time: row.int(5), event: SignalledEvent(text: row.text(6))))
             }
             for number in taken.map(\.number) + unknown.map(\.number) {
                 try rows("UPDATE actorfsm_requests SET taken_by = ?1 WHERE id = ?2", [.text(taker), .int(number)]) { _ in }

@@ -61,7 +61,7 @@ final class SQLiteConnection {
             removeBelow = try prepare("DELETE FROM journal WHERE machine = ?1 AND sequence < ?2")
             try prepareReading()
             if let summaryDelay { summaries = try SQLiteSummaries(self, delay: summaryDelay) }
-            try execute(Self.createRequests)
+            try makeRequestsTable()
             begin = try prepare("BEGIN IMMEDIATE")
             end = try prepare("COMMIT")
             rollback = try prepare("ROLLBACK")
@@ -81,7 +81,7 @@ final class SQLiteConnection {
         sqlite3_busy_timeout(handle, 5_000)
         do throws(StoreError) {
             guard try hasTable("journal") else { throw StoreError("\(path) is not an actorfsm store: it has no journal") }
-            try execute(Self.createRequests)
+            try makeRequestsTable()
         } catch {
             close()
             throw error

@@ -9,7 +9,7 @@ struct Invocation {
         case states
         case watch
         case purge
-        /// `pause`, `resume`, `cancel` or `retry`: the machine with this id, or every one the filters select.
+        /// `pause`, `resume`, `cancel`, `retry` or `signal`: the machine with this id, or every one the filters select.
         case act(OperatorVerb, id: String?)
     }
 
@@ -30,9 +30,13 @@ struct Invocation {
     var assumesYes = false
     /// `pause`, `resume`, `cancel`, `retry`: why, for the machines' histories.
     var reason = ""
-    /// How long `pause|resume|cancel|retry` wait for the answers of the process that holds a
-    /// SQLite store, when they ask it.
+    /// How long `pause|resume|cancel|retry|signal` wait for the answers of the process that
+    /// holds the machines, when they ask it.
     var wait = Duration.seconds(30)
+    /// `signal`: the event's name, as the event prints.
+    var event: String?
+    /// `signal`: the event's associated values, as JSON.
+    var payload: String?
 
     enum Format { case table, json, dot, mermaid }
 
@@ -55,9 +59,13 @@ struct Invocation {
           resume [ID]           resume it
           cancel [ID]           end it for good: no process restores it again
           retry [ID]            process its failed event again, from the entry before it
+          signal [ID] --event NAME [--payload JSON]
+                                send it an event, as the event prints (paymentReceived), with its
+                                associated values as JSON ('{"amount": 120}', or one value: '120');
+                                the application that runs the machine decodes and processes it
               --reason TEXT (for its history)   --state NAME   --status STATUS   --older-than 1h
               --schema NAME   --dry-run (list, change nothing)   --yes (no question for more than one)
-              --wait 30s (for the answers of the application that holds a SQLite file)
+              --wait 30s (for the answers of the application that runs the machines)
 
         --store takes a SQLite file (read beside its writer, without its lock; purge takes the
         lock, so it runs while no process writes the file; pause, resume, cancel and retry take
@@ -81,7 +89,7 @@ struct Invocation {
         case "states": command = .states
         case "watch": command = .watch
         case "purge": command = .purge
-        case "pause", "resume", "cancel", "retry":
+        case "pause", "resume", "cancel", "retry", "signal":
             let verb = OperatorVerb.allCases.first { $0.description == name }!
             let id = rest.first.flatMap { $0.hasPrefix("--") ? nil : $0 }
             if id != nil { rest.removeFirst() }
@@ -124,6 +132,8 @@ struct Invocation {
             case "--yes": assumesYes = true
             case "--reason": reason = try value()
             case "--wait": wait = try Self.duration(try value())
+            case "--event": event = try value()
+            case "--payload": payload = try value()
             case "--json": format = .json
             case "--dot": format = .dot
             case "--mermaid": format = .mermaid
@@ -133,6 +143,9 @@ struct Invocation {
         guard let store else { throw UsageError("give the store with --store") }
         self.store = store
         if command == .purge { try checkPurge(given: Set(arguments)) }
+        if case .act = command {} else if event != nil || payload != nil {
+            throw UsageError("--event and --payload are for signal")
+        }
         if case .act(let verb, let id) = command { try checkAct(verb, id: id, given: Set(arguments)) }
     }
 
@@ -148,6 +161,10 @@ struct Invocation {
         }
         let unused = ["--limit", "--after", "--json", "--dot", "--mermaid", "--interval", "--from-start"].filter(options.contains)
         if let option = unused.first { throw UsageError("\(verb) takes no \(option)") }
+        if verb == .signal && event == nil { throw UsageError("signal needs the event to send: --event NAME") }
+        if verb != .signal, let option = ["--event", "--payload"].first(where: options.contains) {
+            throw UsageError("\(verb) takes no \(option): only signal sends an event")
+        }
     }
 
     /// What `purge` needs: an age, no status but final or cancelled, and none of the listing's

@@ -2,11 +2,12 @@ import ActorFSM
 import ActorFSMDurability
 import ActorFSMSQLite
 
-/// `actorfsm pause|resume|cancel|retry`: an operator's act on one machine, or on every machine the
-/// filters select. It lists what it would touch (read beside the store's writer), asks before
-/// acting on more than one machine, and only then opens the store as a writer, or, when the
-/// application holds a SQLite file, asks it (``RequestedActs``); each act is recorded in the
-/// machine's history with `--reason`.
+/// `actorfsm pause|resume|cancel|retry|signal`: an operator's act on one machine, or on every
+/// machine the filters select. It lists what it would touch (read beside the store's writer),
+/// asks before acting on more than one machine, and only then opens the store as a writer, or,
+/// when the application holds a SQLite file, asks it (``RequestedActs``); each act is recorded
+/// in the machine's history with `--reason`. A signal is always asked of the application: only
+/// its code can process an event.
 struct OperatorCommand {
     let context: CommandContext
     /// Asks the operator a yes-or-no question; `true` for yes.
@@ -27,6 +28,12 @@ struct OperatorCommand {
                 throw RefusedByOperator(nothing: "no machine was changed")
             }
         }
+        if verb == .signal && !StoreOpening.isPostgres(invocation.store) {
+            let requests = try SQLiteRequests(path: invocation.store)
+            defer { requests.close() }
+            return try finish(failed: try await RequestedActs(context: context, verb: verb, queue: requests).run(on: machines),
+                              of: ids.count)
+        }
         let writable: WritableStore
         do {
             writable = try StoreOpening.openForWriting(invocation.store, namespace: invocation.namespace)
@@ -39,8 +46,8 @@ struct OperatorCommand {
         }
         defer { writable.close() }
         var failed = 0
-        var held: [StoredMachine] = []
-        for machine in machines {
+        var held: [StoredMachine] = verb == .signal ? machines : []
+        for machine in machines where verb != .signal {
             do {
                 try await act(on: machine.id, in: writable.store)
             } catch where error.isHeldElsewhere && writable.store is any OperatorRequestQueue {
@@ -68,11 +75,13 @@ struct OperatorCommand {
         case .resume: try await store.resume(machine: id, reason: invocation.reason)
         case .cancel: try await store.cancel(machine: id, reason: invocation.reason)
         case .retry: try await store.retry(machine: id, reason: invocation.reason)
+        case .signal: throw StoreError("a signal is processed by the application that runs the machine")
         }
     }
 
     /// The machine the id names, or those the filters select that the verb can change: not
-    /// final or cancelled; for a pause, not paused; for a resume, paused; for a retry, failed.
+    /// final or cancelled; for a pause or a signal, not paused; for a resume, paused; for a retry,
+    /// failed.
     private func selected() async throws -> [StoredMachine] {
         if let id {
             guard let machine = try await context.store.machine(id) else { throw CommandFailure("the store holds no machine \(id)") }
@@ -91,7 +100,7 @@ struct OperatorCommand {
 
     private func changes(_ status: MachineStatus) -> Bool {
         switch verb {
-        case .pause: ![.final, .cancelled, .paused].contains(status)
+        case .pause, .signal: ![.final, .cancelled, .paused].contains(status)
         case .resume: status == .paused
         case .cancel: ![.final, .cancelled].contains(status)
         case .retry: status == .failed

@@ -2,9 +2,9 @@ import ActorFSM
 import ActorFSMDurability
 
 /// `actorfsm pause|resume|cancel|retry` on machines another process holds (a SQLite file the
-/// application holds, or machines a live process sharing a PostgreSQL database holds): each act
-/// goes to that process as an operator's request, through the store, and the command waits for
-/// the answers, up to `--wait`. A request no process took by then is withdrawn, so nothing is
+/// application holds, or machines a live process sharing a PostgreSQL database holds), and
+/// `actorfsm signal` on any: each act goes to the application as an operator's request, through
+/// the store, and the command waits for the answers, up to `--wait`. A request no process took by then is withdrawn, so nothing is
 /// done later behind the operator's back.
 struct RequestedActs {
     let context: CommandContext
@@ -19,13 +19,15 @@ struct RequestedActs {
                                uniquingKeysWith: { first, _ in first })
         let verb = OperatorRequest.Verb(rawValue: verb.description)!
         let time = SystemWallClock().nanosecondsSince1970() / 1_000_000
+        let event = invocation.event.map { SignalledEvent.named($0, payload: invocation.payload) }
         var pending: [(id: String, number: Int64)] = []
         for machine in machines {
             let request = OperatorRequest(machine: machine.id, schema: names[machine.summary.fingerprint] ?? "", verb: verb,
-                                          reason: invocation.reason, time: time)
+                                          reason: invocation.reason, time: time, event: event)
             pending.append((machine.id, try await requests.submit(request)))
         }
-        context.output("Another process holds them: asked it to \(verb.rawValue) \(pending.count) machines\n")
+        context.output(verb == .signal ? "Asked the application to signal \(pending.count) machines\n"
+                           : "Another process holds them: asked it to \(verb.rawValue) \(pending.count) machines\n")
         return try await failures(awaiting: pending, from: requests, until: .now + invocation.wait)
     }
 

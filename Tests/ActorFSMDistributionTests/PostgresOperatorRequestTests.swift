@@ -77,18 +77,20 @@ import TestSupport
         #expect(other.machine(id: "held") == nil, "the machine stays where it runs")
         try await other.resume("held", reason: "done looking")
         #expect(try await other.send(to: "held", .open).target == .open)
+        #expect(try await other.signal("held", .close, reason: "shut by hand") == nil, "signalled where the machine runs")
+        #expect(await app.machine(id: "held")?.state == .closed)
         // A retry of a machine whose newest entry did not fail is refused before anything moves.
         let refused = await #expect(throws: MachineError<Door>.self) { try await other.retry("held", reason: "nothing failed") }
         let why = refused?.underlying.map { "\($0)" } ?? ""
         #expect(why.contains("did not fail: there is nothing to retry"))
-        #expect(await app.machine(id: "held")?.state == .open, "the machine still runs where it ran")
+        #expect(await app.machine(id: "held")?.state == .closed, "the machine still runs where it ran")
         let outcome = try await other.cancel("held", reason: "closing down")
         guard case .elsewhere(let answer) = outcome else {
             Issue.record("the cancel was not carried out where the machine runs: \(outcome)")
             return
         }
         #expect(answer == "ended for good")
-        #expect(try await appStore.history(of: "held").compactMap(\.operation?.verb) == ["pause", "resume", "cancel"])
+        #expect(try await appStore.history(of: "held").compactMap(\.operation?.verb) == ["pause", "resume", "signal", "cancel"])
         #expect(try await appStore.machine("held")?.summary.status == .cancelled)
         await other.shutdown()
         await app.shutdown()

@@ -177,14 +177,4 @@ import TestSupport
         _ = await opening.result
         await doors.shutdown()
     }
-
-    /// The first record of `event` among the reports.
-    private func firstRecordOf(
-        _ event: Door.Event, in reports: inout Subscription<SupervisorReport<Door>>.Iterator
-    ) async -> TransitionRecord<Door>? {
-        while let report = await reports.next() {
-            if let record = report.record, record.event == event { return record }
-        }
-        return nil
-    }
 }

@@ -602,6 +602,10 @@ enum DurabilityGuideSnippets {
         try await orders.retry("o-1042", reason: "the provider is back")
     }
 
+    static func signalling(orders: Supervisor<StoredOrders>) async throws {
+        try await orders.signal("o-1042", .paid, reason: "paid by bank transfer, seen on the statement")
+    }
+
     static func passivation(orderSchema: Schema<StoredOrders>, store: SQLiteStore) throws {
         let orders = try Supervisor(schema: orderSchema, durability: Durability(store: store),
                                     passivation: Passivation(afterIdle: .seconds(600), keepingAtMost: 100_000))

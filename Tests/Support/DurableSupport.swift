@@ -38,6 +38,16 @@ package func doorDurability(
                migration: migration, wallClock: clock)
 }
 
+/// The first record of `event` among the reports; `nil` if the stream ends first.
+package func firstRecordOf<Definition: MachineDefinition>(
+    _ event: Definition.Event, in reports: inout Subscription<SupervisorReport<Definition>>.Iterator
+) async -> TransitionRecord<Definition>? where Definition.Event: Equatable {
+    while let report = await reports.next() {
+        if let record = report.record, record.event == event { return record }
+    }
+    return nil
+}
+
 /// The first record among `reports`; `nil` if the stream ends first.
 package func firstRecord<Definition: MachineDefinition>(
     in reports: Subscription<SupervisorReport<Definition>>

@@ -3,16 +3,21 @@
 extension Machine {
     /// `send` on a busy machine: queues the event, or waits for room, then waits for its record.
     ///
-    /// - Parameter forwarded: the store's number of an event another process forwarded (see
-    ///   `sendDurably(_:_:forwarded:)`), 0 if none.
+    /// - Parameters:
+    ///   - forwarded: the store's number of an event another process forwarded (see
+    ///     `sendDurably(_:_:forwarded:)`), 0 if none.
+    ///   - signal: for an operator's signal, the reason the operator gave (see
+    ///     `signal(_:predicates:reason:)`); `nil` for any other send.
     @inlinable func sendThroughInbox(
         _ event: Event, _ predicates: PredicateContext?, acceptedAt: Timestamp, scope: [ObjectIdentifier],
-        forwarded: Int64 = 0
+        forwarded: Int64 = 0, signal: String? = nil
     ) async throws(MachineError<Definition>) -> Record {
         let taken = mailbox.withLock { $0.inbox.takeTicket() }
-        let ticket = forwarded != 0 && journal != nil ? taken | Self.forwardedTicketFlag : taken
-        if ticket != taken { journal?.expect(forwarded, ticket: ticket) }
-        defer { if forwarded != 0 { journal?.forgetDelivered(ticket) } }
+        let ticket = (forwarded != 0 || signal != nil) && journal != nil ? taken | Self.forwardedTicketFlag : taken
+        if ticket != taken {
+            if let signal { journal?.expectSignal(ticket: ticket, reason: signal) } else { journal?.expect(forwarded, ticket: ticket) }
+        }
+        defer { if ticket != taken { journal?.forgetDelivered(ticket) } }
         let trace = callerContext
         let reply = await withTaskCancellationHandler {
             await withCheckedContinuation { (continuation: CheckedContinuation<Entry.Reply, Never>) in

@@ -68,9 +68,32 @@ extension Supervisor {
         return .ended
     }
 
+    /// Sends `event` to the machine under `id` for an operator who gave `reason`, and returns
+    /// its record once its transition has completed. A durable supervisor restores the machine
+    /// from its store if it is not running; the event's entries record the signal with
+    /// `reason`, so that the machine's history (`actorfsm history`, the inspector) names the
+    /// operator's act. A machine in memory is sent the event as ``send(_:_:predicates:)`` would.
+    ///
+    /// A machine another live process holds is signalled by that process, as
+    /// ``pause(_:reason:)`` says: the result is then `nil`.
+    ///
+    /// - Throws: ``MachineError`` `.unknownMachine` if there is no such machine; `.paused` if it
+    ///   is paused (resume it first); `.stopped` if it is ending; `.notDurable` if the store
+    ///   failed, or the process that holds it refused or did not answer; as `send` otherwise.
+    @discardableResult
+    public func signal(
+        _ id: ID, _ event: Event, predicates: PredicateContext? = nil, reason: String = ""
+    ) async throws(MachineError<Definition>) -> TransitionRecord<Definition>? {
+        guard case .here(let machine) = try await operand(id, elsewhere: .signal, reason: reason, event: event) else { return nil }
+        return try await machine.signal(event, predicates: predicates, reason: reason)
+    }
+
     /// The machine an operator acts on: running, or restored from a durable supervisor's store;
-    /// or, if another live process holds it, that process's answer once it has carried out `verb`.
-    private func operand(_ id: ID, elsewhere verb: OperatorVerb, reason: String) async throws(MachineError<Definition>) -> Operand {
+    /// or, if another live process holds it, that process's answer once it has carried out
+    /// `verb` (with `event`, for a signal).
+    private func operand(
+        _ id: ID, elsewhere verb: OperatorVerb, reason: String, event: Event? = nil
+    ) async throws(MachineError<Definition>) -> Operand {
         guard let journaling else {
             guard let machine = machine(id: id) else { throw noMachine(id, origin: .send) }
             return .here(machine)
@@ -79,7 +102,7 @@ extension Supervisor {
         do {
             machine = try await journaling.operand(id, of: self)
         } catch where journaling.isHeldElsewhere(error) {
-            return .elsewhere(try await journaling.act(verb, elsewhereOn: id, reason: reason))
+            return .elsewhere(try await journaling.act(verb, elsewhereOn: id, reason: reason, signalling: event))
         }
         guard let machine else { throw noMachine(id, origin: .send) }
         return .here(machine)

@@ -60,8 +60,9 @@
     var cancellingEvent: Definition.Event? { get }
 
     /// Carries out an operator's `verb` on machine `id`, which another live process holds (its
-    /// `operand` said so), by asking that process through the store; returns its answer.
+    /// `operand` said so), by asking that process through the store; returns its answer. A
+    /// signal carries its `event`.
     func act(
-        _ verb: OperatorVerb, elsewhereOn id: Definition.ID, reason: String
+        _ verb: OperatorVerb, elsewhereOn id: Definition.ID, reason: String, signalling event: Definition.Event?
     ) async throws(MachineError<Definition>) -> String
 }

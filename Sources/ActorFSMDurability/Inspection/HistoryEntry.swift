@@ -73,7 +73,7 @@ public struct HistoryEntry: Sendable, Codable, Equatable {
 
     /// An operator's act, as its entry records it.
     public struct Operation: Sendable, Codable, Equatable {
-        /// `pause`, `resume`, `cancel` or `retry`.
+        /// `pause`, `resume`, `cancel`, `retry` or `signal`.
         public var verb: String
         /// The reason the operator gave; empty if none.
         public var reason: String
@@ -105,9 +105,9 @@ extension HistoryEntry {
         }
         let completed = payload.kind == .completed
         let operation = payload.timers.operation
-        // A retry's operation stays with the event it processed again; the other acts' entries
-        // record nothing but the act.
-        let isAct = operation.map { $0.verb != .retry } ?? false
+        // A retry's or a signal's operation stays with the event it processed; the other acts'
+        // entries record nothing but the act.
+        let isAct = operation.map { $0.verb != .retry && $0.verb != .signal } ?? false
         kind = !completed ? .intent : isAct ? .operator : entry.sequenceNumber == 0 ? .created : .completed
         outcome = completed && !isAct ? "\(payload.outcome)" : nil
         origin = isAct ? "operator" : Self.describe(payload.origin)

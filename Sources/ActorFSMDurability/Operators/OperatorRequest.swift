@@ -12,6 +12,8 @@ public struct OperatorRequest: Sendable, Equatable {
         case cancel
         /// Process the machine's failed event again (`Supervisor.retry(_:reason:)`).
         case retry
+        /// Send the machine ``OperatorRequest/event`` (`Supervisor.signal(_:_:predicates:reason:)`).
+        case signal
     }
 
     /// The store's number for the request; 0 before it is submitted.
@@ -27,15 +29,21 @@ public struct OperatorRequest: Sendable, Equatable {
     public var reason: String
     /// When the operator asked, in milliseconds since 1970.
     public var time: Int64
+    /// For a signal, the event to send; `nil` for the other verbs.
+    public var event: SignalledEvent?
 
-    /// A request to apply `verb` to `machine` of the schema named `schema`, asked at `time`.
-    public init(number: Int64 = 0, machine: String, schema: String, verb: Verb, reason: String, time: Int64) {
+    /// A request to apply `verb` to `machine` of the schema named `schema`, asked at `time`; a
+    /// signal sends `event`.
+    public init(
+        number: Int64 = 0, machine: String, schema: String, verb: Verb, reason: String, time: Int64, event: SignalledEvent? = nil
+    ) {
         self.number = number
         self.machine = machine
         self.schema = schema
         self.verb = verb
         self.reason = reason
         self.time = time
+        self.event = event
     }
 }
 

@@ -39,6 +39,7 @@ extension Supervisor where Definition.State: Codable, Definition.Event: Codable,
             case .pause: try await pause(id, reason: request.reason)
             case .resume: try await resume(id, reason: request.reason)
             case .retry: _ = try await retry(id, reason: request.reason)
+            case .signal: return try await signal(id, as: request)
             case .cancel:
                 switch try await cancel(id, reason: request.reason) {
                 case .sent(let record): return (true, "sent its cancelling event \(record.event.map { "\($0)" } ?? ""): now \(record.target)")
@@ -49,6 +50,25 @@ extension Supervisor where Definition.State: Codable, Definition.Event: Codable,
             return (true, "done")
         } catch {
             return (false, "\(error)")
+        }
+    }
+
+    /// Carries out the signal `request` on machine `id`: decodes its event, sends it, and tells
+    /// what became of it.
+    private func signal(_ id: ID, as request: OperatorRequest) async throws(MachineError<Definition>) -> (Bool, String) {
+        guard let signalled = request.event else { return (false, "the request names no event to send") }
+        let event: Event
+        do throws(StoreError) {
+            event = try signalled.event(of: Event.self, among: schema.events, codec: durable?.durability.store.codec ?? JSONCodec())
+        } catch {
+            return (false, error.message)
+        }
+        guard let record = try await signal(id, event, reason: request.reason) else { return (true, "signalled by the process that holds it") }
+        switch record.outcome {
+        case .transitioned: return (true, "\(event): now \(record.target)")
+        case .unhandled: return (false, "\(event) is not handled in \(record.source): nothing changed")
+        case .conditionFalse: return (false, "\(event): its condition was false in \(record.source): nothing changed")
+        default: return (true, "\(event): \(record.outcome)")
         }
     }
 

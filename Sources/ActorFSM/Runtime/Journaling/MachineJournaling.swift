@@ -131,6 +131,11 @@ package protocol MachineJournaling<Definition>: AnyObject, Sendable {
     /// The event under `ticket` was answered without being processed.
     func forgetDelivered(_ ticket: UInt64)
 
+    /// The event waiting in the inbox under `ticket` is an operator's signal, given `reason`:
+    /// the entries that record it (its intent and its completed entry) record the act. Kept
+    /// until ``forgetDelivered(_:)``.
+    func expectSignal(ticket: UInt64, reason: String)
+
     /// The store's event `number` is answered with `reply(record)`, given the record of the
     /// completed entry that records it: a store that delivers events writes the reply in that
     /// entry's commit. Kept until ``forgetAnswer(_:)``.

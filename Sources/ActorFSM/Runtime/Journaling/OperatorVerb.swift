@@ -10,6 +10,8 @@ package enum OperatorVerb: UInt8, Sendable, CaseIterable, CustomStringConvertibl
     case cancel = 3
     /// A failed event is processed again, from the entry before it, under its number.
     case retry = 4
+    /// An event is sent to the machine for an operator: its entry records the operator's act.
+    case signal = 5
 
     /// The verb's name, as histories print it.
     @usableFromInline package var description: String {
@@ -18,6 +20,7 @@ package enum OperatorVerb: UInt8, Sendable, CaseIterable, CustomStringConvertibl
         case .resume: "resume"
         case .cancel: "cancel"
         case .retry: "retry"
+        case .signal: "signal"
         }
     }
 }

@@ -1,0 +1,152 @@
+import ActorFSM
+import ActorFSMDurability
+import ActorFSMSQLite
+import ActorFSMTesting
+import Testing
+import TestSupport
+
+/// A bar tab whose events carry payloads: an operator's signal names them by case, with JSON.
+enum Tab: MachineDefinition {
+    enum State: String, Codable, Hashable, Sendable { case open, settled }
+    enum Event: CaseKeyed, Codable, Hashable, Sendable {
+        case pay(amount: Int)
+        case tip(Int)
+        case close
+
+        enum CaseKey: Hashable, Sendable { case pay, tip, close }
+        var caseKey: CaseKey {
+            switch self {
+            case .pay: .pay
+            case .tip: .tip
+            case .close: .close
+            }
+        }
+    }
+    typealias ID = String
+    struct Data: Codable, Sendable, Equatable { var paid = 0 }
+
+    static func schema() throws -> Schema<Tab> {
+        try Schema<Tab>(initial: .open, final: [.settled]) {
+            define(.open) {
+                when(.pay) | then(.open) | { (context: TransitionContext<Tab>) in
+                    if case .pay(let amount) = context.event { context.data.paid += amount }
+                }
+                when(.tip) | then(.open) | { (context: TransitionContext<Tab>) in
+                    if case .tip(let amount) = context.event { context.data.paid += amount }
+                }
+                when(.close) | then(.settled)
+            }
+        }
+    }
+}
+
+/// An operator's signal: an event sent to a machine for an operator, whose entries record the
+/// act, from code, through the store's requests, and across a crash.
+@Suite(.timeLimit(.minutes(3))) struct DurableSignalTests {
+    @Test func aSignalledEventIsProcessedAndItsEntryNamesTheOperator() async throws {
+        let store = InMemoryStore()
+        let tabs = try Supervisor(schema: try Tab.schema(), durability: Durability(store: store))
+        try await tabs.activate(id: "t1", data: Tab.Data())
+        let record = try await tabs.signal("t1", .pay(amount: 12), reason: "paid by phone")
+        #expect(record?.target == .open)
+        #expect(try await tabs.send(to: "t1", .tip(3)).target == .open)
+        #expect(await tabs.machine(id: "t1")?.data.paid == 15)
+        let history = try await store.history(of: "t1")
+        #expect(history.map(\.kind) == [.created, .completed, .completed])
+        #expect(history[1].operation?.verb == "signal" && history[1].operation?.reason == "paid by phone")
+        #expect(history[1].origin == "send" && history[1].event?.contains("pay") == true)
+        #expect(history[2].operation == nil, "an ordinary send records no operator")
+        #expect(await SummaryAudit.disagreements(in: store).isEmpty)
+        await tabs.shutdown()
+    }
+
+    @Test func aPausedMachineRefusesASignalAndAnUnknownMachineIsReported() async throws {
+        let store = InMemoryStore()
+        let tabs = try Supervisor(schema: try Tab.schema(), durability: Durability(store: store))
+        try await tabs.activate(id: "t1", data: Tab.Data())
+        try await tabs.pause("t1", reason: "dispute")
+        await #expect(throws: MachineError<Tab>.self) { try await tabs.signal("t1", .close, reason: "") }
+        do {
+            try await tabs.signal("t1", .close)
+        } catch {
+            #expect(error.kind == .paused)
+        }
+        do {
+            try await tabs.signal("nobody", .close)
+            Issue.record("a signal to an unknown machine was taken")
+        } catch {
+            #expect(error.kind == .unknownMachine)
+        }
+        try await tabs.resume("t1", reason: "")
+        #expect(try await tabs.signal("t1", .close, reason: "settled at the bar")?.target == .settled)
+        await tabs.shutdown()
+    }
+
+    /// A crash during a signalled event's action: the restore processes the event again, and
+    /// its completed entry still records the signal.
+    @Test func aSignalInterruptedByACrashIsRecordedByTheRestoreThatRunsIt() async throws {
+        let gate = Gate()
+        let store = InMemoryStore()
+        let doors = try Supervisor(schema: try DurablePauseTests.slowDoorSchema(gate), durability: doorDurability(store))
+        try await doors.activate(id: "a", data: Door.Data())
+        let opening = Task { try await doors.signal("a", .open, reason: "stuck closed") }
+        await gate.untilArrivals(1)
+        let crashed = store.crash()
+        let interrupted = try await crashed.history(of: "a")
+        #expect(interrupted.map(\.kind) == [.created, .intent])
+        #expect(interrupted[1].operation?.verb == "signal")
+
+        let open = Gate()
+        open.open()
+        let restarted = try Supervisor(schema: try DurablePauseTests.slowDoorSchema(open), durability: doorDurability(crashed))
+        var reports = restarted.reports().makeAsyncIterator()
+        #expect(try await restarted.restoreAll().restored == 1)
+        #expect(await firstRecordOf(.open, in: &reports)?.sequenceNumber == 1)
+        let history = try await crashed.history(of: "a")
+        #expect(history.map(\.kind) == [.created, .completed])
+        #expect(history[1].operation?.verb == "signal" && history[1].operation?.reason == "stuck closed")
+        #expect(await SummaryAudit.disagreements(in: crashed).isEmpty)
+        await restarted.shutdown()
+        gate.open()
+        _ = await opening.result
+        await doors.shutdown()
+    }
+
+    /// Requests name the event by case, with its values as JSON; the application decodes them
+    /// in each form Swift synthesizes, and refuses a name it cannot read.
+    @Test func aRequestedSignalIsDecodedFromItsNameAndPayload() async throws {
+        let folder = try TemporaryFolder()
+        let path = folder.file("tabs.sqlite")
+        let store = try SQLiteStore(path: path)
+        var durability = Durability<Tab>(store: store)
+        durability.operatorRequestInterval = nil
+        let tabs = try Supervisor(schema: try Tab.schema(), durability: durability)
+        try await tabs.activate(id: "t1", data: Tab.Data())
+        let requests = try SQLiteRequests(path: path)
+        func signal(_ name: String, _ payload: String?) async throws -> OperatorRequestProgress {
+            let number = try await requests.submit(OperatorRequest(machine: "t1", schema: "Tab", verb: .signal, reason: "desk",
+                                                                   time: 1_000, event: .named(name, payload: payload)))
+            #expect(await tabs.serveOperatorRequests() == 1)
+            return try await requests.progress(ofRequest: number)
+        }
+        #expect(try await signal("pay", #"{"amount": 20}"#) == .answered(succeeded: true, message: "pay(amount: 20): now open"))
+        #expect(try await signal("tip", "5") == .answered(succeeded: true, message: "tip(5): now open"))
+        guard case .answered(false, let unknown) = try await signal("refund", #"{"amount": 1}"#) else {
+            Issue.record("an unknown event was not refused")
+            return
+        }
+        #expect(unknown.contains("no event of Event is named refund"))
+        guard case .answered(false, let malformed) = try await signal("pay", "twenty") else {
+            Issue.record("a payload that is not JSON was not refused")
+            return
+        }
+        #expect(malformed.contains("refund") == false && malformed.contains("pay"))
+        #expect(try await signal("close", nil) == .answered(succeeded: true, message: "close: now settled"))
+        #expect(await tabs.machine(id: "t1")?.data.paid == 25)
+        #expect(try await store.history(of: "t1").compactMap(\.operation?.verb) == ["signal", "signal", "signal"])
+        requests.close()
+        await tabs.shutdown()
+        store.close()
+        _ = folder
+    }
+}
