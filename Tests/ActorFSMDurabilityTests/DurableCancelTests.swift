@@ -101,7 +101,10 @@ import TestSupport
         await doors.shutdown()
     }
 
-    @Test func cancellingAFinalMachineIsRefused() async throws {
+    /// A final machine is neither cancelled nor paused (the store's listing may still show it
+    /// running when the operator asks: its summary comes a moment later); a signal finds its
+    /// state handles nothing.
+    @Test func cancellingOrPausingAFinalMachineIsRefused() async throws {
         let store = InMemoryStore()
         let doors = try Supervisor(schema: try Self.kickableSchema(), durability: Self.durability(store))
         try await doors.activate(id: "a", data: Door.Data())
@@ -113,6 +116,16 @@ import TestSupport
         } catch {
             #expect(error.kind == .stopped)
         }
+        do {
+            try await doors.pause("a", reason: "too late")
+            Issue.record("a final machine was paused")
+        } catch {
+            #expect(error.kind == .stopped)
+        }
+        if case .unhandled = try await doors.signal("a", .open, reason: "too late")?.outcome {} else {
+            Issue.record("a final machine's state handled a signal")
+        }
+        #expect(try await store.history(of: "a").contains { $0.operation?.verb == "pause" } == false)
         #expect(try await store.machine("a")?.summary.status == .final)
         await doors.shutdown()
     }

@@ -21,10 +21,11 @@ extension Machine {
     /// takeover), it is paused. A restored machine whose transition a crash interrupted runs it
     /// again first. Pausing a paused machine does nothing.
     ///
-    /// - Throws: ``MachineError`` `.stopped` if the machine is shutting down or stopping.
+    /// - Throws: ``MachineError`` `.stopped` if the machine is shutting down or stopping, or is
+    ///   in a final state (there is nothing left to hold back).
     public func pause(reason: String = "") throws(MachineError<Definition>) {
         let wasPaused = core.isPaused
-        guard core.pause() else { throw MachineError(.stopped, machineID: id) }
+        guard !schema.finalStates.contains(currentState), core.pause() else { throw MachineError(.stopped, machineID: id) }
         mailbox.withLock { $0.inbox.pause() }
         guard !wasPaused else { return }
         resumeRefusalWatchers()
