@@ -4,7 +4,9 @@ import ActorFSMDurability
 /// `StoreInspection` queries read against what recovery reads.
 ///
 /// For every machine, the summary must name the newest completed entry and the state that entry
-/// holds, and the counts per schema and state must be those of the journal. Run it after a
+/// holds, and the counts per schema and state must be those of the journal. A machine whose
+/// failed event an operator's retry put back, as an intent under the failed entry's number,
+/// keeps the failed entry's summary until a process restores it and processes the event. Run it after a
 /// fault (a crash, an outage, a fenced write) to prove the summaries lost and invented nothing.
 ///
 /// ```swift
@@ -50,6 +52,10 @@ public enum SummaryAudit {
     ) async throws(StoreError) -> String? {
         let kept = try await store.machine(read.id)
         guard kept?.sequenceNumber != read.sequenceNumber || kept?.summary.state != read.summary.state else { return nil }
+        if let kept, kept.summary.status == .failed, let newest = try await store.history(of: read.id).last,
+           newest.kind == .intent, newest.operation?.verb == "retry", newest.sequenceNumber == kept.sequenceNumber {
+            return nil
+        }
         return "machine \(read.id): its summary says entry \(kept?.sequenceNumber ?? 0) in \(kept?.summary.state ?? "no state"), "
             + "its journal entry \(read.sequenceNumber) in \(read.summary.state)"
     }

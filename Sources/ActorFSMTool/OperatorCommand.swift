@@ -79,31 +79,14 @@ struct OperatorCommand {
         }
     }
 
-    /// The machine the id names, or those the filters select that the verb can change: not
-    /// final or cancelled; for a pause or a signal, not paused; for a resume, paused; for a retry,
-    /// failed.
+    /// The machine the id names, or those the filters select that the verb can change (see
+    /// `OperatorReport.selected`).
     private func selected() async throws -> [StoredMachine] {
         if let id {
             guard let machine = try await context.store.machine(id) else { throw CommandFailure("the store holds no machine \(id)") }
             return [machine]
         }
-        var query = invocation.olderThan.map { invocation.query.olderThan($0) } ?? invocation.query
-        query.limit = 1_000
-        var machines: [StoredMachine] = []
-        while true {
-            let page = try await context.store.machines(query)
-            machines += page.machines.filter { changes($0.summary.status) }
-            guard let next = page.next else { return machines }
-            query.after = next
-        }
-    }
-
-    private func changes(_ status: MachineStatus) -> Bool {
-        switch verb {
-        case .pause, .signal: ![.final, .cancelled, .paused].contains(status)
-        case .resume: status == .paused
-        case .cancel: ![.final, .cancelled].contains(status)
-        case .retry: status == .failed
-        }
+        let query = invocation.olderThan.map { invocation.query.olderThan($0) } ?? invocation.query
+        return try await context.store.operands(of: OperatorRequest.Verb(rawValue: verb.description)!, matching: query)
     }
 }

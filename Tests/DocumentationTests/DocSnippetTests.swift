@@ -320,6 +320,20 @@ let configuration = MachineConfiguration<OrderState>(instrument: FailureLog())
         print("purged \(report.purged) machines")
     }
 
+    func actingOnAQuery(store: SQLiteStore) async throws {
+        let failed = MachineQuery(status: .failed).olderThan(.seconds(600))
+        let preview = try await store.act(.retry, on: failed, reason: "the provider is back", dryRun: true)
+        print("\(preview.selected) machines to retry")
+    }
+
+    func actingOnAQuery(orders: Supervisor<StoredOrders>) async throws {
+        let failed = MachineQuery(status: .failed)
+        let preview = try await orders.act(.retry, on: failed, reason: "deployed the fix", dryRun: true)
+        print("\(preview.selected) orders to retry: \(preview.firstIDs)")
+        let report = try await orders.act(.retry, on: failed, reason: "deployed the fix")
+        for failure in report.failures { print(failure.machine, failure.reason) }
+    }
+
     func inspection(store: SQLiteStore) async throws {
         for count in try await store.stateCounts() { print(count.state, count.count) }
         let stuck = try await store.machines(MachineQuery(state: "paymentPending").olderThan(.seconds(3600)))

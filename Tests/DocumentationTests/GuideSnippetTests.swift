@@ -602,6 +602,14 @@ enum DurabilityGuideSnippets {
         try await orders.retry("o-1042", reason: "the provider is back")
     }
 
+    static func actingOnAQuery(orders: Supervisor<StoredOrders>) async throws {
+        let failed = MachineQuery(status: .failed)
+        let preview = try await orders.act(.retry, on: failed, reason: "deployed the fix", dryRun: true)
+        print("\(preview.selected) orders to retry: \(preview.firstIDs)")
+        let report = try await orders.act(.retry, on: failed, reason: "deployed the fix")
+        for failure in report.failures { print(failure.machine, failure.reason) }
+    }
+
     static func signalling(orders: Supervisor<StoredOrders>) async throws {
         try await orders.signal("o-1042", .paid, reason: "paid by bank transfer, seen on the statement")
     }

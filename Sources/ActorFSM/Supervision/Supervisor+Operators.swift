@@ -72,7 +72,7 @@ extension Supervisor {
     /// its record once its transition has completed. A durable supervisor restores the machine
     /// from its store if it is not running; the event's entries record the signal with
     /// `reason`, so that the machine's history (`actorfsm history`, the inspector) names the
-    /// operator's act. A machine in memory is sent the event as ``send(_:_:predicates:)`` would.
+    /// operator's act. A machine in memory is sent the event as `send(to:_:predicates:)` would.
     ///
     /// A machine another live process holds is signalled by that process, as
     /// ``pause(_:reason:)`` says: the result is then `nil`.

@@ -42,6 +42,7 @@ extension MachineStore where Self: StoreInspection {
     /// that the process that restores the machine (`restoreAll()`, or its next event) processes
     /// the event again from that entry, under the same sequence number, hence the same
     /// `idempotencyKey`, with the code it runs. The event's completed entry records the retry.
+    /// The machine's summary stays the failed entry's (status `failed`) until then.
     ///
     /// A machine whose newest entry is an event that a crash or a stop interrupted (an intent)
     /// has that intent written again as the retry, with `reason`: the restore processes it
@@ -57,7 +58,7 @@ extension MachineStore where Self: StoreInspection {
 
     /// Writes the operator entry of `verb` above machine `key`'s newest entry (for a retry, the
     /// failed entry's event as an intent in its place), holding the machine's claim meanwhile.
-    private func act(_ verb: OperatorVerb, on key: String, reason: String, wallClock: any WallClock) async throws(StoreError) {
+    func act(_ verb: OperatorVerb, on key: String, reason: String, wallClock: any WallClock) async throws(StoreError) {
         guard try await !claim([key]).isEmpty else {
             throw StoreError("machine \(key) is held by another live process: act on it through that process", isHeldElsewhere: true)
         }
@@ -109,8 +110,9 @@ extension MachineStore where Self: StoreInspection {
                              summary: schema.summary(of: acted))]
     }
 
-    /// A retry's writes: the entry before the failed one again (the summary goes back to it),
-    /// then the failed event as an intent under its own number, which a restore processes again.
+    /// A retry's writes: the entry before the failed one again, then the failed event as an
+    /// intent under its own number, which a restore processes again. The summary, which a store
+    /// never moves back to an older entry, stays the failed entry's until that restore.
     private static func retryWrites(
         of failed: JournalEntry, _ payload: JournalPayload, below: JournalEntry?, in schemas: [StoredSchema],
         operation: StoredOperation
