@@ -28,10 +28,12 @@ extension SQLiteStore: StoreInspection, SchemaRecording, PassivationRecording, M
 
     /// Deletes the journals of those of `machines` still final at the entries given, in one
     /// transaction on the store's thread; see `MachinePurging`.
-    public func deleteJournals(of machines: [(id: String, sequenceNumber: UInt64)]) async throws(StoreError) -> [String] {
+    public func deleteJournals(
+        of machines: [(id: String, sequenceNumber: UInt64)], keepingSummaries: Bool
+    ) async throws(StoreError) -> [String] {
         try await read { connection throws(StoreError) in
             guard let summaries = connection.summaries else { throw StoreError("the store \(connection.path) keeps no summaries to purge by") }
-            return try summaries.deleteJournals(of: machines)
+            return try summaries.deleteJournals(of: machines, keepingSummaries: keepingSummaries)
         }
     }
 

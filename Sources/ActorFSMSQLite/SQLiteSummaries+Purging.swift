@@ -5,12 +5,12 @@ import CSQLite
 // summary in the batch's own transaction, with statements over the whole batch.
 
 extension SQLiteSummaries {
-    /// Deletes the entries and the summary of each of `machines` whose summary is final at the
-    /// entry numbered as given, and which has no newer entry; in one transaction, after the
-    /// waiting summaries are written.
+    /// Deletes the entries and the summary of each of `machines` whose summary is final (or
+    /// purged) at the entry numbered as given, and which has no newer entry, or keeps the
+    /// summary as purged; in one transaction, after the waiting summaries are written.
     ///
     /// - Returns: the ids of the machines deleted.
-    func deleteJournals(of machines: [(id: String, sequenceNumber: UInt64)]) throws(StoreError) -> [String] {
+    func deleteJournals(of machines: [(id: String, sequenceNumber: UInt64)], keepingSummaries: Bool) throws(StoreError) -> [String] {
         var deleted: [String] = []
         try inTransaction { () throws(StoreError) in
             try writeWaiting()
@@ -24,10 +24,12 @@ extension SQLiteSummaries {
                     sqlite3_bind_int64(statement, 2, Int64(bitPattern: machine.sequenceNumber))
                 }
             }
-            try connection.execute(Self.keepOnlyFinal)
+            try connection.execute(keepingSummaries ? Self.keepOnlyEnded : Self.keepOnlyEndedOrPurged)
             try connection.rows("SELECT machine FROM temp.purging") { deleted.append($0.text(0)) }
             try connection.execute("DELETE FROM journal WHERE machine IN (SELECT machine FROM temp.purging)")
-            try connection.execute("DELETE FROM machines WHERE machine IN (SELECT machine FROM temp.purging)")
+            try connection.execute(keepingSummaries
+                ? "UPDATE machines SET status = 'purged', sequence = 0 WHERE machine IN (SELECT machine FROM temp.purging)"
+                : "DELETE FROM machines WHERE machine IN (SELECT machine FROM temp.purging)")
         }
         return deleted
     }
@@ -37,11 +39,16 @@ extension SQLiteSummaries {
         CREATE TEMP TABLE IF NOT EXISTS purging (machine TEXT NOT NULL PRIMARY KEY, sequence INTEGER NOT NULL) WITHOUT ROWID
         """
 
-    /// Drops from the batch every machine whose summary is no longer final at the entry read,
-    /// or whose journal has a newer entry.
-    private static let keepOnlyFinal = """
+    /// Drops from the batch every machine whose summary is no longer final, cancelled (or, for
+    /// a purge that drops summaries, purged) at the entry read, or whose journal has a newer entry.
+    private static func keepOnly(_ statuses: String) -> String {
+        """
         DELETE FROM temp.purging WHERE NOT EXISTS (
-            SELECT 1 FROM machines m WHERE m.machine = purging.machine AND m.sequence = purging.sequence AND m.status IN ('final', 'cancelled'))
+            SELECT 1 FROM machines m WHERE m.machine = purging.machine AND m.sequence = purging.sequence AND m.status IN (\(statuses)))
         OR EXISTS (SELECT 1 FROM journal j WHERE j.machine = purging.machine AND j.sequence > purging.sequence)
         """
+    }
+
+    private static let keepOnlyEnded = keepOnly("'final', 'cancelled'")
+    private static let keepOnlyEndedOrPurged = keepOnly("'final', 'cancelled', 'purged'")
 }

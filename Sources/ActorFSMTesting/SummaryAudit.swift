@@ -6,7 +6,8 @@ import ActorFSMDurability
 /// For every machine, the summary must name the newest completed entry and the state that entry
 /// holds, and the counts per schema and state must be those of the journal. A machine whose
 /// failed event an operator's retry put back, as an intent under the failed entry's number,
-/// keeps the failed entry's summary until a process restores it and processes the event. Run it after a
+/// keeps the failed entry's summary until a process restores it and processes the event. A
+/// summary a purge kept (status `purged`) has no journal, and is not counted. Run it after a
 /// fault (a crash, an outage, a fenced write) to prove the summaries lost and invented nothing.
 ///
 /// ```swift
@@ -28,7 +29,7 @@ public enum SummaryAudit {
                 guard let next = page.next else { break }
                 query.after = next
             }
-            let counted = try await store.stateCounts().sorted(by: Self.order)
+            let counted = try await Self.countsWithoutPurged(in: store).sorted(by: Self.order)
             let scanned = try await journal.stateCounts().sorted(by: Self.order)
             if counted != scanned {
                 problems.append("the summaries count \(Self.describe(counted)), the journal \(Self.describe(scanned))")
@@ -37,6 +38,24 @@ public enum SummaryAudit {
             problems.append("the summaries could not be read: \(error)")
         }
         return problems
+    }
+
+    /// The store's counts per schema and state, less the machines whose summaries a purge kept.
+    private static func countsWithoutPurged(in store: any StoreInspection) async throws(StoreError) -> [StateCount] {
+        var counts = try await store.stateCounts()
+        var query = MachineQuery(status: .purged, limit: 10_000)
+        while true {
+            let page = try await store.machines(query)
+            for machine in page.machines {
+                guard let index = counts.firstIndex(where: {
+                    $0.fingerprint == machine.summary.fingerprint && $0.state == machine.summary.state
+                }) else { continue }
+                counts[index].count -= 1
+            }
+            guard let next = page.next else { break }
+            query.after = next
+        }
+        return counts.filter { $0.count > 0 }
     }
 
     private static func order(_ lhs: StateCount, _ rhs: StateCount) -> Bool {

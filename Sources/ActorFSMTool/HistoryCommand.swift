@@ -10,7 +10,14 @@ struct HistoryCommand {
 
     func run(id: String) async throws {
         let history = try await store.history(of: id)
-        guard !history.isEmpty else { throw CommandFailure("the store holds no machine \(id)") }
+        guard !history.isEmpty else {
+            if let purged = try await store.machine(id), purged.summary.status == .purged {
+                let ended = TextFormat.time(purged.summary.lastTransition)
+                throw CommandFailure("machine \(id) has no history: a purge deleted its journal, and kept its summary (it ended in "
+                                     + "\(purged.summary.state) at \(ended))")
+            }
+            throw CommandFailure("the store holds no machine \(id)")
+        }
         if invocation.format == .json {
             output(try TextFormat.json(history))
             return

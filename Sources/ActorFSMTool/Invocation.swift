@@ -28,6 +28,8 @@ struct Invocation {
     var dryRun = false
     /// `purge`: skip the confirmation.
     var assumesYes = false
+    /// `purge`: keep the summaries of the machines purged, with the status `purged`.
+    var keepsSummaries = false
     /// `pause`, `resume`, `cancel`, `retry`: why, for the machines' histories.
     var reason = ""
     /// How long `pause|resume|cancel|retry|signal` wait for the answers of the process that
@@ -45,7 +47,7 @@ struct Invocation {
 
         commands:
           machines              list machines, longest since their last transition first
-              --state NAME  --status running|waiting|failed|final|passivated|paused|cancelled
+              --state NAME  --status running|waiting|failed|final|passivated|paused|cancelled|purged
               --older-than 1h   --schema NAME   --schema-version N
               --limit N (100)   --after CURSOR (from the previous page)   --json
           history ID            what happened to one machine, entry by entry   [--json]
@@ -55,6 +57,8 @@ struct Invocation {
           purge                 delete the journals of ended machines at least --older-than old
               --older-than 30d (required)   --state NAME   --schema NAME   --schema-version N
               --dry-run (count, delete nothing)   --yes (no question for more than one machine)
+              --keep-summaries (keep each machine's summary, status purged: listed, counted, no history;
+                                a purge without it deletes the summaries kept before)
           pause [ID]            pause a machine, or every one the filters select
           resume [ID]           resume it
           cancel [ID]           end it for good: no process restores it again
@@ -130,6 +134,7 @@ struct Invocation {
             case "--from-start": fromStart = true
             case "--dry-run": dryRun = true
             case "--yes": assumesYes = true
+            case "--keep-summaries": keepsSummaries = true
             case "--reason": reason = try value()
             case "--wait": wait = try Self.duration(try value())
             case "--event": event = try value()
@@ -143,6 +148,7 @@ struct Invocation {
         guard let store else { throw UsageError("give the store with --store") }
         self.store = store
         if command == .purge { try checkPurge(given: Set(arguments)) }
+        if command != .purge && keepsSummaries { throw UsageError("--keep-summaries is for purge") }
         if case .act = command {} else if event != nil || payload != nil {
             throw UsageError("--event and --payload are for signal")
         }
@@ -171,8 +177,8 @@ struct Invocation {
     /// options.
     private func checkPurge(given options: Set<String>) throws(UsageError) {
         _ = try purgeAge()
-        if let status = query.status, status != .final, status != .cancelled {
-            throw UsageError("purge deletes only final and cancelled machines, not \(status.rawValue) ones")
+        if let status = query.status, ![.final, .cancelled, .purged].contains(status) {
+            throw UsageError("purge deletes only final, cancelled and purged machines, not \(status.rawValue) ones")
         }
         let unused = ["--limit", "--after", "--json", "--dot", "--mermaid", "--interval", "--from-start"].filter(options.contains)
         if let option = unused.first { throw UsageError("purge takes no \(option): it deletes every machine that matches") }

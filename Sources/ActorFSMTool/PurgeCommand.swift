@@ -17,19 +17,21 @@ struct PurgeCommand {
         } catch {
             throw StoreError("\(invocation.store) holds no actorfsm store to purge (\(error))")
         }
-        let found = try await context.store.purgePreview(query)
-        context.output("\(found.purged) ended machines older than \(TextFormat.duration(age)): journal and summary to delete\n")
+        let keeping = invocation.keepsSummaries
+        let found = try await context.store.purgePreview(query, keepingSummaries: keeping)
+        context.output("\(found.purged) ended machines older than \(TextFormat.duration(age)): "
+                       + (keeping ? "journal to delete, summary kept as purged\n" : "journal and summary to delete\n"))
         for id in found.firstIDs.prefix(20) { context.output("  \(id)\n") }
         if found.purged > 20 { context.output("  … and \(found.purged - 20) more\n") }
         guard !invocation.dryRun, found.purged > 0 else { return }
         if found.purged > 1 && !invocation.assumesYes {
-            guard await confirm("Delete the journal and summary of \(found.purged) machines? [y/N] ") else {
+            guard await confirm("Delete the journal\(keeping ? "" : " and summary") of \(found.purged) machines? [y/N] ") else {
                 throw RefusedByOperator(nothing: "nothing was purged")
             }
         }
         let writable = try StoreOpening.openForWriting(invocation.store, namespace: invocation.namespace)
         defer { writable.close() }
-        let done = try await writable.store.purge(query)
+        let done = try await writable.store.purge(query, keepingSummaries: keeping)
         context.output("Purged \(done.purged) machines; the longest batch took \(TextFormat.duration(done.longestBatch))\n")
     }
 }

@@ -17,6 +17,14 @@ import TestSupport
         }
     }
 
+    @Test func aPostgresPurgeThatKeepsSummariesLeavesThemPurged() async throws {
+        try await withPostgres { server in
+            let store = try PostgresStore(url: server.url, summaryDelay: .zero)
+            try await PurgeChecks.aPurgeThatKeepsSummariesLeavesThemPurged(store, clock: jobClock())
+            store.close()
+        }
+    }
+
     /// The database dies under a purge: the batches it committed stay purged, none half, and a
     /// purge once it is back (its first statement may find the connection lost) finishes the job.
     @Test func aPurgeCutByADatabaseRestartGoesOnOnceTheDatabaseIsBack() async throws {

@@ -18,6 +18,14 @@ import TestSupport
         try await PurgeChecks.aPurgeDeletesOnlyFinalMachinesOlderThanItsAge(InMemoryStore(), clock: jobClock())
     }
 
+    @Test func aPurgeThatKeepsSummariesLeavesThemPurgedInSQLiteAndInMemory() async throws {
+        let folder = try TemporaryFolder()
+        let store = try SQLiteStore(path: folder.file("jobs.sqlite"))
+        try await PurgeChecks.aPurgeThatKeepsSummariesLeavesThemPurged(store, clock: jobClock())
+        store.close()
+        try await PurgeChecks.aPurgeThatKeepsSummariesLeavesThemPurged(InMemoryStore(), clock: jobClock())
+    }
+
     @Test func aPurgeGoesOnFromWhereAFailedOneStopped() async throws {
         let folder = try TemporaryFolder()
         let path = folder.file("jobs.sqlite")

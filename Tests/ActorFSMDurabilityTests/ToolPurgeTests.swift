@@ -66,6 +66,30 @@ import TestSupport
         _ = folder
     }
 
+    /// `--keep-summaries` keeps each machine listed as purged, with no history; a purge
+    /// without it deletes those summaries.
+    @Test func aPurgeThatKeepsSummariesLeavesTheMachinesListedAsPurged() async throws {
+        let (folder, path) = try await storeWithJobs(done: 2)
+        let keeping = ToolOutput()
+        #expect(await keeping.run(["purge", "--store", path, "--older-than", "1h", "--keep-summaries", "--yes"]) == 0)
+        #expect(keeping.text.withLock { $0 }.hasPrefix("3 ended machines older than 60m: journal to delete, summary kept as purged\n"))
+        #expect(try await doneCount(path) == 3, "the kept summaries still count")
+        let listed = ToolOutput()
+        #expect(await listed.run(["machines", "--store", path, "--status", "purged"]) == 0)
+        #expect(listed.text.withLock { $0 }.contains("d1"))
+        let history = ToolOutput()
+        #expect(await history.run(["history", "j4", "--store", path]) == 1)
+        #expect(history.errors.withLock { $0 }.contains("machine j4 has no history: a purge deleted its journal, and kept its summary"))
+
+        let dropping = ToolOutput()
+        #expect(await dropping.run(["purge", "--store", path, "--older-than", "1h", "--yes"]) == 0)
+        #expect(dropping.text.withLock { $0 }.contains("Purged 3 machines"))
+        #expect(try await doneCount(path) == 0)
+        let misplaced = ToolOutput()
+        #expect(await misplaced.run(["machines", "--store", path, "--keep-summaries"]) == 2)
+        _ = folder
+    }
+
     @Test func aPurgeWithoutAnAgeOrOfMachinesNotFinalIsRefused() async throws {
         let (folder, path) = try await storeWithJobs(done: 0)
         let noAge = ToolOutput()
@@ -73,7 +97,7 @@ import TestSupport
         #expect(noAge.errors.withLock { $0 }.contains("purge needs --older-than"))
         let running = ToolOutput()
         #expect(await running.run(["purge", "--store", path, "--older-than", "1h", "--status", "running", "--yes"]) == 2)
-        #expect(running.errors.withLock { $0 }.contains("only final and cancelled machines"))
+        #expect(running.errors.withLock { $0 }.contains("only final, cancelled and purged machines"))
         let paged = ToolOutput()
         #expect(await paged.run(["purge", "--store", path, "--older-than", "1h", "--limit", "10", "--yes"]) == 2)
         #expect(paged.errors.withLock { $0 }.contains("purge takes no --limit"))

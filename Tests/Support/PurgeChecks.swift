@@ -36,10 +36,43 @@ package enum PurgeChecks {
         #expect(try await store.purge(aged).purged == 0)
 
         // A machine that moved since it was listed, or is not final, is left alone.
-        #expect(try await store.deleteJournals(of: [(id: "recent-0", sequenceNumber: 1)]).isEmpty)
-        #expect(try await store.deleteJournals(of: [(id: "idle", sequenceNumber: 0)]).isEmpty)
+        #expect(try await store.deleteJournals(of: [(id: "recent-0", sequenceNumber: 1)], keepingSummaries: false).isEmpty)
+        #expect(try await store.deleteJournals(of: [(id: "idle", sequenceNumber: 0)], keepingSummaries: true).isEmpty)
         #expect(try await store.entries(of: "recent-0").count == 3)
         await jobs.shutdown()
+    }
+
+    /// A purge that keeps summaries: the machines' journals go, their summaries stay, purged,
+    /// counted in their states, until a purge that keeps none; an id used again starts afresh.
+    package static func aPurgeThatKeepsSummariesLeavesThemPurged(
+        _ store: any MachineStore & MachinePurging, clock: ManualClock
+    ) async throws {
+        let jobs = try Supervisor(schema: try jobSchema(), durability: Durability<Job>(store: store, wallClock: clock))
+        try await jobs.activate(id: "idle", data: Job.Data())
+        try await finishJobs((0..<5).map { "old-\($0)" }, in: jobs)
+        clock.advance(by: .seconds(60))
+        let aged = MachineQuery().olderThan(.seconds(30), clock: clock)
+        #expect(try await store.purgePreview(aged, keepingSummaries: true).purged == 5)
+
+        #expect(try await store.purge(aged, keepingSummaries: true).purged == 5)
+        let kept = try await store.machine("old-1")
+        #expect(kept?.summary.status == .purged && kept?.summary.state == "done" && kept?.sequenceNumber == 0)
+        #expect(try await store.entries(of: "old-1").isEmpty)
+        #expect(try await store.history(of: "old-1").isEmpty)
+        #expect(try await store.machines(MachineQuery(status: .purged)).machines.count == 5)
+        #expect(try await store.counts(of: JobChecks.fingerprintOfJobs) == ["done": 5, "queued": 1])
+        #expect(try await store.purge(aged, keepingSummaries: true).purged == 0, "kept summaries are not purged again")
+        #expect(await SummaryAudit.disagreements(in: store).isEmpty)
+
+        await jobs.shutdown()
+        let later = try Supervisor(schema: try jobSchema(), durability: Durability<Job>(store: store, wallClock: clock))
+        try await later.activate(id: "old-1", data: Job.Data())
+        #expect(try await store.machine("old-1")?.summary.state == "queued", "an id used again starts afresh")
+        #expect(try await store.purge(MachineQuery(status: .purged)).purged == 4, "a purge that keeps none drops them")
+        #expect(try await store.machine("old-2") == nil)
+        #expect(try await store.counts(of: JobChecks.fingerprintOfJobs) == ["queued": 2])
+        #expect(await SummaryAudit.disagreements(in: store).isEmpty)
+        await later.shutdown()
     }
 
     /// Makes each job and runs it to `done`: what every purge test needs to have something to purge.

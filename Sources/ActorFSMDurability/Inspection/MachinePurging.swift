@@ -9,16 +9,22 @@
 ///
 /// Only machines that have ended are purged (in a final state, or cancelled by an operator),
 /// each only if its newest entry is still the one its summary names: a machine that is
-/// running, waiting, failed, passivated or paused is never touched. A machine purged loses its journal and its summary. Machines are deleted a batch at
-/// a time, each batch in a commit of its own that holds the store's writer for about
+/// running, waiting, failed, passivated or paused is never touched. A machine purged loses its
+/// journal, and its summary too unless the purge keeps summaries: a kept summary's status is
+/// then ``MachineStatus/purged``, and a later purge that keeps none drops it. Machines are
+/// deleted a batch at a time, each batch in a commit of its own that holds the store's writer for about
 /// ``purgeBatchTarget`` at most, so that the machines running beside a purge wait little for
 /// their own commits.
 public protocol MachinePurging: StoreInspection {
-    /// Deletes the entries and the summary of each of `machines` whose summary is final or
-    /// cancelled and still at the entry numbered as given; in one commit.
+    /// Deletes the entries of each of `machines` whose summary is final or cancelled and still
+    /// at the entry numbered as given, or purged (at entry 0), with its summary; or, if
+    /// `keepingSummaries`, keeps the summary of each final or cancelled one, its status made
+    /// ``MachineStatus/purged`` and its entry 0. In one commit.
     ///
     /// - Returns: the ids of the machines deleted.
-    func deleteJournals(of machines: [(id: String, sequenceNumber: UInt64)]) async throws(StoreError) -> [String]
+    func deleteJournals(
+        of machines: [(id: String, sequenceNumber: UInt64)], keepingSummaries: Bool
+    ) async throws(StoreError) -> [String]
 }
 
 /// How long one batch of a purge may hold a store's writer: batches grow while they take less
@@ -50,11 +56,12 @@ public struct PurgeReport: Sendable, Equatable {
 }
 
 extension StoreInspection {
-    /// What ``MachinePurging/purge(_:)`` would delete now: the final and cancelled machines
-    /// `query` lets through (of those, only the status it names; limit and cursor aside). Any store answers it, a reader beside the
-    /// writer included.
-    public func purgePreview(_ query: MachineQuery) async throws(StoreError) -> PurgeReport {
-        var page = MachinePurgingPages(query, limit: 1_000)
+    /// What ``MachinePurging/purge(_:keepingSummaries:)`` would delete now: the final and
+    /// cancelled machines `query` lets through, and (unless `keepingSummaries`) the summaries
+    /// an earlier purge kept (of those, only the status the query names; limit and cursor
+    /// aside). Any store answers it, a reader beside the writer included.
+    public func purgePreview(_ query: MachineQuery, keepingSummaries: Bool = false) async throws(StoreError) -> PurgeReport {
+        var page = MachinePurgingPages(query, limit: 1_000, keepingSummaries: keepingSummaries)
         var report = PurgeReport(purged: 0, firstIDs: [], longestBatch: .zero)
         while let batch = try await page.next(in: self) { report.add(batch.map(\.id), took: .zero) }
         return report
@@ -63,17 +70,20 @@ extension StoreInspection {
 
 extension MachinePurging {
     /// Deletes the journals and summaries of the final and cancelled machines `query` lets
-    /// through (of those, only the status it names; limit and cursor aside).
+    /// through (of those, only the status it names; limit and cursor aside), and the summaries
+    /// an earlier purge kept. With `keepingSummaries`, it keeps the summaries of the machines it
+    /// purges, with the status ``MachineStatus/purged``: listings and counts still show them,
+    /// their histories are gone.
     ///
     /// - Throws: `StoreError` if the store fails; the batches committed before stay purged, and
     ///   purging again goes on from there.
-    public func purge(_ query: MachineQuery) async throws(StoreError) -> PurgeReport {
-        var page = MachinePurgingPages(query, limit: 64)
+    public func purge(_ query: MachineQuery, keepingSummaries: Bool = false) async throws(StoreError) -> PurgeReport {
+        var page = MachinePurgingPages(query, limit: 64, keepingSummaries: keepingSummaries)
         var report = PurgeReport(purged: 0, firstIDs: [], longestBatch: .zero)
         let clock = ContinuousClock()
         while let batch = try await page.next(in: self) {
             let start = clock.now
-            let deleted = try await deleteJournals(of: batch)
+            let deleted = try await deleteJournals(of: batch, keepingSummaries: keepingSummaries)
             let took = clock.now - start
             report.add(deleted, took: took)
             // Doubled only while a batch takes less than a quarter of the target, a batch stays
@@ -94,13 +104,14 @@ extension MachinePurging {
 struct MachinePurgingPages {
     private var query: MachineQuery
     private var isDone = false
-    /// The statuses purged: final and cancelled, or the one of them the query names (none if
-    /// it names another).
+    /// The statuses purged: final and cancelled, and purged unless summaries are kept, or the
+    /// one of them the query names (none if it names another).
     private let statuses: [MachineStatus]
     var limit: Int
 
-    init(_ query: MachineQuery, limit: Int) {
-        statuses = [.final, .cancelled].filter { query.status == nil || query.status == $0 }
+    init(_ query: MachineQuery, limit: Int, keepingSummaries: Bool) {
+        statuses = (keepingSummaries ? [.final, .cancelled] : [.final, .cancelled, .purged])
+            .filter { query.status == nil || query.status == $0 }
         self.query = query
         self.query.status = nil
         self.query.after = nil

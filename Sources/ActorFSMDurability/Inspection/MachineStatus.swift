@@ -16,6 +16,10 @@ public enum MachineStatus: String, Sendable, Codable, CaseIterable {
     /// Cancelled by an operator outright: it has ended for good, and is never restored (see
     /// `Supervisor.cancel(_:reason:)`).
     case cancelled
+    /// Ended (final or cancelled), and its journal purged by a purge that kept its summary
+    /// (`purge(_:keepingSummaries:)`): the summary, with the state it ended in, is all the store
+    /// keeps of it. It has no history, and its summary names entry 0.
+    case purged
 }
 
 /// What a store keeps of a machine beside its entries, in columns a query can index: written

@@ -226,7 +226,7 @@ async function showMachine(id) {
 
 // The verbs that can change a machine with `status`.
 function verbsFor(status) {
-  if (status === "final" || status === "cancelled") return [];
+  if (status === "final" || status === "cancelled" || status === "purged") return [];
   return [status === "paused" ? "resume" : "pause", ...(status === "failed" ? ["retry"] : []), "cancel"];
 }
 
