@@ -134,7 +134,8 @@ extension MachineJournal {
         let fired = Int(timers.timeoutsFired) + (recovery.timeoutInterrupted ? 1 : 0)
         return timeouts.dropFirst(fired).map { timeout in
             let due = timers.enteredAt + StoredOrigin.nanoseconds(timeout.duration)
-            return (Alarm(after: .nanoseconds(max(0, due - now)), on: clock), timeout.duration)
+            // Overdue, it rings at once; its deadline, past, still orders it among the others.
+            return (Alarm(after: .nanoseconds(due - now), on: clock), timeout.duration)
         }
     }
 

@@ -58,7 +58,7 @@ package final class MachineJournal<Definition: MachineDefinition>: MachineJourna
             let now = coding.durability.wallClock.nanosecondsSince1970()
             var resumption = Resumption(
                 requeued: recovery.requeued, delayed: recovery.delayed.map {
-                    .init(event: $0.event, predicates: $0.predicates, ticket: $0.ticket, remaining: .nanoseconds(max(0, $0.deadline - now)))
+                    .init(event: $0.event, predicates: $0.predicates, ticket: $0.ticket, remaining: .nanoseconds($0.deadline - now))
                 })
             // A state that no longer decodes has no child to cancel.
             resumption.cancels = recovery.point.timers.cancels.compactMap { cancel in

@@ -67,13 +67,43 @@ import TestSupport
         clock.advance(by: .seconds(120))
         var again = try await RestoredDoor(crashed, clock: clock, schema: schema)
         #expect(await again.machine.isPaused)
-        // The timeout past due joins the queue, and waits there.
-        await again.machine.untilQueued(1)
+        // The timeout past due waits for the resume.
+        await again.machine.untilHeldWhilePaused(1)
         #expect(await again.machine.state == .locked)
         try await again.doors.resume("door")
         let fired = await again.nextRecord()
         #expect(fired?.origin == .timeout(after: .seconds(60)) && fired?.target == .jammed)
         #expect(try await again.nothingFired())
+    }
+
+    /// Timers that fell due while the machine was paused and down fire on the resume in the
+    /// order of their deadlines, not in the order they were made or rang (overdue, they all
+    /// ring at once when the machine is restored).
+    @Test func timersDueWhilePausedAndRestartedFireInTheOrderOfTheirDeadlines() async throws {
+        let clock = ManualClock()
+        let store = InMemoryStore()
+        let schema = try doorSchema()
+        let door = try await RestoredDoor(store, clock: clock, schema: schema)
+        try await door.machine.send(.lock)
+        // Made latest first: unlock in 70 s, after the 60-second timeout, kick in 40 s, remind in 10 s.
+        try door.machine.schedule(.unlock, after: .seconds(70))
+        try door.machine.schedule(.kick, after: .seconds(40))
+        try door.machine.schedule(.remind, after: .seconds(10))
+        try await door.doors.pause("door")
+        let crashed = store.crash()
+        clock.advance(by: .seconds(120))
+        var again = try await RestoredDoor(crashed, clock: clock, schema: schema)
+        await again.machine.untilHeldWhilePaused(4)
+        try await again.doors.resume("door")
+        // Sent once the resume has queued the timers: its record comes after all of theirs.
+        try await again.machine.send(.remind)
+        var fired: [String] = []
+        while let record = await again.nextRecord(), record.origin != .send {
+            fired.append(record.event.map { "\($0)" } ?? "\(record.origin)")
+        }
+        #expect(fired == ["remind", "kick", "timeout(after: 60.0 seconds)", "unlock"])
+        #expect(await again.machine.state == .jammed, "the timeout came before the unlock")
+        await again.doors.shutdown()
     }
 
     @Test func aPauseDuringATransitionIsWrittenAfterItsEntry() async throws {

@@ -187,6 +187,10 @@ extension Machine {
             extras?.postponedCount = 0
             for entry in mailbox.withLock({ $0.inbox.takeAll() }) { stopUnprocessed(entry) }
         }
+        if let held = extras?.heldTimerEvents, !held.isEmpty {
+            extras?.heldTimerEvents = []
+            for timer in held { stopUnprocessed(timer.entry) }
+        }
         settings.instrument?.machineEnded(id, termination: reason)
         if let link, link.wantsStopReport { link.stopped(id, generation, reason) }
         if publishing.hasHadSubscribers {

@@ -8,9 +8,9 @@ extension Machine {
     /// - The transition in progress completes (run to completion); the events queued behind it
     ///   stay queued, in order, and their senders wait.
     /// - `send`, `post` and `tryPost` are refused with ``MachineError`` `.paused`.
-    /// - Timeouts and scheduled events that fall due, state tasks' results and children's ends
-    ///   join the queue as they come, and are processed after the resume, in the order they
-    ///   came: timers in the order of their deadlines.
+    /// - Timeouts and scheduled events that fall due wait aside, and join the queue on the
+    ///   resume in the order of their deadlines; state tasks' results and children's ends join
+    ///   it as they come. All are processed after the resume.
     /// - A state entered by the transition in progress starts its state tasks and children
     ///   only after the resume.
     /// - `stop()` ends it as it ends a running machine; `shutdown()` ends it without processing
@@ -56,6 +56,10 @@ extension Machine {
     @discardableResult
     func resumeInMemory(postingNext next: Entry? = nil) -> Bool {
         if core.resume() == true { startPendingStateTasks() }
+        // The timers that fell due meanwhile, in the order of their deadlines, after what
+        // joined the queue while the machine was paused.
+        let held = extras?.heldTimerEvents ?? []
+        if !held.isEmpty { extras?.heldTimerEvents = [] }
         let resumptions = mailbox.withLock { mailbox -> Inbox<Definition>.Resumptions? in
             var resumptions = Inbox<Definition>.Resumptions()
             if let next {
@@ -63,9 +67,18 @@ extension Machine {
                 resumptions = posted
             }
             resumptions.startProcessing = mailbox.inbox.resume().startProcessing || resumptions.startProcessing
+            for timer in held {
+                let queued = mailbox.inbox.timerEvent(timer.entry)
+                resumptions.startProcessing = resumptions.startProcessing || queued.startProcessing
+                resumptions.watchers += queued.watchers
+            }
             return resumptions
         }
-        guard let resumptions else { return false }
+        guard let resumptions else {
+            // Stopped: its end gives the held timers their records.
+            if !held.isEmpty { extras?.heldTimerEvents = held }
+            return false
+        }
         if !resumptions.isEmpty { perform(resumptions) }
         return true
     }

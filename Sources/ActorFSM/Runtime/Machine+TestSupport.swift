@@ -39,6 +39,17 @@ extension Machine {
         }
     }
 
+    /// Returns once at least `count` timer events that fell due while the machine is paused
+    /// wait for its resume.
+    package func untilHeldWhilePaused(_ count: Int) async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let extras = makeExtras()
+            if !extras.heldWatchers.wait(until: count, continuation, current: extras.heldTimerEvents.count) {
+                continuation.resume()
+            }
+        }
+    }
+
     /// Returns once at least `count` postponed events wait for a change of state.
     package func untilPostponed(_ count: Int) async {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in

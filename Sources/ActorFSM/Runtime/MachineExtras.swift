@@ -20,6 +20,11 @@ final class MachineExtras<Definition: MachineDefinition> {
     @exclusivity(unchecked) @usableFromInline var watchers = MachineWatchers()
     /// A durable machine's operator acts, as its journal records them.
     @exclusivity(unchecked) var operators = OperatorRecording<Definition>()
+    /// The timer events that fell due while the machine was paused, in the order of their
+    /// deadlines: they join the queue on the resume.
+    @exclusivity(unchecked) @usableFromInline var heldTimerEvents: [(due: TimerDeadline, entry: InboxEntry<Definition>)] = []
+    /// Tests waiting for a count of timer events held while paused.
+    @exclusivity(unchecked) var heldWatchers = CountWatchers()
 
     @usableFromInline init() {}
 }

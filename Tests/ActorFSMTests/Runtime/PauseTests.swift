@@ -110,7 +110,7 @@ import TestSupport
         await clock.waitUntilSleeping(count: 1)
         try await machine.pause()
         clock.advance(by: .seconds(60))
-        await machine.untilQueued(1)
+        await machine.untilHeldWhilePaused(1)
         #expect(await machine.state == .pending)
         await resumed.resume(machine)
         let record = try #require(await records.next())

@@ -6,17 +6,23 @@
 @usableFromInline package struct Alarm: Sendable {
     /// Sleeps until the deadline, then returns how late it woke.
     private let sleep: @Sendable () async throws -> Duration
+    /// The deadline, on the alarm's clock: alarms of one machine compare by it.
+    let deadline: TimerDeadline
 
     /// An alarm `delay` from now on `clock`.
     @usableFromInline package init(after delay: Duration, on clock: any Clock<Duration>) {
         self = Self.make(after: delay, on: clock)
     }
 
-    private init(sleep: @escaping @Sendable () async throws -> Duration) { self.sleep = sleep }
+    private init(deadline: TimerDeadline, sleep: @escaping @Sendable () async throws -> Duration) {
+        (self.deadline, self.sleep) = (deadline, sleep)
+    }
 
+    /// A `delay` below zero sets a deadline already past (a restored timer overdue by that
+    /// much): it rings at once, and sorts before those due later.
     private static func make<C: Clock<Duration>>(after delay: Duration, on clock: C) -> Alarm {
         let deadline = clock.now.advanced(by: delay)
-        return Alarm {
+        return Alarm(deadline: TimerDeadline(deadline)) {
             try await clock.sleep(until: deadline, tolerance: nil)
             return max(.zero, deadline.duration(to: clock.now))
         }

@@ -40,8 +40,9 @@ extension Machine {
         }
         let alarm = Alarm(after: delay, on: configuration.clock)
         let trace = callerContext
+        let due = alarm.deadline
         scheduled.attach(alarm.start { lateness in
-            await self.deliver(scheduled, event, predicates, lateness: lateness, trace: trace, ticket: ticket)
+            await self.deliver(scheduled, event, predicates, lateness: lateness, trace: trace, ticket: ticket, due: due)
         })
         return scheduled
     }
@@ -50,12 +51,12 @@ extension Machine {
     /// cancelled.
     func deliver(
         _ scheduled: ScheduledEvent, _ event: Event, _ predicates: PredicateContext?, lateness: Duration?,
-        trace: (any AnyObject & Sendable)?, ticket: UInt64 = 0
+        trace: (any AnyObject & Sendable)?, ticket: UInt64 = 0, due: TimerDeadline
     ) {
         mailbox.withLock { $0.scheduledEvents.remove(scheduled) }
         guard let lateness, core.takesTimerEvents, scheduled.markDelivered() else { return }
         settings.instrument?.timerFired(by: id, origin: .scheduled, lateness: lateness)
-        appendTimerEvent(event, predicates, origin: .scheduled, epoch: 0, trace: trace, ticket: ticket)
+        appendTimerEvent(event, predicates, origin: .scheduled, epoch: 0, trace: trace, ticket: ticket, due: due)
     }
 
     /// Starts the initial state's timeouts and tasks, whose deadlines `init` fixed, unless the
@@ -101,15 +102,15 @@ extension Machine {
             for (alarm, duration) in alarms {
                 let lateness: Duration
                 do { lateness = try await alarm.wait() } catch { return }
-                await self.timeoutFired(after: duration, epoch: epoch, lateness: lateness)
+                await self.timeoutFired(after: duration, epoch: epoch, lateness: lateness, due: alarm.deadline)
             }
         }
     }
 
-    func timeoutFired(after duration: Duration, epoch: UInt64, lateness: Duration) {
+    func timeoutFired(after duration: Duration, epoch: UInt64, lateness: Duration, due: TimerDeadline) {
         guard core.admitsTimerEvent(from: epoch) else { return droppedTimerEvent(.timeout(after: duration)) }
         settings.instrument?.timerFired(by: id, origin: .timeout(after: duration), lateness: lateness)
-        appendTimerEvent(nil, nil, origin: .timeout(after: duration), epoch: epoch)
+        appendTimerEvent(nil, nil, origin: .timeout(after: duration), epoch: epoch, due: due)
     }
 
     /// Starts the tasks of the state just entered, once the transition into it has completed.
@@ -173,16 +174,34 @@ extension Machine {
     }
 
     /// Queues an event the machine's own timers produced. It is admitted even when the inbox is
-    /// full: there is at most one per timer, and dropping it would lose it.
+    /// full: there is at most one per timer, and dropping it would lose it. A timer due at `due`
+    /// while the machine is paused waits aside, and joins the queue on the resume in the order
+    /// of the deadlines (see `resumeInMemory(postingNext:)`).
     @inlinable func appendTimerEvent(
         _ event: Event?, _ predicates: PredicateContext?, origin: EventOrigin, epoch: UInt64,
-        trace: (any AnyObject & Sendable)? = nil, ticket: UInt64 = 0
+        trace: (any AnyObject & Sendable)? = nil, ticket: UInt64 = 0, due: TimerDeadline? = nil
     ) {
         var entry = Entry(event: event, predicates: predicates, origin: origin, acceptedAt: .now,
                           ticket: Self.entryTicket(ticket), trace: trace)
         entry.epoch = epoch
-        perform(mailbox.withLock { $0.inbox.timerEvent(entry) })
+        if let due, core.isPaused {
+            holdWhilePaused(entry, due: due)
+        } else {
+            perform(mailbox.withLock { $0.inbox.timerEvent(entry) })
+        }
         reportQueued(origin: origin)
+    }
+
+    /// Keeps a timer event that fell due while the machine is paused, for the resume.
+    @usableFromInline func holdWhilePaused(_ entry: Entry, due: TimerDeadline) {
+        let held = makeExtras()
+        // Kept in the order of the deadlines: each timer's task rings whenever the executor
+        // runs it, and a restored machine's overdue timers ring at once, together.
+        let place = held.heldTimerEvents.firstIndex { due.precedes($0.due) } ?? held.heldTimerEvents.endIndex
+        held.heldTimerEvents.insert((due, entry), at: place)
+        if !held.heldWatchers.isEmpty {
+            for watcher in held.heldWatchers.reached(held.heldTimerEvents.count) { watcher.resume() }
+        }
     }
 
     /// Counts a timeout or task result dropped because the machine left its state (or stopped
