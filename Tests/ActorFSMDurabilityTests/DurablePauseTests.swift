@@ -106,6 +106,23 @@ import TestSupport
         await again.doors.shutdown()
     }
 
+    /// A sender that chooses to wait has its event processed, and written, after the resume's entry.
+    @Test func aSenderThatWaitsOutAPauseIsWrittenAfterTheResume() async throws {
+        let store = InMemoryStore()
+        let doors = try Supervisor(schema: try doorSchema(), durability: doorDurability(store))
+        let door = try await doors.activate(id: "a", data: Door.Data())
+        try await doors.pause("a", reason: "inspection")
+        await #expect(throws: MachineError<Door>.self) { try await doors.send(to: "a", .open, whenPaused: .refuse) }
+        let opening = Task { try await doors.send(to: "a", .open, whenPaused: .wait) }
+        await door.untilQueued(1)
+        try await doors.resume("a", reason: "done")
+        #expect(try await opening.value.target == .open)
+        let history = try await store.history(of: "a")
+        #expect(history.map(\.kind) == [.created, .operator, .operator, .completed])
+        #expect(history.last?.event?.contains("open") == true)
+        await doors.shutdown()
+    }
+
     @Test func aPauseDuringATransitionIsWrittenAfterItsEntry() async throws {
         let gate = Gate()
         let store = InMemoryStore()

@@ -320,6 +320,11 @@ let configuration = MachineConfiguration<OrderState>(instrument: FailureLog())
         print("purged \(report.purged) machines")
     }
 
+    func waitingOutAPause(order: Machine<StoredOrders>) async throws {
+        let record = try await order.send(.paid, whenPaused: .wait)
+        _ = record
+    }
+
     func actingOnAQuery(store: SQLiteStore) async throws {
         let failed = MachineQuery(status: .failed).olderThan(.seconds(600))
         let preview = try await store.act(.retry, on: failed, reason: "the provider is back", dryRun: true)

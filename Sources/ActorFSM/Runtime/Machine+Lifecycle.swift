@@ -201,6 +201,7 @@ extension Machine {
         for waiter in waiters { waiter.resume() }
         // An operator's act that never got to be written: its callers hear so.
         extras?.operators.finish(.overtaken)
+
     }
 
     /// Resumes the tests waiting for the machine to refuse events.

@@ -79,6 +79,7 @@ extension Machine {
             if !held.isEmpty { extras?.heldTimerEvents = held }
             return false
         }
+
         if !resumptions.isEmpty { perform(resumptions) }
         return true
     }

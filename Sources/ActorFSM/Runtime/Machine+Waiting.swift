@@ -8,9 +8,11 @@ extension Machine {
     ///     `sendDurably(_:_:forwarded:)`), 0 if none.
     ///   - signal: for an operator's signal, the reason the operator gave (see
     ///     `signal(_:predicates:reason:)`); `nil` for any other send.
+    ///   - evenIfPaused: whether a paused machine queues the event for its resume rather than
+    ///     refuse it (``WhenPaused/wait``).
     @inlinable func sendThroughInbox(
         _ event: Event, _ predicates: PredicateContext?, acceptedAt: Timestamp, scope: [ObjectIdentifier],
-        forwarded: Int64 = 0, signal: String? = nil
+        forwarded: Int64 = 0, signal: String? = nil, evenIfPaused: Bool = false
     ) async throws(MachineError<Definition>) -> Record {
         let taken = mailbox.withLock { $0.inbox.takeTicket() }
         let ticket = (forwarded != 0 || signal != nil) && journal != nil ? taken | Self.forwardedTicketFlag : taken
@@ -23,7 +25,7 @@ extension Machine {
             await withCheckedContinuation { (continuation: CheckedContinuation<Entry.Reply, Never>) in
                 let entry = Entry(event: event, predicates: predicates, origin: .send, acceptedAt: acceptedAt,
                                   ticket: ticket, senderScope: scope, reply: Entry.ReplySlot(continuation), trace: trace)
-                park(Inbox.Waiter(entry: entry, admitted: nil), ticket: ticket)
+                park(Inbox.Waiter(entry: entry, admitted: nil), ticket: ticket, evenIfPaused: evenIfPaused)
             }
         } onCancel: {
             withdraw(ticket)
@@ -45,7 +47,7 @@ extension Machine {
     }
 
     /// `post` into a full inbox: waits until the event is let in.
-    @usableFromInline nonisolated func enqueueWhenRoom(_ posted: Entry) async throws(MachineError<Definition>) {
+    @usableFromInline nonisolated func enqueueWhenRoom(_ posted: Entry, evenIfPaused: Bool = false) async throws(MachineError<Definition>) {
         // Room for an action's own machine comes only once the action completes.
         if ActionScope.machines.contains(ObjectIdentifier(self)) { throw refusal(.inboxFull, origin: .post) }
         let ticket = mailbox.withLock { $0.inbox.takeTicket() }
@@ -53,7 +55,7 @@ extension Machine {
                           acceptedAt: posted.acceptedAt, ticket: ticket, trace: posted.trace)
         let admission = await withTaskCancellationHandler {
             await withCheckedContinuation { (continuation: CheckedContinuation<Inbox<Definition>.Admission, Never>) in
-                park(Inbox.Waiter(entry: entry, admitted: continuation), ticket: ticket)
+                park(Inbox.Waiter(entry: entry, admitted: continuation), ticket: ticket, evenIfPaused: evenIfPaused)
             }
         } onCancel: {
             withdraw(ticket)
@@ -68,8 +70,8 @@ extension Machine {
 
     /// Queues a sender's event, or has it wait for room; refuses it if the machine no longer
     /// takes events.
-    @inlinable nonisolated func park(_ waiter: Inbox<Definition>.Waiter, ticket: UInt64) {
-        switch mailbox.withLock({ $0.inbox.park(waiter) }) {
+    @inlinable nonisolated func park(_ waiter: Inbox<Definition>.Waiter, ticket: UInt64, evenIfPaused: Bool = false) {
+        switch mailbox.withLock({ $0.inbox.park(waiter, evenIfPaused: evenIfPaused) }) {
         case .refused:
             waiter.answer(.refused, admission: .refused)
         case .paused:

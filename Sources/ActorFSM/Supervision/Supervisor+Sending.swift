@@ -20,6 +20,22 @@ extension Supervisor {
         try await machine.post(event, predicates: predicates)
     }
 
+    /// Sends `event` to the machine under `id`; if the machine is paused, `whenPaused` chooses
+    /// between the refusal and a wait for its resume (see
+    /// ``Machine/send(_:predicates:whenPaused:)``). It waits for a machine this process runs;
+    /// a paused machine another process holds is refused.
+    @discardableResult
+    public func send(
+        to id: ID, _ event: Event, predicates: PredicateContext? = nil, whenPaused: WhenPaused
+    ) async throws(MachineError<Definition>) -> TransitionRecord<Definition> {
+        do {
+            return try await send(to: id, event, predicates: predicates)
+        } catch {
+            guard error.kind == .paused, whenPaused == .wait, let machine = machine(id: id) else { throw error }
+            return try await machine.send(event, predicates: predicates, whenPaused: .wait)
+        }
+    }
+
     /// Posts `event` to the machine under `id`, or refuses it at once if its inbox is full; see
     /// ``Machine/tryPost(_:predicates:)``.
     public func tryPost(to id: ID, _ event: Event, predicates: PredicateContext? = nil) throws(MachineError<Definition>) {

@@ -102,6 +102,44 @@ import TestSupport
         #expect(log.lines == ["ping after resume", "poke after resume"])
     }
 
+    /// A sender that chooses to wait is processed once the machine resumes, in the order it
+    /// came; one whose task is cancelled, or whose machine stops, is told so.
+    @Test func sendersThatChooseToWaitAreProcessedOnResume() async throws {
+        let log = Log(), resumed = Resumed()
+        let machine = Self.machine(try Self.schema(Gate(), log, resumed))
+        try await machine.pause()
+        let pinging = Task { try await machine.send(.ping, whenPaused: .wait) }
+        await machine.untilQueued(1)
+        let poking = Task { try await machine.post(.poke, whenPaused: .wait) }
+        await machine.untilQueued(2)
+        let abandoned = Task { try await machine.send(.ping, whenPaused: .wait) }
+        await machine.untilQueued(3)
+        abandoned.cancel()
+        do {
+            _ = try await abandoned.value
+            Issue.record("a cancelled sender was processed")
+        } catch {
+            #expect((error as? MachineError<CheckoutFlow>)?.kind == .cancelled)
+        }
+        await #expect(throws: MachineError<CheckoutFlow>.self) { try await machine.send(.ping, whenPaused: .refuse) }
+        await resumed.resume(machine)
+        #expect(try await pinging.value.target == .pending)
+        try await poking.value
+        #expect(try await machine.send(.ping).target == .pending)
+        #expect(log.lines == ["ping after resume", "poke after resume", "ping after resume"])
+
+        try await machine.pause()
+        let stranded = Task { try await machine.send(.ping, whenPaused: .wait) }
+        await machine.untilQueued(1)
+        await machine.stop()
+        do {
+            _ = try await stranded.value
+            Issue.record("a sender waiting on a stopped machine was processed")
+        } catch {
+            #expect((error as? MachineError<CheckoutFlow>)?.kind == .stopped)
+        }
+    }
+
     @Test func aTimeoutThatFallsDueWhilePausedIsProcessedOnResume() async throws {
         let clock = ManualClock(), log = Log(), resumed = Resumed()
         let machine = CheckoutMachine(schema: try Self.schema(Gate(), log, resumed), id: 1,

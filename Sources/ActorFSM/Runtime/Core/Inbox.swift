@@ -82,10 +82,15 @@ struct Inbox<Definition: MachineDefinition>: Sendable {
     }
 
     /// Takes a sender's event now if there is room and nobody waits; otherwise queues the sender
-    /// behind those waiting. Refuses it if the inbox no longer takes events.
+    /// behind those waiting. Refuses it if the inbox no longer takes events, or is paused unless
+    /// the sender chose to wait for the resume (`evenIfPaused`).
     @inlinable
-    mutating func park(_ waiter: Waiter) -> ParkAction {
-        guard case .open = intake else { return intake == .paused ? .paused : .refused }
+    mutating func park(_ waiter: Waiter, evenIfPaused: Bool = false) -> ParkAction {
+        switch intake {
+        case .open: break
+        case .paused: if !evenIfPaused { return .paused }
+        default: return .refused
+        }
         if hasRoom && waiters.isEmpty {
             var resumptions = append(waiter.entry)
             if let admitted = waiter.admitted { resumptions.admitted.append(admitted) }
