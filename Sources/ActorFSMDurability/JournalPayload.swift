@@ -13,13 +13,14 @@ struct JournalPayload: Equatable {
         case completed = 0, intent = 1
         /// An intent an operator's retry wrote in place of a failed event's entry.
         case retryIntent = 2
-        /// The intent of an event an operator signalled: it holds the operation too (and, as
-        /// any intent written by a machine, the retry its action waits to make).
-        case signalIntent = 3
+        /// The intent, written by the machine, of an event an operator signalled or retried: it
+        /// holds the operation too (and, as any intent a machine writes, the retry its action
+        /// waits to make), so that a restore that processes the event again still records it.
+        case operatorIntent = 3
     }
 
     /// Whether the entry is an intent a machine wrote, which may hold its action's retry.
-    private var mayHoldRetry: Bool { kind == .intent || kind == .signalIntent }
+    private var mayHoldRetry: Bool { kind == .intent || kind == .operatorIntent }
 
     /// Whether the entry holds an event to process again rather than a completed state.
     var isIntent: Bool { kind != .completed }
@@ -65,7 +66,10 @@ struct JournalPayload: Equatable {
         writer.blob(data)
         timers.write(to: &writer)
         if !mayHoldRetry { timers.writeTrailer(to: &writer) }
-        if kind == .signalIntent, let operation = timers.operation { operation.write(to: &writer) }
+        if kind == .operatorIntent {
+            // Always written for this kind, which its reader expects.
+            (timers.operation ?? StoredOperation(verb: .signal, time: 0, reason: "")).write(to: &writer)
+        }
         if let retry {
             writer.varint(UInt64(retry.action))
             writer.varint(UInt64(retry.attempt))
@@ -98,7 +102,7 @@ struct JournalPayload: Equatable {
             data = try reader.blob()
             timers = try StoredTimers(from: &reader)
             if !mayHoldRetry { try timers.readTrailer(from: &reader) }
-            if kind == .signalIntent { timers.operation = try StoredOperation(from: &reader) }
+            if kind == .operatorIntent { timers.operation = try StoredOperation(from: &reader) }
             if mayHoldRetry && !reader.isAtEnd {
                 let action = try reader.varint()
                 let attempt = try reader.varint()

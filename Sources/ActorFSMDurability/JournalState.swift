@@ -101,6 +101,16 @@ struct JournalState<Definition: MachineDefinition>: Sendable {
         if processingTicket & Machine<Definition>.childEndTicketFlag != 0 { processingTicket = 0 }
     }
 
+    /// Sets what the entry `payload` is about to record of the timers and of an operator: a
+    /// completed entry's timers; for a signal's intent, or that of an event an operator's retry
+    /// put back (after a restore), the operation, so that a second restore still records it.
+    mutating func stamp(_ payload: inout JournalPayload) {
+        if payload.kind == .completed { payload.timers = timersOfCompletedEntry() }
+        if payload.kind == .intent, let operation = signalledBy ?? retriedBy {
+            (payload.kind, payload.timers.operation) = (.operatorIntent, operation)
+        }
+    }
+
     /// What the next completed entry holds of the timers: they, and the operator's retry if
     /// the entry completes the event the retry put back.
     mutating func timersOfCompletedEntry() -> StoredTimers {

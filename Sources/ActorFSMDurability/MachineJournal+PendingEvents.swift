@@ -63,6 +63,8 @@ extension MachineJournal {
     package func processing(_ ticket: UInt64) {
         state.withLock { state in
             state.processingTicket = ticket
+            // Neither a self-posted event nor a postponement's end is an operator's signal.
+            state.signalledBy = nil
             if ticket == 0 { state.consuming = 0 }
         }
     }

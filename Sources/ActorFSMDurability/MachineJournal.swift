@@ -150,8 +150,7 @@ package final class MachineJournal<Definition: MachineDefinition>: MachineJourna
                 fingerprint: coding.fingerprint, schemaVersion: Int64(durability.schemaVersion))
             (payload.state, payload.event, payload.predicates, payload.data) =
                 (encoded.state, encoded.event, predicates, encoded.data)
-            if kind == .completed { payload.timers = state.timersOfCompletedEntry() }
-            if kind == .intent, let signal = state.signalledBy { (payload.kind, payload.timers.operation) = (.signalIntent, signal) }
+            state.stamp(&payload)
             state.intent = kind == .intent ? (sequenceNumber, payload) : nil
             var removing: UInt64 = 0
             if kind == .completed {

@@ -12,6 +12,10 @@ struct StoredOperation: Equatable, Sendable {
         (self.verb, self.time, self.reason) = (verb, time, reason)
     }
 
+    /// Whether the entry that holds the operation records an event the operator sent or put
+    /// back (a signal, a retry), rather than the operator's act alone.
+    var recordsItsEvent: Bool { verb == .signal || verb == .retry }
+
     func write(to writer: inout ByteWriter) {
         writer.byte(verb.rawValue)
         writer.signed(time)

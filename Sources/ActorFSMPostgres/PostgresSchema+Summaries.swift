@@ -41,7 +41,7 @@ extension PostgresSchema {
         ON CONFLICT (machine) DO UPDATE SET seq = EXCLUDED.seq, state = EXCLUDED.state, status = EXCLUDED.status,
             fingerprint = EXCLUDED.fingerprint, schema_version = EXCLUDED.schema_version,
             last_transition = EXCLUDED.last_transition, waiting_until = EXCLUDED.waiting_until, change = EXCLUDED.change
-        WHERE EXCLUDED.seq > actorfsm_machines.seq
+        WHERE EXCLUDED.seq > actorfsm_machines.seq OR actorfsm_machines.status = 'purged'
         """
 
     /// $1 node, $2 instance: this process writes summaries after their entries' commits.
@@ -68,11 +68,12 @@ extension PostgresSchema {
                                                           AND n.expires_at > now())
         """
 
-    /// The machines whose summary is older than their newest journal entry (or missing).
+    /// The machines whose summary is older than their newest journal entry (or missing), or a
+    /// purge kept while the id has a journal again: a new machine's.
     static let laggingSummaries = """
         SELECT j.machine FROM (SELECT machine, max(seq) AS newest FROM actorfsm_journal GROUP BY machine) AS j
         LEFT JOIN actorfsm_machines m ON m.machine = j.machine
-        WHERE m.seq IS NULL OR m.seq < j.newest
+        WHERE m.seq IS NULL OR m.seq < j.newest OR m.status = 'purged'
         """
 
     /// $1 machines: those of them whose summary is older than their newest journal entry (or missing).
@@ -80,7 +81,7 @@ extension PostgresSchema {
         SELECT j.machine FROM (SELECT machine, max(seq) AS newest FROM actorfsm_journal
                                WHERE machine = ANY($1::text[]) GROUP BY machine) AS j
         LEFT JOIN actorfsm_machines m ON m.machine = j.machine
-        WHERE m.seq IS NULL OR m.seq < j.newest
+        WHERE m.seq IS NULL OR m.seq < j.newest OR m.status = 'purged'
         """
 
     /// $1 to $8 as the append's $11 to $18: summaries of machines that have none.

@@ -1,7 +1,8 @@
 import ActorFSMDurability
 
 extension PostgresStore: MachinePurging {
-    /// Deletes the journals of those of `machines` still final at the entries given, on the
+    /// Deletes the journals of those of `machines` still ended at the entries given (and their
+    /// summaries, or, `keepingSummaries`, marks those purged), on the
     /// store's thread, once this process's waiting summaries are written; see `MachinePurging`.
     ///
     /// One transaction locks the machines' lease rows first (`FOR UPDATE`, in machine order, as
@@ -50,11 +51,13 @@ extension PostgresSchema {
             SELECT m.machine FROM actorfsm_machines m JOIN p ON p.machine = m.machine AND m.seq = p.seq
             WHERE (m.status IN ('final', 'cancelled') OR (m.status = 'purged' AND NOT $3::boolean))
             AND NOT EXISTS (SELECT 1 FROM actorfsm_journal j WHERE j.machine = m.machine AND j.seq > m.seq)
+            -- A kept summary whose id has a journal again belongs to a new machine now.
+            AND NOT (m.status = 'purged' AND EXISTS (SELECT 1 FROM actorfsm_journal j WHERE j.machine = m.machine))
             ORDER BY m.machine
             FOR UPDATE OF m),
         gone AS (DELETE FROM actorfsm_journal j USING ended WHERE j.machine = ended.machine),
         dropped AS (DELETE FROM actorfsm_machines m USING ended WHERE m.machine = ended.machine AND NOT $3::boolean),
-        kept AS (UPDATE actorfsm_machines m SET status = 'purged', seq = 0 FROM ended
+        kept AS (UPDATE actorfsm_machines m SET status = 'purged', seq = 0, change = nextval('actorfsm_changes') FROM ended
                  WHERE m.machine = ended.machine AND $3::boolean)
         SELECT machine FROM ended
         """

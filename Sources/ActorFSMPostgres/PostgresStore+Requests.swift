@@ -68,7 +68,8 @@ extension PostgresStore: OperatorRequestQueue {
 }
 
 extension PostgresSchema {
-    /// Makes the requests' table if need be, in a block of its own: once the table exists it
+    /// Makes the requests' table if need be (or adds the signalled event's column that a table
+    /// an older version made lacks), in a block of its own: once the table has that column it
     /// changes nothing and takes no lock.
     static let requestsCreation = """
         DO $$

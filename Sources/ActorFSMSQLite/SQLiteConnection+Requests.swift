@@ -19,7 +19,15 @@ extension SQLiteConnection {
         try execute(Self.createRequests)
         var hasEvent = false
         try rows("SELECT 1 FROM pragma_table_info('actorfsm_requests') WHERE name = 'event'") { _ in hasEvent = true }
-        if !hasEvent { try execute("ALTER TABLE actorfsm_requests ADD COLUMN event TEXT NOT NULL DEFAULT ''") }
+        guard !hasEvent else { return }
+        do {
+            try execute("ALTER TABLE actorfsm_requests ADD COLUMN event TEXT NOT NULL DEFAULT ''")
+        } catch {
+            // Another process opening the same file may have added it first.
+            var added = false
+            try rows("SELECT 1 FROM pragma_table_info('actorfsm_requests') WHERE name = 'event'") { _ in added = true }
+            if !added { throw error }
+        }
     }
 
     func submit(_ request: OperatorRequest) throws(StoreError) -> Int64 {

@@ -26,7 +26,8 @@ extension SQLiteStore: StoreInspection, SchemaRecording, PassivationRecording, M
         try await inspect { connection throws(StoreError) in try connection.changes(after: change, limit: limit) }
     }
 
-    /// Deletes the journals of those of `machines` still final at the entries given, in one
+    /// Deletes the journals of those of `machines` still ended at the entries given (and their
+    /// summaries, or, `keepingSummaries`, marks those purged), in one
     /// transaction on the store's thread; see `MachinePurging`.
     public func deleteJournals(
         of machines: [(id: String, sequenceNumber: UInt64)], keepingSummaries: Bool

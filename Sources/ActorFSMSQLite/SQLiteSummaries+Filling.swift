@@ -38,7 +38,8 @@ extension SQLiteSummaries {
     /// machine whose newest journal entry is newer than its row: the summaries that waited when
     /// the process writing them ended without closing the store.
     ///
-    /// A machine whose newest entry is an intent is read again too, and keeps its row.
+    /// A machine whose newest entry is an intent is read again too, and keeps its row. A row a
+    /// purge kept (`purged`, at entry 0) whose id has a journal again is a new machine's.
     func catchUp() throws(StoreError) {
         try inTransaction { () throws(StoreError) in
             let schemas = try storedSchemas()
@@ -46,7 +47,7 @@ extension SQLiteSummaries {
             try connection.rows("""
                 SELECT j.machine FROM (SELECT machine, MAX(sequence) AS newest FROM journal GROUP BY machine) AS j
                 LEFT JOIN machines AS m ON m.machine = j.machine
-                WHERE m.sequence IS NULL OR m.sequence < j.newest
+                WHERE m.sequence IS NULL OR m.sequence < j.newest OR m.status = 'purged'
                 """) { lagging.append($0.text(0)) }
             for id in lagging {
                 let entries = try connection.entries(of: id, newest: 4)

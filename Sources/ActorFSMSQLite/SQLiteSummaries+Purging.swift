@@ -27,9 +27,16 @@ extension SQLiteSummaries {
             try connection.execute(keepingSummaries ? Self.keepOnlyEnded : Self.keepOnlyEndedOrPurged)
             try connection.rows("SELECT machine FROM temp.purging") { deleted.append($0.text(0)) }
             try connection.execute("DELETE FROM journal WHERE machine IN (SELECT machine FROM temp.purging)")
-            try connection.execute(keepingSummaries
-                ? "UPDATE machines SET status = 'purged', sequence = 0 WHERE machine IN (SELECT machine FROM temp.purging)"
-                : "DELETE FROM machines WHERE machine IN (SELECT machine FROM temp.purging)")
+            if keepingSummaries {
+                // Each kept row changes: watchers and followers see it purged.
+                for id in deleted {
+                    try connection.rows("UPDATE machines SET status = 'purged', sequence = 0, change = ?2 WHERE machine = ?1",
+                                        [.text(id), .int(nextChange)]) { _ in }
+                    nextChange += 1
+                }
+            } else {
+                try connection.execute("DELETE FROM machines WHERE machine IN (SELECT machine FROM temp.purging)")
+            }
         }
         return deleted
     }
@@ -46,6 +53,8 @@ extension SQLiteSummaries {
         DELETE FROM temp.purging WHERE NOT EXISTS (
             SELECT 1 FROM machines m WHERE m.machine = purging.machine AND m.sequence = purging.sequence AND m.status IN (\(statuses)))
         OR EXISTS (SELECT 1 FROM journal j WHERE j.machine = purging.machine AND j.sequence > purging.sequence)
+        OR EXISTS (SELECT 1 FROM machines m JOIN journal j ON j.machine = m.machine
+                   WHERE m.machine = purging.machine AND m.status = 'purged')
         """
     }
 

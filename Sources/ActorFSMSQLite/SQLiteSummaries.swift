@@ -23,7 +23,7 @@ final class SQLiteSummaries {
     private var upsert: OpaquePointer?
     private var insertSchema: OpaquePointer?
     /// The change number the next summary gets.
-    private var nextChange: Int64 = 1
+    var nextChange: Int64 = 1
     /// The next change number when the transaction in progress began.
     private var changeAtBegin: Int64 = 1
     /// Schemas to write with the next commit.

@@ -30,7 +30,7 @@ struct Invocation {
     var assumesYes = false
     /// `purge`: keep the summaries of the machines purged, with the status `purged`.
     var keepsSummaries = false
-    /// `pause`, `resume`, `cancel`, `retry`: why, for the machines' histories.
+    /// `pause`, `resume`, `cancel`, `retry`, `signal`: why, for the machines' histories.
     var reason = ""
     /// How long `pause|resume|cancel|retry|signal` wait for the answers of the process that
     /// holds the machines, when they ask it.
@@ -55,7 +55,8 @@ struct Invocation {
           watch                 print machines as their transitions are written, until interrupted
               --interval 1s     --from-start
           purge                 delete the journals of ended machines at least --older-than old
-              --older-than 30d (required)   --state NAME   --schema NAME   --schema-version N
+              --older-than 30d (required)   --state NAME   --status final|cancelled|purged
+              --schema NAME   --schema-version N
               --dry-run (count, delete nothing)   --yes (no question for more than one machine)
               --keep-summaries (keep each machine's summary, status purged: listed, counted, no history;
                                 a purge without it deletes the summaries kept before)
@@ -74,7 +75,7 @@ struct Invocation {
         --store takes a SQLite file (read beside its writer, without its lock; purge takes the
         lock, so it runs while no process writes the file; pause, resume, cancel and retry take
         it if they can, and otherwise ask the application that holds the file, whose durable
-        supervisors carry them out) or a PostgreSQL URL (postgresql://…, or a connection string
+        supervisors carry them out; signal always asks the application) or a PostgreSQL URL (postgresql://…, or a connection string
         with host=…); --namespace names the PostgreSQL schema a PostgresStore(namespace:) writes to.
         --schema takes a schema's name; where two versions of a schema share the name,
         --fingerprint HEX tells them apart.
@@ -173,12 +174,16 @@ struct Invocation {
         }
     }
 
-    /// What `purge` needs: an age, no status but final or cancelled, and none of the listing's
+    /// What `purge` needs: an age, no status but final, cancelled or purged (and not purged when
+    /// it keeps summaries), and none of the listing's
     /// options.
     private func checkPurge(given options: Set<String>) throws(UsageError) {
         _ = try purgeAge()
         if let status = query.status, ![.final, .cancelled, .purged].contains(status) {
             throw UsageError("purge deletes only final, cancelled and purged machines, not \(status.rawValue) ones")
+        }
+        if query.status == .purged && keepsSummaries {
+            throw UsageError("--keep-summaries keeps the summaries of the machines purged: purged ones have nothing else to delete")
         }
         let unused = ["--limit", "--after", "--json", "--dot", "--mermaid", "--interval", "--from-start"].filter(options.contains)
         if let option = unused.first { throw UsageError("purge takes no \(option): it deletes every machine that matches") }

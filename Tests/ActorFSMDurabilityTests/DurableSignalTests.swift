@@ -68,6 +68,7 @@ enum Tab: MachineDefinition {
         await #expect(throws: MachineError<Tab>.self) { try await tabs.signal("t1", .close, reason: "") }
         do {
             try await tabs.signal("t1", .close)
+            Issue.record("a paused machine took a signal")
         } catch {
             #expect(error.kind == .paused)
         }
@@ -80,6 +81,46 @@ enum Tab: MachineDefinition {
         try await tabs.resume("t1", reason: "")
         #expect(try await tabs.signal("t1", .close, reason: "settled at the bar")?.target == .settled)
         await tabs.shutdown()
+    }
+
+    /// A signalled event its state postpones is recorded as the signal once processed; the
+    /// event that changed the state meanwhile is not.
+    @Test func aPostponedSignalIsRecordedWithItsEventOnly() async throws {
+        let store = InMemoryStore()
+        let schema = try Schema<Door>(initial: .closed) {
+            define(.closed) {
+                when(.open) | then(.open)
+                when(.kick) | postpone()
+            }
+            define(.open) { when(.kick) | then(.jammed) }
+            define(.jammed) { when(.unlock) | then(.closed) }
+        }
+        let doors = try Supervisor(schema: schema, durability: doorDurability(store))
+        let door = try await doors.activate(id: "a", data: Door.Data())
+        let kicking = Task { try await doors.signal("a", .kick, reason: "test the jam") }
+        await door.untilPostponed(1)
+        #expect(try await doors.send(to: "a", .open).target == .open)
+        #expect(try await kicking.value?.target == .jammed)
+        let history = try await store.history(of: "a")
+        #expect(history.map { $0.operation?.verb } == [nil, nil, "signal"])
+        #expect(history.last?.event?.contains("kick") == true)
+        await doors.shutdown()
+    }
+
+    /// A signalled event whose action failed is retried as any failed event is.
+    @Test func aFailedSignalIsRetried() async throws {
+        let provider = DurableRetryByOperatorTests.Provider()
+        let store = InMemoryStore()
+        let doors = try Supervisor(schema: try DurableRetryByOperatorTests.schema(provider), durability: doorDurability(store))
+        try await doors.activate(id: "a", data: Door.Data())
+        await #expect(throws: MachineError<Door>.self) { try await doors.signal("a", .open, reason: "by hand") }
+        #expect(try await store.history(of: "a").last?.operation?.verb == "signal")
+        provider.isDown.store(false, ordering: .relaxed)
+        var reports = doors.reports().makeAsyncIterator()
+        try await doors.retry("a", reason: "the provider is back")
+        #expect(await firstRecordOf(.open, in: &reports)?.outcome.isTransitioned == true)
+        #expect(try await store.history(of: "a").last?.operation?.verb == "retry")
+        await doors.shutdown()
     }
 
     /// A crash during a signalled event's action: the restore processes the event again, and
@@ -110,6 +151,34 @@ enum Tab: MachineDefinition {
         gate.open()
         _ = await opening.result
         await doors.shutdown()
+    }
+
+    /// Two crashes during a signalled event's action: the restore that runs it again writes its
+    /// intent with the signal too, so the second restore still records it.
+    @Test func aSignalInterruptedTwiceIsStillRecorded() async throws {
+        let store = InMemoryStore()
+        let (first, second, third) = (Gate(), Gate(), Gate())
+        third.open()
+        let doors = try Supervisor(schema: try DurablePauseTests.slowDoorSchema(first), durability: doorDurability(store))
+        try await doors.activate(id: "a", data: Door.Data())
+        let opening = Task { try await doors.signal("a", .open, reason: "stuck closed") }
+        await first.untilArrivals(1)
+        let once = store.crash()
+        let again = try Supervisor(schema: try DurablePauseTests.slowDoorSchema(second), durability: doorDurability(once))
+        #expect(try await again.restoreAll().restored == 1)
+        await second.untilArrivals(1)
+        #expect(try await once.history(of: "a").last?.operation?.verb == "signal", "the intent written again")
+        let twice = once.crash()
+        let last = try Supervisor(schema: try DurablePauseTests.slowDoorSchema(third), durability: doorDurability(twice))
+        var reports = last.reports().makeAsyncIterator()
+        #expect(try await last.restoreAll().restored == 1)
+        #expect(await firstRecordOf(.open, in: &reports)?.target == .open)
+        let history = try await twice.history(of: "a")
+        #expect(history.last?.kind == .completed && history.last?.operation?.verb == "signal")
+        first.open()
+        second.open()
+        _ = await opening.result
+        for supervisor in [doors, again, last] { await supervisor.shutdown() }
     }
 
     /// Requests name the event by case, with its values as JSON; the application decodes them

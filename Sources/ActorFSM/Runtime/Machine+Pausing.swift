@@ -25,7 +25,9 @@ extension Machine {
     ///   in a final state (there is nothing left to hold back).
     public func pause(reason: String = "") throws(MachineError<Definition>) {
         let wasPaused = core.isPaused
-        guard !schema.finalStates.contains(currentState), core.pause() else { throw MachineError(.stopped, machineID: id) }
+        guard wasPaused || !schema.finalStates.contains(currentState), core.pause() else {
+            throw MachineError(.stopped, machineID: id)
+        }
         mailbox.withLock { $0.inbox.pause() }
         guard !wasPaused else { return }
         resumeRefusalWatchers()

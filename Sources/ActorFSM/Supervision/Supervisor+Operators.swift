@@ -15,7 +15,8 @@ extension Supervisor {
     /// once it has answered.
     ///
     /// - Throws: ``MachineError`` `.unknownMachine` if there is no such machine; `.stopped` if
-    ///   it is ending, or ends or is cancelled before the pause is written; `.notDurable` if the
+    ///   it is ending or in a final state, or ends, reaches a final state or is cancelled before
+    ///   the pause is written; `.notDurable` if the
     ///   store failed (the pause is then not recorded, and a restore brings the machine back as
     ///   the store holds it), or the process that holds it refused or did not answer.
     public func pause(_ id: ID, reason: String = "") async throws(MachineError<Definition>) {

@@ -107,7 +107,7 @@ extension HistoryEntry {
         let operation = payload.timers.operation
         // A retry's or a signal's operation stays with the event it processed; the other acts'
         // entries record nothing but the act.
-        let isAct = operation.map { $0.verb != .retry && $0.verb != .signal } ?? false
+        let isAct = operation.map { !$0.recordsItsEvent } ?? false
         kind = !completed ? .intent : isAct ? .operator : entry.sequenceNumber == 0 ? .created : .completed
         outcome = completed && !isAct ? "\(payload.outcome)" : nil
         origin = isAct ? "operator" : Self.describe(payload.origin)

@@ -1,4 +1,5 @@
-/// Where a stored machine stands, as its newest entry says.
+/// Where a stored machine stands, as its newest entry says (or, once a purge kept its summary
+/// alone, ``purged``).
 public enum MachineStatus: String, Sendable, Codable, CaseIterable {
     /// In a state that is not final, with no timer pending: it waits for its next event.
     case running

@@ -187,7 +187,7 @@ enum RetryCheck {
         guard payload.outcome == .failed else {
             return StoreError("machine \(key): its newest entry, \(entry.sequenceNumber), did not fail: there is nothing to retry")
         }
-        if let operation = payload.timers.operation, operation.verb != .retry {
+        if let operation = payload.timers.operation, !operation.recordsItsEvent {
             return StoreError("machine \(key): its newest entry, \(entry.sequenceNumber), is an operator's \(operation.verb), "
                               + "written after its failed event: a retry processes a failed event only while its entry is "
                               + "the newest, so send the event again instead")

@@ -14,8 +14,8 @@ public struct OperatorReport: Sendable, Equatable {
         }
     }
 
-    /// How many machines the query selected that the verb can change: not final or cancelled;
-    /// for a pause or a signal, not paused; for a resume, paused; for a retry, failed.
+    /// How many machines the query selected that the verb can change: not final, cancelled or
+    /// purged; for a pause or a signal, not paused; for a resume, paused; for a retry, failed.
     public var selected: Int
     /// The first of them, at most 100, in the listing's order (longest since their last
     /// transition first).

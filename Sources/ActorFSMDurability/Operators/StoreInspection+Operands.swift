@@ -21,9 +21,9 @@ extension OperatorRequest.Verb {
     /// Whether the verb can change a machine whose summary's status is `status`.
     package func changes(_ status: MachineStatus) -> Bool {
         switch self {
-        case .pause, .signal: ![.final, .cancelled, .paused].contains(status)
+        case .pause, .signal: ![.final, .cancelled, .purged, .paused].contains(status)
         case .resume: status == .paused
-        case .cancel: ![.final, .cancelled].contains(status)
+        case .cancel: ![.final, .cancelled, .purged].contains(status)
         case .retry: status == .failed
         }
     }

@@ -88,7 +88,13 @@ extension Supervisor where Definition.State: Codable, Definition.Event: Codable,
             case .resume: try await resume(id, reason: reason)
             case .cancel: try await cancel(id, reason: reason)
             case .retry: try await retry(id, reason: reason)
-            case .signal(let event): try await signal(id, event, reason: reason)
+            case .signal(let event):
+                // A signal its state does not take changed nothing: reported, as a request's is.
+                switch try await signal(id, event, reason: reason)?.outcome {
+                case .unhandled?: return .init(machine: key, reason: "\(event) is not handled in its state: nothing changed")
+                case .conditionFalse?: return .init(machine: key, reason: "\(event): its condition was false: nothing changed")
+                default: break
+                }
             }
             return nil
         } catch {

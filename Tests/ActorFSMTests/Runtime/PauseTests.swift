@@ -156,6 +156,21 @@ import TestSupport
         #expect(log.lines == ["timeout after resume"])
     }
 
+    @Test func aTimeoutHeldWhilePausedGetsItsStoppedRecordOnShutdown() async throws {
+        let clock = ManualClock(), log = Log(), resumed = Resumed()
+        let machine = CheckoutMachine(schema: try Self.schema(Gate(), log, resumed), id: 1,
+                                      configuration: MachineConfiguration(clock: clock))
+        var records = await machine.records().makeAsyncIterator()
+        await clock.waitUntilSleeping(count: 1)
+        try await machine.pause()
+        clock.advance(by: .seconds(60))
+        await machine.untilHeldWhilePaused(1)
+        await machine.shutdown()
+        let record = try #require(await records.next())
+        #expect(record.origin == .timeout(after: .seconds(30)) && "\(record.outcome)" == "stopped")
+        #expect(log.lines.isEmpty)
+    }
+
     @Test func aStateEnteredAsThePauseCameStartsItsTaskOnlyAfterTheResume() async throws {
         let gate = Gate(), log = Log(), resumed = Resumed()
         let machine = Self.machine(try Self.schema(gate, log, resumed), startingIn: .paid)

@@ -18,6 +18,12 @@ extension Machine {
               !journal.awaitsInterrupted, !mailbox.withLock({ $0.inbox.isProcessing })
         else { return }
         extras.operators.pending = nil
+        if pending.verb == .pause && schema.finalStates.contains(currentState) {
+            // The transition in progress ended the machine: there is nothing left to hold back.
+            extras.operators.finish(.overtaken)
+            resumeInMemory()
+            return
+        }
         // The cancelling event is kept with the cancel's entry, as an event to process next: a
         // crash before it is processed has it processed after the restore.
         let ticket = pending.cancelling.flatMap { handles($0) ? journal.register(.next, $0, nil) : nil } ?? 0
