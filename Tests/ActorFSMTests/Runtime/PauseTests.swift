@@ -140,35 +140,40 @@ import TestSupport
         }
     }
 
-    @Test func aTimeoutThatFallsDueWhilePausedIsProcessedOnResume() async throws {
-        let clock = ManualClock(), log = Log(), resumed = Resumed()
+    /// A machine paused in `pending` whose 30-second timeout fell due meanwhile, and its records.
+    static func pausedWithItsTimeoutDue(
+        _ log: Log, _ resumed: Resumed
+    ) async throws -> (CheckoutMachine, Subscription<TransitionRecord<CheckoutFlow>>.Iterator) {
+        let clock = ManualClock()
         let machine = CheckoutMachine(schema: try Self.schema(Gate(), log, resumed), id: 1,
                                       configuration: MachineConfiguration(clock: clock))
-        var records = await machine.records().makeAsyncIterator()
+        let records = await machine.records().makeAsyncIterator()
         await clock.waitUntilSleeping(count: 1)
         try await machine.pause()
         clock.advance(by: .seconds(60))
         await machine.untilHeldWhilePaused(1)
+        return (machine, records)
+    }
+
+    @Test func aTimeoutThatFallsDueWhilePausedIsProcessedOnResume() async throws {
+        let log = Log(), resumed = Resumed()
+        var (machine, records) = try await Self.pausedWithItsTimeoutDue(log, resumed)
         #expect(await machine.state == .pending)
         await resumed.resume(machine)
         let record = try #require(await records.next())
         #expect(record.origin == .timeout(after: .seconds(30)) && record.target == .cancelled)
         #expect(log.lines == ["timeout after resume"])
+        _ = machine
     }
 
     @Test func aTimeoutHeldWhilePausedGetsItsStoppedRecordOnShutdown() async throws {
-        let clock = ManualClock(), log = Log(), resumed = Resumed()
-        let machine = CheckoutMachine(schema: try Self.schema(Gate(), log, resumed), id: 1,
-                                      configuration: MachineConfiguration(clock: clock))
-        var records = await machine.records().makeAsyncIterator()
-        await clock.waitUntilSleeping(count: 1)
-        try await machine.pause()
-        clock.advance(by: .seconds(60))
-        await machine.untilHeldWhilePaused(1)
+        let log = Log(), resumed = Resumed()
+        var (machine, records) = try await Self.pausedWithItsTimeoutDue(log, resumed)
         await machine.shutdown()
         let record = try #require(await records.next())
         #expect(record.origin == .timeout(after: .seconds(30)) && "\(record.outcome)" == "stopped")
         #expect(log.lines.isEmpty)
+        _ = machine
     }
 
     @Test func aStateEnteredAsThePauseCameStartsItsTaskOnlyAfterTheResume() async throws {
