@@ -98,6 +98,37 @@ import TestSupport
         appStore.close()
     }
 
+    /// The database restarts while a request waits: the request stays, the holder's supervisor
+    /// takes it once its connection is back, and the requester, which waits through the restart,
+    /// reads the answer.
+    @Test func aRequestOutlivesADatabaseRestart() async throws {
+        try await withPostgres(outliveARestart)
+    }
+
+    /// The body of the test above.
+    private func outliveARestart(on server: TemporaryPostgres) async throws {
+        let appStore = try PostgresStore(url: server.url, node: "app", leaseDuration: .seconds(600), summaryDelay: .zero)
+        var durability = doorDurability(appStore)
+        durability.operatorRequestInterval = nil
+        let app = try Supervisor(schema: try doorSchema(), durability: durability)
+        try await app.activate(id: "held", data: Door.Data())
+        let requester = try PostgresStore(url: server.url, node: "requester", leaseDuration: .seconds(600))
+        let number = try await requester.submit(OperatorRequest(machine: "held", schema: "Door", verb: .pause,
+                                                                reason: "across a restart", time: 1_000))
+        try await serverWork { try server.kill() }
+        try await serverWork { try server.restart() }
+        let waiting = Task { try await requester.outcome(ofRequest: number, until: .now + .seconds(60)) }
+        var served = 0
+        for _ in 0..<5 where served == 0 { served = await app.serveOperatorRequests() }
+        #expect(served == 1, "the holder takes the request once its connection is back")
+        #expect(try await waiting.value == .answered(succeeded: true, message: "done"))
+        #expect(await app.machine(id: "held")?.isPaused == true)
+        #expect(try await appStore.history(of: "held").last?.operation?.reason == "across a restart")
+        await app.shutdown()
+        requester.close()
+        appStore.close()
+    }
+
     /// Runs the command; its exit status, what it printed and its errors.
     static func tool(_ arguments: [String]) async -> (Int32, String, String) {
         let printed = Locked("")

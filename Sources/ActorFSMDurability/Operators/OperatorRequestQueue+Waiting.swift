@@ -14,14 +14,21 @@ package enum OperatorRequestOutcome: Sendable, Equatable {
 extension OperatorRequestQueue {
     /// Waits for the answer to request `number` until `deadline` or the task's cancellation, and
     /// withdraws it then if no process has taken it. It looks every 20 ms at first, doubling up
-    /// to half a second: a store's one thread also writes the journal.
+    /// to half a second: a store's one thread also writes the journal. A look the store fails
+    /// (a database restarting) is made again, until the deadline.
+    ///
+    /// - Throws: the store's error if it still fails at the deadline, or fails the withdrawal.
     package func outcome(ofRequest number: Int64, until deadline: ContinuousClock.Instant) async throws(StoreError) -> OperatorRequestOutcome {
         var pause = Duration.milliseconds(20)
         while true {
-            switch try await progress(ofRequest: number) {
-            case .answered(let succeeded, let message): return .answered(succeeded: succeeded, message: message)
-            case .unknown: return .gone
-            case .waiting, .taken: break
+            do throws(StoreError) {
+                switch try await progress(ofRequest: number) {
+                case .answered(let succeeded, let message): return .answered(succeeded: succeeded, message: message)
+                case .unknown: return .gone
+                case .waiting, .taken: break
+                }
+            } catch {
+                if Task.isCancelled || ContinuousClock.now >= deadline { throw error }
             }
             let cancelled = Task.isCancelled
             if cancelled || ContinuousClock.now >= deadline {
