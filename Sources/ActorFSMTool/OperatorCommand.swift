@@ -87,6 +87,6 @@ struct OperatorCommand {
             return [machine]
         }
         let query = invocation.olderThan.map { invocation.query.olderThan($0) } ?? invocation.query
-        return try await context.store.operands(of: OperatorRequest.Verb(rawValue: verb.description)!, matching: query)
+        return try await context.store.machines(matching: query, changeableBy: OperatorRequest.Verb(rawValue: verb.description)!)
     }
 }

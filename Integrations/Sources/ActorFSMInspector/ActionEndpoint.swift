@@ -2,8 +2,9 @@ import ActorFSMDurability
 import Foundation
 import Hummingbird
 
-/// `POST api/act`: checks who asks, then carries out one verb on one machine, one act at a time,
-/// and answers with the machine as the store holds it afterwards.
+/// `POST api/act`: checks who asks, then carries out one verb on one machine, or on every machine
+/// a listing's filter selects that the verb can change (after a dry run that counts them), one
+/// act at a time, and answers with the machine as the store holds it afterwards, or a report.
 struct ActionEndpoint: Sendable {
     let actions: InspectorActions
     let store: any StoreInspection
@@ -14,16 +15,36 @@ struct ActionEndpoint: Sendable {
         self.store = store
     }
 
-    /// What the page sends.
+    /// What the page sends: a machine, or a listing's filter as its query string
+    /// (`state=paid&status=running&olderThan=3600`), with `dryRun` to count first.
     struct Act: Decodable {
         var verb: InspectorActions.Verb
-        var machine: String
+        var machine: String?
+        var filter: String?
         var reason: String
+        var dryRun: Bool?
     }
 
-    /// The machine after the act.
+    /// The machine after the act, or what an act on a filter did or would do.
     struct Acted: Encodable {
         var machine: StoredMachine?
+        var report: Report?
+    }
+
+    /// What an act on a filter did (or, for a dry run, would do).
+    struct Report: Encodable {
+        var dryRun: Bool
+        /// The machines the filter selects that the verb can change.
+        var selected: Int
+        /// The first hundred of them.
+        var firstIDs: [String]
+        var changed: Int
+        var failures: [Failure]
+
+        struct Failure: Encodable {
+            var machine: String
+            var reason: String
+        }
     }
 
     func respond(to request: Request, api: InspectorAPI) async throws -> Response {
@@ -34,19 +55,48 @@ struct ActionEndpoint: Sendable {
         }
         return try await api.respond { () async throws -> Acted in
             let act = try await Self.decoded(request)
-            guard try await store.machine(act.machine) != nil else {
-                throw InspectorError(status: .notFound, message: "the store holds no machine \(act.machine)")
+            if let filter = act.filter, act.machine == nil { return Acted(report: try await carryOut(act, on: filter)) }
+            guard let machine = act.machine else {
+                throw InspectorError(status: .badRequest, message: "an act names a machine, or a filter of machines")
+            }
+            guard try await store.machine(machine) != nil else {
+                throw InspectorError(status: .notFound, message: "the store holds no machine \(machine)")
             }
             do {
-                try await queue.run { try await actions.perform(act.verb, act.machine, act.reason) }
-            } catch let error as StoreError where error.isLocked {
-                throw InspectorError(status: .conflict, message: "\(act.verb) \(act.machine): \(error). A process runs the "
-                                     + "store's machines: act through it (InspectorActions with its supervisor), or once it stops")
+                try await queue.run { try await actions.perform(act.verb, machine, act.reason) }
             } catch {
-                throw InspectorError(status: .conflict, message: "\(act.verb) \(act.machine): \(error)")
+                throw Self.conflict(act.verb, machine, error)
             }
-            return Acted(machine: try await store.machine(act.machine))
+            return Acted(machine: try await store.machine(machine))
         }
+    }
+
+    /// Carries out `act` on every machine `filter` selects that its verb can change, one after
+    /// the other (nothing for a dry run), and reports what it did.
+    private func carryOut(_ act: Act, on filter: String) async throws -> Report {
+        let query = try MachineFilter(queryString: filter).query
+        let selected = try await store.machines(matching: query, changeableBy: act.verb.request)
+        var report = Report(dryRun: act.dryRun ?? false, selected: selected.count, firstIDs: selected.prefix(100).map(\.id),
+                            changed: 0, failures: [])
+        guard !report.dryRun else { return report }
+        for machine in selected {
+            do {
+                try await queue.run { try await actions.perform(act.verb, machine.id, act.reason) }
+                report.changed += 1
+            } catch {
+                report.failures.append(.init(machine: machine.id, reason: Self.conflict(act.verb, machine.id, error).message))
+            }
+        }
+        return report
+    }
+
+    /// The conflict an act that `error` refused is answered with.
+    private static func conflict(_ verb: InspectorActions.Verb, _ machine: String, _ error: any Error) -> InspectorError {
+        if let error = error as? StoreError, error.isLocked {
+            return InspectorError(status: .conflict, message: "\(verb) \(machine): \(error). A process runs the "
+                                  + "store's machines: act through it (InspectorActions with its supervisor), or once it stops")
+        }
+        return InspectorError(status: .conflict, message: "\(verb) \(machine): \(error)")
     }
 
     /// Why `request` may not act, if it may not: another site's page (403), no token or a
@@ -82,7 +132,8 @@ struct ActionEndpoint: Sendable {
         } catch {
             let verbs = InspectorActions.Verb.allCases.map(\.rawValue).joined(separator: ", ")
             throw InspectorError(status: .badRequest,
-                                 message: "an act is {\"verb\": one of \(verbs), \"machine\": ID, \"reason\": TEXT}")
+                                 message: "an act is {\"verb\": one of \(verbs), \"machine\": ID, \"reason\": TEXT}, or names a "
+                                     + "\"filter\" (a listing's query string) instead of a machine, with \"dryRun\": true to count first")
         }
     }
 

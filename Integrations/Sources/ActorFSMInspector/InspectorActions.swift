@@ -24,6 +24,16 @@ public struct InspectorActions: Sendable {
         case cancel
         /// The machine's failed event is processed again.
         case retry
+
+        /// The verb as a store's selection of machines names it.
+        var request: OperatorRequest.Verb {
+            switch self {
+            case .pause: .pause
+            case .resume: .resume
+            case .cancel: .cancel
+            case .retry: .retry
+            }
+        }
     }
 
     /// The secret a request that acts presents: whoever holds it can change every machine.

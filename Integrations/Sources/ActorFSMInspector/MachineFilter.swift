@@ -1,4 +1,5 @@
 import ActorFSMDurability
+import Foundation
 import Hummingbird
 
 /// The machine list's filters as the page sends them: query parameters, checked.
@@ -25,6 +26,19 @@ struct MachineFilter {
             query = query.olderThan(.seconds(seconds))
         }
         if let text = Self.value("after", parameters) { query.after = try Self.cursor(text) }
+    }
+
+    /// The filters of a listing's query string (`state=paid&status=running`), percent-encoded
+    /// as the page sends them.
+    init(queryString text: String) throws(InspectorError) {
+        var parameters = Parameters()
+        for pair in text.split(separator: "&") {
+            let parts = pair.split(separator: "=", maxSplits: 1)
+            guard let key = parts.first?.removingPercentEncoding else { continue }
+            let value = parts.count > 1 ? parts[1].replacingOccurrences(of: "+", with: " ").removingPercentEncoding ?? "" : ""
+            parameters.append(key: Substring(key), value: Substring(value))
+        }
+        try self.init(parameters)
     }
 
     /// The longest age a listing filters by, in seconds: a century.

@@ -46,6 +46,36 @@ import Testing
         await shop.close()
     }
 
+    /// An act on a filter counts first (a dry run changes nothing), then acts on each machine
+    /// the filter selects that the verb can change, and reports.
+    @Test func anActOnAFilterCountsFirstThenActsOnEachMachine() async throws {
+        let shop = try await ShopStore()
+        let reader = try SQLiteReader(path: shop.path)
+        let acts = Acts()
+        let server = try await RunningInspector(Inspector(store: reader, title: "Shop", actions: acts.actions()))
+        let expected = try await reader.machines(matching: MachineQuery(status: .waiting), changeableBy: .pause).map(\.id)
+        #expect(!expected.isEmpty)
+        let body = { (dryRun: Bool) in
+            "{\"verb\": \"pause\", \"filter\": \"status=waiting\", \"reason\": \"freeze\", \"dryRun\": \(dryRun)}"
+        }
+        let preview = try await server.post("api/act", body: body(true), headers: Self.headers())
+        #expect(preview.status == 200, "\(preview.body)")
+        let counted = try JSONSerialization.jsonObject(with: Data(preview.body.utf8)) as? [String: Any]
+        let report = counted?["report"] as? [String: Any]
+        #expect(report?["selected"] as? Int == expected.count && report?["dryRun"] as? Bool == true)
+        #expect(acts.done.withLock { $0 }.isEmpty, "a dry run changes nothing")
+
+        let done = try await server.post("api/act", body: body(false), headers: Self.headers())
+        #expect(done.status == 200, "\(done.body)")
+        #expect(acts.done.withLock { $0 } == expected.map { "pause \($0): freeze" })
+        let bad = try await server.post("api/act", body: "{\"verb\": \"pause\", \"filter\": \"status=sleepy\", \"reason\": \"x\"}",
+                                        headers: Self.headers())
+        #expect(bad.status == 400)
+        await server.stop()
+        reader.close()
+        await shop.close()
+    }
+
     @Test func anActWithoutTheTokenFromAnotherOriginOrNotInJSONIsRefused() async throws {
         let shop = try await ShopStore()
         let reader = try SQLiteReader(path: shop.path)

@@ -27,7 +27,7 @@ extension MachineStore where Self: StoreInspection {
         guard let operatorVerb = verb.operatorVerb, verb != .signal else {
             throw StoreError("a store does not signal a machine: only the application that runs it processes an event")
         }
-        let machines = try await operands(of: verb, matching: query)
+        let machines = try await machines(matching: query, changeableBy: verb)
         var report = OperatorReport(dryRunOver: machines)
         guard !dryRun else { return report }
         report.isDryRun = false

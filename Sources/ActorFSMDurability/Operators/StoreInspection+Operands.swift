@@ -2,9 +2,12 @@
 
 extension StoreInspection {
     /// Every machine `query` selects that `verb` can change (see
-    /// ``OperatorReport/selected``), in the listing's order, read a page of 1,000 at a time.
-    /// The query's `limit` and `after` are ignored: every page is read.
-    package func operands(of verb: OperatorRequest.Verb, matching query: MachineQuery) async throws(StoreError) -> [StoredMachine] {
+    /// ``OperatorReport/selected``), in the listing's order, read a page of 1,000 at a time:
+    /// what an act on the query would touch. The query's `limit` and `after` are ignored: every
+    /// page is read.
+    public func machines(
+        matching query: MachineQuery, changeableBy verb: OperatorRequest.Verb
+    ) async throws(StoreError) -> [StoredMachine] {
         var page = query
         (page.limit, page.after) = (1_000, nil)
         var selected: [StoredMachine] = []

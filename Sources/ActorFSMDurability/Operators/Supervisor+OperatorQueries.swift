@@ -76,7 +76,7 @@ extension Supervisor where Definition.State: Codable, Definition.Event: Codable,
         }
         let name = durable.stored.description.name
         let fingerprints = Set(try await store.storedSchemas().filter { $0.description.name == name }.map(\.fingerprint))
-        return try await store.operands(of: verb, matching: query).filter { fingerprints.contains($0.summary.fingerprint) }
+        return try await store.machines(matching: query, changeableBy: verb).filter { fingerprints.contains($0.summary.fingerprint) }
     }
 
     /// Carries out `act` on the stored machine `key`; the failure, if it failed.

@@ -155,16 +155,21 @@ function filterByState(name) {
   guarded("list", () => loadMachines(false));
 }
 
-async function loadMachines(append) {
+// The list's filters, as the listing and an act on every listed machine send them.
+function listFilter() {
   const form = $("filters").elements;
   const minutes = form.olderThan.value;
   // A store of one schema is listed without naming it, which stores answer faster.
-  const parameters = {
-    fingerprint: view.schemas.length > 1 ? view.fingerprint : "", limit: "50", state: form.state.value, status: form.status.value,
+  return {
+    fingerprint: view.schemas.length > 1 ? view.fingerprint : "", state: form.state.value, status: form.status.value,
     olderThan: minutes ? String(Math.round(Number(minutes) * 60)) : "", version: form.version.value,
-    after: append ? view.cursor : null,
   };
+}
+
+async function loadMachines(append) {
+  const parameters = { ...listFilter(), limit: "50", after: append ? view.cursor : null };
   const page = await getJSON("api/machines?" + query(parameters));
+  showBulkActions();
   const rows = page.machines.map((machine) => element("tr", { "data-machine": machine.id },
     element("td", {}, machineLink(machine.id)), element("td", { class: "state" }, machine.state),
     element("td", {}, status(machine.status)),
@@ -264,22 +269,60 @@ function showActions(machine) {
 async function act(verb, id, reason) {
   if (!reason) throw new Error("Say why first: the reason is kept in the machine's history");
   if (verb === "cancel" && !confirm("Cancel " + id + " for good?")) return;
-  const response = await fetch(base + "api/act", {
-    method: "POST", cache: "no-store",
-    headers: { "Content-Type": "application/json", Authorization: "Bearer " + sessionStorage.getItem("actorfsm-token") },
-    body: JSON.stringify({ verb, machine: id, reason }),
-  });
-  const body = await response.json().catch(() => ({ error: response.statusText }));
-  if (response.status === 401) {
+  try {
+    await postAct({ verb, machine: id, reason });
+  } catch (error) {
     // A wrong or stale token: ask for it again.
-    sessionStorage.removeItem("actorfsm-token");
-    if (view.machine === id) await showMachine(id).catch(() => {});
+    if (!sessionStorage.getItem("actorfsm-token") && view.machine === id) await showMachine(id).catch(() => {});
+    throw error;
   }
-  if (!response.ok) throw new Error(body.error || response.statusText);
   if (view.machine === id) await showMachine(id);
   await loadMachines(false);
   await loadOverview();
   showCounts();
+}
+
+// An act on every machine the list's filters select, when the inspector has actions and this
+// tab has the token: a verb, a reason, and a count to confirm before anything changes.
+function showBulkActions() {
+  const bar = $("bulk-actions");
+  bar.hidden = !view.actions || !sessionStorage.getItem("actorfsm-token");
+  if (bar.hidden || bar.childElementCount > 0) return;
+  const verb = element("select", { id: "bulk-verb" }, ...["pause", "resume", "retry", "cancel"].map((v) => element("option", {}, v)));
+  const reason = element("input", { id: "bulk-reason", placeholder: "reason (kept in each history)", maxlength: "500" });
+  const button = element("button", { type: "button", id: "bulk-act" }, "Act on every machine listed");
+  const result = element("span", { id: "bulk-result" });
+  button.addEventListener("click", () => guarded("act", () => actOnList(verb.value, reason.value.trim(), result)));
+  bar.replaceChildren(verb, reason, button, result);
+}
+
+async function actOnList(verb, reason, result) {
+  if (!reason) throw new Error("Say why first: the reason is kept in each machine's history");
+  const filter = query(listFilter());
+  const preview = await postAct({ verb, filter, reason, dryRun: true });
+  const count = preview.report.selected;
+  if (count === 0) { result.textContent = "No listed machine can be changed by " + verb + "."; return; }
+  const first = preview.report.firstIDs.slice(0, 5).join(", ") + (count > 5 ? ", …" : "");
+  if (!confirm(verb + " " + count + " machines (" + first + ")?")) return;
+  const done = (await postAct({ verb, filter, reason })).report;
+  result.textContent = verb + ": " + done.changed + " of " + done.selected + " machines changed"
+    + done.failures.map((f) => "; " + f.machine + ": " + f.reason).join("");
+  await loadMachines(false);
+  await loadOverview();
+  showCounts();
+}
+
+// Sends an act; its answer, or an error with the inspector's message.
+async function postAct(body) {
+  const response = await fetch(base + "api/act", {
+    method: "POST", cache: "no-store",
+    headers: { "Content-Type": "application/json", Authorization: "Bearer " + sessionStorage.getItem("actorfsm-token") },
+    body: JSON.stringify(body),
+  });
+  const answer = await response.json().catch(() => ({ error: response.statusText }));
+  if (response.status === 401) sessionStorage.removeItem("actorfsm-token");
+  if (!response.ok) throw new Error(answer.error || response.statusText);
+  return answer;
 }
 
 // Keeps a token the address carries for this tab, and takes it out of the address, so that
