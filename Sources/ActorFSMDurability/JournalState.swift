@@ -27,6 +27,8 @@ struct JournalState<Definition: MachineDefinition>: Sendable {
     var lastWritten: RestorePoint<Definition>?
     /// The outcome of the newest completed entry, which an amendment of it keeps.
     var lastOutcome = JournalPayload.Outcome.transitioned
+    /// The event the newest completed entry records, which an amendment of it keeps too.
+    var lastEvent: (origin: StoredOrigin, event: [UInt8]?, predicates: [StoredPredicate]) = (StoredOrigin(.send), nil, [])
     /// Whether the state the newest completed entry holds runs state tasks.
     var runsTasks = false
     var lastActivity: Int64 = 0
@@ -120,14 +122,23 @@ struct JournalState<Definition: MachineDefinition>: Sendable {
         return written
     }
 
+    /// The completed entry `payload`, numbered `sequenceNumber` with `state` and `data`, is the
+    /// newest: what a restore point and an amendment of it take from it (its operator's note and
+    /// its event included).
+    mutating func wrote(_ payload: JournalPayload, state: Definition.State, data: Definition.Data, sequenceNumber: UInt64) {
+        lastWritten = RestorePoint(state: state, data: data, sequenceNumber: sequenceNumber, timers: payload.timers)
+        lastEvent = (payload.origin, payload.event, payload.predicates)
+    }
+
     /// The newest completed entry's payload, composed again.
     func lastPayload(coding: DurableCoding<Definition>, version: Int) -> JournalPayload? {
         guard let last = lastWritten,
               let state = try? coding.encodeState(last.state), let data = try? coding.encodeData(last.data)
         else { return nil }
-        var payload = JournalPayload(kind: .completed, outcome: lastOutcome, origin: StoredOrigin(.send), ticket: 0,
+        var payload = JournalPayload(kind: .completed, outcome: lastOutcome, origin: lastEvent.origin, ticket: 0,
                                      fingerprint: coding.fingerprint, schemaVersion: Int64(version))
         (payload.state, payload.data, payload.timers) = (state, data, timers)
+        (payload.event, payload.predicates, payload.timers.operation) = (lastEvent.event, lastEvent.predicates, last.timers.operation)
         return payload
     }
 }

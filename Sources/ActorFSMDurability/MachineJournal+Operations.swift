@@ -31,6 +31,7 @@ extension MachineJournal {
             payload.timers = state.timers
             payload.timers.operation = operation
             state.lastWritten = RestorePoint(state: current, data: data, sequenceNumber: number, timers: payload.timers)
+            state.lastEvent = (payload.origin, nil, [])
             let entry = JournalEntry(machine: key, sequenceNumber: number,
                                      payload: payload.encoded(machine: key, sequenceNumber: number))
             let hasPendingWork = !ends && (state.timers.hasPendingWork || runsTasks(stateID))

@@ -154,8 +154,7 @@ package final class MachineJournal<Definition: MachineDefinition>: MachineJourna
             state.intent = kind == .intent ? (sequenceNumber, payload) : nil
             var removing: UInt64 = 0
             if kind == .completed {
-                state.lastWritten = RestorePoint(state: current, data: data, sequenceNumber: sequenceNumber,
-                                                 timers: state.timers)
+                state.wrote(payload, state: current, data: data, sequenceNumber: sequenceNumber)
                 // The creation entry does not count: every hundredth event's entry compacts, but
                 // a failed one, which keeps the entry before it for an operator's retry.
                 if sequenceNumber > 0 { state.writesSinceCompaction += 1 }

@@ -107,6 +107,20 @@ enum Tab: MachineDefinition {
         await doors.shutdown()
     }
 
+    /// An entry written again after its commit (a scheduled event made outside any action rides
+    /// with the newest entry) keeps its event and the signal's note.
+    @Test func anAmendedEntryKeepsItsEventAndItsSignal() async throws {
+        let store = InMemoryStore()
+        let doors = try Supervisor(schema: try doorSchema(), durability: doorDurability(store))
+        let door = try await doors.activate(id: "a", data: Door.Data())
+        try await doors.signal("a", .open, reason: "by hand")
+        try door.schedule(.close, after: .seconds(3_600))
+        let history = try await store.history(of: "a")
+        #expect(history.last?.pending.count == 1, "the amendment was written")
+        #expect(history.last?.operation?.verb == "signal" && history.last?.event?.contains("open") == true)
+        await doors.shutdown()
+    }
+
     /// A signalled event whose action failed is retried as any failed event is.
     @Test func aFailedSignalIsRetried() async throws {
         let provider = DurableRetryByOperatorTests.Provider()
