@@ -51,6 +51,24 @@ import TestSupport
         await doors.shutdown()
     }
 
+    /// During a store outage an act on a query fails whole, before it changes anything, from a
+    /// store and from a supervisor; once the store is back it goes through.
+    @Test func anActOnAQueryDuringAStoreOutageChangesNothing() async throws {
+        let store = InMemoryStore()
+        let doors = try Supervisor(schema: try doorSchema(), durability: doorDurability(store))
+        for id in ["a", "b"] { try await doors.activate(id: id, data: Door.Data()) }
+        store.beginOutage()
+        await #expect(throws: StoreError.self) { try await store.act(.pause, on: MachineQuery(), reason: "outage") }
+        await #expect(throws: StoreError.self) { try await doors.act(.pause, on: MachineQuery(), reason: "outage") }
+        #expect(await doors.machine(id: "a")?.isPaused == false)
+        store.endOutage()
+        #expect(try await store.history(of: "a").contains { $0.operation != nil } == false, "nothing was written")
+        let paused = try await doors.act(.pause, on: MachineQuery(), reason: "after the outage")
+        #expect(paused.changed == 2 && paused.failures.isEmpty)
+        #expect(await SummaryAudit.disagreements(in: store).isEmpty)
+        await doors.shutdown()
+    }
+
     /// A supervisor acts on the machines of its own schema only, wherever they are: running,
     /// stored, paused ones left out of a signal.
     @Test func aSupervisorActsOnTheMachinesOfItsSchemaThatTheQuerySelects() async throws {
