@@ -149,32 +149,14 @@ import TestSupport
     /// A crash (or a stop after a restart ran a failed event again) left the event's intent: the
     /// operator's retry writes the intent again as its own, and the restore records it.
     @Test func aRetryOfAnInterruptedEventIsRecordedByTheRestoreThatRunsIt() async throws {
-        let gate = Gate()
-        let store = InMemoryStore()
-        let doors = try Supervisor(schema: try DurablePauseTests.slowDoorSchema(gate), durability: doorDurability(store))
-        try await doors.activate(id: "a", data: Door.Data())
-        let opening = Task { try await doors.send(to: "a", .open) }
-        await gate.untilArrivals(1)
-        let crashed = store.crash()
-        await #expect(throws: StoreError.self) { try await crashed.pause(machine: "a", reason: "too soon") }
-        try await crashed.retry(machine: "a", reason: "went again")
-        let retried = try await crashed.history(of: "a")
+        let crash = try await MidActionCrash.during { doors in try await doors.send(to: "a", .open) }
+        await #expect(throws: StoreError.self) { try await crash.crashed.pause(machine: "a", reason: "too soon") }
+        try await crash.crashed.retry(machine: "a", reason: "went again")
+        let retried = try await crash.crashed.history(of: "a")
         #expect(retried.map(\.kind) == [.created, .intent])
         #expect(retried[1].operation?.verb == "retry" && retried[1].operation?.reason == "went again")
-
-        let open = Gate()
-        open.open()
-        let restarted = try Supervisor(schema: try DurablePauseTests.slowDoorSchema(open), durability: doorDurability(crashed))
-        var reports = restarted.reports().makeAsyncIterator()
-        #expect(try await restarted.restoreAll().restored == 1)
-        #expect(await firstRecordOf(.open, in: &reports)?.sequenceNumber == 1)
-        let history = try await crashed.history(of: "a")
-        #expect(history.map(\.kind) == [.created, .completed])
+        let history = try await crash.restoreOpening()
         #expect(history[1].operation?.reason == "went again" && history[1].data == #"{"openings":1}"#)
-        #expect(await SummaryAudit.disagreements(in: crashed).isEmpty)
-        await restarted.shutdown()
-        gate.open()
-        _ = await opening.result
-        await doors.shutdown()
+        await crash.finish()
     }
 }

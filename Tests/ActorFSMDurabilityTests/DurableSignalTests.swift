@@ -140,59 +140,30 @@ enum Tab: MachineDefinition {
     /// A crash during a signalled event's action: the restore processes the event again, and
     /// its completed entry still records the signal.
     @Test func aSignalInterruptedByACrashIsRecordedByTheRestoreThatRunsIt() async throws {
-        let gate = Gate()
-        let store = InMemoryStore()
-        let doors = try Supervisor(schema: try DurablePauseTests.slowDoorSchema(gate), durability: doorDurability(store))
-        try await doors.activate(id: "a", data: Door.Data())
-        let opening = Task { try await doors.signal("a", .open, reason: "stuck closed") }
-        await gate.untilArrivals(1)
-        let crashed = store.crash()
-        let interrupted = try await crashed.history(of: "a")
+        let crash = try await MidActionCrash.during { doors in try await doors.signal("a", .open, reason: "stuck closed") }
+        let interrupted = try await crash.crashed.history(of: "a")
         #expect(interrupted.map(\.kind) == [.created, .intent])
         #expect(interrupted[1].operation?.verb == "signal")
-
-        let open = Gate()
-        open.open()
-        let restarted = try Supervisor(schema: try DurablePauseTests.slowDoorSchema(open), durability: doorDurability(crashed))
-        var reports = restarted.reports().makeAsyncIterator()
-        #expect(try await restarted.restoreAll().restored == 1)
-        #expect(await firstRecordOf(.open, in: &reports)?.sequenceNumber == 1)
-        let history = try await crashed.history(of: "a")
-        #expect(history.map(\.kind) == [.created, .completed])
-        #expect(history[1].operation?.verb == "signal" && history[1].operation?.reason == "stuck closed")
-        #expect(await SummaryAudit.disagreements(in: crashed).isEmpty)
-        await restarted.shutdown()
-        gate.open()
-        _ = await opening.result
-        await doors.shutdown()
+        let history = try await crash.restoreOpening()
+        #expect(history.last?.operation?.verb == "signal" && history.last?.operation?.reason == "stuck closed")
+        await crash.finish()
     }
 
     /// Two crashes during a signalled event's action: the restore that runs it again writes its
     /// intent with the signal too, so the second restore still records it.
     @Test func aSignalInterruptedTwiceIsStillRecorded() async throws {
-        let store = InMemoryStore()
-        let (first, second, third) = (Gate(), Gate(), Gate())
-        third.open()
-        let doors = try Supervisor(schema: try DurablePauseTests.slowDoorSchema(first), durability: doorDurability(store))
-        try await doors.activate(id: "a", data: Door.Data())
-        let opening = Task { try await doors.signal("a", .open, reason: "stuck closed") }
-        await first.untilArrivals(1)
-        let once = store.crash()
-        let again = try Supervisor(schema: try DurablePauseTests.slowDoorSchema(second), durability: doorDurability(once))
+        let crash = try await MidActionCrash.during { doors in try await doors.signal("a", .open, reason: "stuck closed") }
+        let second = Gate()
+        let again = try Supervisor(schema: try DurablePauseTests.slowDoorSchema(second), durability: doorDurability(crash.crashed))
         #expect(try await again.restoreAll().restored == 1)
         await second.untilArrivals(1)
-        #expect(try await once.history(of: "a").last?.operation?.verb == "signal", "the intent written again")
-        let twice = once.crash()
-        let last = try Supervisor(schema: try DurablePauseTests.slowDoorSchema(third), durability: doorDurability(twice))
-        var reports = last.reports().makeAsyncIterator()
-        #expect(try await last.restoreAll().restored == 1)
-        #expect(await firstRecordOf(.open, in: &reports)?.target == .open)
-        let history = try await twice.history(of: "a")
-        #expect(history.last?.kind == .completed && history.last?.operation?.verb == "signal")
-        first.open()
+        #expect(try await crash.crashed.history(of: "a").last?.operation?.verb == "signal", "the intent written again")
+        let twice = crash.crashedAgain()
+        let history = try await twice.restoreOpening()
+        #expect(history.last?.operation?.verb == "signal")
         second.open()
-        _ = await opening.result
-        for supervisor in [doors, again, last] { await supervisor.shutdown() }
+        await again.shutdown()
+        await crash.finish()
     }
 
     /// Requests name the event by case, with its values as JSON; the application decodes them
