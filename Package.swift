@@ -41,7 +41,8 @@ let package = Package(
         .executableTarget(name: "fsm-diagram", dependencies: ["ActorFSM", "ExampleSchemas"], path: "Examples/Diagram"),
         // A process the takeover tests kill: it holds reminders of the fixtures' schema.
         .target(name: "TestFixtures", dependencies: ["ActorFSM"], path: "Tests/Fixtures"),
-        .executableTarget(name: "takeover-worker", dependencies: ["ActorFSM", "ActorFSMDurability", "ActorFSMPostgres", "ActorFSMTesting", "TestFixtures"],
+        .executableTarget(name: "takeover-worker", dependencies: ["ActorFSM", "ActorFSMDurability", "ActorFSMPostgres", "ActorFSMSQLite",
+                                                                   "ActorFSMTesting", "TestFixtures"],
                           path: "Tests/TakeoverWorker"),
         // Helpers the test targets share: machines, clocks, gates, stores.
         .target(name: "TestSupport", dependencies: ["ActorFSM", "ActorFSMDurability", "ActorFSMTesting"], path: "Tests/Support"),
@@ -56,7 +57,7 @@ let package = Package(
                                                                    "ActorFSMSQLite", "ActorFSMTool", "TestSupport"],
                     path: "Tests/ActorFSMDurabilityTests"),
         .testTarget(name: "ActorFSMDistributionTests", dependencies: ["ActorFSM", "ActorFSMDurability", "ActorFSMDistribution",
-                                                                     "ActorFSMTesting", "ActorFSMPostgres", "ActorFSMTool", "TestFixtures",
+                                                                     "ActorFSMTesting", "ActorFSMPostgres", "ActorFSMSQLite", "ActorFSMTool", "TestFixtures",
                                                                      "TestSupport", "PostgresTestSupport"],
                     path: "Tests/ActorFSMDistributionTests"),
         .testTarget(name: "ActorFSMTestingTests", dependencies: ["ActorFSMTesting"], path: "Tests/ActorFSMTestingTests"),

@@ -22,7 +22,8 @@ extension PostgresStore: OperatorRequestQueue {
             guard rows.count > 0 else { return .unknown }
             // Booleans come in binary form: one byte.
             if rows.bytes(0, 1) == [1] { return .answered(succeeded: rows.bytes(0, 2) == [1], message: rows.text(0, 3)) }
-            return rows.text(0, 0).isEmpty ? .waiting : .taken
+            if rows.text(0, 0).isEmpty { return .waiting }
+            return rows.bytes(0, 4) == [1] ? .abandoned : .taken
         }
     }
 
@@ -38,7 +39,7 @@ extension PostgresStore: OperatorRequestQueue {
     public func takeRequests(forSchema schema: String, limit: Int) async throws(StoreError) -> [OperatorRequest] {
         try await run { database throws(StoreError) in
             let rows = try database.connection.query(PostgresSchema.takeRequests, [
-                .text(database.node), .text(schema), .integer(Int64(limit)),
+                .text(database.node), .text(schema), .integer(Int64(limit)), .text(database.instance),
             ])
             var taken: [OperatorRequest] = []
             for row in 0..<rows.count {
@@ -68,22 +69,24 @@ extension PostgresStore: OperatorRequestQueue {
 }
 
 extension PostgresSchema {
-    /// Makes the requests' table if need be (or adds the signalled event's column that a table
-    /// an older version made lacks), in a block of its own: once the table has that column it
-    /// changes nothing and takes no lock.
+    /// Makes the requests' table if need be (or adds the columns that a table an older version
+    /// made lacks: the signalled event, the taker's instance), in a block of its own: once the
+    /// table has the newest column it changes nothing and takes no lock.
     static let requestsCreation = """
         DO $$
         BEGIN
             IF EXISTS (SELECT 1 FROM information_schema.columns WHERE table_schema = current_schema()
-                       AND table_name = 'actorfsm_requests' AND column_name = 'event') THEN RETURN; END IF;
+                       AND table_name = 'actorfsm_requests' AND column_name = 'taken_instance') THEN RETURN; END IF;
             PERFORM pg_advisory_xact_lock(4617245463532);
             CREATE TABLE IF NOT EXISTS actorfsm_requests (
                 id bigserial PRIMARY KEY, machine text NOT NULL, schema text NOT NULL, verb text NOT NULL,
                 reason text NOT NULL, requested_at bigint NOT NULL, taken_by text NOT NULL DEFAULT '',
                 answered boolean NOT NULL DEFAULT false, succeeded boolean NOT NULL DEFAULT false,
-                answer text NOT NULL DEFAULT '', answered_at timestamptz, event text NOT NULL DEFAULT '');
-            -- A table an older version made lacks the signalled event's column.
+                answer text NOT NULL DEFAULT '', answered_at timestamptz, event text NOT NULL DEFAULT '',
+                taken_instance text NOT NULL DEFAULT '');
+            -- A table an older version made lacks these columns.
             ALTER TABLE actorfsm_requests ADD COLUMN IF NOT EXISTS event text NOT NULL DEFAULT '';
+            ALTER TABLE actorfsm_requests ADD COLUMN IF NOT EXISTS taken_instance text NOT NULL DEFAULT '';
             CREATE INDEX IF NOT EXISTS actorfsm_requests_waiting ON actorfsm_requests (schema, id) WHERE taken_by = '';
         END
         $$;
@@ -96,13 +99,19 @@ extension PostgresSchema {
         RETURNING id
         """
 
-    /// $1 number: who took the request, whether it was answered, whether it succeeded, the answer.
-    static let requestProgress = "SELECT taken_by, answered, succeeded, answer FROM actorfsm_requests WHERE id = $1"
+    /// $1 number: who took the request, whether it was answered, whether it succeeded, the
+    /// answer, and whether the process that took it is gone (its node expired, or belongs to
+    /// another process now).
+    static let requestProgress = """
+        SELECT r.taken_by, r.answered, r.succeeded, r.answer, NOT EXISTS (
+            SELECT 1 FROM actorfsm_nodes n WHERE n.node = r.taken_by AND n.instance = r.taken_instance AND n.expires_at > now())
+        FROM actorfsm_requests r WHERE r.id = $1
+        """
 
     /// $1 number: removes the request if no process took it; returns a row if it did.
     static let withdrawRequest = "DELETE FROM actorfsm_requests WHERE id = $1 AND taken_by = '' RETURNING id"
 
-    /// $1 node, $2 schema, $3 limit: takes, for $1, the oldest waiting requests of $2 whose
+    /// $1 node, $2 schema, $3 limit, $4 the node's instance: takes, for $1, the oldest waiting requests of $2 whose
     /// machine $1 holds or no live node holds (skipping those another taker has locked), and
     /// removes those answered a day ago (by the database's clock: requesters' clocks differ).
     static let takeRequests = """
@@ -114,7 +123,7 @@ extension PostgresSchema {
             WHERE r.taken_by = '' AND r.schema = $2 AND (l.node IS NULL OR l.node = $1 OR NOT EXISTS (
                 SELECT 1 FROM actorfsm_nodes n WHERE n.node = l.node AND n.expires_at > now()))
             ORDER BY r.id LIMIT $3 FOR UPDATE OF r SKIP LOCKED)
-        UPDATE actorfsm_requests r SET taken_by = $1 FROM chosen WHERE r.id = chosen.id
+        UPDATE actorfsm_requests r SET taken_by = $1, taken_instance = $4 FROM chosen WHERE r.id = chosen.id
         RETURNING r.id, r.machine, r.schema, r.verb, r.reason, r.requested_at, r.event
         """
 

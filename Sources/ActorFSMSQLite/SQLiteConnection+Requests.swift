@@ -1,6 +1,14 @@
 import ActorFSMDurability
 import CSQLite
 
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 // The table of operators' requests, which the `actorfsm` command writes beside the process
 // that holds the store, and that process takes and answers.
 
@@ -42,9 +50,17 @@ extension SQLiteConnection {
         var progress = OperatorRequestProgress.unknown
         try rows("SELECT taken_by, answered, succeeded, answer FROM actorfsm_requests WHERE id = ?1", [.int(number)]) { row in
             progress = row.int(1) != 0 ? .answered(succeeded: row.int(2) != 0, message: row.text(3))
-                : row.text(0).isEmpty ? .waiting : .taken
+                : row.text(0).isEmpty ? .waiting : Self.isGone(taker: row.text(0)) ? .abandoned : .taken
         }
         return progress
+    }
+
+    /// Whether the process that took a request is gone: its taker names its process id (the
+    /// store's file is local, so the process ran on this host), and no process has that id.
+    /// A taker that names no process (`SQLiteRequests`) is never gone.
+    static func isGone(taker: String) -> Bool {
+        guard taker.hasPrefix("pid "), let id = pid_t(taker.dropFirst(4)), id > 0 else { return false }
+        return kill(id, 0) != 0 && errno == ESRCH
     }
 
     func withdraw(request number: Int64) throws(StoreError) -> Bool {

@@ -46,6 +46,8 @@ struct RequestedActs {
             case .withdrawn:
                 why = "no process took the request within \(context.invocation.wait), so it was withdrawn and nothing "
                     + "changed: does a durable supervisor of its schema run there?"
+            case .abandoned:
+                why = "the process that took the request stopped before it answered: its history says whether it was done"
             case .unanswered: why = "the process took the request but has not answered yet: its history will say whether it was done"
             }
             context.errors("actorfsm: \(request.id): \(why)\n")

@@ -101,17 +101,39 @@ import Darwin
 
     /// Starts the worker that holds the reminders, and waits until it does.
     private func startWorker(url: String) async throws -> ChildProcess {
+        try await TakeoverWorker.start([url, "doomed", "\(Self.waiting)", "\(Self.parked)", "\(Self.paused)"]).process
+    }
+}
+
+/// The `takeover-worker` executable, run as a child process.
+struct TakeoverWorker {
+    /// The running worker.
+    let process: ChildProcess
+    /// The lines it prints after "ready"; `nil` once its output ends.
+    var lines: AsyncStream<String?>.Iterator
+
+    /// Starts the worker with `arguments` and waits until it prints "ready".
+    static func start(_ arguments: [String]) async throws -> TakeoverWorker {
         let program = String(ChildProcess.currentExecutable.reversed().drop { $0 != "/" }.reversed()) + "takeover-worker"
-        let (lines, output) = AsyncStream<String?>.makeStream()
-        let worker = try ChildProcess(arguments: [program, url, "doomed", "\(Self.waiting)", "\(Self.parked)", "\(Self.paused)"]) {
-            output.yield($0)
-        }
-        for await line in lines {
-            if line == "ready" { return worker }
+        let (stream, output) = AsyncStream<String?>.makeStream()
+        let process = try ChildProcess(arguments: [program] + arguments) { output.yield($0) }
+        var lines = stream.makeAsyncIterator()
+        while let line = await lines.next() {
+            if line == "ready" { return TakeoverWorker(process: process, lines: lines) }
             guard let line else { break }
             print("takeover-worker:", line)
         }
         throw WorkerEnded()
+    }
+
+    /// Waits until the worker prints `expected`; `false` if its output ends first.
+    mutating func untilPrinted(_ expected: String) async -> Bool {
+        while let line = await lines.next() {
+            guard let line else { return false }
+            if line == expected { return true }
+            print("takeover-worker:", line)
+        }
+        return false
     }
 }
 

@@ -6,21 +6,6 @@ import Foundation
 import Testing
 import TestSupport
 
-/// A folder of its own for a test's store files, removed at the end.
-final class TemporaryFolder {
-    let path: String
-
-    init() throws {
-        let base = FileManager.default.temporaryDirectory.appendingPathComponent("actorfsm-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: base, withIntermediateDirectories: true)
-        path = base.path
-    }
-
-    func file(_ name: String) -> String { path + "/" + name }
-
-    deinit { try? FileManager.default.removeItem(atPath: path) }
-}
-
 @Suite(.timeLimit(.minutes(3))) struct SQLiteStoreTests {
     @Test func aMachineComesBackFromTheFileAfterTheStoreIsClosed() async throws {
         let folder = try TemporaryFolder()

@@ -44,6 +44,9 @@ extension DurableSupervision {
         case .gone: throw failure("the request to \(verb) it is gone from the store")
         case .withdrawn(cancelled: true): throw MachineError(.cancelled, machineID: id)
         case .withdrawn(cancelled: false): throw failure("no process took the request to \(verb) it within \(Self.requestPatience)")
+        case .abandoned:
+            throw failure("the process that took the request to \(verb) it stopped before it answered: "
+                          + "its history says whether it was done")
         case .unanswered:
             throw failure("the process that holds it took the request to \(verb) it but has not answered: "
                           + "its history will say whether it was done")

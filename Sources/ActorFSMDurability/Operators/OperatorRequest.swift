@@ -51,9 +51,13 @@ public struct OperatorRequest: Sendable, Equatable {
 public enum OperatorRequestProgress: Sendable, Equatable {
     /// No process has taken it yet.
     case waiting
-    /// A process took it and has not answered yet. If that process died meanwhile, the request
-    /// gets no answer: the machine's history says whether the act was done.
+    /// A process took it and has not answered yet.
     case taken
+    /// The process that took it stopped (it died, or lost the store) before it answered: the
+    /// request gets no answer, and the machine's history says whether the act was done. A
+    /// signal or retry whose event had started is finished by the process that restores the
+    /// machine.
+    case abandoned
     /// The process answered: whether the act was done, and what it said.
     case answered(succeeded: Bool, message: String)
     /// The store holds no such request (withdrawn, or cleared a day after its answer).

@@ -9,6 +9,8 @@ package enum OperatorRequestOutcome: Sendable, Equatable {
     case withdrawn(cancelled: Bool)
     /// A process took it and did not answer in time: its history will say whether it was done.
     case unanswered
+    /// The process that took it stopped before it answered: the history says whether it was done.
+    case abandoned
 }
 
 extension OperatorRequestQueue {
@@ -25,6 +27,7 @@ extension OperatorRequestQueue {
                 switch try await progress(ofRequest: number) {
                 case .answered(let succeeded, let message): return .answered(succeeded: succeeded, message: message)
                 case .unknown: return .gone
+                case .abandoned: return .abandoned
                 case .waiting, .taken: break
                 }
             } catch {

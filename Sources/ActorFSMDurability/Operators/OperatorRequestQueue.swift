@@ -4,8 +4,8 @@
 /// A durable supervisor over such a store takes the requests for machines of its schema every
 /// ``Durability/operatorRequestInterval``, carries each out as its own `pause`, `resume`,
 /// `cancel` or `retry` would, and answers. Each request is taken once: by one supervisor, of one
-/// process. A process that dies holding a request leaves it unanswered; its act, if it was
-/// done, is in the machine's history.
+/// process. A process that dies holding a request leaves it unanswered, and its progress
+/// ``OperatorRequestProgress/abandoned``; its act, if it was done, is in the machine's history.
 public protocol OperatorRequestQueue: Sendable {
     /// Queues `request` and returns its number.
     func submit(_ request: OperatorRequest) async throws(StoreError) -> Int64
