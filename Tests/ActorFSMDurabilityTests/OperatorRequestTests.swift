@@ -15,6 +15,28 @@ import TestSupport
         return durability
     }
 
+    /// `ask` submits and waits: the supervisor that polls the store answers it; a request for a
+    /// schema no supervisor serves is withdrawn when the wait ends, and changes nothing.
+    @Test func askingWaitsForTheAnswerOrWithdrawsTheRequest() async throws {
+        let folder = try TemporaryFolder()
+        let path = folder.file("asked.sqlite")
+        let store = try SQLiteStore(path: path)
+        var durability = doorDurability(store)
+        durability.operatorRequestInterval = .milliseconds(20)
+        let doors = try Supervisor(schema: try doorSchema(), durability: durability)
+        try await doors.activate(id: "d1", data: Door.Data())
+        let requests = try SQLiteRequests(path: path)
+        let pause = OperatorRequest(machine: "d1", schema: "Door", verb: .pause, reason: "inspection", time: 1_000)
+        #expect(try await requests.ask(pause, waitingAtMost: .seconds(30)) == .answered(succeeded: true, message: "done"))
+        #expect(await doors.machine(id: "d1")?.isPaused == true)
+        let unserved = OperatorRequest(machine: "d1", schema: "Window", verb: .resume, reason: "nobody serves it", time: 1_000)
+        #expect(try await requests.ask(unserved, waitingAtMost: .milliseconds(100)) == .withdrawn(cancelled: false))
+        #expect(await doors.machine(id: "d1")?.isPaused == true)
+        requests.close()
+        await doors.shutdown()
+        store.close()
+    }
+
     @Test func aRequestIsTakenOnceByTheSupervisorOfItsSchemaAndAnswered() async throws {
         let folder = try TemporaryFolder()
         let path = folder.file("shared.sqlite")

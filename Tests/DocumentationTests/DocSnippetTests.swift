@@ -381,6 +381,15 @@ let configuration = MachineConfiguration<OrderState>(instrument: FailureLog())
         _ = number
     }
 
+    func askARequest() async throws {
+        let requests = try SQLiteRequests(path: "orders.sqlite")
+        let asked = OperatorRequest(machine: "1042", schema: "OrderWorkflow", verb: .pause,
+                                    reason: "the address needs a check", time: 1_700_000_000_000)
+        if case .answered(succeeded: false, let why) = try await requests.ask(asked, waitingAtMost: .seconds(30)) {
+            print("refused: \(why)")
+        }
+    }
+
     func schemaDescription() {
         let description = SchemaDescription(turnstile, name: "Turnstile")
         print(description.dot(counts: ["locked": 12, "unlocked": 3]))

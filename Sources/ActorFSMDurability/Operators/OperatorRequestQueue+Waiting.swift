@@ -1,5 +1,6 @@
-/// What became of a submitted request once its requester stopped waiting.
-package enum OperatorRequestOutcome: Sendable, Equatable {
+/// What became of a submitted ``OperatorRequest`` once its requester stopped waiting
+/// (``OperatorRequestQueue/ask(_:waitingAtMost:)``).
+public enum OperatorRequestOutcome: Sendable, Equatable {
     /// The process that took it answered.
     case answered(succeeded: Bool, message: String)
     /// The store no longer holds it.
@@ -14,6 +15,27 @@ package enum OperatorRequestOutcome: Sendable, Equatable {
 }
 
 extension OperatorRequestQueue {
+    /// Submits `request` and waits for the answer of the process that takes it, up to `patience`
+    /// or the task's cancellation; a request that no process took by then is withdrawn, so that
+    /// nothing is done later behind the asker's back. A look the store fails (a database
+    /// restarting) is made again until the wait ends.
+    ///
+    /// ```swift
+    /// let requests = try SQLiteRequests(path: "orders.sqlite")
+    /// let asked = OperatorRequest(machine: "1042", schema: "OrderWorkflow", verb: .pause,
+    ///                             reason: "the address needs a check", time: 1_700_000_000_000)
+    /// if case .answered(succeeded: false, let why) = try await requests.ask(asked, waitingAtMost: .seconds(30)) {
+    ///     print("refused: \(why)")
+    /// }
+    /// ```
+    ///
+    /// - Throws: the store's error if it refuses the request, still fails when the wait ends, or
+    ///   fails the withdrawal.
+    public func ask(_ request: OperatorRequest, waitingAtMost patience: Duration) async throws(StoreError) -> OperatorRequestOutcome {
+        let deadline = ContinuousClock.now + patience
+        return try await outcome(ofRequest: try await submit(request), until: deadline)
+    }
+
     /// Waits for the answer to request `number` until `deadline` or the task's cancellation, and
     /// withdraws it then if no process has taken it. It looks every 20 ms at first, doubling up
     /// to half a second: a store's one thread also writes the journal. A look the store fails
