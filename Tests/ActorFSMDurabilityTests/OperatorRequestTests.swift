@@ -37,6 +37,22 @@ import TestSupport
         store.close()
     }
 
+    /// An act given as a request, by the application's own means, is carried out at once and
+    /// answered as a request from the store is.
+    @Test func aSupervisorCarriesOutARequestItIsHanded() async throws {
+        let store = InMemoryStore()
+        let doors = try Supervisor(schema: try doorSchema(), durability: doorDurability(store))
+        try await doors.activate(id: "d1", data: Door.Data())
+        let signal = OperatorRequest(machine: "d1", schema: "", verb: .signal, reason: "stuck", time: 1_000,
+                                     event: .named("open", payload: nil))
+        #expect(await doors.carryOut(signal) == OperatorRequest.Answer(succeeded: true, message: "open: now open"))
+        #expect(try await store.history(of: "d1").last?.operation?.reason == "stuck")
+        let retry = OperatorRequest(machine: "d1", schema: "", verb: .retry, reason: "again", time: 1_000)
+        let refused = await doors.carryOut(retry)
+        #expect(!refused.succeeded && refused.message.contains("nothing to retry"))
+        await doors.shutdown()
+    }
+
     @Test func aRequestIsTakenOnceByTheSupervisorOfItsSchemaAndAnswered() async throws {
         let folder = try TemporaryFolder()
         let path = folder.file("shared.sqlite")

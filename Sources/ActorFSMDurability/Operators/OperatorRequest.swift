@@ -16,6 +16,20 @@ public struct OperatorRequest: Sendable, Equatable {
         case signal
     }
 
+    /// What the process that carried out a request answers.
+    public struct Answer: Sendable, Equatable {
+        /// Whether the act was done.
+        public var succeeded: Bool
+        /// What the process tells the operator: the machine's new state, or why it refused.
+        public var message: String
+
+        /// An answer saying whether the act was done, and `message`.
+        public init(succeeded: Bool, message: String) {
+            self.succeeded = succeeded
+            self.message = message
+        }
+    }
+
     /// The store's number for the request; 0 before it is submitted.
     public var number: Int64
     /// The machine's id, as the store knows it.

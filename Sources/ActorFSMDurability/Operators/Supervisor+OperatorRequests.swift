@@ -30,6 +30,20 @@ extension Supervisor where Definition.State: Codable, Definition.Event: Codable,
         return requests.count
     }
 
+    /// Carries out `request` at once with this supervisor's own verbs (`pause(_:reason:)`,
+    /// `signal(_:_:predicates:reason:)` and the others, so a machine another process holds is
+    /// asked through the store), and answers as a request taken from the store is answered:
+    /// whether it was done, and what to tell the operator. The request's `schema` and `number`
+    /// are not read; a signal's event is decoded as ``SignalledEvent`` says.
+    ///
+    /// An application that takes operators' acts by its own means (an admin endpoint, the web
+    /// inspector) calls it with the act as a request.
+    public func carryOut(_ request: OperatorRequest) async -> OperatorRequest.Answer {
+        guard let durable else { return OperatorRequest.Answer(succeeded: false, message: "\(Definition.self)'s supervisor is not durable") }
+        let (succeeded, message) = await carryOut(request, ids: durable.id)
+        return OperatorRequest.Answer(succeeded: succeeded, message: message)
+    }
+
     /// Carries out `request` with this supervisor's own verbs; whether it was done, and what to
     /// tell the operator.
     private func carryOut(_ request: OperatorRequest, ids: @Sendable (String) -> ID?) async -> (Bool, String) {
