@@ -16,13 +16,21 @@ struct ActionEndpoint: Sendable {
     }
 
     /// What the page sends: a machine, or a listing's filter as its query string
-    /// (`state=paid&status=running&olderThan=3600`), with `dryRun` to count first.
+    /// (`state=paid&status=running&olderThan=3600`), with `dryRun` to count first; a signal
+    /// names its event, with its values as JSON text in `payload`.
     struct Act: Decodable {
         var verb: InspectorActions.Verb
         var machine: String?
         var filter: String?
         var reason: String
         var dryRun: Bool?
+        var event: String?
+        var payload: String?
+
+        /// The act on `machine`.
+        func on(_ machine: String) -> InspectorAct {
+            InspectorAct(verb: verb, machine: machine, reason: reason, event: event.map { .named($0, payload: payload) })
+        }
     }
 
     /// The machine after the act, or what an act on a filter did or would do.
@@ -55,15 +63,16 @@ struct ActionEndpoint: Sendable {
         }
         return try await api.respond { () async throws -> Acted in
             let act = try await Self.decoded(request)
-            if let filter = act.filter, act.machine == nil { return Acted(report: try await carryOut(act, on: filter)) }
+            let names = try await schemaNames()
+            if let filter = act.filter, act.machine == nil { return Acted(report: try await carryOut(act, on: filter, names: names)) }
             guard let machine = act.machine else {
                 throw InspectorError(status: .badRequest, message: "an act names a machine, or a filter of machines")
             }
-            guard try await store.machine(machine) != nil else {
+            guard let stored = try await store.machine(machine) else {
                 throw InspectorError(status: .notFound, message: "the store holds no machine \(machine)")
             }
             do {
-                try await queue.run { try await actions.perform(act.verb, machine, act.reason) }
+                try await queue.run { try await actions.perform(act.on(machine), names[stored.summary.fingerprint] ?? "") }
             } catch {
                 throw Self.conflict(act.verb, machine, error)
             }
@@ -73,7 +82,7 @@ struct ActionEndpoint: Sendable {
 
     /// Carries out `act` on every machine `filter` selects that its verb can change, one after
     /// the other (nothing for a dry run), and reports what it did.
-    private func carryOut(_ act: Act, on filter: String) async throws -> Report {
+    private func carryOut(_ act: Act, on filter: String, names: [String: String]) async throws -> Report {
         let query = try MachineFilter(queryString: filter).query
         let selected = try await store.machines(matching: query, changeableBy: act.verb.request)
         var report = Report(dryRun: act.dryRun ?? false, selected: selected.count, firstIDs: selected.prefix(100).map(\.id),
@@ -81,7 +90,7 @@ struct ActionEndpoint: Sendable {
         guard !report.dryRun else { return report }
         for machine in selected {
             do {
-                try await queue.run { try await actions.perform(act.verb, machine.id, act.reason) }
+                try await queue.run { try await actions.perform(act.on(machine.id), names[machine.summary.fingerprint] ?? "") }
                 report.changed += 1
             } catch {
                 report.failures.append(.init(machine: machine.id, reason: Self.conflict(act.verb, machine.id, error).message))
@@ -90,11 +99,17 @@ struct ActionEndpoint: Sendable {
         return report
     }
 
+    /// The names of the stored schemas, by fingerprint: a request names its machine's schema.
+    private func schemaNames() async throws -> [String: String] {
+        Dictionary(try await store.storedSchemas().map { ($0.fingerprint, $0.description.name) }, uniquingKeysWith: { first, _ in first })
+    }
+
     /// The conflict an act that `error` refused is answered with.
     private static func conflict(_ verb: InspectorActions.Verb, _ machine: String, _ error: any Error) -> InspectorError {
         if let error = error as? StoreError, error.isLocked {
             return InspectorError(status: .conflict, message: "\(verb) \(machine): \(error). A process runs the "
-                                  + "store's machines: act through it (InspectorActions with its supervisor), or once it stops")
+                                  + "store's machines: act through it (InspectorActions with its supervisor, or with a "
+                                  + "queue that asks it), or once it stops")
         }
         return InspectorError(status: .conflict, message: "\(verb) \(machine): \(error)")
     }
@@ -127,13 +142,27 @@ struct ActionEndpoint: Sendable {
         } catch {
             throw InspectorError(status: .contentTooLarge, message: "an act's body is at most 16 KB")
         }
+        let act: Act
         do {
-            return try JSONDecoder().decode(Act.self, from: Data(body.readableBytesView))
+            act = try JSONDecoder().decode(Act.self, from: Data(body.readableBytesView))
         } catch {
             let verbs = InspectorActions.Verb.allCases.map(\.rawValue).joined(separator: ", ")
             throw InspectorError(status: .badRequest,
                                  message: "an act is {\"verb\": one of \(verbs), \"machine\": ID, \"reason\": TEXT}, or names a "
                                      + "\"filter\" (a listing's query string) instead of a machine, with \"dryRun\": true to count first")
+        }
+        try check(signal: act)
+        return act
+    }
+
+    /// Refuses a signal that names no event, and a payload that is not JSON.
+    private static func check(signal act: Act) throws {
+        guard act.verb == .signal else { return }
+        guard let event = act.event?.trimmingCharacters(in: .whitespaces), !event.isEmpty else {
+            throw InspectorError(status: .badRequest, message: "a signal names its \"event\": the case's name, as the event prints")
+        }
+        if let payload = act.payload, (try? JSONSerialization.jsonObject(with: Data(payload.utf8), options: .fragmentsAllowed)) == nil {
+            throw InspectorError(status: .badRequest, message: "a signal's \"payload\" is JSON text: \(payload) is not")
         }
     }
 

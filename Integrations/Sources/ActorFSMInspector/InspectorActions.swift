@@ -1,15 +1,18 @@
+import ActorFSM
 import ActorFSMDurability
 
 /// What the inspector's page may change, and the token a request needs to change it.
 ///
 /// Without actions an inspector only reads. With them, its timeline offers an operator's
-/// verbs on the machine shown, each recorded in the machine's history with the reason the
-/// operator types. A request that acts must carry the token as `Authorization: Bearer TOKEN`
-/// (never a cookie, so another site's form cannot borrow it), come from the inspector's own
-/// origin when it names one, and send JSON.
+/// verbs on the machine shown, and its list an act on every machine its filters select, each
+/// recorded in the machine's history with the reason the operator types. A request that acts
+/// must carry the token as `Authorization: Bearer TOKEN` (never a cookie, so another site's
+/// form cannot borrow it), come from the inspector's own origin when it names one, and send
+/// JSON.
 ///
 /// ```swift
-/// let actions = InspectorActions(opening: { try SQLiteStore(path: "orders.sqlite") }, closing: { $0.close() })
+/// let actions = InspectorActions(opening: { try SQLiteStore(path: "orders.sqlite") }, closing: { $0.close() },
+///                                asking: { try SQLiteRequests(path: "orders.sqlite") })
 /// print("Actions: http://127.0.0.1:8080/#token=\(actions.token)")
 /// let inspector = Inspector(store: try SQLiteReader(path: "orders.sqlite"), title: "Orders", actions: actions)
 /// ```
@@ -24,14 +27,17 @@ public struct InspectorActions: Sendable {
         case cancel
         /// The machine's failed event is processed again.
         case retry
+        /// The machine is sent an event the operator names.
+        case signal
 
-        /// The verb as a store's selection of machines names it.
+        /// The verb as an operator's request names it.
         var request: OperatorRequest.Verb {
             switch self {
             case .pause: .pause
             case .resume: .resume
             case .cancel: .cancel
             case .retry: .retry
+            case .signal: .signal
             }
         }
     }
@@ -41,53 +47,75 @@ public struct InspectorActions: Sendable {
     /// Origins other than the inspector's own (`https://ops.example.com`, say, behind a proxy
     /// that rewrites `Host`) whose pages may act.
     public let trustedOrigins: Set<String>
-    let perform: @Sendable (_ verb: Verb, _ machine: String, _ reason: String) async throws -> Void
+    /// Carries out an act on a machine of the schema named by the second argument.
+    let perform: @Sendable (_ act: InspectorAct, _ schema: String) async throws -> Void
 
-    /// Actions that `perform` carries out: in an application that serves the inspector beside
-    /// its durable supervisor, the supervisor's own `pause(_:reason:)`, `resume(_:reason:)`,
-    /// `cancel(_:reason:)` and `retry(_:reason:)`, so that a machine the application runs is
-    /// changed where it runs.
+    /// Actions that `perform` carries out, in an application that serves the inspector beside
+    /// its durable supervisor (see ``init(token:trustedOrigins:supervisor:)``, which does so with
+    /// the supervisor's own verbs).
     ///
     /// - Parameters:
     ///   - token: the secret a request presents; a new random one by default.
     ///   - trustedOrigins: origins besides the inspector's own whose pages may act.
-    ///   - perform: carries out `verb` on the machine with the id given, recording the reason;
-    ///     what it throws is answered with 409 Conflict and its message.
+    ///   - perform: carries out the act, recording its reason; what it throws is answered with
+    ///     409 Conflict and its message.
     public init(
         token: String = InspectorActions.newToken(), trustedOrigins: Set<String> = [],
-        perform: @escaping @Sendable (_ verb: Verb, _ machine: String, _ reason: String) async throws -> Void
+        perform: @escaping @Sendable (_ act: InspectorAct) async throws -> Void
     ) {
+        self.init(token: token, trustedOrigins: trustedOrigins, performing: { act, _ in try await perform(act) })
+    }
+
+    /// Actions that `supervisor` carries out with its own `pause(_:reason:)`, `resume(_:reason:)`,
+    /// `cancel(_:reason:)`, `retry(_:reason:)` and `signal(_:_:predicates:reason:)` (its
+    /// `carryOut(_:)`), so that a machine the application runs is changed where it runs, and one
+    /// another process holds is asked of that process through the store.
+    ///
+    /// - Parameters:
+    ///   - token: the secret a request presents; a new random one by default.
+    ///   - trustedOrigins: origins besides the inspector's own whose pages may act.
+    ///   - supervisor: the durable supervisor of the machines' schema.
+    public init<Definition: MachineDefinition>(
+        token: String = InspectorActions.newToken(), trustedOrigins: Set<String> = [], supervisor: Supervisor<Definition>
+    ) where Definition.State: Codable, Definition.Event: Codable, Definition.ID: LosslessStringConvertible {
+        self.init(token: token, trustedOrigins: trustedOrigins, performing: { act, schema in
+            let answer = await supervisor.carryOut(act.request(schema: schema))
+            if !answer.succeeded { throw ActRefused(message: answer.message) }
+        })
+    }
+
+    /// Actions on a store that `open` opens as a writer for each act and `close` closes right
+    /// after it. A machine no process runs is changed in the store. When the store is held by
+    /// another process (a SQLite file the application holds), or the machine is (on
+    /// PostgreSQL), the act is asked of that process as an ``OperatorRequest``, through the
+    /// queue `asking` opens (`SQLiteRequests` beside a SQLite file; a `PostgresStore` is its own
+    /// queue), and the inspector waits up to `patience` for its answer; a signal is always asked
+    /// (only the application's code processes an event). Without a queue, such an act is
+    /// answered with 409 and changes nothing.
+    ///
+    /// - Parameters:
+    ///   - token: the secret a request presents; a new random one by default.
+    ///   - trustedOrigins: origins besides the inspector's own whose pages may act.
+    ///   - patience: how long an act asked of another process waits for its answer; a request
+    ///     that no process took by then is withdrawn.
+    ///   - open: opens the store as a writer (`SQLiteStore`, `PostgresStore`).
+    ///   - close: closes what `open` opened.
+    ///   - asking: opens the queue that carries requests to the process that holds the store,
+    ///     if the store's writer is not one; it is released after each act.
+    public init<Store: MachineStore & StoreInspection>(
+        token: String = InspectorActions.newToken(), trustedOrigins: Set<String> = [], patience: Duration = .seconds(30),
+        opening open: @escaping @Sendable () throws -> Store, closing close: @escaping @Sendable (Store) -> Void,
+        asking: (@Sendable () throws -> any OperatorRequestQueue)? = nil
+    ) {
+        let opening = StoreActs(open: open, close: close, asking: asking, patience: patience)
+        self.init(token: token, trustedOrigins: trustedOrigins, performing: { act, schema in try await opening.carryOut(act, schema: schema) })
+    }
+
+    /// Actions that `perform` carries out, given the act and the name of its machine's schema.
+    init(token: String, trustedOrigins: Set<String>, performing perform: @escaping @Sendable (InspectorAct, String) async throws -> Void) {
         self.token = token
         self.trustedOrigins = Set(trustedOrigins.map { $0.lowercased() })
         self.perform = perform
-    }
-
-    /// Actions on machines that no process runs, written into the store that `open` opens for
-    /// each act and `close` closes right after it. A SQLite file the application holds cannot
-    /// be opened, and a machine another live process holds (on PostgreSQL) cannot be changed
-    /// from here: such an act is answered with 409 and changes nothing. An application that
-    /// serves the inspector acts through its supervisor instead (``init(token:trustedOrigins:perform:)``),
-    /// which reaches machines other processes hold.
-    ///
-    /// - Parameters:
-    ///   - token: the secret a request presents; a new random one by default.
-    ///   - trustedOrigins: origins besides the inspector's own whose pages may act.
-    ///   - open: opens the store as a writer (`SQLiteStore`, `PostgresStore`).
-    ///   - close: closes what `open` opened.
-    public init<Store: MachineStore & StoreInspection>(
-        token: String = InspectorActions.newToken(), trustedOrigins: Set<String> = [],
-        opening open: @escaping @Sendable () throws -> Store, closing close: @escaping @Sendable (Store) -> Void
-    ) {
-        self.init(token: token, trustedOrigins: trustedOrigins) { verb, machine, reason in
-            let store = try open()
-            defer { close(store) }
-            switch verb {
-            case .pause: try await store.pause(machine: machine, reason: reason)
-            case .resume: try await store.resume(machine: machine, reason: reason)
-            case .cancel: try await store.cancel(machine: machine, reason: reason)
-            case .retry: try await store.retry(machine: machine, reason: reason)
-            }
-        }
     }
 
     /// A new token: 32 random bytes from the system's generator, as 64 hexadecimal digits.
@@ -98,4 +126,10 @@ public struct InspectorActions: Sendable {
             return String(repeating: "0", count: 16 - text.count) + text
         }.joined()
     }
+}
+
+/// An act the process that runs the machine refused, or did not answer.
+struct ActRefused: Error, CustomStringConvertible {
+    let message: String
+    var description: String { message }
 }

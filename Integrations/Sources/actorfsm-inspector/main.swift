@@ -65,11 +65,16 @@ do {
 let shown = (store as? PostgresReader)?.target ?? location
 let title = options["--title"] ?? (isPostgres ? "PostgreSQL store" : String(location.split(separator: "/").last ?? "store"))
 
-/// The actions `--actions` asks for, through the store at `location` opened as a writer for each act.
+/// The actions `--actions` asks for, through the store at `location` opened as a writer for each
+/// act, or asked of the process that holds the store or the machine.
 func operatorActions(on location: String, token given: String?, postgres: Bool, namespace: String?) -> InspectorActions {
     let token = given ?? InspectorActions.newToken()
     if token.utf8.count < 16 { fail("ACTORFSM_INSPECTOR_TOKEN must be at least 16 characters") }
-    guard postgres else { return InspectorActions(token: token, opening: { try SQLiteStore(path: location) }, closing: { $0.close() }) }
+    // Beside the application that holds a SQLite file, acts are asked of it through the file.
+    guard postgres else {
+        return InspectorActions(token: token, opening: { try SQLiteStore(path: location) }, closing: { $0.close() },
+                                asking: { try SQLiteRequests(path: location) })
+    }
     return InspectorActions(token: token, opening: { try PostgresStore(url: location, namespace: namespace, summaryDelay: .zero) },
                             closing: { $0.close() })
 }

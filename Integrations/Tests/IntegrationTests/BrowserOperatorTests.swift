@@ -84,11 +84,36 @@ struct BrowserOperatorTests {
         await shop.close()
     }
 
-    /// A page from the inspector's origin that uses the inspector's page in a frame, as an
-    /// operator would, and prints what it saw.
-    static let drive = """
+    /// Beside the application that holds the file, an operator signals an order with the
+    /// timeline's form, then pauses every order the list's filter selects with the bar below
+    /// it, after its count: the application carries out each act where the order runs.
+    @Test func theSignalFormAndTheListsBarActThroughTheApplication() async throws {
+        let shop = try await ShopStore(requestInterval: .milliseconds(20))
+        let reader = try SQLiteReader(path: shop.path)
+        let path = shop.path
+        let actions = InspectorActions(opening: { try SQLiteStore(path: path) }, closing: { $0.close() },
+                                       asking: { try SQLiteRequests(path: path) })
+        let drive = Self.driveSignalAndBulk.replacing("TOKEN", with: actions.token)
+        let server = try await RunningInspector.driven(Inspector(store: reader, title: "Shop", actions: actions), by: drive)
+        let page = try BrowserTests.section("out", of: try await Chromium.run(server.base + "drive", options: ["--dump-dom"],
+                                                                                budget: 30_000))
+        // Left in `payment pending`: o-3, and o-5, whose payment failed.
+        #expect(page.contains("signalled o-2\npause: 2 of 2 machines changed"), "the page printed \(page)")
+        #expect(await shop.orders.machine(id: "o-2")?.state == .paid)
+        #expect(try await reader.history(of: "o-2").last?.operation?.verb == "signal")
+        for id in ["o-3", "o-5"] {
+            #expect(try await reader.machine(id)?.summary.status == .paused)
+            #expect(try await reader.history(of: id).last?.operation?.reason == "freeze the rest")
+        }
+        await server.stop()
+        reader.close()
+        await shop.close()
+    }
+
+    /// The frame and helpers the driving pages share, with `STEPS` run once the page loads.
+    static let driveFrame = """
         <!doctype html><html><body>
-        <iframe id="frame" src="./#machine=o-5&token=TOKEN" width="1200" height="900"></iframe>
+        <iframe id="frame" src="./#machine=MACHINE&token=TOKEN" width="1200" height="900"></iframe>
         <pre id="out"></pre>
         <script>
         const frame = document.getElementById("frame");
@@ -102,19 +127,43 @@ struct BrowserOperatorTests {
           const button = await until(() => page().querySelector(
             '#actions[data-machine="' + machine + '"] button[data-verb="' + verb + '"]'));
           page().getElementById("reason").value = reason;
-          button.click();
+          return button;
         }
         frame.addEventListener("load", async () => {
-          await press("retry", "o-5", "provider back");
-          await until(() => page().getElementById("timeline").textContent.includes("retry: provider back"));
-          log("retried o-5");
-          frame.contentWindow.location.hash = "machine=o-2";
-          await press("pause", "o-2", "partner silent");
-          await until(() => page().querySelector("#timeline-summary .status-paused"));
-          log("paused o-2");
-          log(frame.contentWindow.location.href.includes("token") ? "token left in the address" : "token kept out of the address");
+        STEPS
         }, { once: true });
         </script>
         </body></html>
         """
+
+    /// Signals o-2 with the form, then pauses every order in `payment pending` with the list's bar.
+    static let driveSignalAndBulk = driveFrame.replacing("MACHINE", with: "o-2").replacing("STEPS", with: """
+          const signal = await press("signal", "o-2", "paid by phone");
+          page().getElementById("signal-event").value = "pay";
+          signal.click();
+          await until(() => page().getElementById("timeline").textContent.includes("signal: paid by phone"));
+          log("signalled o-2");
+          frame.contentWindow.confirm = () => true;
+          await until(() => page().querySelector('#filters select[name="state"] option[value="payment pending"]'));
+          page().getElementById("filters").elements.state.value = "payment pending";
+          await until(() => page().getElementById("bulk-act"));
+          page().getElementById("bulk-verb").value = "pause";
+          page().getElementById("bulk-reason").value = "freeze the rest";
+          page().getElementById("bulk-act").click();
+          await until(() => page().getElementById("bulk-result").textContent.includes("changed")
+            || !page().getElementById("error").hidden);
+          log(page().getElementById("bulk-result").textContent || page().getElementById("error").textContent);
+        """)
+
+    /// Retries o-5, then pauses o-2, with the timeline's buttons.
+    static let drive = driveFrame.replacing("MACHINE", with: "o-5").replacing("STEPS", with: """
+          (await press("retry", "o-5", "provider back")).click();
+          await until(() => page().getElementById("timeline").textContent.includes("retry: provider back"));
+          log("retried o-5");
+          frame.contentWindow.location.hash = "machine=o-2";
+          (await press("pause", "o-2", "partner silent")).click();
+          await until(() => page().querySelector("#timeline-summary .status-paused"));
+          log("paused o-2");
+          log(frame.contentWindow.location.href.includes("token") ? "token left in the address" : "token kept out of the address");
+        """)
 }

@@ -16,8 +16,8 @@ import Testing
         let done = Mutex<[String]>([])
 
         func actions() -> InspectorActions {
-            InspectorActions(token: InspectorActionTests.token) { verb, machine, reason in
-                self.done.withLock { $0.append("\(verb.rawValue) \(machine): \(reason)") }
+            InspectorActions(token: InspectorActionTests.token) { act in
+                self.done.withLock { $0.append("\(act.verb.rawValue) \(act.machine): \(act.reason)") }
             }
         }
     }
@@ -178,19 +178,63 @@ import Testing
         await shop.close()
     }
 
+    /// Beside the application that holds the SQLite file, acts given a queue are asked of the
+    /// application, which carries them out where the machines run; a signal's event is decoded
+    /// there, and one it cannot read is a conflict that changes nothing.
+    @Test func anActOnAFileTheApplicationHoldsIsAskedOfTheApplication() async throws {
+        let shop = try await ShopStore(requestInterval: .milliseconds(20))
+        let reader = try SQLiteReader(path: shop.path)
+        let path = shop.path
+        let actions = InspectorActions(token: Self.token, opening: { try SQLiteStore(path: path) }, closing: { $0.close() },
+                                       asking: { try SQLiteRequests(path: path) })
+        let server = try await RunningInspector(Inspector(store: reader, title: "Shop", actions: actions))
+        let paused = try await server.post("api/act", body: Self.act("pause", "o-2", reason: "fraud review"), headers: Self.headers())
+        #expect(paused.status == 200)
+        #expect(paused.body.contains("\"status\":\"paused\""))
+        #expect(await shop.orders.machine(id: "o-2")?.isPaused == true)
+        #expect(try await server.post("api/act", body: Self.act("resume", "o-2"), headers: Self.headers()).status == 200)
+
+        let signal = #"{"verb": "signal", "machine": "o-2", "event": "pay", "reason": "paid by phone"}"#
+        let signalled = try await server.post("api/act", body: signal, headers: Self.headers())
+        #expect(signalled.status == 200)
+        #expect(await shop.orders.machine(id: "o-2")?.state == .paid)
+        #expect(try await reader.history(of: "o-2").last?.operation?.reason == "paid by phone")
+        let unknown = #"{"verb": "signal", "machine": "o-2", "event": "refund", "payload": "5", "reason": "by hand"}"#
+        let refused = try await server.post("api/act", body: unknown, headers: Self.headers())
+        #expect(refused.status == 409)
+        #expect(refused.body.contains("is named refund with payload 5"))
+        #expect(await shop.orders.machine(id: "o-2")?.state == .paid)
+        await server.stop()
+        reader.close()
+        await shop.close()
+    }
+
+    /// A signal names its event, and its payload is JSON: otherwise 400, before anything moves.
+    @Test func aSignalWithoutAnEventOrWithAPayloadThatIsNotJSONIsABadRequest() async throws {
+        let shop = try await ShopStore()
+        let reader = try SQLiteReader(path: shop.path)
+        let acts = Acts()
+        let server = try await RunningInspector(Inspector(store: reader, title: "Shop", actions: acts.actions()))
+        let nameless = try await server.post("api/act", body: #"{"verb": "signal", "machine": "o-2", "reason": "x"}"#,
+                                             headers: Self.headers())
+        #expect(nameless.status == 400)
+        #expect(nameless.body.contains("names its"))
+        let garbled = #"{"verb": "signal", "machine": "o-2", "event": "pay", "payload": "{amount: 5", "reason": "x"}"#
+        let notJSON = try await server.post("api/act", body: garbled, headers: Self.headers())
+        #expect(notJSON.status == 400)
+        #expect(notJSON.body.contains("is not"))
+        #expect(acts.done.withLock { $0 } == [])
+        await server.stop()
+        reader.close()
+        await shop.close()
+    }
+
     /// An application that serves the inspector acts through its supervisor, on the machines it runs.
     @Test func anApplicationsSupervisorCarriesOutTheActsOnMachinesItRuns() async throws {
         let shop = try await ShopStore()
         let reader = try SQLiteReader(path: shop.path)
         let orders = shop.orders
-        let actions = InspectorActions(token: Self.token) { verb, machine, reason in
-            switch verb {
-            case .pause: try await orders.pause(machine, reason: reason)
-            case .resume: try await orders.resume(machine, reason: reason)
-            case .cancel: _ = try await orders.cancel(machine, reason: reason)
-            case .retry: _ = try await orders.retry(machine, reason: reason)
-            }
-        }
+        let actions = InspectorActions(token: Self.token, supervisor: orders)
         let server = try await RunningInspector(Inspector(store: reader, title: "Shop", actions: actions))
         let paused = try await server.post("api/act", body: Self.act("pause", "o-2", reason: "look first"), headers: Self.headers())
         #expect(paused.status == 200)
@@ -201,8 +245,13 @@ import Testing
             #expect(error.kind == .paused)
         }
         #expect(try await server.post("api/act", body: Self.act("resume", "o-2"), headers: Self.headers()).status == 200)
-        #expect(try await orders.send(to: "o-2", .pay).target == .paid)
-        #expect(try await reader.history(of: "o-2").compactMap(\.operation?.reason) == ["look first", "checking"])
+        let signal = #"{"verb": "signal", "machine": "o-2", "event": "pay", "reason": "paid by phone"}"#
+        #expect(try await server.post("api/act", body: signal, headers: Self.headers()).status == 200)
+        #expect(await orders.machine(id: "o-2")?.state == .paid)
+        #expect(try await reader.history(of: "o-2").compactMap(\.operation?.reason) == ["look first", "checking", "paid by phone"])
+        let late = try await server.post("api/act", body: Self.act("retry", "o-2"), headers: Self.headers())
+        #expect(late.status == 409)
+        #expect(late.body.contains("nothing to retry"))
         await server.stop()
         reader.close()
         await shop.close()

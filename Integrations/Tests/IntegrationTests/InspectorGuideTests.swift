@@ -23,20 +23,14 @@ enum InspectorGuideExamples {
     }
 
     static func actingThroughTheSupervisor(_ orders: Supervisor<Shop>, reader: SQLiteReader, token: String) -> Inspector {
-        let actions = InspectorActions(token: token) { verb, machine, reason in
-            switch verb {
-            case .pause: try await orders.pause(machine, reason: reason)
-            case .resume: try await orders.resume(machine, reason: reason)
-            case .cancel: _ = try await orders.cancel(machine, reason: reason)
-            case .retry: _ = try await orders.retry(machine, reason: reason)
-            }
-        }
+        let actions = InspectorActions(token: token, supervisor: orders)
         let inspector = Inspector(store: reader, title: "Orders", actions: actions)
         return inspector
     }
 
     static func actingThroughTheStore() throws -> Inspector {
-        let actions = InspectorActions(opening: { try SQLiteStore(path: "orders.sqlite") }, closing: { $0.close() })
+        let actions = InspectorActions(opening: { try SQLiteStore(path: "orders.sqlite") }, closing: { $0.close() },
+                                       asking: { try SQLiteRequests(path: "orders.sqlite") })
         print("Actions: http://127.0.0.1:8080/#token=\(actions.token)")
         let inspector = Inspector(store: try SQLiteReader(path: "orders.sqlite"), title: "Orders", actions: actions)
         return inspector

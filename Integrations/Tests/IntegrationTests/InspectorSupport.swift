@@ -56,14 +56,15 @@ final class ShopStore: Sendable {
     private let closing: @Sendable () -> Void
     private let closingStore: @Sendable () -> Void
 
-    /// The orders in a new SQLite file.
-    convenience init() async throws {
+    /// The orders in a new SQLite file, whose supervisor takes operators' requests every
+    /// `requestInterval` (a second by default).
+    convenience init(requestInterval: Duration = .seconds(1)) async throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("inspector-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let path = folder.appendingPathComponent("shop.sqlite").path
         // The inspector reads beside the writer: with no delay, it sees each summary at its commit.
         let store = try SQLiteStore(path: path, summaryDelay: .zero)
-        try await self.init(store: store, path: path, closingStore: store.close) {
+        try await self.init(store: store, path: path, requestInterval: requestInterval, closingStore: store.close) {
             store.close()
             try? FileManager.default.removeItem(at: folder)
         }
@@ -71,13 +72,16 @@ final class ShopStore: Sendable {
 
     /// The orders in `store`, which `closing` closes (and `closingStore` alone, keeping its files).
     init(
-        store: any MachineStore, path: String = "", closingStore: @escaping @Sendable () -> Void = {},
+        store: any MachineStore, path: String = "", requestInterval: Duration = .seconds(1),
+        closingStore: @escaping @Sendable () -> Void = {},
         closing: @escaping @Sendable () -> Void
     ) async throws {
         self.path = path
         self.closing = closing
         self.closingStore = closingStore
-        orders = try Supervisor(schema: try shopSchema(), durability: Durability(store: store),
+        var durability = Durability<Shop>(store: store)
+        durability.operatorRequestInterval = requestInterval
+        orders = try Supervisor(schema: try shopSchema(), durability: durability,
                                 configuration: SupervisorConfiguration(machine: MachineConfiguration(failurePolicy: .resume)))
         for id in ["o-1", "o-2", "o-3", "o-4", "o-5", "o-6", Self.giftID] { try await orders.activate(id: id, data: Shop.Data()) }
         for id in ["o-2", "o-3", "o-4", "o-5"] { try await orders.send(to: id, .submit) }

@@ -259,18 +259,30 @@ function showActions(machine) {
     return;
   }
   const reason = element("input", { id: "reason", placeholder: "reason (kept in its history)", maxlength: "500" });
-  bar.replaceChildren(reason, ...verbs.map((verb) => {
+  const buttons = verbs.map((verb) => {
     const button = element("button", { type: "button", "data-verb": verb, class: "verb-" + verb }, verb);
-    button.addEventListener("click", () => guarded("act", () => act(verb, machine.id, reason.value.trim())));
+    button.addEventListener("click", () => guarded("act", () => act({ verb, machine: machine.id, reason: reason.value.trim() })));
     return button;
-  }));
+  });
+  if (machine.status === "paused") { bar.replaceChildren(reason, ...buttons); return; }
+  // A signal: an event the application's code processes, named as it prints, its values as JSON.
+  const event = element("input", { id: "signal-event", placeholder: "event", maxlength: "200" });
+  const payload = element("input", { id: "signal-payload", placeholder: "values as JSON (optional)", maxlength: "4000" });
+  const signal = element("button", { type: "button", "data-verb": "signal", class: "verb-signal" }, "signal");
+  signal.addEventListener("click", () => guarded("act", () => act({
+    verb: "signal", machine: machine.id, reason: reason.value.trim(), event: event.value.trim(),
+    ...(payload.value.trim() ? { payload: payload.value.trim() } : {}),
+  })));
+  bar.replaceChildren(reason, ...buttons, element("span", { class: "signal" }, event, payload, signal));
 }
 
-async function act(verb, id, reason) {
-  if (!reason) throw new Error("Say why first: the reason is kept in the machine's history");
-  if (verb === "cancel" && !confirm("Cancel " + id + " for good?")) return;
+async function act(body) {
+  const id = body.machine;
+  if (!body.reason) throw new Error("Say why first: the reason is kept in the machine's history");
+  if (body.verb === "signal" && !body.event) throw new Error("Name the event to send first");
+  if (body.verb === "cancel" && !confirm("Cancel " + id + " for good?")) return;
   try {
-    await postAct({ verb, machine: id, reason });
+    await postAct(body);
   } catch (error) {
     // A wrong or stale token: ask for it again.
     if (!sessionStorage.getItem("actorfsm-token") && view.machine === id) await showMachine(id).catch(() => {});
@@ -288,23 +300,30 @@ function showBulkActions() {
   const bar = $("bulk-actions");
   bar.hidden = !view.actions || !sessionStorage.getItem("actorfsm-token");
   if (bar.hidden || bar.childElementCount > 0) return;
-  const verb = element("select", { id: "bulk-verb" }, ...["pause", "resume", "retry", "cancel"].map((v) => element("option", {}, v)));
+  const verbs = ["pause", "resume", "retry", "cancel", "signal"];
+  const verb = element("select", { id: "bulk-verb" }, ...verbs.map((v) => element("option", {}, v)));
   const reason = element("input", { id: "bulk-reason", placeholder: "reason (kept in each history)", maxlength: "500" });
+  const event = element("input", { id: "bulk-event", placeholder: "event", maxlength: "200", hidden: "" });
+  verb.addEventListener("change", () => { event.hidden = verb.value !== "signal"; });
   const button = element("button", { type: "button", id: "bulk-act" }, "Act on every machine listed");
   const result = element("span", { id: "bulk-result" });
-  button.addEventListener("click", () => guarded("act", () => actOnList(verb.value, reason.value.trim(), result)));
-  bar.replaceChildren(verb, reason, button, result);
+  button.addEventListener("click", () => guarded("act", () => actOnList({
+    verb: verb.value, reason: reason.value.trim(), ...(verb.value === "signal" ? { event: event.value.trim() } : {}),
+  }, result)));
+  bar.replaceChildren(verb, event, reason, button, result);
 }
 
-async function actOnList(verb, reason, result) {
-  if (!reason) throw new Error("Say why first: the reason is kept in each machine's history");
+async function actOnList(act, result) {
+  const verb = act.verb;
+  if (!act.reason) throw new Error("Say why first: the reason is kept in each machine's history");
+  if (verb === "signal" && !act.event) throw new Error("Name the event to send first");
   const filter = query(listFilter());
-  const preview = await postAct({ verb, filter, reason, dryRun: true });
+  const preview = await postAct({ ...act, filter, dryRun: true });
   const count = preview.report.selected;
   if (count === 0) { result.textContent = "No listed machine can be changed by " + verb + "."; return; }
   const first = preview.report.firstIDs.slice(0, 5).join(", ") + (count > 5 ? ", …" : "");
   if (!confirm(verb + " " + count + " machines (" + first + ")?")) return;
-  const done = (await postAct({ verb, filter, reason })).report;
+  const done = (await postAct({ ...act, filter })).report;
   result.textContent = verb + ": " + done.changed + " of " + done.selected + " machines changed"
     + done.failures.map((f) => "; " + f.machine + ": " + f.reason).join("");
   await loadMachines(false);

@@ -1,0 +1,63 @@
+import ActorFSMDurability
+
+/// Acts written into a store opened for each act, or asked of the process that holds the store
+/// or the machine, as an operator's request.
+struct StoreActs<Store: MachineStore & StoreInspection>: Sendable {
+    let open: @Sendable () throws -> Store
+    let close: @Sendable (Store) -> Void
+    let asking: (@Sendable () throws -> any OperatorRequestQueue)?
+    let patience: Duration
+
+    /// Carries out `act` on a machine of the schema named `schema`.
+    func carryOut(_ act: InspectorAct, schema: String) async throws {
+        let store: Store
+        do {
+            store = try open()
+        } catch {
+            // The application holds the file: it carries the act out.
+            guard (error as? StoreError)?.isLocked == true, let asking else { throw error }
+            return try await ask(act, schema: schema, through: try asking())
+        }
+        defer { close(store) }
+        do {
+            try await write(act, schema: schema, into: store)
+        } catch {
+            // Another live process holds the machine: it carries the act out.
+            guard error.isHeldElsewhere, let queue = store as? any OperatorRequestQueue else { throw error }
+            try await ask(act, schema: schema, through: queue)
+        }
+    }
+
+    /// Writes `act` into `store`; a signal is asked of the processes that share it.
+    private func write(_ act: InspectorAct, schema: String, into store: Store) async throws(StoreError) {
+        switch act.verb {
+        case .pause: try await store.pause(machine: act.machine, reason: act.reason)
+        case .resume: try await store.resume(machine: act.machine, reason: act.reason)
+        case .cancel: try await store.cancel(machine: act.machine, reason: act.reason)
+        case .retry: try await store.retry(machine: act.machine, reason: act.reason)
+        case .signal:
+            // Only the application's code processes an event. A file that opened is held by no
+            // application; a shared database's other processes may run the machine.
+            guard asking == nil, let queue = store as? any OperatorRequestQueue else {
+                throw StoreError("no application runs the store's machines, and only its code processes an event: "
+                                 + "signal once it runs")
+            }
+            try await ask(act, schema: schema, through: queue)
+        }
+    }
+
+    /// Asks the process that holds the machine to carry out `act`, and waits for its answer.
+    private func ask(_ act: InspectorAct, schema: String, through queue: any OperatorRequestQueue) async throws(StoreError) {
+        switch try await queue.ask(act.request(schema: schema), waitingAtMost: patience) {
+        case .answered(succeeded: true, _): return
+        case .answered(succeeded: false, let why): throw StoreError("the application refused: \(why)")
+        case .gone: throw StoreError("the request is gone from the store")
+        case .withdrawn(cancelled: true): throw StoreError("the request was withdrawn: the page stopped waiting")
+        case .withdrawn(cancelled: false):
+            throw StoreError("no process took the request within \(patience), so it was withdrawn and nothing changed: "
+                             + "does a durable supervisor of \(schema.isEmpty ? "its schema" : schema) run there?")
+        case .abandoned: throw StoreError("the process that took the request stopped before it answered: the history says whether it was done")
+        case .unanswered: throw StoreError("the process took the request but has not answered yet: the history will say whether it was done")
+        }
+    }
+}
