@@ -30,6 +30,14 @@ public final class SQLiteRequests: OperatorRequestQueue {
 
     deinit { close() }
 
+    /// Whether a process holds the store at `path` as its writer (its lock is taken), and so may
+    /// take requests; a look that takes the lock for a moment when nobody holds it.
+    package static func hasWriter(at path: String) -> Bool {
+        guard let lock = try? FileLock(path: path + "-lock", guarding: path) else { return true }
+        lock.release()
+        return false
+    }
+
     /// Closes the database.
     public func close() {
         thread.close(after: .run { $0.close() })

@@ -29,6 +29,10 @@ struct OperatorCommand {
             }
         }
         if verb == .signal && !StoreOpening.isPostgres(invocation.store) {
+            guard SQLiteRequests.hasWriter(at: invocation.store) else {
+                throw CommandFailure("no application holds \(invocation.store), and only its code processes an event: "
+                                     + "signal once it runs (nothing was asked)")
+            }
             let requests = try SQLiteRequests(path: invocation.store)
             defer { requests.close() }
             return try finish(failed: try await RequestedActs(context: context, verb: verb, queue: requests).run(on: machines),

@@ -182,6 +182,11 @@ import TestSupport
         #expect(refused.errors.withLock { $0 }.contains("nothing to retry"))
         await jobs.shutdown()
         store.close()
+        // With no application holding the file, nobody could process the event: refused at once.
+        let unheld = ToolOutput()
+        #expect(await unheld.run(["signal", "j2", "--event", "finish", "--store", path, "--reason", "late"]) == 1)
+        #expect(unheld.errors.withLock { $0 }.contains("no application holds"))
+        #expect(!unheld.text.withLock { $0 }.contains("Asked the application"))
         _ = folder
     }
 
