@@ -129,6 +129,47 @@ import TestSupport
         appStore.close()
     }
 
+    /// A request of a verb this version does not know (from a newer `actorfsm`, say) is refused
+    /// with an answer, not left waiting; and a supervisor's act on a machine another process
+    /// holds, whose caller is cancelled, withdraws its request, and nothing changes.
+    @Test func anUnknownVerbIsRefusedAndACancelledActWithdrawsItsRequest() async throws {
+        try await withPostgres(refuseAndWithdraw)
+    }
+
+    /// The body of the test above.
+    private func refuseAndWithdraw(on server: TemporaryPostgres) async throws {
+        let appStore = try PostgresStore(url: server.url, node: "app", summaryDelay: .zero)
+        var durability = doorDurability(appStore)
+        durability.operatorRequestInterval = nil
+        let app = try Supervisor(schema: try doorSchema(), durability: durability)
+        try await app.activate(id: "held", data: Door.Data())
+        let number = try await appStore.integer("""
+            INSERT INTO actorfsm_requests (machine, schema, verb, reason, requested_at) VALUES ('held', 'Door', 'rewind', 'newer', 1)
+            RETURNING id
+            """)
+        #expect(await app.serveOperatorRequests() == 0, "nothing carried out")
+        #expect(try await appStore.progress(ofRequest: number)
+                == .answered(succeeded: false, message: "this process does not know the verb rewind"))
+
+        let otherStore = try PostgresStore(url: server.url, node: "other", summaryDelay: .zero)
+        let other = try Supervisor(schema: try doorSchema(), durability: doorDurability(otherStore))
+        let pausing = Task { try await other.pause("held", reason: "given up") }
+        pausing.cancel()
+        do {
+            try await pausing.value
+            Issue.record("a cancelled act on a machine another process holds succeeded")
+        } catch let error as MachineError<Door> {
+            #expect(error.kind == .cancelled)
+        }
+        #expect(try await appStore.integer("SELECT count(*) FROM actorfsm_requests WHERE verb = 'pause'") == 0, "withdrawn")
+        #expect(await app.serveOperatorRequests() == 0)
+        #expect(await app.machine(id: "held")?.isPaused == false)
+        await other.shutdown()
+        await app.shutdown()
+        otherStore.close()
+        appStore.close()
+    }
+
     /// Runs the command; its exit status, what it printed and its errors.
     static func tool(_ arguments: [String]) async -> (Int32, String, String) {
         let printed = Locked("")

@@ -121,6 +121,29 @@ enum Tab: MachineDefinition {
         await doors.shutdown()
     }
 
+    /// A signal the store cannot write fails with `.notDurable`, and nothing of it stays: the
+    /// store holds no signal, the summaries agree with the journal, and the machine takes the
+    /// same event again once the store is back.
+    @Test func aSignalDuringAStoreOutageLeavesNothingBehind() async throws {
+        let store = InMemoryStore()
+        let doors = try Supervisor(schema: try doorSchema(), durability: doorDurability(store))
+        try await doors.activate(id: "a", data: Door.Data())
+        store.beginOutage()
+        do {
+            _ = try await doors.signal("a", .open, reason: "during the outage")
+            Issue.record("a signal the store did not take succeeded")
+        } catch {
+            #expect(error.kind == .notDurable)
+        }
+        store.endOutage()
+        #expect(try await store.history(of: "a").allSatisfy { $0.operation == nil })
+        #expect(await SummaryAudit.disagreements(in: store).isEmpty)
+        let again = try #require(try await doors.signal("a", .open, reason: "after the outage"))
+        #expect(again.target == .open && again.sequenceNumber == 1)
+        #expect(try await store.history(of: "a").compactMap(\.operation?.reason) == ["after the outage"])
+        await doors.shutdown()
+    }
+
     /// A signalled event whose action failed is retried as any failed event is.
     @Test func aFailedSignalIsRetried() async throws {
         let provider = DurableRetryByOperatorTests.Provider()
