@@ -48,6 +48,31 @@ enum StoredParent: MachineDefinition {
         }
     }
 
+    /// A parent cancelled for good in a state that runs a durable child (no cancelling event
+    /// of its own) sends the child the state's cancelling event once its cancel is durable:
+    /// the child ends, and nothing it would have done happens.
+    @Test func aParentCancelledForGoodCancelsItsChild() async throws {
+        let shop = try Shop()
+        try await shop.payAndHold("o-1")
+        let children = shop.payments.reports()
+        guard case .ended = try await shop.orders.cancel("o-1", reason: "withdrawn") else {
+            Issue.record("the parent was not ended for good")
+            return
+        }
+        for await report in children {
+            if case .transition(let record) = report, record.machineID == "pay-o-1" {
+                #expect(record.target == .voided)
+                break
+            }
+        }
+        shop.held.open()
+        #expect(try await shop.store.machine("pay-o-1")?.summary.state == "voided")
+        #expect(try await shop.store.machine("o-1")?.summary.status == .cancelled)
+        #expect(shop.captures.withLock { $0 } == 0)
+        await shop.orders.shutdown()
+        await shop.payments.shutdown()
+    }
+
     @Test func aParentAndChildCrashedMidwayFinishOnceRestored() async throws {
         let shop = try Shop()
         let (store, captures, held, payments, orders) = (shop.store, shop.captures, shop.held, shop.payments, shop.orders)

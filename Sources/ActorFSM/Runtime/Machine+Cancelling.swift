@@ -41,11 +41,25 @@ extension Machine {
             throw MachineError(journal.isClosed && !written.isOvertaken ? .notDurable : .stopped, machineID: id)
         }
         guard written.cancellingTicket != 0, let cancelling else {
+            let children = durableChildren()
             stop()
             try await awaitOperatorWrite(written.index)
+            // Ended for good, it will not link them again: they are cancelled as when it leaves the state.
+            for child in children { child.cancel(child.key) {} }
             return nil
         }
         return try await sendNext(cancelling, ticket: Self.entryTicket(written.cancellingTicket))
+    }
+
+    /// The durable children of the state the machine is in, by key, with their launchers, which
+    /// send a child its cancelling event.
+    private func durableChildren() -> [(key: String, cancel: @Sendable (String, @escaping @Sendable () -> Void) -> Void)] {
+        guard let timers, timers.stateID >= 0 else { return [] }
+        let tasks = schema.storage.timers.stateTasks[Int(timers.stateID)]
+        return timers.children.compactMap { slot, hold in
+            guard let key = hold.key, slot < tasks.count, let child = tasks[slot].child else { return nil }
+            return (key, child.cancel)
+        }
     }
 
     /// Sends `event` ahead of everything queued, resuming the machine if it is paused; `ticket`
