@@ -22,6 +22,13 @@ import TestSupport
         }
     }
 
+    /// What `work` returned or threw.
+    static func outcome<Value>(
+        _ work: () async throws(MachineError<Door>) -> Value
+    ) async -> Result<Value, MachineError<Door>> {
+        do throws(MachineError<Door>) { return .success(try await work()) } catch { return .failure(error) }
+    }
+
     static func durability(_ store: InMemoryStore, clock: ManualClock = ManualClock()) -> Durability<Door> {
         Durability(store: store, wallClock: clock, cancelling: .kick)
     }
@@ -128,6 +135,52 @@ import TestSupport
         #expect(try await store.history(of: "a").contains { $0.operation?.verb == "pause" } == false)
         #expect(try await store.machine("a")?.summary.status == .final)
         await doors.shutdown()
+    }
+
+    /// A machine's `stop()` racing an operator's cancel, or done just before it: either the
+    /// cancel is recorded (by the machine, or in the store once it has stopped) and no restore
+    /// brings the machine back, or the cancel is refused and the machine comes back as stored.
+    /// Never a cancel reported done that the store lacks, nor one it holds that was refused;
+    /// the summaries agree with the journals.
+    @Test func aStopRacingACancelHasOneOutcome() async throws {
+        let store = InMemoryStore()
+        let doors = try Supervisor(schema: try Self.kickableSchema(), durability: Self.durability(store))
+        let ids = (0..<40).map { "d\($0)" }
+        for id in ids {
+            try await doors.activate(id: id, data: Door.Data())
+            try await doors.send(to: id, .lock)
+        }
+        var cancelled: Set<String> = []
+        for (index, id) in ids.enumerated() {
+            let machine = try #require(doors.machine(id: id))
+            let cancel = { () async throws(MachineError<Door>) in try await doors.cancel(id, reason: "racing a stop") }
+            let outcome: Result<CancelOutcome<Door>, MachineError<Door>>
+            if index.isMultiple(of: 2) {
+                async let stopping: Void = machine.stop()
+                async let cancelling = Self.outcome(cancel)
+                (_, outcome) = await (stopping, cancelling)
+            } else {
+                // The stop first: the cancel finds no running machine, and writes into the store.
+                let stopping = Task { await machine.stop() }
+                await machine.awaitEnd()
+                outcome = await Self.outcome(cancel)
+                await stopping.value
+            }
+            switch outcome {
+            case .success(.ended): cancelled.insert(id)
+            case .success(let other): Issue.record("\(id): a locked door's cancel was \(other)")
+            case .failure(let error): #expect(error.kind == MachineErrorKind.stopped, "\(id): \(error)")
+            }
+        }
+        await doors.shutdown()
+        for id in ids {
+            let recorded = try await store.history(of: id).contains { $0.operation?.verb == "cancel" }
+            #expect(recorded == cancelled.contains(id), "\(id): the store and the caller disagree about the cancel")
+        }
+        #expect(await SummaryAudit.disagreements(in: store).isEmpty)
+        let restarted = try Supervisor(schema: try Self.kickableSchema(), durability: Self.durability(store))
+        #expect(try await restarted.restoreAll().restored == ids.count - cancelled.count)
+        await restarted.shutdown()
     }
 
     @Test func aCancelDuringAStoreOutageRecordsNothing() async throws {
