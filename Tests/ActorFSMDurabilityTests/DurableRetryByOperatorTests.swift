@@ -54,6 +54,33 @@ import TestSupport
         await doors.shutdown()
     }
 
+    /// An operator's retry during a store outage fails with `.notDurable` and changes nothing:
+    /// the failed entry stays, and the retry goes through once the store is back.
+    @Test func aRetryDuringAStoreOutageChangesNothing() async throws {
+        let provider = Provider()
+        let store = InMemoryStore()
+        let doors = try Supervisor(schema: try Self.schema(provider), durability: doorDurability(store))
+        try await doors.activate(id: "a", data: Door.Data())
+        await #expect(throws: MachineError<Door>.self) { try await doors.send(to: "a", .open) }
+        let failed = try await store.entries(of: "a")
+        provider.isDown.store(false, ordering: .relaxed)
+        store.beginOutage()
+        do {
+            try await doors.retry("a", reason: "during the outage")
+            Issue.record("a retry the store could not record succeeded")
+        } catch {
+            #expect(error.kind == .notDurable)
+        }
+        store.endOutage()
+        #expect(try await store.entries(of: "a") == failed)
+        #expect(await SummaryAudit.disagreements(in: store).isEmpty)
+        var reports = doors.reports().makeAsyncIterator()
+        try await doors.retry("a", reason: "the store is back")
+        #expect(await firstRecordOf(.open, in: &reports)?.sequenceNumber == 1)
+        #expect(try await store.history(of: "a").last?.operation?.reason == "the store is back")
+        await doors.shutdown()
+    }
+
     @Test func aFailedEntryDoesNotCompactAwayTheEntryARetryStartsFrom() async throws {
         let provider = Provider()
         let store = InMemoryStore()
