@@ -4,7 +4,7 @@ import ActorFSM
 public struct DurabilityError: Error, Sendable, CustomStringConvertible {
     /// What went wrong.
     public struct Kind: Sendable, Hashable, CustomStringConvertible {
-        enum Code: Sendable, Hashable { case unknownState, undecodable, corruptEntry, storeFailed, heldElsewhere, cancelled }
+        enum Code: Sendable, Hashable { case unknownState, undecodable, corruptEntry, storeFailed, heldElsewhere, cancelled, incompatible }
         let code: Code
 
         /// The stored state is not one of the schema's, and no migration maps it.
@@ -20,6 +20,9 @@ public struct DurabilityError: Error, Sendable, CustomStringConvertible {
         public static let heldElsewhere = Self(code: .heldElsewhere)
         /// An operator cancelled the machine: it has ended for good, and is not restored.
         public static let cancelled = Self(code: .cancelled)
+        /// The store holds running machines in states that the schema neither has nor maps
+        /// through its migration (``CompatibilityReport``): the supervisor restores none.
+        public static let incompatible = Self(code: .incompatible)
 
         /// The kind's name.
         public var description: String { "\(code)" }
@@ -58,6 +61,8 @@ public struct DurabilityError: Error, Sendable, CustomStringConvertible {
             return "machine \(machine): another live process holds its lease and runs it; \(detail)"
         case .cancelled:
             return "machine \(machine)\(entry) was cancelled by an operator (\(detail)) and is not restored"
+        case .incompatible:
+            return "the store holds machines of \(machine) that this schema cannot take up, so none was restored: \(detail)"
         }
     }
 }

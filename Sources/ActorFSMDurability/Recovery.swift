@@ -165,21 +165,19 @@ struct EntryReader<Definition: MachineDefinition> {
     /// The stored state; a state the schema does not know (when another schema wrote it) goes
     /// through the migration.
     func state(_ payload: JournalPayload, number: UInt64) throws(DurabilityError) -> Definition.State {
-        let decoded = try? coding.decodeState(payload.state)
-        if let decoded, schema.storage.table.stateIDs[decoded] != nil || payload.fingerprint == coding.fingerprint {
-            return decoded
+        switch coding.readState(payload.state, schemaVersion: Int(payload.schemaVersion),
+                                sameSchema: payload.fingerprint == coding.fingerprint, in: schema) {
+        case .state(let state):
+            return state
+        case .migrationFailed(let error):
+            let stored = StoredValue(bytes: payload.state, schemaVersion: Int(payload.schemaVersion), codec: coding.codec)
+            throw DurabilityError(.undecodable, machine: key, sequenceNumber: number,
+                                  detail: "the migration could not read the stored state \(stored): \(error)")
+        case .unknown:
+            let stored = StoredValue(bytes: payload.state, schemaVersion: Int(payload.schemaVersion), codec: coding.codec)
+            throw DurabilityError(.unknownState, machine: key, sequenceNumber: number,
+                                  detail: "\(stored) (schema version \(payload.schemaVersion))")
         }
-        let stored = StoredValue(bytes: payload.state, schemaVersion: Int(payload.schemaVersion), codec: coding.codec)
-        if let migration = coding.durability.migration {
-            do {
-                if let state = try migration.state(stored) { return state }
-            } catch {
-                throw DurabilityError(.undecodable, machine: key, sequenceNumber: number,
-                                      detail: "the migration could not read the stored state \(stored): \(error)")
-            }
-        }
-        throw DurabilityError(.unknownState, machine: key, sequenceNumber: number,
-                              detail: "\(stored) (schema version \(payload.schemaVersion))")
     }
 
     /// The stored data; data of another schema version goes through the migration if it has

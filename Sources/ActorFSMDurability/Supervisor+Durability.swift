@@ -65,12 +65,17 @@ extension Supervisor {
     /// for failure in summary.failures { print("not restored: \(failure)") }
     /// ```
     ///
+    /// It first checks ``compatibility()``: while the store holds machines of an older version
+    /// of the schema in states this one neither has nor maps, it restores nothing.
+    ///
     /// - Returns: how many machines were restored, and the error of each that was not.
-    /// - Throws: ``DurabilityError`` of kind `storeFailed` if the store cannot be read; the
-    ///   machines restored before it keep running.
+    /// - Throws: ``DurabilityError`` of kind `incompatible`, listing each such state with its
+    ///   machines; of kind `storeFailed` if the store cannot be read (the machines restored
+    ///   before it keep running).
     @discardableResult
     public func restoreAll(includingFinal: Bool = false) async throws(DurabilityError) -> RestoreSummary {
         guard let durable else { return RestoreSummary() }
+        try await refuseIfIncompatible()
         let keys: [String]
         do { keys = try await durable.durability.store.machineIDs() } catch {
             throw DurabilityError(.storeFailed, machine: "(all)", detail: error.message)

@@ -696,6 +696,11 @@ let configuration = MachineConfiguration<OrderState>(instrument: FailureLog())
         _ = charging
     }
 
+    func compatibility(orders: Supervisor<StoredOrders>) async throws {
+        let report = try await orders.compatibility()
+        for problem in report.problems { print(problem) }
+    }
+
     func readBack(orders: Supervisor<StoredOrders>) async throws {
         let order = try await orders.restore(id: "o-1042")   // throws .unknownMachine if never made
         _ = order

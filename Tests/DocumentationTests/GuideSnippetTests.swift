@@ -632,6 +632,11 @@ enum DurabilityGuideSnippets {
         _ = migration
     }
 
+    static func compatibility(orders: Supervisor<StoredOrders>) async throws {
+        let report = try await orders.compatibility()
+        for problem in report.problems { print(problem) }
+    }
+
     static func testing(orders: Schema<StoredOrders>) async throws {
         let store = InMemoryStore()
         let order = try await Machine(schema: orders, id: "o-7", data: Purchase(amount: 5, attempts: 0),

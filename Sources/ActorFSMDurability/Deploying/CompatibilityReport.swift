@@ -1,0 +1,47 @@
+/// What a store holds that a new version of a schema, with its migration, cannot take up: the
+/// states that machines written by an older version occupy and that the new one neither has nor
+/// maps. A durable supervisor's `compatibility()` makes it, and `restoreAll()` refuses to
+/// restore anything while it lists a problem.
+public struct CompatibilityReport: Sendable, Equatable, CustomStringConvertible {
+    /// One stored state that running machines occupy and the schema cannot read.
+    public struct Problem: Sendable, Equatable, CustomStringConvertible {
+        /// The fingerprint of the stored schema that wrote the machines.
+        public var fingerprint: String
+        /// That schema's `Durability.schemaVersion`.
+        public var schemaVersion: Int
+        /// The state, as the stored schema names it.
+        public var state: String
+        /// How many machines that have not ended (not final, cancelled or purged) are in it.
+        public var machines: Int
+        /// The ids of the first of them, ten at most.
+        public var firstIDs: [String]
+        /// Why the schema cannot read it: not one of its states and not mapped, or the
+        /// migration's error.
+        public var reason: String
+
+        /// The problem in a line: the state, the machines, why, and what to do.
+        public var description: String {
+            let more = machines > firstIDs.count ? ", …" : ""
+            return "\(machines) machines in \(state) (schema \(fingerprint), version \(schemaVersion): "
+                + "\(firstIDs.joined(separator: ", "))\(more)): \(reason)"
+        }
+    }
+
+    /// The problems, one per stored schema and state; empty when the schema takes up every
+    /// machine that has not ended.
+    public var problems: [Problem]
+
+    /// Whether the schema takes up every machine the store holds that has not ended.
+    public var isCompatible: Bool { problems.isEmpty }
+
+    /// Every problem, one per line, or that there is none.
+    public var description: String {
+        guard !problems.isEmpty else { return "every stored machine that has not ended is in a state the schema reads" }
+        return problems.map(\.description).joined(separator: "; ")
+    }
+
+    /// A report of `problems`.
+    public init(problems: [Problem]) {
+        self.problems = problems
+    }
+}

@@ -1,0 +1,36 @@
+import ActorFSM
+
+extension Supervisor {
+    /// Whether this supervisor's schema, with its durability's migration, takes up every machine
+    /// of an older version of the schema (the same name, another fingerprint) that has not ended:
+    /// each state they occupy must be one of the schema's, or be mapped to one. It restores
+    /// nothing and reads only the store's schema descriptions and summaries (machine ids only
+    /// for a state that fails), so a deploy's CI can run it against a copy of production's
+    /// store. ``restoreAll(includingFinal:)`` runs it first.
+    ///
+    /// ```swift
+    /// let report = try await orders.compatibility()
+    /// for problem in report.problems { print(problem) }
+    /// ```
+    ///
+    /// - Throws: ``DurabilityError`` of kind `storeFailed` if the store cannot be read.
+    public func compatibility() async throws(DurabilityError) -> CompatibilityReport {
+        guard let durable, let store = durable.durability.store as? any StoreInspection else {
+            return CompatibilityReport(problems: [])
+        }
+        do {
+            return try await CompatibilityCheck(coding: durable, schema: schema, store: store).report()
+        } catch {
+            throw DurabilityError(.storeFailed, machine: "(all)", detail: error.message)
+        }
+    }
+
+    /// Throws ``DurabilityError/Kind-swift.struct/incompatible`` listing what ``compatibility()``
+    /// found, if anything.
+    func refuseIfIncompatible() async throws(DurabilityError) {
+        let report = try await compatibility()
+        guard !report.isCompatible, let durable else { return }
+        throw DurabilityError(.incompatible, machine: durable.stored.description.name, detail: report.description
+                              + ". Map each state with Durability's SchemaMigration, or cancel those machines first")
+    }
+}

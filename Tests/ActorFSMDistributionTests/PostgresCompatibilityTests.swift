@@ -1,0 +1,36 @@
+import ActorFSM
+import ActorFSMDurability
+import ActorFSMPostgres
+import ActorFSMTesting
+import PostgresTestSupport
+import Testing
+import TestSupport
+
+/// A new version of a schema checked against a PostgreSQL store before anything restores.
+@Suite(needsPostgres, .timeLimit(.minutes(3))) struct PostgresCompatibilityTests {
+    @Test func aStateTheNewSchemaDropsIsRefusedThenTakenUpWithAMigration() async throws {
+        try await withPostgres(checkTheNextRelease)
+    }
+
+    /// The body of the test above, a function: it type-checks faster than a long closure.
+    private func checkTheNextRelease(on server: TemporaryPostgres) async throws {
+        let first = try PostgresStore(url: server.url, node: "first", summaryDelay: .zero)
+        try await NextRelease.firstRelease(into: first)
+        first.close()
+
+        let store = try PostgresStore(url: server.url, node: "next", summaryDelay: .zero)
+        let refused = try NextRelease.supervisor(on: store)
+        let problem = try #require(try await refused.compatibility().problems.first)
+        #expect(problem.state == "locked" && problem.machines == 3 && problem.firstIDs.sorted() == ["d1", "d2", "d3"])
+        await #expect(throws: DurabilityError.self) { try await refused.restoreAll() }
+        #expect(refused.machine(id: "d4") == nil)
+        await refused.shutdown()
+
+        let accepted = try NextRelease.supervisor(on: store, migration: NextRelease.migration)
+        #expect(try await accepted.compatibility().isCompatible)
+        #expect(try await accepted.restoreAll().restored == 4)
+        #expect(await accepted.machine(id: "d2")?.state == .sealed)
+        await accepted.shutdown()
+        store.close()
+    }
+}

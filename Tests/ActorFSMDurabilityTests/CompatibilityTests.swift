@@ -1,0 +1,60 @@
+import ActorFSM
+import ActorFSMDurability
+import ActorFSMSQLite
+import ActorFSMTesting
+import Testing
+import TestSupport
+
+/// A new version of a schema checked against what the store holds before anything restores.
+@Suite(.timeLimit(.minutes(3))) struct CompatibilityTests {
+    @Test(arguments: ["memory", "sqlite"])
+    func aStateTheNewSchemaDropsIsRefusedBeforeAnythingRestoresThenTakenUpWithAMigration(store kind: String) async throws {
+        let folder = try TemporaryFolder()
+        let store: any MachineStore = kind == "sqlite" ? try SQLiteStore(path: folder.file("doors.sqlite")) : InMemoryStore()
+        try await NextRelease.firstRelease(into: store)
+
+        let refused = try NextRelease.supervisor(on: store)
+        let report = try await refused.compatibility()
+        #expect(report.problems.count == 1)
+        let problem = try #require(report.problems.first)
+        #expect(problem.state == "locked" && problem.machines == 3 && problem.schemaVersion == 1)
+        #expect(problem.firstIDs.sorted() == ["d1", "d2", "d3"], "the cancelled d5 is not counted")
+        #expect(problem.reason.contains("SchemaMigration"))
+        do {
+            try await refused.restoreAll()
+            Issue.record("a schema that cannot read three machines' state restored the store")
+        } catch {
+            #expect(error.kind == .incompatible)
+            #expect(error.description.contains("3 machines in locked"))
+        }
+        #expect(refused.machine(id: "d4") == nil, "nothing was restored")
+        await refused.shutdown()
+
+        let accepted = try NextRelease.supervisor(on: store, migration: NextRelease.migration)
+        #expect(try await accepted.compatibility().isCompatible)
+        #expect(try await accepted.restoreAll().restored == 4)
+        #expect(await accepted.machine(id: "d1")?.state == .sealed)
+        await accepted.shutdown()
+        (store as? SQLiteStore)?.close()
+    }
+
+    /// A migration that maps a state to nothing, or throws, is named as the reason; the
+    /// schema that wrote the machines is compatible with itself.
+    @Test func aMigrationThatMapsNothingOrThrowsIsTheReason() async throws {
+        let store = InMemoryStore()
+        try await NextRelease.firstRelease(into: store)
+        let same = try Supervisor(schema: try doorSchema(), durability: doorDurability(store))
+        #expect(try await same.compatibility().isCompatible)
+        await same.shutdown()
+
+        struct Unreadable: Error {}
+        let nothing = SchemaMigration<NextRelease.Door>(state: { _ in nil })
+        let mapsNothing = try NextRelease.supervisor(on: store, migration: nothing)
+        #expect(try await mapsNothing.compatibility().problems.first?.reason.contains("maps it to nothing") == true)
+        await mapsNothing.shutdown()
+        let failing = SchemaMigration<NextRelease.Door>(state: { _ in throw Unreadable() })
+        let throwing = try NextRelease.supervisor(on: store, migration: failing)
+        #expect(try await throwing.compatibility().problems.first?.reason.contains("Unreadable") == true)
+        await throwing.shutdown()
+    }
+}
