@@ -11,6 +11,8 @@ struct Invocation {
         case purge
         /// `pause`, `resume`, `cancel`, `retry` or `signal`: the machine with this id, or every one the filters select.
         case act(OperatorVerb, id: String?)
+        /// `check`: whether the schema the file describes takes up the store's machines.
+        case check(descriptionFile: String)
     }
 
     var command: Command
@@ -39,6 +41,10 @@ struct Invocation {
     var event: String?
     /// `signal`: the event's associated values, as JSON.
     var payload: String?
+    /// `check`: the stored states the application's migration maps.
+    var mapped: Set<String> = []
+    /// `check`: the file `--schema-description` names.
+    var descriptionFile: String?
 
     enum Format { case table, json, dot, mermaid }
 
@@ -71,6 +77,10 @@ struct Invocation {
               --reason TEXT (for its history)   --state NAME   --status STATUS   --older-than 1h
               --schema NAME   --dry-run (list, change nothing)   --yes (no question for more than one)
               --wait 30s (for the answers of the application that runs the machines)
+          check --schema-description FILE
+                                whether a new version of a schema (FILE: StoredSchema(schema:durability:).json())
+                                takes up every machine of its older versions that has not ended; exit 1 if not
+              --mapped STATE (a stored state the application's SchemaMigration maps; repeat for each)
 
         --store takes a SQLite file (read beside its writer, without its lock; purge takes the
         lock, so it runs while no process writes the file; pause, resume, cancel and retry take
@@ -94,6 +104,7 @@ struct Invocation {
         case "states": command = .states
         case "watch": command = .watch
         case "purge": command = .purge
+        case "check": command = .check(descriptionFile: "")
         case "pause", "resume", "cancel", "retry", "signal":
             let verb = OperatorVerb.allCases.first { $0.description == name }!
             let id = rest.first.flatMap { $0.hasPrefix("--") ? nil : $0 }
@@ -140,6 +151,8 @@ struct Invocation {
             case "--wait": wait = try Self.duration(try value())
             case "--event": event = try value()
             case "--payload": payload = try value()
+            case "--schema-description": descriptionFile = try value()
+            case "--mapped": mapped.insert(try value())
             case "--json": format = .json
             case "--dot": format = .dot
             case "--mermaid": format = .mermaid
@@ -148,6 +161,12 @@ struct Invocation {
         }
         guard let store else { throw UsageError("give the store with --store") }
         self.store = store
+        if case .check = command {
+            guard let descriptionFile else { throw UsageError("check needs --schema-description FILE") }
+            self.command = .check(descriptionFile: descriptionFile)
+        } else if descriptionFile != nil || !mapped.isEmpty {
+            throw UsageError("--schema-description and --mapped are for check")
+        }
         if command == .purge { try checkPurge(given: Set(arguments)) }
         if command != .purge && keepsSummaries { throw UsageError("--keep-summaries is for purge") }
         if case .act = command {} else if event != nil || payload != nil {

@@ -2,6 +2,7 @@ import ActorFSM
 import ActorFSMDurability
 import ActorFSMSQLite
 import ActorFSMTesting
+import Foundation
 import Testing
 import TestSupport
 
@@ -56,5 +57,37 @@ import TestSupport
         let throwing = try NextRelease.supervisor(on: store, migration: failing)
         #expect(try await throwing.compatibility().problems.first?.reason.contains("Unreadable") == true)
         await throwing.shutdown()
+    }
+
+    /// `actorfsm check` reads a new version's description from the file `json()` wrote and
+    /// answers from the store's descriptions and summaries: exit 1 with each state it cannot
+    /// take up, 0 once the states a migration maps are named with `--mapped`.
+    @Test func theCommandChecksADescriptionFileAgainstTheStore() async throws {
+        let folder = try TemporaryFolder()
+        let path = folder.file("doors.sqlite")
+        let store = try SQLiteStore(path: path)
+        try await NextRelease.firstRelease(into: store)
+        let next = try StoredSchema(schema: try NextRelease.schema(), durability: Durability<NextRelease.Door>(store: store, schemaVersion: 2))
+        let file = folder.file("doors-v2.json")
+        try Data(next.json().utf8).write(to: URL(fileURLWithPath: file))
+        store.close()
+
+        let refused = ToolOutput()
+        #expect(await refused.run(["check", "--schema-description", file, "--store", path]) == 1)
+        #expect(refused.text.withLock { $0 }.contains("3 machines in locked"))
+        #expect(refused.errors.withLock { $0 }.contains("cannot take up the machines in 1 stored states"))
+        let mapped = ToolOutput()
+        #expect(await mapped.run(["check", "--schema-description", file, "--mapped", "locked", "--store", path]) == 0)
+        #expect(mapped.text.withLock { $0 }.contains("takes up every machine"))
+        let same = try StoredSchema(schema: try doorSchema(), durability: doorDurability(InMemoryStore()))
+        try Data(same.json().utf8).write(to: URL(fileURLWithPath: file))
+        #expect(await ToolOutput().run(["check", "--schema-description", file, "--store", path]) == 0)
+
+        let unreadable = ToolOutput()
+        #expect(await unreadable.run(["check", "--schema-description", folder.file("missing.json"), "--store", path]) == 1)
+        #expect(unreadable.errors.withLock { $0 }.contains("cannot read the schema description"))
+        let fileless = ToolOutput()
+        #expect(await fileless.run(["check", "--store", path]) == 2)
+        #expect(fileless.errors.withLock { $0 }.contains("check needs --schema-description FILE"))
     }
 }

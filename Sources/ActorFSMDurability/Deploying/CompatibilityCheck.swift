@@ -1,19 +1,40 @@
 import ActorFSM
 
-/// Compares a schema and its migration with what a store holds: for every older version of the
-/// schema (by name) whose machines have not all ended, each state they occupy must read, as a
-/// restore would read it, as a state of the schema. It reads the stored descriptions and the
-/// summaries' counts, and lists machines only for a state that fails.
-struct CompatibilityCheck<Definition: MachineDefinition> {
-    let coding: DurableCoding<Definition>
-    let schema: Schema<Definition>
+/// Compares a schema with what a store holds: for every older version of the schema (by name)
+/// whose machines have not all ended, each state they occupy must be readable by the schema. It
+/// reads the stored descriptions and the summaries' counts, and lists machines only for a state
+/// that fails.
+package struct CompatibilityCheck: Sendable {
+    /// The new schema, as a store would keep it.
+    let schema: StoredSchema
     let store: any StoreInspection
+    /// Why the new schema cannot read a state stored as these bytes by this older schema;
+    /// `nil` if it can.
+    let unreadable: @Sendable ([UInt8], StoredSchema) -> String?
 
-    func report() async throws(StoreError) -> CompatibilityReport {
-        let name = coding.stored.description.name
-        let older = try await store.storedSchemas().filter {
-            $0.description.name == name && $0.fingerprint != coding.stored.fingerprint
+    /// A check of `schema` against `store`, with `unreadable` saying why a stored state is not
+    /// one the schema reads.
+    package init(schema: StoredSchema, store: any StoreInspection, unreadable: @escaping @Sendable ([UInt8], StoredSchema) -> String?) {
+        self.schema = schema
+        self.store = store
+        self.unreadable = unreadable
+    }
+
+    /// A check of a schema by its description alone, without its Swift types: a stored state
+    /// is readable if the new schema encodes one of its states to the same bytes, or is named
+    /// in `mapped` (states a migration maps, which only the application's code can run).
+    package init(description schema: StoredSchema, store: any StoreInspection, mapped: Set<String>) {
+        self.init(schema: schema, store: store) { bytes, stored in
+            if schema.encodedStates.contains(bytes) { return nil }
+            if let name = stored.stateName(encoded: bytes), mapped.contains(name) { return nil }
+            return "it is not a state of \(schema.description.name) (give --mapped \(stored.stateName(encoded: bytes) ?? "STATE") "
+                + "if the application's SchemaMigration maps it)"
         }
+    }
+
+    package func report() async throws(StoreError) -> CompatibilityReport {
+        let name = schema.description.name
+        let older = try await store.storedSchemas().filter { $0.description.name == name && $0.fingerprint != schema.fingerprint }
         guard !older.isEmpty else { return CompatibilityReport(problems: []) }
         var counts: [String: [String: Int]] = [:]
         for count in try await store.stateCounts() { counts[count.fingerprint, default: [:]][count.state, default: 0] += count.count }
@@ -21,7 +42,7 @@ struct CompatibilityCheck<Definition: MachineDefinition> {
         for stored in older {
             for (index, state) in stored.description.states.enumerated() where !state.isFinal && index < stored.encodedStates.count {
                 guard let count = counts[stored.fingerprint]?[state.name], count > 0,
-                      let reason = unreadable(stored.encodedStates[index], of: stored)
+                      let reason = unreadable(stored.encodedStates[index], stored)
                 else { continue }
                 let (ended, firstIDs) = try await endedAndFirst(in: stored.fingerprint, state: state.name)
                 guard count > ended else { continue }
@@ -30,23 +51,6 @@ struct CompatibilityCheck<Definition: MachineDefinition> {
             }
         }
         return CompatibilityReport(problems: problems)
-    }
-
-    /// Why the schema cannot read the state stored as `bytes` by `stored`; `nil` if it can.
-    private func unreadable(_ bytes: [UInt8], of stored: StoredSchema) -> String? {
-        let name = coding.stored.description.name
-        switch coding.readState(bytes, schemaVersion: stored.schemaVersion, sameSchema: false, in: schema) {
-        case .state(let state) where schema.storage.table.stateIDs[state] != nil:
-            return nil
-        case .state(let state):
-            return "the migration maps it to \(state), which \(name) does not define"
-        case .unknown(migrated: true):
-            return "it is not a state of \(name), and the migration maps it to nothing"
-        case .unknown(migrated: false):
-            return "it is not a state of \(name): give Durability a SchemaMigration that maps it to one"
-        case .migrationFailed(let error):
-            return "the migration failed on it: \(error)"
-        }
     }
 
     /// How many machines in `state` of the schema `fingerprint` have ended for good (cancelled,
@@ -71,5 +75,25 @@ struct CompatibilityCheck<Definition: MachineDefinition> {
             query.after = next
         }
         return (ended, first)
+    }
+}
+
+extension DurableCoding {
+    /// Why this schema, with its durability's migration, cannot read the state stored as `bytes`
+    /// by the older schema `stored`, as a restore would read it; `nil` if it can.
+    func unreadable(_ bytes: [UInt8], of stored: StoredSchema, in schema: Schema<Definition>) -> String? {
+        let name = self.stored.description.name
+        switch readState(bytes, schemaVersion: stored.schemaVersion, sameSchema: false, in: schema) {
+        case .state(let state) where schema.storage.table.stateIDs[state] != nil:
+            return nil
+        case .state(let state):
+            return "the migration maps it to \(state), which \(name) does not define"
+        case .unknown(migrated: true):
+            return "it is not a state of \(name), and the migration maps it to nothing"
+        case .unknown(migrated: false):
+            return "it is not a state of \(name): give Durability a SchemaMigration that maps it to one"
+        case .migrationFailed(let error):
+            return "the migration failed on it: \(error)"
+        }
     }
 }

@@ -19,7 +19,10 @@ extension Supervisor {
             return CompatibilityReport(problems: [])
         }
         do {
-            return try await CompatibilityCheck(coding: durable, schema: schema, store: store).report()
+            let schema = self.schema
+            return try await CompatibilityCheck(schema: durable.stored, store: store) { bytes, stored in
+                durable.unreadable(bytes, of: stored, in: schema)
+            }.report()
         } catch {
             throw DurabilityError(.storeFailed, machine: "(all)", detail: error.message)
         }

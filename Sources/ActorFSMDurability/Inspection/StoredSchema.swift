@@ -65,8 +65,14 @@ extension StoredSchema {
         try container.encode(encodedStates.map { Data($0).base64EncodedString() }, forKey: .encodedStates)
     }
 
-    /// The schema as the JSON text a store keeps.
-    package func json() -> String {
+    /// The schema as the JSON text a store keeps: also what `actorfsm check
+    /// --schema-description FILE` reads to check a new version against a store before it is
+    /// deployed.
+    ///
+    /// ```swift
+    /// let file = try StoredSchema(schema: orderSchema, durability: durability).json()
+    /// ```
+    public func json() -> String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
         return (try? encoder.encode(self)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
