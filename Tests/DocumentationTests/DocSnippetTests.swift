@@ -701,6 +701,17 @@ let configuration = MachineConfiguration<OrderState>(instrument: FailureLog())
         for problem in report.problems { print(problem) }
     }
 
+    func exportedDescription(orderSchema: Schema<StoredOrders>, durability: Durability<StoredOrders>) throws {
+        let file = try StoredSchema(schema: orderSchema, durability: durability).json()
+        _ = file
+    }
+
+    func replay(productionCopy: SQLiteStore, ordersV2: Schema<StoredOrders>, migration: SchemaMigration<StoredOrders>) async throws {
+        let histories = try await StoredHistory.read(from: productionCopy, matching: MachineQuery(limit: 1_000))
+        let replay = try Replay(histories, through: ordersV2, migration: migration, schemaVersion: 2)
+        #expect(replay.divergences.isEmpty, "\(replay.divergences)")
+    }
+
     func readBack(orders: Supervisor<StoredOrders>) async throws {
         let order = try await orders.restore(id: "o-1042")   // throws .unknownMachine if never made
         _ = order

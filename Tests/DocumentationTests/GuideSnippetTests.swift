@@ -637,6 +637,12 @@ enum DurabilityGuideSnippets {
         for problem in report.problems { print(problem) }
     }
 
+    static func replay(productionCopy: SQLiteStore, ordersV2: Schema<StoredOrders>, migration: SchemaMigration<StoredOrders>) async throws {
+        let histories = try await StoredHistory.read(from: productionCopy, matching: MachineQuery(limit: 1_000))
+        let replay = try Replay(histories, through: ordersV2, migration: migration, schemaVersion: 2)
+        #expect(replay.divergences.isEmpty, "\(replay.divergences)")
+    }
+
     static func testing(orders: Schema<StoredOrders>) async throws {
         let store = InMemoryStore()
         let order = try await Machine(schema: orders, id: "o-7", data: Purchase(amount: 5, attempts: 0),

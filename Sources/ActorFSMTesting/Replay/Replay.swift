@@ -1,0 +1,107 @@
+import ActorFSM
+import ActorFSMDurability
+
+/// Stored histories replayed through a new version of their schema, with its migration: each
+/// entry is read as a restore would read it, and each stored event is resolved again from the
+/// state and data before it. A ``ReplayDivergence`` names each entry the new version cannot read
+/// (a state it neither has nor maps, data or an event that no longer decodes) and each event it
+/// resolves otherwise (another target, unhandled now, or handled where it was not).
+///
+/// Actions do not run: a replay compares what the table does. Timeouts, creations and
+/// operators' acts are carried from one entry to the next, not compared; events whose action
+/// failed or that were stopped record no target, and are carried too.
+///
+/// ```swift
+/// let histories = try await StoredHistory.read(from: productionCopy, matching: MachineQuery(limit: 1_000))
+/// let replay = try Replay(histories, through: ordersV2, migration: migration, schemaVersion: 2)
+/// #expect(replay.divergences.isEmpty, "\(replay.divergences)")
+/// ```
+public struct Replay<Definition: MachineDefinition>: Sendable {
+    /// Where the histories and the new version part, in the histories' order.
+    public let divergences: [ReplayDivergence]
+    /// How many stored events were resolved again.
+    public let replayedEvents: Int
+
+    /// Replays `histories` through `schema`, reading what an older version wrote through
+    /// `migration`; `schemaVersion` and `codec` are the new version's `Durability` settings.
+    ///
+    /// - Throws: `DurabilityError` if the codec cannot encode the schema's states.
+    public init(
+        _ histories: [StoredHistory], through schema: Schema<Definition>, migration: SchemaMigration<Definition>? = nil,
+        schemaVersion: Int = 1, codec: any DurableCodec = JSONCodec()
+    ) throws(DurabilityError)
+    where Definition.State: Codable, Definition.Event: Codable, Definition.ID: LosslessStringConvertible, Definition.Data: Codable {
+        let durability = Durability<Definition>(store: InMemoryStore(codec: codec), schemaVersion: schemaVersion, migration: migration)
+        let reader = try HistoryReader(schema: schema, durability: durability)
+        (divergences, replayedEvents) = Self.compare(histories, schema: schema) { entry throws(DurabilityError) in try reader.read(entry) }
+    }
+
+    /// Replays `histories` of a definition without data; see the initializer above.
+    public init(
+        _ histories: [StoredHistory], through schema: Schema<Definition>, migration: SchemaMigration<Definition>? = nil,
+        schemaVersion: Int = 1, codec: any DurableCodec = JSONCodec()
+    ) throws(DurabilityError)
+    where Definition.State: Codable, Definition.Event: Codable, Definition.ID: LosslessStringConvertible, Definition.Data == Void {
+        let durability = Durability<Definition>(store: InMemoryStore(codec: codec), schemaVersion: schemaVersion, migration: migration)
+        let reader = try HistoryReader(schema: schema, durability: durability)
+        (divergences, replayedEvents) = Self.compare(histories, schema: schema) { entry throws(DurabilityError) in try reader.read(entry) }
+    }
+
+    /// The divergences of `histories`, whose entries `read` reads, and how many events were
+    /// resolved again.
+    private static func compare(
+        _ histories: [StoredHistory], schema: Schema<Definition>,
+        read: (JournalEntry) throws(DurabilityError) -> ReadEntry<Definition>
+    ) -> ([ReplayDivergence], Int) {
+        var divergences: [ReplayDivergence] = []
+        var replayed = 0
+        for history in histories {
+            var previous: ReadEntry<Definition>?
+            for entry in history.entries {
+                let current: ReadEntry<Definition>
+                do {
+                    current = try read(entry)
+                } catch {
+                    divergences.append(ReplayDivergence(machine: history.machine, sequenceNumber: entry.sequenceNumber,
+                                                        stored: "an entry", replayed: "it cannot be read: \(error)"))
+                    previous = nil
+                    continue
+                }
+                defer { previous = current }
+                guard current.kind == .event, let event = current.event, let before = previous,
+                      current.outcome != .failed, current.outcome != .stopped
+                else { continue }
+                replayed += 1
+                let resolution = schema.resolve(event, in: before.state, predicates: current.predicates ?? .none, data: before.data)
+                if let now = Self.divergence(of: current, from: before.state, event: event, resolution: resolution) {
+                    divergences.append(ReplayDivergence(machine: history.machine, sequenceNumber: entry.sequenceNumber,
+                                                        stored: Self.describe(current, from: before.state, event: event), replayed: now))
+                }
+            }
+        }
+        return (divergences, replayed)
+    }
+
+    /// What the new version does with `event` in `source`, if it differs from what `stored` records.
+    private static func divergence(
+        of stored: ReadEntry<Definition>, from source: Definition.State, event: Definition.Event, resolution: Resolution<Definition>
+    ) -> String? {
+        switch (stored.outcome, resolution) {
+        case (.transitioned, .transition(let transition)) where transition.target == stored.state: nil
+        case (.unhandled, .unhandled), (.conditionFalse, .conditionFalse): nil
+        case (_, .transition(let transition)): "\(event): \(source) → \(transition.target)"
+        case (_, .conditionFalse): "\(event) in \(source): its condition is false"
+        case (_, .unhandled(let reason)): "\(event) in \(source): unhandled (\(reason))"
+        }
+    }
+
+    /// What `stored` records for `event` in `source`.
+    private static func describe(_ stored: ReadEntry<Definition>, from source: Definition.State, event: Definition.Event) -> String {
+        switch stored.outcome {
+        case .transitioned: "\(event): \(source) → \(stored.state)"
+        case .unhandled: "\(event) in \(source): unhandled"
+        case .conditionFalse: "\(event) in \(source): its condition was false"
+        case .failed, .stopped: "\(event) in \(source): \(stored.outcome)"
+        }
+    }
+}
