@@ -11,6 +11,8 @@ struct Invocation {
         case purge
         /// `pause`, `resume`, `cancel`, `retry` or `signal`: the machine with this id, or every one the filters select.
         case act(OperatorVerb, id: String?)
+        /// `export`: the histories of the machines the filters select, as JSON.
+        case export
         /// `check`: whether the schema the file describes takes up the store's machines.
         case check(descriptionFile: String)
     }
@@ -77,6 +79,9 @@ struct Invocation {
               --reason TEXT (for its history)   --state NAME   --status STATUS   --older-than 1h
               --schema NAME   --dry-run (list, change nothing)   --yes (no question for more than one)
               --wait 30s (for the answers of the application that runs the machines)
+          export                the histories of the machines the filters select, as JSON, for Replay in tests
+              --state NAME  --status STATUS  --older-than 1h  --schema NAME  --schema-version N
+              --limit N (100: the number of machines)
           check --schema-description FILE
                                 whether a new version of a schema (FILE: StoredSchema(schema:durability:).json())
                                 takes up every machine of its older versions that has not ended; exit 1 if not
@@ -105,6 +110,7 @@ struct Invocation {
         case "watch": command = .watch
         case "purge": command = .purge
         case "check": command = .check(descriptionFile: "")
+        case "export": command = .export
         case "pause", "resume", "cancel", "retry", "signal":
             let verb = OperatorVerb.allCases.first { $0.description == name }!
             let id = rest.first.flatMap { $0.hasPrefix("--") ? nil : $0 }

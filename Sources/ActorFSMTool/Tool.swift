@@ -24,6 +24,7 @@ package enum Tool {
             case .watch: try await WatchCommand(context: context).run()
             case .purge: try await PurgeCommand(context: context, confirm: confirm).run()
             case .act(let verb, let id): try await OperatorCommand(context: context, confirm: confirm, verb: verb, id: id).run()
+            case .export: try await ExportCommand(context: context).run()
             case .check(let file): try await CheckCommand(context: context, path: file).run()
             }
             return 0

@@ -2,6 +2,7 @@ import ActorFSM
 import ActorFSMDurability
 import ActorFSMSQLite
 import ActorFSMTesting
+import Foundation
 import Testing
 import TestSupport
 
@@ -60,5 +61,28 @@ import TestSupport
         #expect(reshaped.divergences.map(\.sequenceNumber) == [0, 1, 2, 3])
         #expect(reshaped.divergences.allSatisfy { $0.replayed.contains("cannot be decoded") })
         #expect(reshaped.replayedEvents == 0)
+    }
+
+    /// `actorfsm export` writes the selected machines' histories as JSON, which decodes into
+    /// the same histories and replays the same.
+    @Test func exportedHistoriesReplayAsTheStoresOwn() async throws {
+        let folder = try TemporaryFolder()
+        let path = folder.file("doors.sqlite")
+        let store = try SQLiteStore(path: path)
+        let histories = try await Self.firstReleaseHistories(in: store)
+        let doors = try Supervisor(schema: try doorSchema(), durability: doorDurability(store))
+        try await doors.activate(id: "other", data: Door.Data())
+        await doors.shutdown()
+        store.close()
+
+        let export = ToolOutput()
+        #expect(await export.run(["export", "--state", "locked", "--store", path]) == 0)
+        let exported = try JSONDecoder().decode([StoredHistory].self, from: Data(export.text.withLock { $0 }.utf8))
+        #expect(exported == histories, "only the locked door, entry for entry")
+        let replay = try Replay(exported, through: try Self.jammingSchema(), migration: NextRelease.migration, schemaVersion: 2)
+        #expect(replay.divergences.map(\.sequenceNumber) == [1])
+        let sample = ToolOutput()
+        #expect(await sample.run(["export", "--limit", "1", "--store", path]) == 0)
+        #expect(try JSONDecoder().decode([StoredHistory].self, from: Data(sample.text.withLock { $0 }.utf8)).count == 1)
     }
 }
