@@ -33,4 +33,24 @@ import TestSupport
         await accepted.shutdown()
         store.close()
     }
+
+    /// The histories a PostgreSQL store holds replay through the next release: none diverges
+    /// with the migration, and without it the locked doors' entries cannot be read.
+    @Test func historiesReadFromPostgresReplayThroughTheNextRelease() async throws {
+        try await withPostgres(replayTheFirstRelease)
+    }
+
+    /// The body of the test above.
+    private func replayTheFirstRelease(on server: TemporaryPostgres) async throws {
+        let store = try PostgresStore(url: server.url, node: "first", summaryDelay: .zero)
+        try await NextRelease.firstRelease(into: store)
+        let histories = try await StoredHistory.read(from: store)
+        #expect(histories.count == 5)
+        let mapped = try Replay(histories, through: try NextRelease.schema(), migration: NextRelease.migration, schemaVersion: 2)
+        #expect(mapped.divergences.isEmpty, "\(mapped.divergences)")
+        #expect(mapped.replayedEvents == 4, "four locks")
+        let unmapped = try Replay(histories, through: try NextRelease.schema(), schemaVersion: 2)
+        #expect(Set(unmapped.divergences.map(\.machine)) == ["d1", "d2", "d3", "d5"])
+        store.close()
+    }
 }
