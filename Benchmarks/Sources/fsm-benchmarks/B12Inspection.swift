@@ -12,21 +12,27 @@ func benchmarkB12(_ settings: Settings) async throws -> [Measurement] {
     let folder = try BenchmarkFolder()
     let path = folder.file("inspect.sqlite")
     let store = try SQLiteStore(path: path)
-    try await store.execute(InspectionFill.sqlite(machines: machines, now: InspectionFill.now()))
+    try await store.execute(InspectionFill.sqlite(machines: machines, now: InspectionFill.now(),
+                                                  fingerprint: try CheckedReleases.firstFingerprint()))
     store.close()
     let reader = try SQLiteReader(path: path)
     var results = try await measureQueries(reader, store: "SQLite", machines: machines)
     reader.close()
+    let checked = try SQLiteStore(path: path)
+    results += try await CheckedReleases.timeChecks(on: checked, store: "SQLite")
+    checked.close()
 
     if let (url, server) = try benchmarkPostgres("B12") {
         defer { server?.stop() }
         let writer = try PostgresStore(url: url, namespace: "b12")
-        try await writer.execute(InspectionFill.postgres(machines: machines, now: InspectionFill.now()))
+        try await writer.execute(InspectionFill.postgres(machines: machines, now: InspectionFill.now(),
+                                                         fingerprint: try CheckedReleases.firstFingerprint()))
         try await writer.execute("VACUUM ANALYZE actorfsm_machines")
-        writer.close()
         let reader = try PostgresReader(url: url, namespace: "b12")
         results += try await measureQueries(reader, store: "PostgreSQL", machines: machines)
         reader.close()
+        results += try await CheckedReleases.timeChecks(on: writer, store: "PostgreSQL")
+        writer.close()
     }
     return results + (try await benchmarkB12Purge(settings))
 }
@@ -70,21 +76,21 @@ enum InspectionFill {
         "CASE i % 8 " + states.enumerated().map { "WHEN \($0.offset) THEN '\($0.element)'" }.joined(separator: " ") + " END"
     }
 
-    static func sqlite(machines: Int, now: Int64) -> String {
+    static func sqlite(machines: Int, now: Int64, fingerprint: String = "0123456789abcdef") -> String {
         """
         INSERT INTO machines (machine, sequence, state, status, fingerprint, schema_version, last_transition, waiting_until, change)
         WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < \(machines))
         SELECT 'o-' || i, 4, \(stateCase), CASE WHEN i % 8 IN (4, 5, 6, 7) THEN 'final' ELSE 'running' END,
-               '0123456789abcdef', 1, \(now) - (i * 7919) % 172800000, NULL, i FROM n
+               '\(fingerprint)', 1, \(now) - (i * 7919) % 172800000, NULL, i FROM n
         """
     }
 
-    static func postgres(machines: Int, now: Int64) -> String {
+    static func postgres(machines: Int, now: Int64, fingerprint: String = "0123456789abcdef") -> String {
         """
         INSERT INTO actorfsm_machines (machine, seq, state, status, fingerprint, schema_version, last_transition,
                                        waiting_until, change)
         SELECT 'o-' || i, 4, \(stateCase), CASE WHEN i % 8 IN (4, 5, 6, 7) THEN 'final' ELSE 'running' END,
-               '0123456789abcdef', 1, \(now) - (i::bigint * 7919) % 172800000, NULL, i FROM generate_series(1, \(machines)) AS i
+               '\(fingerprint)', 1, \(now) - (i::bigint * 7919) % 172800000, NULL, i FROM generate_series(1, \(machines)) AS i
         """
     }
 }

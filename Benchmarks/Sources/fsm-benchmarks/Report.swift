@@ -78,6 +78,8 @@ struct Report {
             limit("B12 counts per state, \(store), 1M machines (ms)", "B12 counts per state, \(store), 1M machines", "< 1000")
             limit("B12 page of 100 stuck, \(store), 1M machines (ms)", "B12 page of 100 stuck machines, \(store), 1M machines",
                   "< 50")
+            limit("B12 compatibility(), a state dropped, \(store), 1M machines (ms)",
+                  "B12 compatibility(), a state dropped (125,000 machines), \(store), 1M machines", "< 1000")
         }
         limit("B10 durable transitions/s, 3 processes", "B10 durable transitions, 3 processes", "≥ 20000")
         limit("B10 cross-process send (µs)", "B10 cross-process send", "≤ 5000")
