@@ -1,6 +1,6 @@
 import ActorFSM
 
-/// What `Supervisor/restoreAll(includingFinal:)` did: how many machines it restored, and why
+/// What `Supervisor/restoreAll(includingFinal:checkingCompatibility:)` did: how many machines it restored, and why
 /// each of the others could not be.
 public struct RestoreSummary: Sendable, CustomStringConvertible {
     /// How many machines were restored and run now.

@@ -6,7 +6,7 @@ import ActorFSM
 extension Supervisor where Definition.State: Codable, Definition.Event: Codable, Definition.ID: LosslessStringConvertible {
     /// Creates a durable supervisor: every machine writes its transitions to `durability`'s
     /// store, a restart resumes from the machine's last entry rather than its initial state,
-    /// and machines the store holds come back with ``restoreAll(includingFinal:)`` or on first use
+    /// and machines the store holds come back with ``restoreAll(includingFinal:checkingCompatibility:)`` or on first use
     /// (``send(to:_:predicates:)``, ``post(to:_:predicates:)``, ``activate(id:data:)``).
     ///
     /// ```swift
@@ -65,17 +65,18 @@ extension Supervisor {
     /// for failure in summary.failures { print("not restored: \(failure)") }
     /// ```
     ///
-    /// It first checks ``compatibility()``: while the store holds machines of an older version
-    /// of the schema in states this one neither has nor maps, it restores nothing.
+    /// It first checks ``compatibility()``, unless `checkingCompatibility` is `false`: while the
+    /// store holds machines of another version of the schema in states this one neither has nor
+    /// maps, it restores nothing.
     ///
     /// - Returns: how many machines were restored, and the error of each that was not.
     /// - Throws: ``DurabilityError`` of kind `incompatible`, listing each such state with its
     ///   machines; of kind `storeFailed` if the store cannot be read (the machines restored
     ///   before it keep running).
     @discardableResult
-    public func restoreAll(includingFinal: Bool = false) async throws(DurabilityError) -> RestoreSummary {
+    public func restoreAll(includingFinal: Bool = false, checkingCompatibility: Bool = true) async throws(DurabilityError) -> RestoreSummary {
         guard let durable else { return RestoreSummary() }
-        try await refuseIfIncompatible()
+        if checkingCompatibility { try await refuseIfIncompatible() }
         let keys: [String]
         do { keys = try await durable.durability.store.machineIDs() } catch {
             throw DurabilityError(.storeFailed, machine: "(all)", detail: error.message)
@@ -91,7 +92,7 @@ extension Supervisor {
         return summary
     }
 
-    /// How many machines ``restoreAll(includingFinal:)`` reads from the store at a time.
+    /// How many machines ``restoreAll(includingFinal:checkingCompatibility:)`` reads from the store at a time.
     static package var restoreBatch: Int { 1_000 }
 
     /// Restores the machines `keys` names that are not running yet, read from the store

@@ -101,9 +101,10 @@ extension PostgresSchema {
 
     /// $1 number: who took the request, whether it was answered, whether it succeeded, the
     /// answer, and whether the process that took it is gone (its node expired, or belongs to
-    /// another process now).
+    /// another process now; a request an older version took, without its instance, never reads
+    /// as gone).
     static let requestProgress = """
-        SELECT r.taken_by, r.answered, r.succeeded, r.answer, NOT EXISTS (
+        SELECT r.taken_by, r.answered, r.succeeded, r.answer, r.taken_instance <> '' AND NOT EXISTS (
             SELECT 1 FROM actorfsm_nodes n WHERE n.node = r.taken_by AND n.instance = r.taken_instance AND n.expires_at > now())
         FROM actorfsm_requests r WHERE r.id = $1
         """

@@ -31,8 +31,9 @@ public final class SQLiteRequests: OperatorRequestQueue {
     deinit { close() }
 
     /// Whether a process holds the store at `path` as its writer (its lock is taken), and so may
-    /// take requests; a look that takes the lock for a moment when nobody holds it.
-    package static func hasWriter(at path: String) -> Bool {
+    /// take requests: a look that takes the lock for a moment when nobody holds it (a process
+    /// opening the store in that moment is refused, as beside any other opener).
+    public static func hasWriter(at path: String) -> Bool {
         guard let lock = try? FileLock(path: path + "-lock", guarding: path) else { return true }
         lock.release()
         return false

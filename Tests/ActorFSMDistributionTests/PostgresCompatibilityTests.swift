@@ -22,7 +22,8 @@ import TestSupport
         let refused = try NextRelease.supervisor(on: store)
         let problem = try #require(try await refused.compatibility().problems.first)
         #expect(problem.state == "locked" && problem.machines == 3 && problem.firstIDs.sorted() == ["d1", "d2", "d3"])
-        await #expect(throws: DurabilityError.self) { try await refused.restoreAll() }
+        let refusal = await #expect(throws: DurabilityError.self) { try await refused.restoreAll() }
+        #expect(refusal?.kind == .incompatible)
         #expect(refused.machine(id: "d4") == nil)
         await refused.shutdown()
 

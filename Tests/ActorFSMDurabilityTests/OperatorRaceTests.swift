@@ -44,7 +44,7 @@ import TestSupport
     }
 
     /// A pause racing a timer that falls due: the timeout fires once, before the pause or on
-    /// the resume, never twice and never while the machine is paused.
+    /// the resume, never twice nor never.
     @Test func aPauseRacingATimerLetsItFireOnce() async throws {
         for _ in 0..<20 {
             let clock = ManualClock()

@@ -29,7 +29,8 @@ struct ActionEndpoint: Sendable {
 
         /// The act on `machine`.
         func on(_ machine: String) -> InspectorAct {
-            InspectorAct(verb: verb, machine: machine, reason: reason, event: event.map { .named($0, payload: payload) })
+            InspectorAct(verb: verb, machine: machine, reason: reason,
+                         event: event.map { .named($0.trimmingCharacters(in: .whitespaces), payload: payload) })
         }
     }
 

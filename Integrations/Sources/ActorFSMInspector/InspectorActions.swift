@@ -89,9 +89,9 @@ public struct InspectorActions: Sendable {
     /// another process (a SQLite file the application holds), or the machine is (on
     /// PostgreSQL), the act is asked of that process as an ``OperatorRequest``, through the
     /// queue `asking` opens (`SQLiteRequests` beside a SQLite file; a `PostgresStore` is its own
-    /// queue), and the inspector waits up to `patience` for its answer; a signal is always asked
-    /// (only the application's code processes an event). Without a queue, such an act is
-    /// answered with 409 and changes nothing.
+    /// queue), and the inspector waits up to `patience` for its answer. A signal is always asked
+    /// through `asking` (only the application's code processes an event). Without a queue, such
+    /// acts are answered with 409 and change nothing.
     ///
     /// - Parameters:
     ///   - token: the secret a request presents; a new random one by default.
@@ -100,8 +100,8 @@ public struct InspectorActions: Sendable {
     ///     that no process took by then is withdrawn.
     ///   - open: opens the store as a writer (`SQLiteStore`, `PostgresStore`).
     ///   - close: closes what `open` opened.
-    ///   - asking: opens the queue that carries requests to the process that holds the store,
-    ///     if the store's writer is not one; it is released after each act.
+    ///   - asking: opens the queue that carries requests to the application (`SQLiteRequests`
+    ///     beside a SQLite file, a `PostgresStore`); it is released after each act.
     public init<Store: MachineStore & StoreInspection>(
         token: String = InspectorActions.newToken(), trustedOrigins: Set<String> = [], patience: Duration = .seconds(30),
         opening open: @escaping @Sendable () throws -> Store, closing close: @escaping @Sendable (Store) -> Void,

@@ -10,6 +10,14 @@ struct StoreActs<Store: MachineStore & StoreInspection>: Sendable {
 
     /// Carries out `act` on a machine of the schema named `schema`.
     func carryOut(_ act: InspectorAct, schema: String) async throws {
+        if act.verb == .signal {
+            // Only the application's code processes an event: a signal is always asked of it.
+            guard let asking else {
+                throw StoreError("a signal is asked of the application that runs the machine: give "
+                                 + "InspectorActions(opening:closing:asking:) the queue that reaches it")
+            }
+            return try await ask(act, schema: schema, through: try asking())
+        }
         let store: Store
         do {
             store = try open()
@@ -28,7 +36,7 @@ struct StoreActs<Store: MachineStore & StoreInspection>: Sendable {
         }
     }
 
-    /// Writes `act` into `store`; a signal is asked of the processes that share it.
+    /// Writes `act` into `store`.
     private func write(_ act: InspectorAct, schema: String, into store: Store) async throws(StoreError) {
         switch act.verb {
         case .pause: try await store.pause(machine: act.machine, reason: act.reason)
@@ -36,13 +44,7 @@ struct StoreActs<Store: MachineStore & StoreInspection>: Sendable {
         case .cancel: try await store.cancel(machine: act.machine, reason: act.reason)
         case .retry: try await store.retry(machine: act.machine, reason: act.reason)
         case .signal:
-            // Only the application's code processes an event. A file that opened is held by no
-            // application; a shared database's other processes may run the machine.
-            guard asking == nil, let queue = store as? any OperatorRequestQueue else {
-                throw StoreError("no application runs the store's machines, and only its code processes an event: "
-                                 + "signal once it runs")
-            }
-            try await ask(act, schema: schema, through: queue)
+            throw StoreError("a signal is asked of the application, never written into the store")
         }
     }
 

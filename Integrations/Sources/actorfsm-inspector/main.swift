@@ -70,13 +70,21 @@ let title = options["--title"] ?? (isPostgres ? "PostgreSQL store" : String(loca
 func operatorActions(on location: String, token given: String?, postgres: Bool, namespace: String?) -> InspectorActions {
     let token = given ?? InspectorActions.newToken()
     if token.utf8.count < 16 { fail("ACTORFSM_INSPECTOR_TOKEN must be at least 16 characters") }
-    // Beside the application that holds a SQLite file, acts are asked of it through the file.
+    // Beside the application that holds a SQLite file, acts are asked of it through the file;
+    // a signal with no application holding it is refused at once.
     guard postgres else {
         return InspectorActions(token: token, opening: { try SQLiteStore(path: location) }, closing: { $0.close() },
-                                asking: { try SQLiteRequests(path: location) })
+                                asking: {
+                                    guard SQLiteRequests.hasWriter(at: location) else {
+                                        throw StoreError("no application holds \(location), and only its code processes an "
+                                                         + "event: signal once it runs")
+                                    }
+                                    return try SQLiteRequests(path: location)
+                                })
     }
     return InspectorActions(token: token, opening: { try PostgresStore(url: location, namespace: namespace, summaryDelay: .zero) },
-                            closing: { $0.close() })
+                            closing: { $0.close() },
+                            asking: { try PostgresStore(url: location, namespace: namespace, summaryDelay: .zero) })
 }
 
 let givenToken = ProcessInfo.processInfo.environment["ACTORFSM_INSPECTOR_TOKEN"].flatMap { $0.isEmpty ? nil : $0 }

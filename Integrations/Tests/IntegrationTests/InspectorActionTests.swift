@@ -173,6 +173,11 @@ import Testing
         #expect(refused.status == 409)
         #expect(refused.body.contains("act through it"))
         #expect(try await reader.machine("o-2")?.summary.status == .waiting)
+        // Without a queue to the application, a signal is refused at once, and the file is not held.
+        let signal = #"{"verb": "signal", "machine": "o-2", "event": "pay", "reason": "paid by phone"}"#
+        let unasked = try await server.post("api/act", body: signal, headers: Self.headers())
+        #expect(unasked.status == 409 && unasked.body.contains("asking:"))
+        #expect(await shop.orders.machine(id: "o-2")?.state == .paymentPending)
         await server.stop()
         reader.close()
         await shop.close()

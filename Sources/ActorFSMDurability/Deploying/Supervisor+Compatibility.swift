@@ -6,7 +6,7 @@ extension Supervisor {
     /// each state they occupy must be one of the schema's, or be mapped to one. It restores
     /// nothing and reads only the store's schema descriptions and summaries (machine ids only
     /// for a state that fails), so a deploy's CI can run it against a copy of production's
-    /// store. ``restoreAll(includingFinal:)`` runs it first.
+    /// store. ``restoreAll(includingFinal:checkingCompatibility:)`` runs it first.
     ///
     /// ```swift
     /// let report = try await orders.compatibility()
