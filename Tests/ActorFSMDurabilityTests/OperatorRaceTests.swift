@@ -43,8 +43,8 @@ import TestSupport
         await doors.shutdown()
     }
 
-    /// A pause racing a timer that falls due: the timeout fires once, before the pause or on
-    /// the resume, never twice nor never.
+    /// A pause racing a timer that falls due: the timeout fires exactly once, before the pause
+    /// or on the resume.
     @Test func aPauseRacingATimerLetsItFireOnce() async throws {
         for _ in 0..<20 {
             let clock = ManualClock()
