@@ -38,18 +38,8 @@ struct RequestedActs {
     ) async throws -> Int {
         var failed = 0
         for request in pending {
-            let why: String
-            switch try await requests.outcome(ofRequest: request.number, until: deadline) {
-            case .answered(true, _): continue
-            case .answered(false, let message): why = message
-            case .gone: why = "the request is gone from the store"
-            case .withdrawn:
-                why = "no process took the request within \(context.invocation.wait), so it was withdrawn and nothing "
-                    + "changed: does a durable supervisor of its schema run there?"
-            case .abandoned:
-                why = "the process that took the request stopped before it answered: its history says whether it was done"
-            case .unanswered: why = "the process took the request but has not answered yet: its history will say whether it was done"
-            }
+            let outcome = try await requests.outcome(ofRequest: request.number, until: deadline)
+            guard let why = outcome.problem(waited: context.invocation.wait) else { continue }
             context.errors("actorfsm: \(request.id): \(why)\n")
             failed += 1
         }

@@ -53,6 +53,24 @@ import TestSupport
         await doors.shutdown()
     }
 
+    /// Every outcome but a done act has a problem an operator can read, and it says what to
+    /// think of the act: refused, not done, or look at the history.
+    @Test func eachOutcomeButADoneActNamesItsProblem() {
+        let waited = Duration.seconds(30)
+        #expect(OperatorRequestOutcome.answered(succeeded: true, message: "done").problem(waited: waited) == nil)
+        let problems: [(OperatorRequestOutcome, String)] = [
+            (.answered(succeeded: false, message: "final state"), "refused: final state"),
+            (.gone, "gone from the store"),
+            (.withdrawn(cancelled: true), "nothing changed"),
+            (.withdrawn(cancelled: false), "within 30.0 seconds, so it was withdrawn and nothing changed"),
+            (.abandoned, "stopped before it answered: the history says"),
+            (.unanswered, "has not answered yet: the history will say"),
+        ]
+        for (outcome, expected) in problems {
+            #expect(outcome.problem(waited: waited)?.contains(expected) == true, "\(outcome)")
+        }
+    }
+
     @Test func aRequestIsTakenOnceByTheSupervisorOfItsSchemaAndAnswered() async throws {
         let folder = try TemporaryFolder()
         let path = folder.file("shared.sqlite")

@@ -174,7 +174,7 @@ import TestSupport
         #expect(try await store.history(of: "j3").last?.operation?.reason == "finished by hand")
         let misnamed = ToolOutput()
         #expect(await misnamed.run(["signal", "j2", "--event", "finnish", "--store", path]) == 1)
-        #expect(misnamed.errors.withLock { $0 }.contains("j2: no event of Event is named finnish"))
+        #expect(misnamed.errors.withLock { $0 }.contains("j2: the process that holds the machine refused: no event of Event is named finnish"))
 
         let refused = ToolOutput()
         #expect(await refused.run(["retry", "j1", "--store", path]) == 1)

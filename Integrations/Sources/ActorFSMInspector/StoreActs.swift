@@ -50,16 +50,7 @@ struct StoreActs<Store: MachineStore & StoreInspection>: Sendable {
 
     /// Asks the process that holds the machine to carry out `act`, and waits for its answer.
     private func ask(_ act: InspectorAct, schema: String, through queue: any OperatorRequestQueue) async throws(StoreError) {
-        switch try await queue.ask(act.request(schema: schema), waitingAtMost: patience) {
-        case .answered(succeeded: true, _): return
-        case .answered(succeeded: false, let why): throw StoreError("the application refused: \(why)")
-        case .gone: throw StoreError("the request is gone from the store")
-        case .withdrawn(cancelled: true): throw StoreError("the request was withdrawn: the page stopped waiting")
-        case .withdrawn(cancelled: false):
-            throw StoreError("no process took the request within \(patience), so it was withdrawn and nothing changed: "
-                             + "does a durable supervisor of \(schema.isEmpty ? "its schema" : schema) run there?")
-        case .abandoned: throw StoreError("the process that took the request stopped before it answered: the history says whether it was done")
-        case .unanswered: throw StoreError("the process took the request but has not answered yet: the history will say whether it was done")
-        }
+        let outcome = try await queue.ask(act.request(schema: schema), waitingAtMost: patience)
+        if let problem = outcome.problem(waited: patience) { throw StoreError(problem) }
     }
 }

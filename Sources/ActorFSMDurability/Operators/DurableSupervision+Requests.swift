@@ -38,18 +38,9 @@ extension DurableSupervision {
         } catch {
             throw MachineError(.notDurable, machineID: id, cause: error)
         }
-        switch outcome {
-        case .answered(true, let answer): return answer
-        case .answered(false, let answer): throw failure("the process that holds it refused to \(verb) it: \(answer)")
-        case .gone: throw failure("the request to \(verb) it is gone from the store")
-        case .withdrawn(cancelled: true): throw MachineError(.cancelled, machineID: id)
-        case .withdrawn(cancelled: false): throw failure("no process took the request to \(verb) it within \(Self.requestPatience)")
-        case .abandoned:
-            throw failure("the process that took the request to \(verb) it stopped before it answered: "
-                          + "its history says whether it was done")
-        case .unanswered:
-            throw failure("the process that holds it took the request to \(verb) it but has not answered: "
-                          + "its history will say whether it was done")
-        }
+        if case .withdrawn(cancelled: true) = outcome { throw MachineError(.cancelled, machineID: id) }
+        if let problem = outcome.problem(waited: Self.requestPatience) { throw failure("\(verb): \(problem)") }
+        guard case .answered(_, let answer) = outcome else { return "" }
+        return answer
     }
 }

@@ -12,6 +12,22 @@ public enum OperatorRequestOutcome: Sendable, Equatable {
     case unanswered
     /// The process that took it stopped before it answered: the history says whether it was done.
     case abandoned
+
+    /// Why the act was not done, or may not have been, for an operator who waited up to
+    /// `patience`; `nil` when the process answered that it was done.
+    public func problem(waited patience: Duration) -> String? {
+        switch self {
+        case .answered(true, _): nil
+        case .answered(false, let answer): "the process that holds the machine refused: \(answer)"
+        case .gone: "the request is gone from the store"
+        case .withdrawn(cancelled: true): "the request was withdrawn, since its asker stopped waiting: nothing changed"
+        case .withdrawn(cancelled: false):
+            "no process took the request within \(patience), so it was withdrawn and nothing changed: does a durable "
+                + "supervisor of the machine's schema run there?"
+        case .abandoned: "the process that took the request stopped before it answered: the history says whether it was done"
+        case .unanswered: "the process took the request but has not answered yet: the history will say whether it was done"
+        }
+    }
 }
 
 extension OperatorRequestQueue {
