@@ -60,7 +60,10 @@ let package = Package(
                                                                      "ActorFSMTesting", "ActorFSMPostgres", "ActorFSMSQLite", "ActorFSMTool", "TestFixtures",
                                                                      "TestSupport", "PostgresTestSupport"],
                     path: "Tests/ActorFSMDistributionTests"),
-        .testTarget(name: "ActorFSMTestingTests", dependencies: ["ActorFSMTesting"], path: "Tests/ActorFSMTestingTests"),
+        .testTarget(name: "ActorFSMTestingTests", dependencies: ["ActorFSM", "ActorFSMTesting", "ExampleSchemas"],
+                    path: "Tests/ActorFSMTestingTests"),
+        // The examples' schemas, exercised by generated paths.
+        .testTarget(name: "ExampleTests", dependencies: ["order-workflow", "ActorFSM", "ActorFSMTesting"], path: "Tests/ExampleTests"),
         .testTarget(name: "DocumentationTests", dependencies: ["ActorFSM", "ActorFSMDurability", "ActorFSMDistribution",
                                                               "ActorFSMTesting", "ActorFSMSQLite", "ActorFSMPostgres",
                                                               "TestSupport"],

@@ -820,6 +820,16 @@ let configuration = MachineConfiguration<OrderState>(instrument: FailureLog())
         _ = orders
     }
 
+    func generatedPaths() async throws {
+        let paths = GeneratedPaths(turnstile)
+        let coverage = try await paths.run { path, clock in
+            Machine(schema: turnstile, id: "gate-\(path.index)", configuration: MachineConfiguration(clock: clock))
+        } checking: { machine, record in
+            #expect(record.outcome.isTransitioned)
+        }
+        #expect(coverage.uncovered.isEmpty, "\(coverage)")
+    }
+
     func manualClock(payment: Schema<Orders>) async {
         let clock = ManualClock()
         let machine = Machine(schema: payment, id: 1, configuration: MachineConfiguration(clock: clock))

@@ -637,6 +637,18 @@ enum DurabilityGuideSnippets {
         for problem in report.problems { print(problem) }
     }
 
+    static func generatedPaths(ordersV2: Schema<StoredOrders>) async throws {
+        let paths = GeneratedPaths(ordersV2)
+        #expect(paths.unreachable.isEmpty, "\(paths.unreachable)")
+        let coverage = try await paths.run { path, clock in
+            Machine(schema: ordersV2, id: "path-\(path.index)", data: Purchase(amount: 10, attempts: 0),
+                    configuration: MachineConfiguration(clock: clock))
+        } checking: { order, record in
+            #expect(await order.data.attempts <= 3)
+        }
+        #expect(coverage.uncovered.isEmpty, "\(coverage)")
+    }
+
     static func replay(productionCopy: SQLiteStore, ordersV2: Schema<StoredOrders>, migration: SchemaMigration<StoredOrders>) async throws {
         let histories = try await StoredHistory.read(from: productionCopy, matching: MachineQuery(limit: 1_000))
         let replay = try Replay(histories, through: ordersV2, migration: migration, schemaVersion: 2)
