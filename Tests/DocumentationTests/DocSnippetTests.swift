@@ -820,6 +820,14 @@ let configuration = MachineConfiguration<OrderState>(instrument: FailureLog())
         _ = orders
     }
 
+    func replayRunningActions(
+        histories: [StoredHistory], ordersWithDoubles: Schema<StoredOrders>, migration: SchemaMigration<StoredOrders>
+    ) async throws {
+        let replay = try await Replay(histories, through: ordersWithDoubles, migration: migration, schemaVersion: 2,
+                                      runningActions: true)
+        #expect(replay.divergences.isEmpty, "\(replay.divergences)")
+    }
+
     func generatedPaths() async throws {
         let paths = GeneratedPaths(turnstile)
         let coverage = try await paths.run { path, clock in

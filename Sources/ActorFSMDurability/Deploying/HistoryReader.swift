@@ -6,7 +6,9 @@ package struct ReadEntry<Definition: MachineDefinition>: Sendable {
     package enum Kind: Sendable, Equatable {
         /// A machine event's completed transition, or its outcome.
         case event
-        /// A timeout's, a creation's, an operator's act, or an intent: carried, not replayed.
+        /// A state timeout's completed transition, or its outcome.
+        case timeout(Duration)
+        /// A creation's, an operator's act, or an intent: carried, not replayed.
         case other
     }
 
@@ -53,7 +55,14 @@ package struct HistoryReader<Definition: MachineDefinition>: Sendable {
         let number = entry.sequenceNumber
         let state = try reader.state(payload, number: number)
         let data = try reader.data(payload, number: number)
-        let replayed = payload.kind == .completed && payload.event != nil && payload.timers.operation?.recordsItsEvent != false
+        let completed = payload.kind == .completed && payload.timers.operation?.recordsItsEvent != false
+        let kind: ReadEntry<Definition>.Kind = if completed, payload.event != nil {
+            .event
+        } else if completed, let duration = payload.origin.origin.timeout {
+            .timeout(duration)
+        } else {
+            .other
+        }
         let event = try payload.event.map { bytes throws(DurabilityError) in try reader.event(bytes, number: number) }
         let outcome: ReadEntry<Definition>.Outcome = switch payload.outcome {
         case .transitioned: .transitioned
@@ -62,7 +71,7 @@ package struct HistoryReader<Definition: MachineDefinition>: Sendable {
         case .failed: .failed
         case .stopped: .stopped
         }
-        return ReadEntry(sequenceNumber: number, kind: replayed ? .event : .other, outcome: outcome, state: state, data: data,
+        return ReadEntry(sequenceNumber: number, kind: kind, outcome: outcome, state: state, data: data,
                          event: event, predicates: coding.predicates(payload.predicates))
     }
 }

@@ -7,9 +7,10 @@ import ActorFSMDurability
 /// (a state it neither has nor maps, data or an event that no longer decodes) and each event it
 /// resolves otherwise (another target, unhandled now, or handled where it was not).
 ///
-/// Actions do not run: a replay compares what the table does. Timeouts, creations and
-/// operators' acts are carried from one entry to the next, not compared; events whose action
-/// failed or that were stopped record no target, and are carried too.
+/// A state timeout's entry is resolved again like an event's. Creations and operators' acts
+/// are carried from one entry to the next, not compared; events whose action failed or that were
+/// stopped record no target, and are carried too. These initializers compare what the table
+/// does; the ones with `runningActions` also run the actions, in a dry run.
 ///
 /// ```swift
 /// let histories = try await StoredHistory.read(from: productionCopy, matching: MachineQuery(limit: 1_000))
@@ -19,7 +20,7 @@ import ActorFSMDurability
 public struct Replay<Definition: MachineDefinition>: Sendable {
     /// Where the histories and the new version part, in the histories' order.
     public let divergences: [ReplayDivergence]
-    /// How many stored events were resolved again.
+    /// How many stored events and timeouts were resolved again.
     public let replayedEvents: Int
 
     /// Replays `histories` through `schema`, reading what an older version wrote through
@@ -33,7 +34,9 @@ public struct Replay<Definition: MachineDefinition>: Sendable {
     where Definition.State: Codable, Definition.Event: Codable, Definition.ID: LosslessStringConvertible, Definition.Data: Codable {
         let durability = Durability<Definition>(store: InMemoryStore(codec: codec), schemaVersion: schemaVersion, migration: migration)
         let reader = try HistoryReader(schema: schema, durability: durability)
-        (divergences, replayedEvents) = Self.compare(histories, schema: schema) { entry throws(DurabilityError) in try reader.read(entry) }
+        (divergences, replayedEvents, _) = Self.compare(histories, schema: schema) { entry throws(DurabilityError) in
+            try reader.read(entry)
+        }
     }
 
     /// Replays `histories` of a definition without data; see the initializer above.
@@ -44,16 +47,19 @@ public struct Replay<Definition: MachineDefinition>: Sendable {
     where Definition.State: Codable, Definition.Event: Codable, Definition.ID: LosslessStringConvertible, Definition.Data == Void {
         let durability = Durability<Definition>(store: InMemoryStore(codec: codec), schemaVersion: schemaVersion, migration: migration)
         let reader = try HistoryReader(schema: schema, durability: durability)
-        (divergences, replayedEvents) = Self.compare(histories, schema: schema) { entry throws(DurabilityError) in try reader.read(entry) }
+        (divergences, replayedEvents, _) = Self.compare(histories, schema: schema) { entry throws(DurabilityError) in
+            try reader.read(entry)
+        }
     }
 
-    /// The divergences of `histories`, whose entries `read` reads, and how many events were
-    /// resolved again.
-    private static func compare(
+    /// The divergences of `histories`, whose entries `read` reads, how many events were resolved
+    /// again, and the stored transitions the new version resolves alike.
+    static func compare(
         _ histories: [StoredHistory], schema: Schema<Definition>,
         read: (JournalEntry) throws(DurabilityError) -> ReadEntry<Definition>
-    ) -> ([ReplayDivergence], Int) {
+    ) -> (divergences: [ReplayDivergence], replayed: Int, agreed: [AgreedTransition<Definition>]) {
         var divergences: [ReplayDivergence] = []
+        var agreed: [AgreedTransition<Definition>] = []
         var replayed = 0
         for history in histories {
             var previous: ReadEntry<Definition>?
@@ -68,23 +74,41 @@ public struct Replay<Definition: MachineDefinition>: Sendable {
                     continue
                 }
                 defer { previous = current }
-                guard current.kind == .event, let event = current.event, let before = previous,
-                      current.outcome != .failed, current.outcome != .stopped
+                guard let before = previous, current.outcome != .failed, current.outcome != .stopped,
+                      let (label, resolution) = resolve(current, after: before, in: schema)
                 else { continue }
                 replayed += 1
-                let resolution = schema.resolve(event, in: before.state, predicates: current.predicates ?? .none, data: before.data)
-                if let now = Self.divergence(of: current, from: before.state, event: event, resolution: resolution) {
+                if let now = Self.divergence(of: current, from: before.state, label: label, resolution: resolution) {
                     divergences.append(ReplayDivergence(machine: history.machine, sequenceNumber: entry.sequenceNumber,
-                                                        stored: Self.describe(current, from: before.state, event: event), replayed: now))
+                                                        stored: Self.describe(current, from: before.state, label: label), replayed: now))
+                } else if current.outcome == .transitioned {
+                    agreed.append(AgreedTransition(machine: history.machine, label: label, before: before, entry: current))
                 }
             }
         }
-        return (divergences, replayed)
+        return (divergences, replayed, agreed)
     }
 
-    /// What the new version does with `event` in `source`, if it differs from what `stored` records.
+    /// What `schema` does with the event or timeout of `entry` after `before`, and its label;
+    /// `nil` for an entry that records neither.
+    private static func resolve(
+        _ entry: ReadEntry<Definition>, after before: ReadEntry<Definition>, in schema: Schema<Definition>
+    ) -> (String, Resolution<Definition>)? {
+        switch entry.kind {
+        case .event:
+            guard let event = entry.event else { return nil }
+            return ("\(event)", schema.resolve(event, in: before.state, predicates: entry.predicates ?? .none, data: before.data))
+        case .timeout(let duration):
+            return ("\(Timeout(duration))", schema.resolveTimeout(duration, in: before.state, data: before.data))
+        case .other:
+            return nil
+        }
+    }
+
+    /// What the new version does with the event or timeout `label` in `source`, if it differs
+    /// from what `stored` records.
     private static func divergence(
-        of stored: ReadEntry<Definition>, from source: Definition.State, event: Definition.Event, resolution: Resolution<Definition>
+        of stored: ReadEntry<Definition>, from source: Definition.State, label event: String, resolution: Resolution<Definition>
     ) -> String? {
         switch (stored.outcome, resolution) {
         case (.transitioned, .transition(let transition)) where transition.target == stored.state: nil
@@ -95,8 +119,8 @@ public struct Replay<Definition: MachineDefinition>: Sendable {
         }
     }
 
-    /// What `stored` records for `event` in `source`.
-    private static func describe(_ stored: ReadEntry<Definition>, from source: Definition.State, event: Definition.Event) -> String {
+    /// What `stored` records for the event or timeout `label` in `source`.
+    static func describe(_ stored: ReadEntry<Definition>, from source: Definition.State, label event: String) -> String {
         switch stored.outcome {
         case .transitioned: "\(event): \(source) → \(stored.state)"
         case .unhandled: "\(event) in \(source): unhandled"

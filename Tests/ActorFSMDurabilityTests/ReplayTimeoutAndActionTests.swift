@@ -1,0 +1,76 @@
+import ActorFSM
+import ActorFSMDurability
+import ActorFSMTesting
+import Testing
+
+/// A kettle whose heating times out: replays compare its timeouts, and run its actions in a
+/// dry run when asked.
+@Suite(.timeLimit(.minutes(3))) struct ReplayTimeoutAndActionTests {
+    enum Kettle: MachineDefinition {
+        enum State: String, Codable, Hashable, Sendable { case idle, heating, boiled, cold }
+        enum Event: String, Codable, Hashable, Sendable { case heat, done }
+        struct Data: Codable, Sendable { var heats = 0 }
+    }
+
+    struct ElementBroken: Error, CustomStringConvertible {
+        var description: String { "the heating element is broken" }
+    }
+
+    /// The kettle; a release whose element fails throws from every heat, and the one whose
+    /// timeout leads to `cooled` moves a kettle that waited too long elsewhere.
+    static func kettle(elementFails: Bool = false, cooled: Kettle.State = .cold) throws -> Schema<Kettle> {
+        let heat = { @Sendable (context: TransitionContext<Kettle>) throws in
+            if elementFails { throw ElementBroken() }
+            context.data.heats += 1
+        }
+        return try Schema<Kettle>(initial: .idle) {
+            define(.idle) { when(.heat) | then(.heating) | heat }
+            define(.heating) {
+                when(.done) | then(.boiled)
+                after(.seconds(60)) | then(cooled)
+            }
+            define(.boiled) { when(.heat) | then(.heating) | heat }
+            define(.cold) { when(.heat) | then(.heating) | heat }
+        }
+    }
+
+    /// Kettle "k" heated, left until its timeout, heated again and boiled, read back from a store.
+    static func histories() async throws -> [StoredHistory] {
+        let store = InMemoryStore()
+        let clock = ManualClock()
+        let kettles = try Supervisor(schema: try kettle(), durability: Durability(store: store),
+                                     configuration: SupervisorConfiguration(machine: MachineConfiguration(clock: clock)))
+        let kettle = try await kettles.activate(id: "k", data: Kettle.Data())
+        var records = await kettle.records().makeAsyncIterator()
+        try await kettles.send(to: "k", .heat)
+        _ = await records.next()
+        clock.advance(by: .seconds(60))
+        let timedOut = await records.next()
+        #expect(timedOut?.target == .cold)
+        try await kettles.send(to: "k", .heat)
+        try await kettles.send(to: "k", .done)
+        await kettles.shutdown()
+        return try await StoredHistory.read(from: store)
+    }
+
+    @Test func aTimeoutThatNowLeadsElsewhereIsADivergence() async throws {
+        let histories = try await Self.histories()
+        let same = try Replay(histories, through: try Self.kettle())
+        #expect(same.divergences.isEmpty, "\(same.divergences)")
+        #expect(same.replayedEvents == 4, "three events and the timeout")
+        let changed = try Replay(histories, through: try Self.kettle(cooled: .idle))
+        #expect(changed.divergences.map(\.description) == ["machine k, entry 2: stored after 1m: heating → cold; now after 1m: heating → idle"])
+    }
+
+    @Test func anActionThatNowThrowsIsADivergenceOfADryRun() async throws {
+        let histories = try await Self.histories()
+        let working = try await Replay(histories, through: try Self.kettle(), runningActions: true)
+        #expect(working.divergences.isEmpty, "\(working.divergences)")
+        // Without running actions, the failing release resolves every entry alike.
+        #expect(try Replay(histories, through: try Self.kettle(elementFails: true)).divergences.isEmpty)
+        let failing = try await Replay(histories, through: try Self.kettle(elementFails: true), runningActions: true)
+        #expect(failing.divergences.map(\.sequenceNumber) == [1, 3], "both heats")
+        #expect(failing.divergences.first?.description
+            == "machine k, entry 1: stored heat: idle → heating; now an action throws in a dry run: the heating element is broken")
+    }
+}
