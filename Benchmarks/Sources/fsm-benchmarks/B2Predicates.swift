@@ -8,6 +8,7 @@ func benchmarkB2(_ settings: Settings) async throws -> [Measurement] {
         let elapsed = try clock.measure { schema = try predicateSchema(Counter()) }
         return (elapsed, schema!.transitions.count)
     })
+    results += try await measureGeneratedPaths(settings)
 
     let contexts = b2Contexts()
     let inputs = b2Inputs(settings.b2Events, contexts: contexts)
