@@ -92,10 +92,13 @@ enum WorkflowReport: Sendable {
 
 /// The supervision every run uses: a machine whose action fails stops, and is restarted. Each
 /// may fail up to 10 times a minute (a high `--failure-rate`, or a process that took over a dead
-/// one's machines): one that fails more escalates.
+/// one's machines): one that fails more escalates. So do 200 restarts within 10 seconds across a
+/// supervisor's machines: an outage of a service that thousands of machines call at once
+/// restarts each of them too rarely for its own limit, since they share the cores.
 func workflowConfiguration<State: Hashable & Sendable>(_ settings: Settings) -> SupervisorConfiguration<State> {
     SupervisorConfiguration<State>(
         machine: MachineConfiguration(inboxCapacity: 16, failurePolicy: .stop),
         restartStrategy: .restart,
-        intensity: RestartIntensity(maxRestarts: 10, within: .seconds(60)))
+        intensity: RestartIntensity(maxRestarts: 10, within: .seconds(60)),
+        overallIntensity: RestartIntensity(maxRestarts: 200, within: .seconds(10)))
 }
