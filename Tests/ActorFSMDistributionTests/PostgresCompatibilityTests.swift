@@ -41,6 +41,30 @@ import TestSupport
         store.close()
     }
 
+    @Test func anEventAMachineHoldsThatTheNewTypeDropsIsRefused() async throws {
+        try await withPostgres(checkTheUnkickableRelease)
+    }
+
+    /// The body of the test above: a door scheduled to be kicked, and a release without `kick`.
+    private func checkTheUnkickableRelease(on server: TemporaryPostgres) async throws {
+        let first = try PostgresStore(url: server.url, node: "first", summaryDelay: .zero)
+        try await Unkickable.firstRelease(into: first)
+        first.close()
+
+        let store = try PostgresStore(url: server.url, node: "next", summaryDelay: .zero)
+        let refused = try Supervisor(schema: try Unkickable.schema(), durability: Durability(store: store, schemaVersion: 2))
+        let problems = try await refused.compatibility().problems
+        #expect(problems.map(\.event) == ["\"kick\""] && problems.first?.firstIDs == ["d1"], "\(problems)")
+        let refusal = await #expect(throws: DurabilityError.self) { try await refused.restoreAll() }
+        #expect(refusal?.kind == .incompatible)
+        await refused.shutdown()
+
+        let kept = try Supervisor(schema: try Unkickable.keepingTheCase(), durability: Durability(store: store, schemaVersion: 2))
+        #expect(try await kept.compatibility().isCompatible)
+        await kept.shutdown()
+        store.close()
+    }
+
     /// The histories a PostgreSQL store holds replay through the next release: none diverges
     /// with the migration, and without it the locked doors' entries cannot be read.
     @Test func historiesReadFromPostgresReplayThroughTheNextRelease() async throws {

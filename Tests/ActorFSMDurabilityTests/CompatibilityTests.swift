@@ -94,4 +94,30 @@ import TestSupport
         #expect(await fileless.run(["check", "--store", path]) == 2)
         #expect(fileless.errors.withLock { $0 }.contains("check needs --schema-description FILE"))
     }
+
+    /// A door scheduled to be kicked in an hour, and a release whose event type has no `kick`:
+    /// refused before anything restores, naming the event; a release that keeps the case in its
+    /// type, and only stops handling it, takes the store up.
+    @Test(arguments: ["memory", "sqlite"])
+    func anEventAMachineHoldsThatTheNewTypeDropsIsRefused(store kind: String) async throws {
+        let folder = try TemporaryFolder()
+        let store: any MachineStore = kind == "sqlite" ? try SQLiteStore(path: folder.file("doors.sqlite")) : InMemoryStore()
+        try await Unkickable.firstRelease(into: store)
+
+        let refused = try Supervisor(schema: try Unkickable.schema(), durability: Durability(store: store, schemaVersion: 2))
+        let report = try await refused.compatibility()
+        #expect(report.problems.count == 1, "\(report)")
+        let problem = try #require(report.problems.first)
+        #expect(problem.event == "\"kick\"" && problem.state.isEmpty && problem.machines == 1 && problem.firstIDs == ["d1"])
+        #expect(problem.description.contains("1 machines holding the event \"kick\""))
+        await #expect(throws: DurabilityError.self) { try await refused.restoreAll() }
+        #expect(refused.machine(id: "d2") == nil, "nothing was restored")
+        await refused.shutdown()
+
+        let kept = try Supervisor(schema: try Unkickable.keepingTheCase(), durability: Durability(store: store, schemaVersion: 2))
+        #expect(try await kept.compatibility().isCompatible)
+        #expect(try await kept.restoreAll().restored == 2)
+        await kept.shutdown()
+        (store as? SQLiteStore)?.close()
+    }
 }

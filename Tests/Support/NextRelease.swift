@@ -41,3 +41,42 @@ package enum NextRelease {
         try Supervisor(schema: try schema(), durability: Durability(store: store, schemaVersion: 2, migration: migration))
     }
 }
+
+/// The next release of the door, in which a jammed door is unlocked rather than kicked.
+package enum Unkickable {
+    /// Its types: `kick` is gone from the events.
+    package enum Door: MachineDefinition {
+        package typealias State = TestSupport.Door.State
+        package enum Event: String, Codable, Hashable, Sendable { case open, close, lock, unlock, remind }
+        package typealias ID = String
+        package typealias Data = TestSupport.Door.Data
+    }
+
+    package static func schema() throws -> Schema<Door> {
+        try Schema<Door>(initial: .closed) {
+            define(.closed) { when(.open) | then(.open) ; when(.lock) | then(.locked) }
+            define(.open) { when(.close) | then(.closed) }
+            define(.locked) { when(.unlock) | then(.closed) ; after(.seconds(60)) | then(.jammed) }
+            define(.jammed) { when(.unlock) | then(.closed) }
+        }
+    }
+
+    /// The same table over the first release's types, whose events still include `kick`.
+    package static func keepingTheCase() throws -> Schema<TestSupport.Door> {
+        try Schema<TestSupport.Door>(initial: .closed) {
+            define(.closed) { when(.open) | then(.open) ; when(.lock) | then(.locked) }
+            define(.open) { when(.close) | then(.closed) }
+            define(.locked) { when(.unlock) | then(.closed) ; after(.seconds(60)) | then(.jammed) }
+            define(.jammed) { when(.unlock) | then(.closed) }
+        }
+    }
+
+    /// Doors d1 and d2 of the first release in `store`, d1 scheduled to be kicked in an hour.
+    package static func firstRelease(into store: any MachineStore) async throws {
+        let doors = try Supervisor(schema: try doorSchema(), durability: doorDurability(store))
+        let kicked = try await doors.activate(id: "d1", data: TestSupport.Door.Data())
+        try await doors.activate(id: "d2", data: TestSupport.Door.Data())
+        try kicked.schedule(.kick, after: .seconds(3_600))
+        await doors.shutdown()
+    }
+}

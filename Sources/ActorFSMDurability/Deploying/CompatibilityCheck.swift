@@ -32,9 +32,20 @@ package struct CompatibilityCheck: Sendable {
         }
     }
 
-    package func report() async throws(StoreError) -> CompatibilityReport {
+    /// The store's versions of the schema: the same name, any fingerprint.
+    package func storedVersions() async throws(StoreError) -> [StoredSchema] {
         let name = schema.description.name
-        let older = try await store.storedSchemas().filter { $0.description.name == name && $0.fingerprint != schema.fingerprint }
+        return try await store.storedSchemas().filter { $0.description.name == name }
+    }
+
+    package func report() async throws(StoreError) -> CompatibilityReport {
+        try await report(of: storedVersions())
+    }
+
+    /// The report on the states of `versions`, the store's versions of the schema: those of
+    /// another fingerprint (a fingerprint covers the states).
+    package func report(of versions: [StoredSchema]) async throws(StoreError) -> CompatibilityReport {
+        let older = versions.filter { $0.fingerprint != schema.fingerprint }
         guard !older.isEmpty else { return CompatibilityReport(problems: []) }
         var counts: [String: [String: Int]] = [:]
         for count in try await store.stateCounts() { counts[count.fingerprint, default: [:]][count.state, default: 0] += count.count }
