@@ -23,11 +23,15 @@ import Testing
             if elementFails { throw ElementBroken() }
             context.data.heats += 1
         }
+        // Cooling switches the element off, which a broken element cannot do either.
+        let cool = { @Sendable (context: TransitionContext<Kettle>) throws in
+            if elementFails { throw ElementBroken() }
+        }
         return try Schema<Kettle>(initial: .idle) {
             define(.idle) { when(.heat) | then(.heating) | heat }
             define(.heating) {
                 when(.done) | then(.boiled)
-                after(.seconds(60)) | then(cooled)
+                after(.seconds(60)) | then(cooled) | cool
             }
             define(.boiled) { when(.heat) | then(.heating) | heat }
             define(.cold) { when(.heat) | then(.heating) | heat }
@@ -69,7 +73,8 @@ import Testing
         // Without running actions, the failing release resolves every entry alike.
         #expect(try Replay(histories, through: try Self.kettle(elementFails: true)).divergences.isEmpty)
         let failing = try await Replay(histories, through: try Self.kettle(elementFails: true), runningActions: true)
-        #expect(failing.divergences.map(\.sequenceNumber) == [1, 3], "both heats")
+        #expect(failing.divergences.map(\.sequenceNumber) == [1, 2, 3], "both heats, and the timeout's cooling")
+        #expect(failing.divergences.map(\.replayed).allSatisfy { $0.hasSuffix("the heating element is broken") })
         #expect(failing.divergences.first?.description
             == "machine k, entry 1: stored heat: idle → heating; now an action throws in a dry run: the heating element is broken")
     }

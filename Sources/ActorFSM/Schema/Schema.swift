@@ -164,14 +164,17 @@ extension Schema {
         return storage.timers.stateTimeouts[Int(id)].map { Timeout($0.duration) }
     }
 
-    /// What the state timeout of `duration` does in `state`, for a machine whose data is `data`:
-    /// unhandled if the state arms no timeout of that duration.
-    package func resolveTimeout(_ duration: Duration, in state: State, data: Definition.Data) -> Resolution<Definition> {
+    /// What the state timeout of `duration` does in `state`, for a machine whose data is `data`
+    /// and whose standing predicates are `predicates`: unhandled if the state arms no timeout of
+    /// that duration.
+    package func resolveTimeout(
+        _ duration: Duration, in state: State, predicates: PredicateContext = .none, data: Definition.Data
+    ) -> Resolution<Definition> {
         guard let stateID = storage.table.stateID(of: state) else { return .unhandled(UnhandledReason(.unknownState)) }
         guard let eventID = storage.timers.timeoutID(duration),
               storage.timers.stateTimeouts[Int(stateID)].contains(where: { $0.eventID == eventID })
         else { return .unhandled(UnhandledReason(.noTransition)) }
-        return switch storage.table.lookup(state: stateID, eventID: eventID, event: nil, predicates: .none, data: data) {
+        return switch storage.table.lookup(state: stateID, eventID: eventID, event: nil, predicates: predicates, data: data) {
         case .fires(let index): .transition(Transition(storage: storage, index: Int(index)))
         case .conditionFalse(let index): .conditionFalse(Transition(storage: storage, index: Int(index)))
         case .unhandled(let reason): .unhandled(reason)

@@ -50,7 +50,8 @@ extension Replay {
         (divergences, replayedEvents) = (compared.divergences + failed, compared.replayed)
     }
 
-    /// The divergences of the transitions `agreed` whose actions throw when run again.
+    /// The divergences of the transitions `agreed` whose actions throw when run again, or that a
+    /// dry run cannot take as the history did.
     static func dryRun(_ agreed: [AgreedTransition<Definition>], schema: Schema<Definition>) async -> [ReplayDivergence]
     where Definition.ID: LosslessStringConvertible {
         var divergences: [ReplayDivergence] = []
@@ -59,39 +60,55 @@ extension Replay {
             let clock = ManualClock()
             let machine = Machine(schema: schema, id: id, data: transition.before.data, startingIn: transition.before.state,
                                   configuration: MachineConfiguration(clock: clock))
-            if let error = await failure(of: transition.entry, on: machine, clock: clock) {
+            if let problem = await problem(of: transition, on: machine, clock: clock) {
                 divergences.append(ReplayDivergence(
                     machine: transition.machine, sequenceNumber: transition.entry.sequenceNumber,
                     stored: describe(transition.entry, from: transition.before.state, label: transition.label),
-                    replayed: "an action throws in a dry run: \(error)"))
+                    replayed: problem))
             }
             await machine.stop()
         }
         return divergences
     }
 
-    /// What an action of `entry`'s transition throws when `machine` takes its event or timeout again.
-    private static func failure(of entry: ReadEntry<Definition>, on machine: Machine<Definition>, clock: ManualClock) async -> (any Error)? {
+    /// What goes otherwise than the history when `machine` takes `transition`'s event or timeout
+    /// again: an action that throws, or a record of something else; `nil` if nothing does.
+    private static func problem(
+        of transition: AgreedTransition<Definition>, on machine: Machine<Definition>, clock: ManualClock
+    ) async -> String? {
+        let (before, entry) = (transition.before, transition.entry)
+        var records = await machine.records().makeAsyncIterator()
+        // A state task may move the fresh machine on before the event or timeout comes.
+        let start = await machine.state
+        guard start == before.state else { return "a dry run found the machine in \(start)" }
+        let record: TransitionRecord<Definition>?
         switch entry.kind {
         case .event:
             guard let event = entry.event else { return nil }
             do {
-                _ = try await machine.send(event, predicates: entry.predicates ?? PredicateContext.none)
-                return nil
+                record = try await machine.send(event, predicates: entry.predicates ?? PredicateContext.none)
             } catch {
-                return error.underlying ?? error
+                if let underlying = error.underlying { return "an action throws in a dry run: \(underlying)" }
+                return "a dry run could not send the event: \(error)"
             }
         case .timeout(let duration):
-            var records = await machine.records().makeAsyncIterator()
             clock.advance(by: duration)
-            while let record = await records.next() {
-                guard record.origin.timeout == duration || record.target != record.source else { continue }
-                if case .failed(let error) = record.outcome { return error }
-                return nil
+            let rearms = machine.schema.entryExitPolicy == .executeAlways
+            var last: TransitionRecord<Definition>?
+            while let next = await records.next() {
+                last = next
+                if next.source != before.state || next.origin.timeout == duration || next.target != before.state
+                    || (rearms && next.outcome.isTransitioned) { break }
             }
-            return nil
+            record = last
         case .other:
             return nil
         }
+        guard let record else { return "a dry run's machine stopped" }
+        if case .failed(let error) = record.outcome { return "an action throws in a dry run: \(error)" }
+        guard record.source == before.state, record.target == entry.state, record.outcome.isTransitioned else {
+            return "a dry run did \(record)"
+        }
+        return nil
     }
 }

@@ -99,7 +99,8 @@ public struct Replay<Definition: MachineDefinition>: Sendable {
             guard let event = entry.event else { return nil }
             return ("\(event)", schema.resolve(event, in: before.state, predicates: entry.predicates ?? .none, data: before.data))
         case .timeout(let duration):
-            return ("\(Timeout(duration))", schema.resolveTimeout(duration, in: before.state, data: before.data))
+            let predicates = entry.predicates ?? .none
+            return ("\(Timeout(duration))", schema.resolveTimeout(duration, in: before.state, predicates: predicates, data: before.data))
         case .other:
             return nil
         }
