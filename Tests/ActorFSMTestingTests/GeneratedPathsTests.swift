@@ -4,7 +4,7 @@ import ExampleSchemas
 import Synchronization
 import Testing
 
-@Suite struct GeneratedPathsTests {
+@Suite(.timeLimit(.minutes(1))) struct GeneratedPathsTests {
     typealias Turnstile = TurnstileExample
 
     @Test func theTurnstilesPathsFireEveryTransitionShortestFirst() async throws {
@@ -84,7 +84,7 @@ import Testing
             define(.full) { when(.reset) | then(.idle) }
         }
         let paths = GeneratedPaths(schema)
-        #expect(paths.paths.flatMap(\.steps).contains { !$0.conditions.isEmpty })
+        #expect(paths.paths.flatMap(\.steps).contains { !$0.decidingRows.isEmpty })
         // A count of 0: the first alternative holds, so the other and what follows it never fire.
         let coverage = try await paths.run { path, _ in Machine(schema: schema, id: path.index, data: 0) }
         #expect(coverage.covered.count == 1)
@@ -101,9 +101,9 @@ import Testing
             define(.waiting) { when(.coin) | then(.paid) }
             define(.paid) { when(.choose) | then(.waiting) }
         }
-        let without = GeneratedPaths(schema, events: [.choose])
-        #expect(without.unreachable.map(\.reason.description) == ["its event carries a payload: give a sample of it", "no sequence of events reaches its state"])
-        let with = GeneratedPaths(schema, events: [.coin(cents: 50), .choose])
+        let without = GeneratedPaths(schema, samples: [.choose])
+        #expect(without.unreachable.map(\.reason.description) == ["its event is matched by case: give a sample of it", "no sequence of events reaches its state"])
+        let with = GeneratedPaths(schema, samples: [.coin(cents: 50), .choose])
         #expect(with.unreachable.isEmpty)
         let coverage = try await with.run { path, _ in Machine(schema: schema, id: path.index) }
         #expect(coverage.uncovered.isEmpty, "\(coverage)")
@@ -116,6 +116,35 @@ import Testing
         }
         let coverage = try await GeneratedPaths(schema).run { path, _ in Machine(schema: schema, id: path.index) }
         #expect(coverage.uncovered.isEmpty, "\(coverage)")
+    }
+
+    /// Under `executeAlways`, a transition back into a state arms its timeouts again: a longer
+    /// timeout behind a shorter one that stays is never due, and the run says so instead of waiting.
+    @Test func aShorterTimeoutThatReentersTheStateIsNamed() async throws {
+        let schema = try Schema<Door>(initial: .closed, entryExitPolicy: .executeAlways) {
+            define(.closed) { when(.alarm) | then(.locked) }
+            define(.locked) {
+                after(.seconds(5)) | then(.locked) | {}
+                after(.seconds(60)) | then(.closed)
+            }
+        }
+        let coverage = try await GeneratedPaths(schema).run { path, clock in
+            Machine(schema: schema, id: path.index, configuration: MachineConfiguration(clock: clock))
+        }
+        #expect(coverage.covered.count == 2, "\(coverage)")
+        #expect(coverage.uncovered.map(\.transition.target) == [.closed])
+        #expect(coverage.uncovered.first?.reason.description.contains("armed the state's timeouts again") == true, "\(coverage)")
+    }
+
+    @Test func aRowThatPostponesIsNamedAndNotRun() async throws {
+        let schema = try Schema<Door>(initial: .closed) {
+            define(.closed) { when(.open) | then(.open) ; when(.close) | postpone() }
+            define(.open) { when(.close) | then(.closed) }
+        }
+        let paths = GeneratedPaths(schema)
+        #expect(paths.unreachable.map(\.reason.description) == ["it postpones its event, which no record shows"])
+        let coverage = try await paths.run { path, _ in Machine(schema: schema, id: path.index) }
+        #expect(coverage.covered.count == 2 && coverage.deadRows.isEmpty, "\(coverage)")
     }
 
     @Test func anInvariantThatThrowsNamesThePathAndStep() async throws {

@@ -408,6 +408,11 @@ struct TimeGuideSnippets {
         let seen = try await first(2, of: records)
         #expect(seen.map(\.eventDescription) == ["packed", "ship"])
         #expect(seen.map(\.postponements) == [0, 1])
+        // Generated paths fire the table's transition, and name the row that postpones.
+        let paths = GeneratedPaths(shipment)
+        #expect(paths.unreachable.map(\.reason.description) == ["it postpones its event, which no record shows"])
+        let coverage = try await paths.run { path, _ in Machine(schema: shipment, id: "parcel-\(path.index)") }
+        #expect(coverage.covered.count == 1 && coverage.deadRows.isEmpty, "\(coverage)")
     }
 
     @Test func machineData() async throws {
@@ -440,6 +445,15 @@ struct TimeGuideSnippets {
         try await counted.send(.declined)
         try await counted.send(.declined)
         #expect(await counted.data.attempts == 2)
+        // Generated paths fire every transition of both tables; no decline loses the amount.
+        for schema in [checkout, counting] {
+            let coverage = try await GeneratedPaths(schema).run { path, _ in
+                Machine(schema: schema, id: path.index, data: Checkout.Data(amount: 99))
+            } checking: { order, _ in
+                #expect(await order.data.amount == 99)
+            }
+            #expect(coverage.uncovered.isEmpty, "\(coverage)")
+        }
     }
 
     @Test func retryingAnAction() async throws {
@@ -539,6 +553,22 @@ struct TimeGuideSnippets {
         #expect(await card.state == .review)
         let small = Machine(schema: payment, id: 8, data: Payment.Data(amount: 5, attempts: 3))
         #expect(try await small.send(.declined).target == .failed)
+        // Generated paths, each run with the data its last alternative needs: every row fires.
+        let coverage = try await GeneratedPaths(payment).run { path, _ in
+            let data = switch path.transitions.last?.target {
+            case .review: Payment.Data(amount: 5_000, attempts: 3)
+            case .failed: Payment.Data(amount: 5, attempts: 3)
+            default: Payment.Data(amount: 5)
+            }
+            return Machine(schema: payment, id: path.index, data: data)
+        }
+        #expect(coverage.uncovered.isEmpty, "\(coverage)")
+        // With the data of a first payment only, the rows behind the first alternative are named.
+        let first = try await GeneratedPaths(payment).run { path, _ in
+            Machine(schema: payment, id: path.index, data: Payment.Data(amount: 5))
+        }
+        #expect(first.uncovered.count == 2)
+        #expect(first.uncovered.allSatisfy { $0.reason.description.hasPrefix("a condition decided otherwise") }, "\(first)")
     }
 
     /// Concurrency's "Pausing".

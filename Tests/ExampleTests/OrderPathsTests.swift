@@ -5,7 +5,7 @@ import Testing
 
 /// Generated paths through the order workflow's three schemas, with services that never fail
 /// and a gateway that never answers: the paths' events decide each payment.
-@Suite struct OrderPathsTests {
+@Suite(.timeLimit(.minutes(1))) struct OrderPathsTests {
     let settings: Settings = {
         var settings = Settings()
         settings.failureRate = 0
@@ -61,7 +61,7 @@ import Testing
         let coverage = try await paths.run { path, clock in
             // The decline that ends a payment is the alternative once its attempts are spent:
             // the path meant for it starts with none left.
-            let spent = path.steps.contains { !$0.conditions.isEmpty && $0.transition.target == .declined }
+            let spent = path.steps.contains { !$0.decidingRows.isEmpty && $0.transition.target == .declined }
             return Machine(schema: schema, id: "payment-\(path.index)",
                            data: PaymentWorkflow.Data(order: path.index, attempts: spent ? settings.maxPaymentAttempts : 0),
                            configuration: MachineConfiguration(clock: clock))

@@ -79,4 +79,10 @@ public struct PredicateRequirement: Sendable, CustomStringConvertible {
 
     /// `Enforcement.weak` or `Enforcement.weak | Enforcement.strong`.
     public var description: String { anyOf.map(\.qualifiedName).joined(separator: " | ") }
+
+    /// Whether `context` holds one of the accepted cases.
+    package func isMet(by context: PredicateContext) -> Bool {
+        let names = Set(anyOf.map(\.qualifiedName))
+        return context.predicates.contains { names.contains($0.qualifiedName) }
+    }
 }

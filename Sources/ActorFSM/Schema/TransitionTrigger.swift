@@ -10,7 +10,7 @@ package struct TransitionTrigger: Sendable {
     /// A case of each predicate type the lookup depends on, in slot order.
     package let predicates: [any MatchingPredicate]
     /// The alternatives of the transition's `firstOf` block tried before it, in order.
-    package let after: [Int]
+    package let precedingAlternatives: [Int]
 }
 
 extension Schema {
@@ -48,8 +48,8 @@ extension Schema {
 
     /// Per transition, the trigger that selects it with the fewest alternatives before it, or
     /// `nil` for a row no event and context select: every combination of the predicate cases a
-    /// lookup depends on is tried, at most `limit` per state and event.
-    package func triggers(combinationsPerCell limit: Int = 65_536) -> [TransitionTrigger?] {
+    /// lookup depends on is tried (as many as the group's entries, which the compiler bounds).
+    package func triggers() -> [TransitionTrigger?] {
         let table = storage.table
         var found = [TransitionTrigger?](repeating: nil, count: storage.transitions.count)
         for (cell, group) in table.groupIndex.enumerated() where group >= 0 {
@@ -58,7 +58,6 @@ extension Schema {
             let radices = slots.map { table.predicateTypes[$0].cases.count }
             let strides = slots.map { table.slotStrides[Int(layout.strideRow) + table.typeColumns.columnsOfSlots[$0]] }
             var ordinals = [Int](repeating: 0, count: slots.count)
-            var tried = 0
             repeat {
                 var offset = Int(layout.base)
                 for (place, ordinal) in ordinals.enumerated() { offset += ordinal * Int(strides[place]) }
@@ -66,16 +65,16 @@ extension Schema {
                 var candidate = table.entries[offset]
                 while candidate >= 0 {
                     let index = Int(candidate)
-                    if found[index].map({ $0.after.count > chain.count }) ?? true {
+                    if found[index].map({ $0.precedingAlternatives.count > chain.count }) ?? true {
                         found[index] = TransitionTrigger(
                             transition: index, eventID: cell % table.eventCount,
-                            predicates: zip(slots, ordinals).map { table.predicateTypes[$0].cases[$1] }, after: chain)
+                            predicates: zip(slots, ordinals).map { table.predicateTypes[$0].cases[$1] },
+                            precedingAlternatives: chain)
                     }
                     chain.append(index)
                     candidate = table.nextAlternative[index]
                 }
-                tried += 1
-            } while Self.advance(&ordinals, radices: radices) && tried < limit
+            } while Self.advance(&ordinals, radices: radices)
         }
         return found
     }

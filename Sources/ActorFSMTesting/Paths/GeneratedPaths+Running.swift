@@ -16,7 +16,7 @@ extension GeneratedPaths {
     ///   - invariant: checked after each step; what it throws ends the whole run.
     /// - Returns: what fired and what did not, each with its reason.
     /// - Throws: ``PathFailure`` with the path and step if the invariant throws; what `making` throws.
-    public func run(
+    public nonisolated(nonsending) func run(
         making: (GeneratedPath<Definition>, ManualClock) async throws -> Machine<Definition>,
         checking invariant: (Machine<Definition>, TransitionRecord<Definition>) async throws -> Void = { _, _ in }
     ) async throws -> PathCoverage<Definition> {

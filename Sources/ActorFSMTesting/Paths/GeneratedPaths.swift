@@ -25,16 +25,17 @@ public struct GeneratedPaths<Definition: MachineDefinition>: Sendable {
     /// The paths, shortest first.
     public let paths: [GeneratedPath<Definition>]
     /// The transitions no path reaches, in the schema's order: dead rows (an unreachable state,
-    /// a row every context passes by) and rows whose payload-carrying event has no sample.
+    /// a row every context passes by), rows whose event is matched by case and has no sample,
+    /// and rows that postpone their event.
     public let unreachable: [UncoveredTransition<Definition>]
 
     /// The paths through `schema`.
     ///
     /// - Parameters:
     ///   - schema: the table to cover.
-    ///   - samples: a value of each `CaseKeyed` event case the table matches, whose payload
-    ///     the paths send; events matched by value need none.
-    public init(_ schema: Schema<Definition>, events samples: [Definition.Event] = []) {
+    ///   - samples: a value of each `CaseKeyed` event case the table matches, which the paths
+    ///     send; events matched by value need none.
+    public init(_ schema: Schema<Definition>, samples: [Definition.Event] = []) {
         self.schema = schema
         let graph = PathGraph(schema, samples: samples)
         let ways = graph.shortestWays()

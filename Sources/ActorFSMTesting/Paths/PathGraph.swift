@@ -38,7 +38,7 @@ struct PathGraph<Definition: MachineDefinition> {
 
     /// Whether conditions decide whether transition `index` fires.
     func isGuarded(_ index: Int) -> Bool {
-        transitions[index].hasCondition || !(triggers[index]?.after.isEmpty ?? true)
+        transitions[index].hasCondition || !(triggers[index]?.precedingAlternatives.isEmpty ?? true)
     }
 
     /// The shortest ways from the initial state to every state: fewest transitions that
@@ -70,6 +70,7 @@ struct PathGraph<Definition: MachineDefinition> {
 
     /// Why no path can reach transition `index`, or `nil` if one can.
     func deadReason(of index: Int, ways: PathWays) -> UncoveredTransition<Definition>.Reason? {
+        if transitions[index].postpones { return .postpones }
         if triggers[index] == nil { return .shadowed }
         if !ways.reached[endpoints[index].source] { return .unreachableState }
         if !hasInput(index) { return .noSampleEvent }
@@ -86,13 +87,14 @@ struct PathGraph<Definition: MachineDefinition> {
     /// The step that fires transition `index`.
     func step(_ index: Int) -> PathStep<Definition> {
         let trigger = triggers[index]!
+        let context = PredicateContext(trigger.predicates)
         let input: PathStep<Definition>.Input = if let duration = schema.timeoutDuration(ofEventID: trigger.eventID) {
-            .timeout(duration)
+            .timeout(duration, context)
         } else {
-            .event(events[trigger.eventID]!, PredicateContext(trigger.predicates))
+            .event(events[trigger.eventID]!, context)
         }
-        let conditions = (transitions[index].hasCondition ? [index] : []) + trigger.after
-        return PathStep(input: input, transition: transitions[index], conditions: conditions.map { transitions[$0] },
+        let deciding = (transitions[index].hasCondition ? [index] : []) + trigger.precedingAlternatives
+        return PathStep(input: input, transition: transitions[index], decidingRows: deciding.map { transitions[$0] },
                         index: index)
     }
 }

@@ -39,8 +39,10 @@ struct PathLedger<Definition: MachineDefinition> {
         else { return nil }
         let event = record.event.flatMap(schema.eventID(of:)) ?? record.origin.timeout.flatMap(schema.timeoutEventID(of:))
         guard let event else { return nil }
+        // Rows written by one statement (a helper, a loop) share a location: their predicates tell them apart.
         return bySourceAndEvent[Pair(source: source, event: event)]?.first {
             schema.endpoints(ofTransition: $0).target == target && transitions[$0].location == record.transitionLocation
+                && transitions[$0].predicates.allSatisfy { $0.isMet(by: record.predicates) }
         }
     }
 

@@ -29,7 +29,7 @@ struct PathRun<Definition: MachineDefinition> {
 
     /// Takes every step, checking `invariant` after each that fired; stops the machine at the end,
     /// or where the machine leaves the path, and credits every record it published.
-    mutating func walk(
+    nonisolated(nonsending) mutating func walk(
         into ledger: inout PathLedger<Definition>,
         checking invariant: (Machine<Definition>, Record) async throws -> Void
     ) async throws {
@@ -53,7 +53,7 @@ struct PathRun<Definition: MachineDefinition> {
     }
 
     /// Gives the machine `step`'s input, and reads what it did.
-    private mutating func take(_ step: PathStep<Definition>, into ledger: inout PathLedger<Definition>) async -> StepOutcome {
+    nonisolated(nonsending) private mutating func take(_ step: PathStep<Definition>, into ledger: inout PathLedger<Definition>) async -> StepOutcome {
         switch step.input {
         case .event(let event, let predicates):
             let record: Record
@@ -64,17 +64,36 @@ struct PathRun<Definition: MachineDefinition> {
             }
             let taken = await read(into: &ledger) { $0.sequenceNumber >= record.sequenceNumber }
             return outcome(of: record, for: step, takenBefore: taken, ledger: ledger)
-        case .timeout(let duration):
-            // Every deadline of the state is at most `duration` from now: the state was entered
-            // at the latest now, and the clock moves only here.
-            clock.advance(by: duration)
-            let source = step.transition.source
-            let taken = await read(into: &ledger) {
-                $0.source == source && ($0.origin.timeout == duration || $0.target != source)
-            }
-            guard let record = taken.last else { return .missed(.diverged("the machine stopped")) }
-            return outcome(of: record, for: step, takenBefore: taken.dropLast(), ledger: ledger)
+        case .timeout(let duration, _):
+            return await wait(for: duration, step: step, into: &ledger)
         }
+    }
+
+    /// Advances the clock for `step`'s timeout, and reads what the machine did.
+    nonisolated(nonsending) private mutating func wait(
+        for duration: Duration, step: PathStep<Definition>, into ledger: inout PathLedger<Definition>
+    ) async -> StepOutcome {
+        let source = step.transition.source
+        // A state task or child may have moved the machine on: then no timer of `source` is armed.
+        guard await machine.state == source else {
+            return .missed(.diverged("path \(path.index), meant to fire \(step), found the machine elsewhere"))
+        }
+        // Every deadline the state armed is at most `duration` from now: the state was entered at
+        // the latest now, and the clock moves only here.
+        clock.advance(by: duration)
+        // Under `executeAlways`, a transition back into the state arms its timeouts again, from
+        // the advanced clock: the awaited one is then due later than the clock reads.
+        let rearms = machine.schema.entryExitPolicy == .executeAlways
+        let ends = { (record: Record) -> Bool in
+            record.source != source || record.origin.timeout == duration || record.target != source
+                || (rearms && record.outcome.isTransitioned)
+        }
+        let taken = await read(into: &ledger, until: ends)
+        guard let record = taken.last, ends(record) else { return .missed(.diverged("the machine stopped before \(step)")) }
+        if record.origin.timeout != duration && record.source == source && record.target == source {
+            return .missed(.diverged("path \(path.index), meant to fire \(step), got \(record) first, which armed the state's timeouts again"))
+        }
+        return outcome(of: record, for: step, takenBefore: taken.dropLast(), ledger: ledger)
     }
 
     /// What `record`, the step's own, says of `step`; `before` are the records read ahead of it.
@@ -89,18 +108,18 @@ struct PathRun<Definition: MachineDefinition> {
         if case .conditionFalse = record.outcome, record.source == step.transition.source {
             return .missed(.blockedByCondition(step.transition))
         }
-        if let fired, !step.conditions.isEmpty, ledger.sameCell(fired, step.index) {
+        if let fired, !step.decidingRows.isEmpty, ledger.sameCell(fired, step.index) {
             return .missed(.blockedByCondition(ledger.transitions[fired]))
         }
         return .missed(.diverged("path \(path.index), meant to fire \(step), got \(record)"))
     }
 
     /// Reads records, crediting each, until one satisfies `last` or the machine stops; returns them.
-    private mutating func read(
+    nonisolated(nonsending) private mutating func read(
         into ledger: inout PathLedger<Definition>, until last: (Record) -> Bool
     ) async -> [Record] {
         var read: [Record] = []
-        while let record = await records.next() {
+        while let record = await records.next(isolation: #isolation) {
             ledger.credit(record)
             read.append(record)
             if last(record) { break }
@@ -109,7 +128,7 @@ struct PathRun<Definition: MachineDefinition> {
     }
 
     /// Stops the machine and credits the records it published up to its end.
-    private mutating func finish(into ledger: inout PathLedger<Definition>) async {
+    nonisolated(nonsending) private mutating func finish(into ledger: inout PathLedger<Definition>) async {
         await machine.stop()
         _ = await read(into: &ledger) { _ in false }
     }

@@ -8,29 +8,32 @@ public struct PathStep<Definition: MachineDefinition>: Sendable, CustomStringCon
         /// An event sent with these predicates.
         case event(Definition.Event, PredicateContext)
         /// The machine's `ManualClock` advanced by this duration, for an `after(…)` transition.
-        case timeout(Duration)
+        /// A timeout is matched with the machine's standing predicates: the context is the one
+        /// its row needs (empty for most), which `making` sets from the path if it is not.
+        case timeout(Duration, PredicateContext)
     }
 
     /// What the step gives the machine.
     public let input: Input
     /// The transition it is meant to fire.
     public let transition: Transition<Definition>
-    /// The rows whose conditions decide whether it does: its own, if it has one, and the
-    /// `firstOf` alternatives tried before it, which must not hold. Conditions read the machine's
-    /// data, which the generator does not know.
-    public let conditions: [Transition<Definition>]
+    /// The rows whose conditions decide whether it fires: its own, if it has one, and the
+    /// `firstOf` alternatives tried before it, whose conditions must not hold. Conditions read
+    /// the machine's data, which the generator does not know.
+    public let decidingRows: [Transition<Definition>]
     /// The transition's index in the schema's `Schema.transitions`.
     let index: Int
 
-    /// `locked --coin--> unlocked`, with `[if condition]` when conditions decide it.
+    /// `locked --coin--> unlocked`, with `[if conditions allow]` when conditions decide it.
     public var description: String {
         let transition = self.transition
         let predicates = switch input {
         case .event(_, let context) where "\(context)" != "[]": " \(context)"
+        case .timeout(_, let context) where "\(context)" != "[]": " \(context)"
         default: ""
         }
         return "\(transition.source) --\(transition.eventDescription)\(predicates)--> \(transition.target)"
-            + (conditions.isEmpty ? "" : " [if conditions allow]")
+            + (decidingRows.isEmpty ? "" : " [if conditions allow]")
     }
 }
 

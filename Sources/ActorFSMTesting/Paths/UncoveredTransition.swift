@@ -8,8 +8,11 @@ public struct UncoveredTransition<Definition: MachineDefinition>: Sendable, Cust
         case unreachableState
         /// A dead row: every event and context that reach its state select another row.
         case shadowed
-        /// Its event carries a payload (a `CaseKeyed` case) and no sample of it was given.
+        /// Its event is matched by case (a `CaseKeyed` event) and no sample of it was given.
         case noSampleEvent
+        /// It postpones its event (`postpone()`): nothing records that until the state changes,
+        /// so no path is made for it.
+        case postpones
         /// The runs reached it, but a condition decided otherwise on the way: `transition` is the
         /// row whose condition was false, or the earlier alternative whose condition held.
         case blockedByCondition(Transition<Definition>)
@@ -22,7 +25,8 @@ public struct UncoveredTransition<Definition: MachineDefinition>: Sendable, Cust
             switch self {
             case .unreachableState: "no sequence of events reaches its state"
             case .shadowed: "every context selects another row"
-            case .noSampleEvent: "its event carries a payload: give a sample of it"
+            case .noSampleEvent: "its event is matched by case: give a sample of it"
+            case .postpones: "it postpones its event, which no record shows"
             case .blockedByCondition(let row): "a condition decided otherwise at \(row)"
             case .diverged(let what): what
             }
@@ -32,7 +36,7 @@ public struct UncoveredTransition<Definition: MachineDefinition>: Sendable, Cust
         public var isDeadRow: Bool {
             switch self {
             case .unreachableState, .shadowed: true
-            case .noSampleEvent, .blockedByCondition, .diverged: false
+            case .noSampleEvent, .postpones, .blockedByCondition, .diverged: false
             }
         }
     }
