@@ -4,7 +4,7 @@ import ExampleSchemas
 import Synchronization
 import Testing
 
-@Suite(.timeLimit(.minutes(1))) struct GeneratedPathsTests {
+@Suite(.timeLimit(.minutes(3))) struct GeneratedPathsTests {
     typealias Turnstile = TurnstileExample
 
     @Test func theTurnstilesPathsFireEveryTransitionShortestFirst() async throws {
@@ -145,6 +145,23 @@ import Testing
         #expect(paths.unreachable.map(\.reason.description) == ["it postpones its event, which no record shows"])
         let coverage = try await paths.run { path, _ in Machine(schema: schema, id: path.index) }
         #expect(coverage.covered.count == 2 && coverage.deadRows.isEmpty, "\(coverage)")
+    }
+
+    /// The initial state's task moves the machine before the run subscribes to its records: the
+    /// first step, the only way there, counts as taken.
+    @Test func aMachineThatMovesBeforeTheRunBeginsCountsItsFirstStep() async throws {
+        let schema = try Schema<Door>(initial: .closed) {
+            define(.closed, running: StateTask { .open }) { when(.open) | then(.open) }
+            define(.open) { when(.close) | then(.locked) }
+            define(.locked) { when(.unlock) | then(.closed) }
+        }
+        let coverage = try await GeneratedPaths(schema).run { path, _ in
+            let machine = Machine(schema: schema, id: path.index)
+            var states = await machine.stateChanges().makeAsyncIterator()
+            while let state = await states.next(), state != .open {}
+            return machine
+        }
+        #expect(coverage.uncovered.isEmpty, "\(coverage)")
     }
 
     @Test func anInvariantThatThrowsNamesThePathAndStep() async throws {

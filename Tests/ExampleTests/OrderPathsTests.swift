@@ -5,7 +5,7 @@ import Testing
 
 /// Generated paths through the order workflow's three schemas, with services that never fail
 /// and a gateway that never answers: the paths' events decide each payment.
-@Suite(.timeLimit(.minutes(1))) struct OrderPathsTests {
+@Suite(.timeLimit(.minutes(3))) struct OrderPathsTests {
     let settings: Settings = {
         var settings = Settings()
         settings.failureRate = 0

@@ -52,6 +52,15 @@ struct PathLedger<Definition: MachineDefinition> {
             && schema.eventID(ofTransition: one) == schema.eventID(ofTransition: other)
     }
 
+    /// The one transition from `source` to `target`, if exactly one leads there.
+    func soleTransition(from source: Definition.State, to target: Definition.State) -> Int? {
+        let leading = transitions.indices.filter { transitions[$0].source == source && transitions[$0].target == target }
+        return leading.count == 1 ? leading[0] : nil
+    }
+
+    /// Notes that transition `index` fired, though no record was read for it.
+    mutating func credit(_ index: Int) { fired[index] = true }
+
     /// Notes the transition `record` fired, if any; returns it.
     @discardableResult
     mutating func credit(_ record: TransitionRecord<Definition>) -> Int? {

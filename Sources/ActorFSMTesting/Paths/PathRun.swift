@@ -33,7 +33,8 @@ struct PathRun<Definition: MachineDefinition> {
         into ledger: inout PathLedger<Definition>,
         checking invariant: (Machine<Definition>, Record) async throws -> Void
     ) async throws {
-        for (number, step) in path.steps.enumerated() {
+        let start = await firstStep(into: &ledger)
+        for (number, step) in path.steps.enumerated().dropFirst(start) {
             switch await take(step, into: &ledger) {
             case .fired(let record):
                 ledger.stepsRun += 1
@@ -50,6 +51,22 @@ struct PathRun<Definition: MachineDefinition> {
             }
         }
         await finish(into: &ledger)
+    }
+
+    /// Where the run starts: a state task of the initial state may have moved the machine before
+    /// the run subscribed to its records. If it is where the first step leads, and that step's
+    /// transition is the only way there, the machine took it: it is credited, and the run starts
+    /// at the second step. Otherwise the run has nothing to take.
+    nonisolated(nonsending) private mutating func firstStep(into ledger: inout PathLedger<Definition>) async -> Int {
+        guard let first = path.steps.first else { return 0 }
+        let state = await machine.state
+        if state == first.transition.source { return 0 }
+        if state == first.transition.target, ledger.soleTransition(from: first.transition.source, to: state) == first.index {
+            ledger.credit(first.index)
+            return 1
+        }
+        ledger.missed(path.steps[...], because: .diverged("path \(path.index): the machine was in \(state) before its first step"))
+        return path.steps.count
     }
 
     /// Gives the machine `step`'s input, and reads what it did.
