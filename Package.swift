@@ -37,7 +37,7 @@ let package = Package(
         .executableTarget(name: "turnstile", dependencies: ["ActorFSM", "ExampleSchemas"], path: "Examples/Turnstile"),
         .executableTarget(name: "order-workflow", dependencies: ["ActorFSM", "ActorFSMDurability", "ActorFSMSQLite", "ActorFSMPostgres", "ActorFSMTesting"],
                           path: "Examples/OrderWorkflow"),
-        .executableTarget(name: "feedback-loop", dependencies: ["ActorFSM"], path: "Examples/FeedbackLoop"),
+        .executableTarget(name: "feedback-loop", dependencies: ["ActorFSM", "ExampleSchemas"], path: "Examples/FeedbackLoop"),
         .executableTarget(name: "fsm-diagram", dependencies: ["ActorFSM", "ExampleSchemas"], path: "Examples/Diagram"),
         // A process the takeover tests kill: it holds reminders of the fixtures' schema.
         .target(name: "TestFixtures", dependencies: ["ActorFSM"], path: "Tests/Fixtures"),
@@ -63,7 +63,8 @@ let package = Package(
         .testTarget(name: "ActorFSMTestingTests", dependencies: ["ActorFSM", "ActorFSMTesting", "ExampleSchemas"],
                     path: "Tests/ActorFSMTestingTests"),
         // The examples' schemas, exercised by generated paths.
-        .testTarget(name: "ExampleTests", dependencies: ["order-workflow", "ActorFSM", "ActorFSMTesting"], path: "Tests/ExampleTests"),
+        .testTarget(name: "ExampleTests", dependencies: ["order-workflow", "ActorFSM", "ActorFSMTesting", "ExampleSchemas"],
+                    path: "Tests/ExampleTests"),
         .testTarget(name: "DocumentationTests", dependencies: ["ActorFSM", "ActorFSMDurability", "ActorFSMDistribution",
                                                               "ActorFSMTesting", "ActorFSMSQLite", "ActorFSMPostgres",
                                                               "TestSupport"],
