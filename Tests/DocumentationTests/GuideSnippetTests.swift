@@ -58,8 +58,34 @@ protocol GuideCatalogue: Sendable {
     #expect(record.target == .cancelled)
 }
 
+/// Generated paths through a table of the guides, each on a fresh machine: every row fires.
+func expectEveryRowFires<Definition: MachineDefinition>(
+    _ schema: Schema<Definition>, samples: [Definition.Event] = [], sourceLocation: Testing.SourceLocation = #_sourceLocation
+) async throws where Definition.ID == String, Definition.Data == Void {
+    let coverage = try await GeneratedPaths(schema, samples: samples).run { path, clock in
+        Machine(schema: schema, id: "path-\(path.index)", configuration: MachineConfiguration(clock: clock))
+    } checking: { machine, record in
+        #expect(record.outcome.isTransitioned, "\(record)", sourceLocation: sourceLocation)
+    }
+    #expect(coverage.uncovered.isEmpty, "\(coverage)", sourceLocation: sourceLocation)
+}
+
+/// The guides' tables that machines can run as they are written, through generated paths.
+@Test(.timeLimit(.minutes(3))) func theGuidesTablesFireEveryRow() async throws {
+    let guide = GuideSnippets()
+    try await guide.guideFirstTable()
+    try await guide.guideFinalStates()
+    try await guide.guideSuperStates()
+    try await guide.guidePredicates()
+    try await guide.guideAliases()
+    try await guide.guidePayloads()
+    let time = TimeGuideSnippets()
+    try await time.firstTimeout()
+    try time.timeoutsWithPredicates()
+}
+
 struct GuideSnippets {
-    func guideFirstTable() throws {
+    func guideFirstTable() async throws {
         enum Turnstile: MachineDefinition {
             enum State: Hashable, Sendable { case locked, unlocked, alarming }
             enum Event: Hashable, Sendable { case coin, pass, reset }
@@ -75,7 +101,7 @@ struct GuideSnippets {
                 when(.pass) | then(.locked)   | lock
             }
         }
-        _ = turnstile
+        try await expectEveryRowFires(turnstile)
     }
 
     func guideResolve(turnstile: Schema<Turnstile>) {
@@ -84,7 +110,7 @@ struct GuideSnippets {
         }
     }
 
-    func guideFinalStates() throws {
+    func guideFinalStates() async throws {
         enum Orders: MachineDefinition {
             typealias State = GuideOrderState
             typealias Event = GuideOrderEvent
@@ -94,6 +120,7 @@ struct GuideSnippets {
             define(.shipped) { when(.deliver) | then(.delivered) }
         }
         print(order.finalStates)   // [.delivered, .cancelled]
+        try await expectEveryRowFires(order)
     }
 
     func guideStatements(resetable: SuperState<Turnstile>) throws {
@@ -121,7 +148,7 @@ struct GuideSnippets {
         }
     }
 
-    func guideSuperStates() throws {
+    func guideSuperStates() async throws {
         let turnstile = try Schema<Turnstile>(initial: .locked) {
             let resetable = SuperState<Turnstile> { when(.reset) | then(.locked) }
 
@@ -135,10 +162,11 @@ struct GuideSnippets {
         let schema = try Schema<Turnstile>(initial: .locked, entryExitPolicy: .executeAlways) {
             define(.locked) { when(.coin) | then(.locked) | lock }
         }
-        _ = (turnstile, schema)
+        try await expectEveryRowFires(turnstile)
+        try await expectEveryRowFires(schema)
     }
 
-    func guidePredicates() throws {
+    func guidePredicates() async throws {
         enum Enforcement: MatchingPredicate { case weak, strong }
         enum Reward: MatchingPredicate { case positive, negative }
 
@@ -153,6 +181,7 @@ struct GuideSnippets {
         let resolution = turnstile.resolve(.pass, in: .locked, predicates: Enforcement.weak)
         let rushHour = PredicateContext(Enforcement.weak)   // or make a context, to keep or pass along
         _ = (resolution, rushHour, Reward.positive)
+        try await expectEveryRowFires(turnstile)
     }
 
     func guideBlocksAndConditions(enforcement: Enforcement) throws {
@@ -188,7 +217,7 @@ struct GuideSnippets {
         }
     }
 
-    func guideAliases() throws {
+    func guideAliases() async throws {
         typealias d = Syntax.Define<Turnstile>
         typealias w = Syntax.When<Turnstile>
         typealias t = Syntax.Then<Turnstile>
@@ -196,10 +225,10 @@ struct GuideSnippets {
         let schema = try Schema<Turnstile>(initial: .locked, final: [.unlocked]) {
             d(.locked) { w(.coin) | t(.unlocked) | unlock }
         }
-        _ = schema
+        try await expectEveryRowFires(schema)
     }
 
-    func guidePayloads() throws {
+    func guidePayloads() async throws {
         enum Payment: CaseKeyed {
             case coin(cents: Int)
             case card(number: String)
@@ -224,7 +253,7 @@ struct GuideSnippets {
                 condition({ (payment: Payment) in "\(payment)".count < 40 }) | when(.card) | then(.unlocked)
             }
         }
-        _ = till
+        try await expectEveryRowFires(till, samples: [.coin(cents: 50), .card(number: "4242 4242 4242 4242")])
     }
 
     /// The overview of ActorFSM's catalog.
@@ -281,7 +310,7 @@ struct TimeGuideSnippets {
         enum Event: Hashable, Sendable { case pay, remind, decline, retry }
     }
 
-    func firstTimeout() throws {
+    func firstTimeout() async throws {
         enum Orders: MachineDefinition {
             enum State: Hashable, Sendable { case pending, paid, cancelled }
             enum Event: Hashable, Sendable { case pay, remind }
@@ -294,7 +323,7 @@ struct TimeGuideSnippets {
             }
             define(.paid) { when(.remind) | then() }
         }
-        _ = orders
+        try await expectEveryRowFires(orders)
     }
 
     func timeoutsWithPredicates() throws {
@@ -307,7 +336,8 @@ struct TimeGuideSnippets {
                 condition { isBusinessHours() } | after(.seconds(60)) | then(.escalated)
             }
         }
-        _ = orders
+        // The timeouts need standing predicates, which one machine has one of: no row is dead.
+        #expect(GeneratedPaths(orders).unreachable.isEmpty)
     }
 
     func timeoutActionsAndSuperStates() throws {
