@@ -78,4 +78,45 @@ import Testing
         #expect(failing.divergences.first?.description
             == "machine k, entry 1: stored heat: idle → heating; now an action throws in a dry run: the heating element is broken")
     }
+
+    enum Gate: MachineDefinition {
+        enum State: String, Codable, Hashable, Sendable { case locked, alarming, open }
+        enum Event: String, Codable, Hashable, Sendable { case pass, coin }
+    }
+
+    enum Enforcement: MatchingPredicate { case weak, strong }
+
+    /// A gate whose passes depend on the enforcement; a later release opens on a strong pass.
+    static func gate(strongPass: Gate.State = .alarming) throws -> Schema<Gate> {
+        try Schema<Gate>(initial: .locked) {
+            define(.locked) {
+                matching(Enforcement.weak) | when(.pass) | then(.locked)
+                matching(Enforcement.strong) | when(.pass) | then(strongPass)
+                when(.coin) | then(.open)
+            }
+            define(.alarming) { when(.coin) | then(.locked) }
+            define(.open) { when(.pass) | then(.locked) }
+        }
+    }
+
+    /// A completed entry keeps no predicates: the replay finds a context that selects the row the
+    /// history took, and reports an entry no context reproduces.
+    @Test func anEntryWithoutItsPredicatesIsResolvedWithTheContextThatReproducesIt() async throws {
+        let store = InMemoryStore()
+        let gates = try Supervisor(schema: try Self.gate(), durability: Durability(store: store))
+        try await gates.activate(id: "g")
+        try await gates.send(to: "g", .pass, predicates: Enforcement.strong)
+        try await gates.send(to: "g", .coin)
+        try await gates.send(to: "g", .pass, predicates: Enforcement.weak)
+        await gates.shutdown()
+        let histories = try await StoredHistory.read(from: store)
+
+        let same = try await Replay(histories, through: try Self.gate(), runningActions: true)
+        #expect(same.divergences.isEmpty, "\(same.divergences)")
+        #expect(same.replayedEvents == 3)
+        let opening = try Replay(histories, through: try Self.gate(strongPass: .open))
+        #expect(opening.divergences.map(\.sequenceNumber) == [1], "\(opening.divergences)")
+        #expect(opening.divergences.first?.stored == "pass: locked → alarming")
+    }
 }
+

@@ -7,6 +7,8 @@ struct AgreedTransition<Definition: MachineDefinition>: Sendable {
     let machine: String
     /// The event's or timeout's label.
     let label: String
+    /// The predicates it was resolved with: the stored ones, or a context that selects its row.
+    let predicates: PredicateContext
     /// The entry before it: the state and data the transition started from.
     let before: ReadEntry<Definition>
     let entry: ReadEntry<Definition>
@@ -86,7 +88,7 @@ extension Replay {
         case .event:
             guard let event = entry.event else { return nil }
             do {
-                record = try await machine.send(event, predicates: entry.predicates ?? PredicateContext.none)
+                record = try await machine.send(event, predicates: transition.predicates)
             } catch {
                 if let underlying = error.underlying { return "an action throws in a dry run: \(underlying)" }
                 return "a dry run could not send the event: \(error)"

@@ -61,6 +61,7 @@ public struct Replay<Definition: MachineDefinition>: Sendable {
         var divergences: [ReplayDivergence] = []
         var agreed: [AgreedTransition<Definition>] = []
         var replayed = 0
+        let contexts = ReplayContexts(schema)
         for history in histories {
             var previous: ReadEntry<Definition>?
             for entry in history.entries {
@@ -75,35 +76,54 @@ public struct Replay<Definition: MachineDefinition>: Sendable {
                 }
                 defer { previous = current }
                 guard let before = previous, current.outcome != .failed, current.outcome != .stopped,
-                      let (label, resolution) = resolve(current, after: before, in: schema)
+                      let (label, resolution, predicates) = resolve(current, after: before, in: schema, contexts: contexts)
                 else { continue }
                 replayed += 1
                 if let now = Self.divergence(of: current, from: before.state, label: label, resolution: resolution) {
                     divergences.append(ReplayDivergence(machine: history.machine, sequenceNumber: entry.sequenceNumber,
                                                         stored: Self.describe(current, from: before.state, label: label), replayed: now))
                 } else if current.outcome == .transitioned {
-                    agreed.append(AgreedTransition(machine: history.machine, label: label, before: before, entry: current))
+                    agreed.append(AgreedTransition(machine: history.machine, label: label, predicates: predicates, before: before,
+                                                   entry: current))
                 }
             }
         }
         return (divergences, replayed, agreed)
     }
 
-    /// What `schema` does with the event or timeout of `entry` after `before`, and its label;
-    /// `nil` for an entry that records neither.
+    /// What `schema` does with the event or timeout of `entry` after `before`, its label, and the
+    /// predicates it was resolved with; `nil` for an entry that records neither. An entry that
+    /// kept no predicates is resolved without, then, if that does otherwise than it records, with
+    /// each context that selects a row of its state and event, until one does the same.
     private static func resolve(
-        _ entry: ReadEntry<Definition>, after before: ReadEntry<Definition>, in schema: Schema<Definition>
-    ) -> (String, Resolution<Definition>)? {
+        _ entry: ReadEntry<Definition>, after before: ReadEntry<Definition>, in schema: Schema<Definition>,
+        contexts: ReplayContexts<Definition>
+    ) -> (String, Resolution<Definition>, PredicateContext)? {
+        let label: String
+        let eventID: Int?
+        let resolve: (PredicateContext) -> Resolution<Definition>
         switch entry.kind {
         case .event:
             guard let event = entry.event else { return nil }
-            return ("\(event)", schema.resolve(event, in: before.state, predicates: entry.predicates ?? .none, data: before.data))
+            (label, eventID) = ("\(event)", schema.eventID(of: event))
+            resolve = { schema.resolve(event, in: before.state, predicates: $0, data: before.data) }
         case .timeout(let duration):
-            let predicates = entry.predicates ?? .none
-            return ("\(Timeout(duration))", schema.resolveTimeout(duration, in: before.state, predicates: predicates, data: before.data))
+            (label, eventID) = ("\(Timeout(duration))", schema.timeoutEventID(of: duration))
+            resolve = { schema.resolveTimeout(duration, in: before.state, predicates: $0, data: before.data) }
         case .other:
             return nil
         }
+        let first = resolve(entry.predicates ?? .none)
+        guard entry.predicates == nil, divergence(of: entry, from: before.state, label: label, resolution: first) != nil,
+              let state = schema.stateIndex(of: before.state), let eventID
+        else { return (label, first, entry.predicates ?? .none) }
+        let candidates = contexts.contexts(state: state, event: eventID)
+        for context in candidates {
+            let again = resolve(context)
+            if divergence(of: entry, from: before.state, label: label, resolution: again) == nil { return (label, again, context) }
+        }
+        // No context does what the entry records: say what the first one does, rather than that none was given.
+        return candidates.first.map { (label, resolve($0), $0) } ?? (label, first, .none)
     }
 
     /// What the new version does with the event or timeout `label` in `source`, if it differs
