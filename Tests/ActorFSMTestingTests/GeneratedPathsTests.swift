@@ -63,6 +63,10 @@ import Testing
         }
         let paths = GeneratedPaths(schema)
         #expect(paths.unreachable.isEmpty)
+        // A step names the context it sends, and none for an event or timeout that needs none.
+        let steps = Set(paths.paths.flatMap(\.steps).map(\.description))
+        #expect(steps.contains("closed --open [Force.brutal]--> locked"), "\(steps)")
+        #expect(steps.contains("open --close--> closed"), "\(steps)")
         let coverage = try await paths.run { path, clock in
             Machine(schema: schema, id: path.index, configuration: MachineConfiguration(clock: clock))
         }

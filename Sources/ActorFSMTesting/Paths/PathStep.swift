@@ -27,11 +27,10 @@ public struct PathStep<Definition: MachineDefinition>: Sendable, CustomStringCon
     /// `locked --coin--> unlocked`, with `[if conditions allow]` when conditions decide it.
     public var description: String {
         let transition = self.transition
-        let predicates = switch input {
-        case .event(_, let context) where "\(context)" != "[]": " \(context)"
-        case .timeout(_, let context) where "\(context)" != "[]": " \(context)"
-        default: ""
+        let context = switch input {
+        case .event(_, let context), .timeout(_, let context): context
         }
+        let predicates = context.isEmpty ? "" : " \(context)"
         return "\(transition.source) --\(transition.eventDescription)\(predicates)--> \(transition.target)"
             + (decidingRows.isEmpty ? "" : " [if conditions allow]")
     }
